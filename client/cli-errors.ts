@@ -1,0 +1,13 @@
+// The few error kinds the CLI turns into exit codes: 2 for usage or input errors, 1 for everything else.
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** The work itself failed (a task ended FAILED): exit 1 with the outcome already printed. */
+export class WorkFailed extends Error {
+  override name = 'WorkFailed';
+}
+
+export function exitCodeFor(error: unknown): number {
+  return error instanceof UsageError ? 2 : 1;
+}

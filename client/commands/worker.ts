@@ -1,0 +1,24 @@
+// `taskloop worker`: one worker host serving the shared queue and its own host queue.
+import { parseFlags } from '../args.js';
+import { startWorker } from '../../workers/main.js';
+import type { Command } from './command.js';
+
+const help = `Usage: taskloop worker [--grace 30s]
+
+Connects to Temporal (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TLS variables, TEMPORAL_PROFILE),
+serves the shared task queue \`taskloop\` and this host's own queue, and shuts down gracefully on SIGINT/SIGTERM.
+
+  --grace DURATION   how long in-flight activities may finish after a stop signal (default 30s)
+
+Environment: TASKLOOP_WORK_DIR (worktrees and artifacts; default .taskloop/work), TASKLOOP_HOST_ID,
+TASKLOOP_EVENTS_FILE (default .taskloop/events.jsonl), TASKLOOP_PYTHON (default python3).`;
+
+export const workerCommand: Command = {
+  summary: 'run a worker that serves tasks (graceful on SIGINT/SIGTERM)',
+  help,
+  async run(argv) {
+    const { values } = parseFlags('worker', argv, { grace: { type: 'string' } });
+    await startWorker({ shutdownGraceTime: values.grace });
+    return 0;
+  },
+};

@@ -1,0 +1,59 @@
+// One way to reach Temporal for the CLI and the worker: Temporal's standard environment variables and config
+// profiles (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS*, TEMPORAL_PROFILE), via envconfig.
+import { Client, Connection } from '@temporalio/client';
+import { loadClientConnectConfig, type ClientConnectConfig } from '@temporalio/envconfig';
+
+export const DEFAULT_ADDRESS = '127.0.0.1:7233';
+export const DEFAULT_NAMESPACE = 'default';
+
+export interface TemporalTarget {
+  /** Exactly what envconfig resolved, for Connection.connect / NativeConnection.connect. */
+  connectionOptions: ClientConnectConfig['connectionOptions'];
+  address: string;
+  namespace: string;
+}
+
+export class ConnectionError extends Error {
+  override name = 'ConnectionError';
+}
+
+/** Resolves where to connect from the environment and the config file profile; nothing is contacted yet. */
+export function resolveTemporalTarget(env: NodeJS.ProcessEnv = process.env): TemporalTarget {
+  const overrideEnvVars = Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  let config: ClientConnectConfig;
+  try {
+    config = loadClientConnectConfig({ overrideEnvVars, profile: env.TEMPORAL_PROFILE });
+  } catch (error) {
+    throw new ConnectionError(`could not load the Temporal connection settings: ${(error as Error).message} (check TEMPORAL_CONFIG_FILE and TEMPORAL_PROFILE)`);
+  }
+  const address = config.connectionOptions.address ?? DEFAULT_ADDRESS;
+  return {
+    connectionOptions: { ...config.connectionOptions, address },
+    address,
+    namespace: config.namespace ?? DEFAULT_NAMESPACE,
+  };
+}
+
+/** Connects a client, turning an unreachable server into one line that says what to set. */
+export async function connectClient(env: NodeJS.ProcessEnv = process.env): Promise<{ client: Client; connection: Connection; target: TemporalTarget }> {
+  const target = resolveTemporalTarget(env);
+  let connection: Connection;
+  try {
+    connection = await Connection.connect({ ...target.connectionOptions, connectTimeout: '5s' });
+    await connection.workflowService.getSystemInfo({});
+  } catch (error) {
+    throw unreachable(target, error);
+  }
+  return { client: new Client({ connection, namespace: target.namespace }), connection, target };
+}
+
+export function unreachable(target: TemporalTarget, error: unknown): ConnectionError {
+  return new ConnectionError(
+    `cannot reach Temporal at ${target.address} (namespace ${target.namespace}): ${firstLine(error)}. ` +
+      'Start a local server with `taskloop server`, or set TEMPORAL_ADDRESS (and TEMPORAL_NAMESPACE, TEMPORAL_API_KEY or TLS settings) to reach another.',
+  );
+}
+
+function firstLine(error: unknown): string {
+  return String((error as Error)?.message ?? error).split('\n')[0] ?? 'unknown error';
+}

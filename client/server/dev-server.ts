@@ -1,0 +1,128 @@
+// Starts `temporal server start-dev` with taskloop's search attributes, SQLite in WAL mode, and waits until it serves.
+import { Connection } from '@temporalio/client';
+import { execa, type Options, type ResultPromise } from 'execa';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { searchAttributeCliPairs } from '../../workflows/search-attributes.js';
+import { isPortFree } from './ports.js';
+
+export interface DevServerOptions {
+  cliPath: string;
+  ip?: string;
+  port?: number;
+  uiPort?: number;
+  headless?: boolean;
+  /** SQLite file for durable state; omitted = in memory (tests). */
+  dbFile?: string;
+  namespace?: string;
+  /** Where the server's own output goes when detached. */
+  logFile?: string;
+  /** Keep running after this process exits (the demo leaves the server up for the Web UI). */
+  detached?: boolean;
+  readyTimeoutMs?: number;
+}
+
+export interface RunningDevServer {
+  address: string;
+  uiUrl?: string;
+  pid?: number;
+  /** false when a server was already listening there and we attached to it. */
+  started: boolean;
+  stop(): Promise<void>;
+  exited?: ResultPromise;
+}
+
+export class DevServerError extends Error {
+  override name = 'DevServerError';
+}
+
+/** The full argument list for `temporal server start-dev`, exported so tests can check it. */
+export function devServerArgs(options: DevServerOptions): string[] {
+  const ip = options.ip ?? '127.0.0.1';
+  const args = ['server', 'start-dev', '--ip', ip, '--port', String(options.port ?? 7233), '--log-level', 'warn'];
+  args.push('--namespace', options.namespace ?? 'default');
+  if (options.headless) args.push('--headless');
+  else args.push('--ui-port', String(options.uiPort ?? 8233), '--ui-disable-news-fetch');
+  if (options.dbFile) {
+    // WAL lets the Web UI and workers read while the server writes; NORMAL sync is durable with WAL across app crashes.
+    args.push('--db-filename', options.dbFile, '--sqlite-pragma', 'journal_mode=wal', '--sqlite-pragma', 'synchronous=normal');
+  }
+  for (const { name, type } of searchAttributeCliPairs()) args.push('--search-attribute', `${name}=${type}`);
+  return args;
+}
+
+/** True when a Temporal frontend answers at this address. */
+export async function isTemporalServing(address: string, timeoutMs = 1500): Promise<boolean> {
+  let connection: Connection | undefined;
+  try {
+    connection = await Connection.connect({ address, connectTimeout: timeoutMs });
+    await connection.workflowService.getSystemInfo({});
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await connection?.close().catch(() => undefined);
+  }
+}
+
+async function waitUntilServing(address: string, child: ResultPromise, timeoutMs: number): Promise<void> {
+  let exited = false;
+  child.then(() => (exited = true), () => (exited = true));
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (exited) throw new DevServerError(`temporal server start-dev exited before serving on ${address}; see its output above or the server log`);
+    if (await isTemporalServing(address, 1000)) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new DevServerError(`the Temporal dev server did not answer on ${address} within ${timeoutMs} ms`);
+}
+
+/** Starts the dev server, or attaches to one already serving on the same address. */
+export async function startDevServer(options: DevServerOptions): Promise<RunningDevServer> {
+  const ip = options.ip ?? '127.0.0.1';
+  const port = options.port ?? 7233;
+  const address = `${ip}:${port}`;
+  const uiUrl = options.headless ? undefined : `http://${ip === '0.0.0.0' ? 'localhost' : ip}:${options.uiPort ?? 8233}`;
+  if (await isTemporalServing(address)) return { address, uiUrl, started: false, stop: async () => undefined };
+  if (!(await isPortFree(port, ip))) {
+    throw new DevServerError(`port ${port} on ${ip} is in use by a program that is not a Temporal server; pass --port with a free port (and --ui-port)`);
+  }
+  if (!options.headless && !(await isPortFree(options.uiPort ?? 8233, ip))) {
+    throw new DevServerError(`Web UI port ${options.uiPort ?? 8233} on ${ip} is in use; pass --ui-port with a free port, or --headless`);
+  }
+  if (options.dbFile) await mkdir(path.dirname(options.dbFile), { recursive: true });
+  const stdio = await serverStdio(options);
+  const spawnOptions: Options = {
+    detached: options.detached ?? false,
+    cleanup: !options.detached,
+    stdin: 'ignore',
+    stdout: stdio,
+    stderr: stdio,
+    reject: false,
+  };
+  const child: ResultPromise = execa(options.cliPath, devServerArgs(options), spawnOptions);
+  if (options.detached) child.unref();
+  try {
+    await waitUntilServing(address, child, options.readyTimeoutMs ?? 60_000);
+  } catch (error) {
+    child.kill('SIGTERM');
+    throw error;
+  }
+  return {
+    address,
+    uiUrl,
+    pid: child.pid,
+    started: true,
+    exited: child,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await child;
+    },
+  };
+}
+
+async function serverStdio(options: DevServerOptions): Promise<'inherit' | 'ignore' | { file: string; append: true }> {
+  if (!options.logFile) return options.detached ? 'ignore' : 'inherit';
+  await mkdir(path.dirname(options.logFile), { recursive: true });
+  return { file: options.logFile, append: true };
+}

@@ -1,0 +1,93 @@
+// Plain, JSON-safe records that travel between activities and workflows (through Temporal payloads).
+// Large texts never travel here: logs, diffs and transcripts are artifacts, referenced by `ArtifactRef`.
+
+/** The nodes of the task graph, in order. */
+export const taskNodes = ['claim', 'code', 'test', 'review', 'judge', 'commit'] as const;
+export type TaskNode = (typeof taskNodes)[number];
+
+/** Where a stored artifact lives: a path on the host that wrote it. */
+export interface ArtifactRef {
+  hostId: string;
+  path: string;
+  bytes: number;
+}
+
+/** One policy or model finding about a change. */
+export interface Finding {
+  /** Which check produced it, e.g. `empty_diff`, `test_file_edited`, `python_syntax`. */
+  rule: string;
+  message: string;
+  file?: string;
+  line?: number;
+}
+
+/** Counters one coder run produces; summed over attempts by `sumTelemetry`. */
+export interface CoderTelemetry {
+  patchAttempts: number;
+  patchSuccesses: number;
+  patchMismatches: number;
+  writeFileOperations: number;
+  writeFileFallbacks: number;
+  mutationOperations: number;
+  modelRequests: number;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export interface CoderResult {
+  /** finished: the model called `finish`; max_steps: the step bound was hit; model_error: the model failed (e.g. scripted turns ran out). */
+  status: 'finished' | 'max_steps' | 'model_error';
+  summary: string;
+  /** Why it did not finish, when it did not (words the failure classifier reads). */
+  reason?: string;
+  changedFiles: string[];
+  telemetry: CoderTelemetry;
+  /** How many scripted turns this run consumed per role, so the next run continues after them. */
+  turnsConsumed: number;
+  transcript?: ArtifactRef;
+}
+
+export type TestOutcome = 'passed' | 'failed' | 'error';
+
+export interface TestCaseResult {
+  /** pytest node id, e.g. `tests/test_calc.py::test_add`. */
+  id: string;
+  outcome: 'passed' | 'failed' | 'error' | 'skipped';
+}
+
+export interface TestRunResult {
+  /** passed: exit 0 and no failing case; failed: tests ran and some failed (exit 1); error: the run itself broke. */
+  outcome: TestOutcome;
+  exitCode: number | null;
+  counts: { total: number; passed: number; failed: number; errors: number; skipped: number };
+  /** Per-test results (bounded to keep payloads small; `casesTruncated` says when cut). */
+  cases: TestCaseResult[];
+  casesTruncated: boolean;
+  /** Why the run is an `error`, in words the failure classifier reads (e.g. "timeout after 60000 ms"). */
+  reason?: string;
+  stdoutExcerpt: string;
+  stderrExcerpt: string;
+  durationMs: number;
+  log?: ArtifactRef;
+}
+
+export interface ReviewResult {
+  passed: boolean;
+  findings: Finding[];
+  changedFiles: string[];
+  diffStat: { files: number; insertions: number; deletions: number };
+  diff?: ArtifactRef;
+}
+
+export interface JudgeResult {
+  passed: boolean;
+  evidence: string[];
+  findings: Finding[];
+}
+
+export interface CommitResult {
+  sha: string;
+  branch: string;
+  /** false when a retried commit found its own earlier commit and made none. */
+  created: boolean;
+}

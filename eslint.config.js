@@ -1,0 +1,94 @@
+// Lint that guards the architecture: what may run in the workflow sandbox, and no floating promises anywhere.
+import { builtinModules } from 'node:module';
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+/** Packages that perform I/O or belong outside the deterministic workflow sandbox. */
+export const sideEffectPackages = [
+  'simple-git',
+  'execa',
+  'openai',
+  '@anthropic-ai/sdk',
+  '@temporalio/client',
+  '@temporalio/worker',
+  '@temporalio/activity',
+  '@temporalio/testing',
+  '@temporalio/envconfig',
+];
+
+const nodeBuiltins = [...builtinModules, ...builtinModules.map((name) => `node:${name}`)];
+
+const sandboxMessage =
+  'is not allowed here: domain/ and workflows/ must stay deterministic. Move the side effect into activities/ and call it as an activity.';
+
+const forbidden = (names) => names.map((name) => ({ name, message: `'${name}' ${sandboxMessage}` }));
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', '.taskloop/**', 'dist/**', 'test/fixtures/**', 'examples/**/repo/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['**/*.js'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+  },
+  {
+    files: ['workflows/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: forbidden([...nodeBuiltins, ...sideEffectPackages]),
+          patterns: [
+            {
+              group: ['**/activities/**', '**/workers/**', '**/client/**'],
+              allowTypeImports: true,
+              message: 'workflows/ may import activities only as types (import type) and never workers/ or client/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: forbidden([...nodeBuiltins, ...sideEffectPackages]),
+          patterns: [
+            {
+              group: ['@temporalio/*', '**/activities/**', '**/workflows/**', '**/workers/**', '**/client/**'],
+              message: 'domain/ is pure logic: it may import zod and other domain/ files only.',
+            },
+          ],
+        },
+      ],
+      'no-restricted-globals': [
+        'error',
+        { name: 'process', message: 'domain/ must not read the process; pass values in.' },
+        { name: 'fetch', message: 'domain/ must not do I/O.' },
+      ],
+      'no-restricted-properties': [
+        'error',
+        { object: 'Date', property: 'now', message: 'domain/ must not read the clock; pass `now` in.' },
+        { object: 'Math', property: 'random', message: 'domain/ must be deterministic; pass randomness in.' },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'domain/ must not read the clock; pass `now` in.' },
+      ],
+    },
+  },
+);

@@ -1,0 +1,46 @@
+// One real Temporal dev server (in memory, headless, free port) and one workflow bundle for the whole run.
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { startDevServer, type RunningDevServer } from '../../client/server/dev-server.js';
+import { findFreePort } from '../../client/server/ports.js';
+import { ensureTemporalCli } from '../../client/server/temporal-cli.js';
+import { workflowsPath } from '../../workers/create-workers.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    temporalAddress: string;
+    temporalCli: string;
+    workflowBundlePath: string;
+  }
+}
+
+let server: RunningDevServer | undefined;
+
+export async function setup(project: TestProject): Promise<void> {
+  const cliPath = await ensureTemporalCli({ log: (line) => console.log(line) });
+  const logDir = await mkdtemp(path.join(os.tmpdir(), 'taskloop-server-'));
+  server = await startDevServer({
+    cliPath,
+    port: await findFreePort(),
+    headless: true,
+    readyTimeoutMs: 90_000,
+    logFile: path.join(logDir, 'server.log'),
+  });
+  console.log(`integration tests: Temporal dev server at ${server.address} (log: ${logDir}/server.log)`);
+  const bundle = await bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: quietLogger });
+  const bundlePath = path.join(await mkdtemp(path.join(os.tmpdir(), 'taskloop-bundle-')), 'workflows.js');
+  await writeFile(bundlePath, bundle.code);
+  project.provide('temporalAddress', server.address);
+  project.provide('temporalCli', cliPath);
+  project.provide('workflowBundlePath', bundlePath);
+}
+
+export async function teardown(): Promise<void> {
+  await server?.stop();
+}
+
+const noop = () => undefined;
+const quietLogger = { log: noop, trace: noop, debug: noop, info: noop, warn: noop, error: (message: string) => console.error(message) };

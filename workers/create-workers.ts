@@ -1,0 +1,53 @@
+// Builds the two workers of one host: the shared queue (workflows and claims) and the host's own queue
+// (activities bound to worktrees in this host's work folder).
+import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { createActivities } from '../activities/index.js';
+import { SHARED_TASK_QUEUE } from '../workflows/task-queues.js';
+import type { HostIdentity } from './host.js';
+
+const require = createRequire(import.meta.url);
+
+export interface WorkerSetOptions {
+  connection: NativeConnection;
+  namespace: string;
+  host: HostIdentity;
+  eventsFile: string;
+  /** A prebuilt bundle (tests build one per run); by default the workflows are bundled from source. */
+  workflowBundle?: WorkerOptions['workflowBundle'];
+  /** The shared queue (default `taskloop`); tests give each file its own so their workers never share work. */
+  taskQueue?: string;
+  /** How long in-flight activities may finish after SIGINT/SIGTERM before they are cancelled. */
+  shutdownGraceTime?: WorkerOptions['shutdownGraceTime'];
+}
+
+export const workflowsPath = () => require.resolve(path.join('..', 'workflows', 'index.ts'));
+
+export async function createWorkerSet(options: WorkerSetOptions): Promise<Worker[]> {
+  const activities = createActivities({ ...options.host, eventsFile: options.eventsFile });
+  const common = {
+    connection: options.connection,
+    namespace: options.namespace,
+    activities,
+    shutdownGraceTime: options.shutdownGraceTime ?? '30s',
+    identity: `taskloop@${options.host.hostId}/${process.pid}`,
+  };
+  const workflows = options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: workflowsPath() };
+  const shared = await Worker.create({ ...common, ...workflows, taskQueue: options.taskQueue ?? SHARED_TASK_QUEUE });
+  const own = await Worker.create({ ...common, taskQueue: options.host.hostQueue });
+  return [shared, own];
+}
+
+/** Runs every worker until all have shut down; if one fails the others are shut down too. */
+export async function runWorkerSet(workers: Worker[]): Promise<void> {
+  const runs = workers.map((worker) =>
+    worker.run().catch((error: unknown) => {
+      for (const other of workers) if (other.getState() === 'RUNNING') other.shutdown();
+      throw error;
+    }),
+  );
+  const results = await Promise.allSettled(runs);
+  const failure = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+  if (failure) throw failure.reason;
+}
