@@ -10,6 +10,7 @@ export default defineConfig({
           include: ['test/unit/**/*.test.ts'],
           pool: 'forks',
           testTimeout: 30_000,
+          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -20,6 +21,7 @@ export default defineConfig({
           pool: 'forks',
           // Two cores: more forks than that only makes workflow tests slower and flakier.
           maxWorkers: 2,
+          sequence: { groupOrder: 1 },
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },

@@ -1,0 +1,36 @@
+// The repository map the coder starts from: every file git would see, with line counts for Python.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { execa } from 'execa';
+
+async function countLines(file: string): Promise<number | undefined> {
+  try {
+    const text = await readFile(file, 'utf8');
+    if (text === '') return 0;
+    return text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+  } catch {
+    return undefined; // Tracked but deleted in the worktree: listed without a count.
+  }
+}
+
+/**
+ * Lists tracked and untracked-not-ignored files of the worktree, one per line (`.py` files with their
+ * line count), at most `maxFiles` of them.
+ */
+export async function buildRepoMap(worktreePath: string, options: { maxFiles?: number } = {}): Promise<string> {
+  const maxFiles = options.maxFiles ?? 300;
+  const { stdout } = await execa('git', ['-c', 'core.quotepath=false', 'ls-files', '-co', '--exclude-standard', '-z'], {
+    cwd: worktreePath,
+  });
+  const files = [...new Set(stdout.split('\0').filter((name) => name !== ''))].sort();
+  const shown = files.slice(0, maxFiles);
+  const lines = await Promise.all(
+    shown.map(async (file) => {
+      if (!file.endsWith('.py')) return file;
+      const count = await countLines(path.join(worktreePath, file));
+      return count === undefined ? file : `${file} (${count} lines)`;
+    }),
+  );
+  if (files.length > shown.length) lines.push(`... and ${files.length - shown.length} more files (use list_files to see them)`);
+  return lines.length > 0 ? lines.join('\n') : '(the repository has no files yet)';
+}

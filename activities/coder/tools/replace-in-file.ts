@@ -1,0 +1,86 @@
+// replace_in_file: the patch tool; `old` must occur exactly once, else the reply shows the real lines.
+import { readFile, writeFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { parseArguments } from './arguments.js';
+import { findClosestRegion, formatRegion, occurrenceLines } from './closest-lines.js';
+import { resolveInWorktree } from './path-guard.js';
+import type { CoderTool, ToolContext, ToolOutcome } from './types.js';
+
+const argsSchema = z.object({
+  path: z.string().min(1),
+  old: z.string().min(1),
+  new: z.string(),
+});
+
+function describeMismatch(path: string, text: string, old: string): string {
+  const lines = text.split('\n');
+  const found = occurrenceLines(text, old);
+  if (found.length > 1) {
+    const regions = found.slice(0, 3).map((line) => formatRegion(lines, line - 1, line + 3));
+    return [
+      `error: 'old' occurs ${found.length} times in ${path} (lines ${found.join(', ')}); it must occur exactly once.`,
+      'Include more surrounding lines in old so it matches one place. The occurrences:',
+      ...regions.map((region) => `---\n${region}`),
+    ].join('\n');
+  }
+  const closest = findClosestRegion(lines, old);
+  return [
+    `error: 'old' was not found in ${path}; nothing was changed.`,
+    `The closest lines (best match at line ${closest.line}):`,
+    closest.region,
+    'Copy old exactly from the file (read_file shows it; the numbers before the tab are not part of it) and call replace_in_file again.',
+  ].join('\n');
+}
+
+function fail(context: ToolContext, relative: string | undefined, reply: string): ToolOutcome {
+  context.telemetry.patchMismatches += 1;
+  if (relative !== undefined) context.failedReplacePaths.add(relative);
+  return { reply };
+}
+
+export const replaceInFileTool: CoderTool = {
+  spec: {
+    name: 'replace_in_file',
+    description: 'Replace one exact occurrence of `old` with `new` in a file. `old` must match the file exactly (including indentation) and occur exactly once.',
+    parameters: {
+      type: 'object',
+      properties: {
+        path: { type: 'string', description: 'File path relative to the repository root.' },
+        old: { type: 'string', description: 'The exact text to replace; include enough lines to be unique.' },
+        new: { type: 'string', description: 'The replacement text.' },
+      },
+      required: ['path', 'old', 'new'],
+      additionalProperties: false,
+    },
+  },
+  async run(args, context) {
+    context.telemetry.patchAttempts += 1;
+    const parsed = parseArguments('replace_in_file', argsSchema, args);
+    if (!parsed.success) return fail(context, undefined, parsed.error);
+    const { path, old } = parsed.data;
+    const resolved = await resolveInWorktree(context.root, path);
+    if (!resolved.success) return fail(context, undefined, resolved.error);
+    const { absolute, relative } = resolved.data;
+
+    let text: string;
+    try {
+      text = await readFile(absolute, 'utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      const why = code === 'ENOENT' ? 'does not exist (use write_file to create it)' : code === 'EISDIR' ? 'is a directory' : `cannot be read (${code})`;
+      return fail(context, relative, `error: '${path}' ${why}.`);
+    }
+    const at = text.indexOf(old);
+    if (at === -1 || text.indexOf(old, at + 1) !== -1) return fail(context, relative, describeMismatch(relative, text, old));
+
+    try {
+      await writeFile(absolute, text.slice(0, at) + parsed.data.new + text.slice(at + old.length), 'utf8');
+    } catch (error) {
+      return fail(context, relative, `error: cannot write '${path}' (${(error as NodeJS.ErrnoException).code ?? String(error)}).`);
+    }
+    context.telemetry.patchSuccesses += 1;
+    context.telemetry.mutationOperations += 1;
+    context.changedFiles.add(relative);
+    return { reply: `replaced 1 occurrence in ${relative} at line ${text.slice(0, at).split('\n').length}` };
+  },
+};

@@ -1,0 +1,53 @@
+// The typed, non-retryable failures of the git activities: each names the value, what is wrong and the fix.
+import { ApplicationFailure } from '@temporalio/common';
+
+const fail = (type: string, message: string): ApplicationFailure =>
+  ApplicationFailure.create({ type, message, nonRetryable: true });
+
+export const invalidRepo = (repoPath: string, problem: string): ApplicationFailure =>
+  fail('InvalidRepo', `repoPath ${JSON.stringify(repoPath)} ${problem}: pass the path of a git repository`);
+
+export const emptyRepo = (repoPath: string, baseRef: string): ApplicationFailure =>
+  fail(
+    'EmptyRepo',
+    `repoPath ${JSON.stringify(repoPath)} has no commits, so baseRef ${JSON.stringify(baseRef)} cannot exist: make an initial commit first`,
+  );
+
+export const unknownBaseRef = (baseRef: string, repoPath: string): ApplicationFailure =>
+  fail(
+    'UnknownBaseRef',
+    `baseRef ${JSON.stringify(baseRef)} is not a commit, branch or tag in repository ${JSON.stringify(repoPath)}: pass an existing ref (e.g. "main")`,
+  );
+
+export const invalidTaskId = (taskId: string): ApplicationFailure =>
+  fail(
+    'InvalidTaskId',
+    `taskId ${JSON.stringify(taskId)} does not make a valid branch name taskloop/<taskId>: use letters, digits, "-", "_" and "."`,
+  );
+
+export const branchInUse = (branch: string, repoPath: string): ApplicationFailure =>
+  fail(
+    'BranchInUse',
+    `branch ${JSON.stringify(branch)} is checked out in the main worktree of ${JSON.stringify(repoPath)}: check out another branch there`,
+  );
+
+export const invalidWorktree = (worktreePath: string, problem: string): ApplicationFailure =>
+  fail('InvalidWorktree', `worktreePath ${JSON.stringify(worktreePath)} ${problem}: pass the worktreePath returned by createWorktree`);
+
+export const unknownBaseSha = (baseSha: string, worktreePath: string): ApplicationFailure =>
+  fail(
+    'UnknownBaseRef',
+    `baseSha ${JSON.stringify(baseSha)} is not a commit in worktree ${JSON.stringify(worktreePath)}: pass the baseSha returned by createWorktree`,
+  );
+
+export const branchMismatch = (worktreePath: string, expected: string, actual: string | undefined): ApplicationFailure =>
+  fail(
+    'BranchMismatch',
+    `worktree ${JSON.stringify(worktreePath)} has ${actual ? `branch ${JSON.stringify(actual)}` : 'a detached HEAD'} checked out, not branch ${JSON.stringify(expected)}: pass the branch returned by createWorktree`,
+  );
+
+export const nothingToCommit = (worktreePath: string): ApplicationFailure =>
+  fail(
+    'NothingToCommit',
+    `worktree ${JSON.stringify(worktreePath)} has no changes and no earlier commit of this run: the coder must change files before commit`,
+  );

@@ -1,0 +1,4 @@
+export { createWorktree, worktreePathFor, type CreateWorktreeInput, type CreatedWorktree } from './create-worktree.js';
+export { diffWorktree, type WorktreeDiff } from './diff-worktree.js';
+export { commitWorktree, runTrailer, type CommitWorktreeInput } from './commit-worktree.js';
+export { removeWorktree } from './remove-worktree.js';

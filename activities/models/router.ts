@@ -1,0 +1,41 @@
+// Maps a model spec (`scripted:<file>`, `openai:<model>`, `anthropic:<model>`) to a provider.
+import path from 'node:path';
+import { ApplicationFailure } from '@temporalio/common';
+import { createScriptedProvider, loadScript } from './scripted.js';
+import type { ModelProvider, ModelRole } from './types.js';
+
+const acceptedForms = 'scripted:<file.json>, openai:<model> or anthropic:<model>';
+
+export interface ModelProviderOptions {
+  role: ModelRole;
+  /** Turns already consumed: a number for `role`, or counts per role. */
+  startTurn?: number | Partial<Record<ModelRole, number>>;
+  /** Directory that relative `scripted:` paths resolve against. */
+  cwd: string;
+}
+
+/** Creates the provider for one role from its spec; throws non-retryable failures for unusable specs. */
+export async function createModelProvider(spec: string, options: ModelProviderOptions): Promise<ModelProvider> {
+  const colon = spec.indexOf(':');
+  const kind = colon === -1 ? '' : spec.slice(0, colon);
+  const rest = colon === -1 ? '' : spec.slice(colon + 1).trim();
+
+  if (kind === 'scripted' && rest !== '') {
+    const file = path.resolve(options.cwd, rest);
+    const script = await loadScript(file);
+    const startTurn = typeof options.startTurn === 'number' ? { [options.role]: options.startTurn } : options.startTurn;
+    return createScriptedProvider({ file, script, startTurn });
+  }
+  if ((kind === 'openai' || kind === 'anthropic') && rest !== '') {
+    throw ApplicationFailure.create({
+      type: 'ProviderUnavailable',
+      nonRetryable: true,
+      message: `model spec '${spec}' for the ${options.role}: the ${kind} provider arrives in a later version of taskloop; use scripted:<file.json> for now`,
+    });
+  }
+  throw ApplicationFailure.create({
+    type: 'InvalidModelSpec',
+    nonRetryable: true,
+    message: `model spec for the ${options.role} is '${spec}', which is not valid; use one of ${acceptedForms}`,
+  });
+}

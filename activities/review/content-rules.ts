@@ -1,0 +1,56 @@
+// Review rules about what the added lines say: conflict markers and secrets.
+import type { Finding } from '../../domain/records.js';
+import { MIN_SECRET_LENGTH } from '../../domain/secrets.js';
+import type { AddedLine } from './added-lines.js';
+
+// The three markers git writes into a conflicted file; "=======" must be alone, so RST underlines of other lengths pass.
+const conflictMarker = /^(?:<{7}(?:\s|$)|={7}\s*$|>{7}(?:\s|$))/;
+
+export function checkConflictMarkers(lines: AddedLine[]): Finding[] {
+  return lines
+    .filter((line) => conflictMarker.test(line.text))
+    .map(({ file, line, text }) => ({
+      rule: 'conflict_marker',
+      message: `${file}:${line} adds the merge conflict marker "${text.slice(0, 7)}": resolve the conflict`,
+      file,
+      line,
+    }));
+}
+
+/** Common shapes of credentials, named for the finding (which never repeats the secret itself). */
+export const secretShapes: { label: string; pattern: RegExp }[] = [
+  { label: 'an AWS access key id', pattern: /AKIA[0-9A-Z]{16}/g },
+  { label: 'a private key', pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/g },
+  { label: 'an API secret key (sk-...)', pattern: /sk-[A-Za-z0-9_-]{20,}/g },
+  { label: 'a GitHub personal access token', pattern: /ghp_[A-Za-z0-9]{36}/g },
+];
+
+/**
+ * Finds configured secret values and credential shapes in added lines. Returns the findings and the matched
+ * texts, so the caller can scrub them from the stored diff too.
+ */
+export function checkSecrets(lines: AddedLine[], secretValues: string[]): { findings: Finding[]; matches: string[] } {
+  const values = secretValues.filter((value) => value.length >= MIN_SECRET_LENGTH);
+  const findings: Finding[] = [];
+  const matches: string[] = [];
+  for (const { file, line, text } of lines) {
+    const found: string[] = [];
+    if (values.some((value) => text.includes(value))) found.push('a configured secret value');
+    for (const { label, pattern } of secretShapes) {
+      const hits = text.match(pattern);
+      if (hits) {
+        found.push(label);
+        matches.push(...hits);
+      }
+    }
+    if (found.length > 0) {
+      findings.push({
+        rule: 'secret_in_diff',
+        message: `${file}:${line} adds ${found.join(' and ')}: remove it and read secrets from the environment`,
+        file,
+        line,
+      });
+    }
+  }
+  return { findings, matches };
+}

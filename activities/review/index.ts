@@ -1,0 +1,1 @@
+export { reviewChanges, type ReviewChangesInput } from './review-changes.js';

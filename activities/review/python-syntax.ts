@@ -1,0 +1,73 @@
+// Review rule `python_syntax`: parses changed Python files with the host's python3 (ast.parse, nothing imported).
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { ApplicationFailure } from '@temporalio/common';
+import { execa } from 'execa';
+import type { Finding } from '../../domain/records.js';
+
+// Reads each file as bytes (so PEP 263 encodings work) and prints one JSON list of problems.
+const parseScript = `
+import ast, json, sys
+problems = []
+for name in sys.argv[1:]:
+    try:
+        with open(name, 'rb') as handle:
+            ast.parse(handle.read(), filename=name)
+    except SyntaxError as error:
+        problems.append({'file': name, 'line': error.lineno, 'message': type(error).__name__ + ': ' + str(error.msg)})
+    except (ValueError, OSError) as error:
+        problems.append({'file': name, 'line': None, 'message': type(error).__name__ + ': ' + str(error)})
+print(json.dumps(problems))
+`;
+
+interface Problem {
+  file: string;
+  line: number | null;
+  message: string;
+}
+
+/** Checks every changed `.py` file that still exists; deleted files are skipped. */
+export async function checkPythonSyntax(worktreePath: string, changedFiles: string[]): Promise<Finding[]> {
+  const files: string[] = [];
+  for (const file of changedFiles.filter((name) => name.endsWith('.py'))) {
+    if (await isFile(path.join(worktreePath, file))) files.push(file);
+  }
+  if (files.length === 0) return [];
+  // -I: the worktree's own modules (an `ast.py`, say) must not shadow the standard library; -B: no __pycache__.
+  const result = await execa('python3', ['-I', '-B', '-c', parseScript, ...files], {
+    cwd: worktreePath,
+    env: { PYTHONDONTWRITEBYTECODE: '1' },
+    reject: false,
+    stdin: 'ignore',
+  });
+  if ((result as { code?: string }).code === 'ENOENT') {
+    throw ApplicationFailure.create({
+      type: 'PythonMissing',
+      message: 'python3 was not found on PATH of the worker: install Python 3 on this host to check changed Python files',
+      nonRetryable: true,
+    });
+  }
+  let problems: Problem[];
+  try {
+    problems = JSON.parse(String(result.stdout)) as Problem[];
+  } catch {
+    throw ApplicationFailure.create({
+      type: 'SyntaxCheckFailed',
+      message: `python3 syntax check gave no result (exit ${String(result.exitCode)}): ${String(result.stderr).slice(-500)}`,
+    });
+  }
+  return problems.map((problem) => ({
+    rule: 'python_syntax',
+    message: `${problem.file}${problem.line ? `:${problem.line}` : ''}: ${problem.message}`,
+    file: problem.file,
+    ...(problem.line ? { line: problem.line } : {}),
+  }));
+}
+
+async function isFile(file: string): Promise<boolean> {
+  try {
+    return (await stat(file)).isFile();
+  } catch {
+    return false;
+  }
+}

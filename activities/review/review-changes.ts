@@ -1,0 +1,52 @@
+// The review node's policy checks on an attempt's diff; the change passes when no rule finds anything.
+import type { Finding, ReviewResult } from '../../domain/records.js';
+import { scrubText } from '../../domain/secrets.js';
+import { writeArtifact } from '../artifacts.js';
+import { diffWorktree } from '../git/diff-worktree.js';
+import { parseAddedLines } from './added-lines.js';
+import { checkConflictMarkers, checkSecrets } from './content-rules.js';
+import { checkAllowedPaths, checkEmptyDiff, checkTestEdits } from './path-rules.js';
+import { checkPythonSyntax } from './python-syntax.js';
+
+export interface ReviewChangesInput {
+  worktreePath: string;
+  baseSha: string;
+  /** Repo-relative paths or globs the task may change; empty allows all. */
+  allowedPaths: string[];
+  allowTestEdits: boolean;
+  secretValues: string[];
+  artifactDir: string;
+  hostId: string;
+}
+
+/**
+ * Runs the rules empty_diff, test_file_edited, path_not_allowed, conflict_marker, secret_in_diff and python_syntax,
+ * and stores the diff (secrets scrubbed) as the artifact diff.patch.
+ */
+export async function reviewChanges(input: ReviewChangesInput): Promise<ReviewResult> {
+  const { diff, changedFiles, stat } = await diffWorktree({ worktreePath: input.worktreePath, baseSha: input.baseSha });
+  const added = parseAddedLines(diff);
+  const secrets = checkSecrets(added, input.secretValues);
+  const findings: Finding[] = [
+    ...checkEmptyDiff(changedFiles),
+    ...checkTestEdits(changedFiles, input.allowTestEdits),
+    ...checkAllowedPaths(changedFiles, input.allowedPaths),
+    ...checkConflictMarkers(added),
+    ...secrets.findings,
+    ...(await checkPythonSyntax(input.worktreePath, changedFiles)),
+  ];
+  const hidden = [...input.secretValues, ...secrets.matches];
+  const stored = await writeArtifact({
+    dir: input.artifactDir,
+    name: 'diff.patch',
+    content: scrubText(diff, hidden),
+    hostId: input.hostId,
+  });
+  return {
+    passed: findings.length === 0,
+    findings: findings.map((finding) => ({ ...finding, message: scrubText(finding.message, hidden) })),
+    changedFiles,
+    diffStat: stat,
+    diff: stored,
+  };
+}

@@ -1,0 +1,1 @@
+export { runTests, type RunTestsInput } from './run-tests.js';

@@ -1,0 +1,64 @@
+// Names why an attempt failed, from the failure text, so the retry decision and the reflection loop can act on it.
+import type { Finding, TaskNode } from './records.js';
+import { extractProse, hasPhrase } from './prose.js';
+
+/** Every failure class, in the order the word rules are checked (the last two come from the node). */
+export const failureClasses = [
+  'budget_exhausted',
+  'missing_capability',
+  'context_problem',
+  'environment_problem',
+  'model_problem',
+  'intent_ambiguity',
+  'replan',
+  'split_task',
+] as const;
+export type FailureClass = (typeof failureClasses)[number];
+
+/** Word rules in order of precedence: the first class with a matching phrase wins. */
+export const failureClassRules: readonly { failureClass: FailureClass; phrases: readonly string[] }[] = [
+  { failureClass: 'budget_exhausted', phrases: ['budget exhausted', 'budget exceeded'] },
+  { failureClass: 'missing_capability', phrases: ['unsupported operation', 'missing capability'] },
+  { failureClass: 'context_problem', phrases: ['context', 'migration'] },
+  {
+    failureClass: 'environment_problem',
+    phrases: [
+      'timed out',
+      'timeout',
+      'provider',
+      'environment',
+      'command not found',
+      'no tests collected',
+      'no tests ran',
+      'connection refused',
+      'enoent',
+      'econnrefused',
+      'econnreset',
+      'etimedout',
+      'worker lost',
+    ],
+  },
+  { failureClass: 'model_problem', phrases: ['malformed json', 'model'] },
+  { failureClass: 'intent_ambiguity', phrases: ['ambiguous', 'ambiguity'] },
+];
+
+// Our own identifiers that carry meaning: a class name, or the coder's `model_error` status, read as prose.
+const keepTokens: ReadonlySet<string> = new Set([...failureClasses, 'model_error']);
+
+/**
+ * Classifies a failure like the seed loop, but on whole words of prose only (never inside identifiers, paths,
+ * pytest node ids or quoted code). The reason is read first; findings' messages only when the reason matched no rule.
+ * With no word match, a failure at review or judge asks for a replan, anything else for a split.
+ */
+export function classifyFailure(input: { node: TaskNode; reason: string; findings?: Finding[] }): FailureClass {
+  const fromReason = matchRules(input.reason);
+  if (fromReason) return fromReason;
+  const fromFindings = matchRules((input.findings ?? []).map((finding) => finding.message).join('\n'));
+  if (fromFindings) return fromFindings;
+  return input.node === 'review' || input.node === 'judge' ? 'replan' : 'split_task';
+}
+
+function matchRules(text: string): FailureClass | undefined {
+  const prose = extractProse(text, keepTokens);
+  return failureClassRules.find((rule) => rule.phrases.some((phrase) => hasPhrase(prose, phrase)))?.failureClass;
+}

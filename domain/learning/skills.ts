@@ -1,0 +1,143 @@
+// Skills: short markdown notes distilled from recurring failures, offered to later attempts.
+import { z } from 'zod';
+import { shortHash } from './sha256.js';
+import { wordOverlap } from './similarity.js';
+
+export const skillSchema = z.object({
+  id: z.string().min(1),
+  /** The failure pattern type the skill answers, e.g. `cross_dep`. */
+  pattern: z.string().min(1),
+  whenItApplies: z.string().min(1),
+  whatToDo: z.string().min(1),
+  /** Workflows whose failures the skill was distilled from. */
+  sourceWorkflowIds: z.array(z.string()),
+  createdAt: z.string().min(1),
+});
+export type Skill = z.infer<typeof skillSchema>;
+
+export type ParseSkillResult = { success: true; data: Skill } | { success: false; error: string };
+
+const whenHeading = '## When it applies';
+const whatHeading = '## What to do';
+
+/** A stable id for a skill: the first 12 hex of sha256 of `pattern\n<whitespace-collapsed trigger>`. */
+export function skillId(pattern: string, whenItApplies: string): string {
+  return shortHash(`${pattern}\n${collapse(whenItApplies)}`);
+}
+
+/** Markdown with front matter (id, pattern, applies_when, source_workflows, created_at) and two sections. */
+export function renderSkill(skill: Skill): string {
+  const workflows = skill.sourceWorkflowIds.map((w) => `\n  - ${scalar(w)}`).join('');
+  return [
+    '---',
+    `id: ${scalar(skill.id)}`,
+    `pattern: ${scalar(skill.pattern)}`,
+    `applies_when: ${scalar(collapse(skill.whenItApplies))}`,
+    `source_workflows:${workflows === '' ? ' []' : workflows}`,
+    `created_at: ${scalar(skill.createdAt)}`,
+    '---',
+    '',
+    whenHeading,
+    '',
+    skill.whenItApplies.trim(),
+    '',
+    whatHeading,
+    '',
+    skill.whatToDo.trim(),
+    '',
+  ].join('\n');
+}
+
+/** Reads a skill written by `renderSkill` (or by hand in the same shape). */
+export function parseSkill(text: string): ParseSkillResult {
+  const normalized = text.replace(/\r\n/g, '\n');
+  const front = /^---\n([\s\S]*?)\n---\n/.exec(normalized);
+  if (front === null) return fail('front matter: expected the text to start with a `---` block closed by `---`; add it');
+  const fields = readFrontMatter(front[1]!);
+  if (!fields.success) return fields;
+  const body = normalized.slice(front[0].length);
+  const whenAt = body.indexOf(`${whenHeading}\n`);
+  const whatAt = body.indexOf(`\n${whatHeading}\n`, Math.max(whenAt, 0));
+  if (whenAt < 0 || whatAt < 0) {
+    return fail(`body: expected the sections "${whenHeading}" then "${whatHeading}"; add the missing heading`);
+  }
+  const candidate = {
+    id: fields.data.id,
+    pattern: fields.data.pattern,
+    whenItApplies: body.slice(whenAt + whenHeading.length, whatAt).trim() || fields.data.applies_when,
+    whatToDo: body.slice(whatAt + whatHeading.length + 2).trim(),
+    sourceWorkflowIds: fields.data.source_workflows,
+    createdAt: fields.data.created_at,
+  };
+  const parsed = skillSchema.safeParse(candidate);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    return fail(`${issue.path.join('.')}: ${issue.message}`);
+  }
+  return { success: true, data: parsed.data };
+}
+
+/** Skills whose trigger text is similar to the task description, best match first. */
+export function matchSkills(skills: readonly Skill[], taskDescription: string, threshold = 0.5): Skill[] {
+  return skills
+    .map((skill) => ({ skill, overlap: wordOverlap(skill.whenItApplies, taskDescription) }))
+    .filter((m) => m.overlap >= threshold)
+    .sort((a, b) => b.overlap - a.overlap)
+    .map((m) => m.skill);
+}
+
+const frontMatterSchema = z.object({
+  id: z.string().min(1),
+  pattern: z.string().min(1),
+  applies_when: z.string(),
+  source_workflows: z.array(z.string()),
+  created_at: z.string().min(1),
+});
+
+type FrontMatter = z.infer<typeof frontMatterSchema>;
+
+function readFrontMatter(block: string): { success: true; data: FrontMatter } | { success: false; error: string } {
+  const raw: Record<string, string | string[]> = {};
+  let listKey: string | undefined;
+  for (const line of block.split('\n')) {
+    const item = /^\s+-\s+(.*)$/.exec(line);
+    if (item !== null && listKey !== undefined) {
+      (raw[listKey] as string[]).push(unscalar(item[1]!));
+      continue;
+    }
+    const field = /^([a-z_]+):(?:\s+(.*))?$/.exec(line);
+    if (field === null) {
+      if (line.trim() === '') continue;
+      return fail(`front matter: cannot read the line "${line}"; write it as \`key: value\` or \`  - item\``);
+    }
+    const value = (field[2] ?? '').trim();
+    listKey = value === '' || value === '[]' ? field[1]! : undefined;
+    raw[field[1]!] = listKey === undefined ? unscalar(value) : [];
+  }
+  const parsed = frontMatterSchema.safeParse(raw);
+  if (parsed.success) return parsed;
+  const issue = parsed.error.issues[0]!;
+  return fail(`front matter field ${issue.path.join('.')}: ${issue.message}`);
+}
+
+const collapse = (text: string): string => text.trim().replace(/\s+/g, ' ');
+
+// Plain when unambiguous in YAML; otherwise a JSON string, which is also a valid YAML double-quoted scalar.
+function scalar(value: string): string {
+  const plain =
+    /^[A-Za-z0-9_./(][^\n#"'\\]*$/.test(value) &&
+    !/:\s|:$|\s$/.test(value) &&
+    !/^(?:true|false|null|yes|no|on|off|~|[-+]?[\d._]+(?:e[-+]?\d+)?|0x[\da-f]+|0o[0-7]+|[-+]?\.inf|\.nan)$/i.test(value);
+  return plain ? value : JSON.stringify(value);
+}
+
+function unscalar(value: string): string {
+  if (!value.startsWith('"')) return value;
+  try {
+    return String(JSON.parse(value));
+  } catch {
+    return value;
+  }
+}
+
+const fail = (error: string): { success: false; error: string } => ({ success: false, error });

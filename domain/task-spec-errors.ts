@@ -1,0 +1,129 @@
+// Turns schema issues into lines a person can act on: the field, the value received, what was expected, the fix.
+
+/** One problem with a task spec. */
+export interface SpecIssue {
+  /** Dotted path, e.g. `models.coder` or `testCommand.1`; `(task spec)` for the whole input. */
+  field: string;
+  value: unknown;
+  /** `expected …, got … (fix)`. */
+  message: string;
+}
+
+/** The part of a zod issue this module reads. */
+interface RawIssue {
+  code: string;
+  path: readonly PropertyKey[];
+  message: string;
+  keys?: readonly string[];
+}
+
+interface FieldHelp {
+  expected: string;
+  fix: string;
+}
+
+const nameHelp = 'a name of 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit';
+const modelHelp = (role: string): FieldHelp => ({
+  expected: 'a model spec matching "openai:<model>", "anthropic:<model>" or "scripted:<file>"',
+  fix: `set models.${role} to e.g. "openai:gpt-4o-mini"`,
+});
+
+// Keys are field paths with array indexes and record keys written as `*`.
+const help: Record<string, FieldHelp> = {
+  '': { expected: 'an object with at least id, repo, goal and models.coder', fix: 'pass a mapping of task fields' },
+  id: { expected: nameHelp, fix: 'set id to e.g. "fix-cache-key"' },
+  project: { expected: nameHelp, fix: 'set project to e.g. "default", or leave it out' },
+  repo: { expected: 'a non-empty path to a git repository', fix: 'set repo to e.g. "./my-repo"' },
+  baseRef: { expected: 'a non-empty git ref', fix: 'set baseRef to e.g. "main", or leave it out for HEAD' },
+  goal: { expected: 'a goal of 1 to 20000 characters', fix: 'set goal to e.g. "fix #218: cache_key is ignored"' },
+  testCommand: { expected: 'a non-empty argv array of strings', fix: 'set testCommand to e.g. ["python3", "-m", "pytest"]' },
+  'testCommand.*': { expected: 'a non-empty string', fix: 'remove empty or non-string arguments from testCommand' },
+  testEnv: { expected: 'an object of string values', fix: 'set testEnv to e.g. {"PYTHONHASHSEED": "0"}' },
+  'testEnv.*': { expected: 'a string value', fix: 'quote the value, e.g. "1"' },
+  testTimeoutMs: { expected: 'a whole number of milliseconds from 1000 to 7200000', fix: 'set testTimeoutMs to e.g. 600000' },
+  acceptanceTests: { expected: 'an array of pytest node ids', fix: 'set acceptanceTests to e.g. ["tests/test_x.py::test_y"]' },
+  'acceptanceTests.*': { expected: 'a non-empty pytest node id', fix: 'write it like "tests/test_x.py::test_y"' },
+  allowedPaths: { expected: 'an array of paths or globs', fix: 'set allowedPaths to e.g. ["src/", "lib/**/*.py"], or leave it out' },
+  'allowedPaths.*': { expected: 'a non-empty path or glob', fix: 'write it like "src/" or "src/**/*.py"' },
+  allowTestEdits: { expected: 'true or false', fix: 'set allowTestEdits to true or false' },
+  maxRetries: { expected: 'a whole number from 0 to 10', fix: 'set maxRetries to e.g. 2' },
+  models: { expected: 'an object with at least a coder model', fix: 'set models to e.g. {"coder": "openai:gpt-4o-mini"}' },
+  'models.coder': modelHelp('coder'),
+  'models.reviewer': modelHelp('reviewer'),
+  'models.judge': modelHelp('judge'),
+  'models.skillWriter': modelHelp('skillWriter'),
+  maxCoderSteps: { expected: 'a whole number from 1 to 200', fix: 'set maxCoderSteps to e.g. 30' },
+  retryWindowMs: { expected: 'a whole number of milliseconds, 0 or more', fix: 'set retryWindowMs to e.g. 0' },
+  secretEnvNames: { expected: 'an array of environment variable names', fix: 'set secretEnvNames to e.g. ["OPENAI_API_KEY"]' },
+  'secretEnvNames.*': {
+    expected: 'an environment variable name (letters, digits and "_", not starting with a digit)',
+    fix: 'write it like "OPENAI_API_KEY"',
+  },
+  envRetryLimit: { expected: 'a whole number from 0 to 10', fix: 'set envRetryLimit to e.g. 3' },
+};
+
+const maxValueChars = 80;
+
+/** Renders a received value as JSON, cut to 80 characters; `nothing` when the field is absent. */
+export function describeValue(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value); // e.g. BigInt or a cycle: still say something
+  }
+  return text.length <= maxValueChars ? text : `${text.slice(0, maxValueChars - 1)}…`;
+}
+
+/** Maps zod issues to one `SpecIssue` per field and problem; `knownFields` lists the keys of each strict object. */
+export function formatSpecIssues(raw: readonly RawIssue[], input: unknown, knownFields: Record<string, string[]>): SpecIssue[] {
+  const issues: SpecIssue[] = [];
+  const seen = new Set<string>();
+  const push = (issue: SpecIssue) => {
+    const key = `${issue.field}\n${issue.message}`;
+    if (seen.has(key)) return; // zod reports several checks of one field (length and pattern): say it once
+    seen.add(key);
+    issues.push(issue);
+  };
+  for (const issue of raw) {
+    const path = issue.path.map(String);
+    if (issue.code === 'unrecognized_keys') {
+      const parent = path.join('.');
+      const known = (knownFields[parent] ?? []).join(', ');
+      for (const key of issue.keys ?? []) {
+        const value = valueAt(input, [...path, key]);
+        const field = [...path, key].join('.');
+        const message = `unknown field, got ${describeValue(value)} (remove ${field} or fix its spelling; known fields: ${known})`;
+        push({ field, value, message });
+      }
+      continue;
+    }
+    const value = valueAt(input, path);
+    const found = lookupHelp(path);
+    const message = found
+      ? `expected ${found.expected}, got ${describeValue(value)} (${found.fix})`
+      : `${issue.message}, got ${describeValue(value)}`;
+    push({ field: path.length === 0 ? '(task spec)' : path.join('.'), value, message });
+  }
+  return issues;
+}
+
+function lookupHelp(path: string[]): FieldHelp | undefined {
+  const exact = help[path.join('.')];
+  if (exact) return exact;
+  if (path.length >= 2) {
+    const starred = help[`${path[0]}.*`];
+    if (starred) return starred;
+  }
+  return help[path[0] ?? ''];
+}
+
+function valueAt(input: unknown, path: string[]): unknown {
+  let current: unknown = input;
+  for (const key of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current;
+}

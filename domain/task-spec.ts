@@ -1,0 +1,75 @@
+// The task spec: what one task asks for, validated at the edge (CLI, tasks file, client) before a workflow starts.
+import { z } from 'zod';
+import { formatSpecIssues, type SpecIssue } from './task-spec-errors.js';
+
+const namePattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+/** A model choice: `openai:<model>`, `anthropic:<model>` or `scripted:<file>`. */
+export const modelSpecPattern = /^(openai|anthropic|scripted):.+/;
+const envNamePattern = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+const modelSpec = z.string().regex(modelSpecPattern);
+const wholeNumber = (min: number, max?: number) => {
+  const base = z.number().int().min(min);
+  return max === undefined ? base : base.max(max);
+};
+
+/** Which model serves each role; only the coder is required. */
+export const modelsSchema = z.strictObject({
+  coder: modelSpec,
+  reviewer: modelSpec.optional(),
+  judge: modelSpec.optional(),
+  skillWriter: modelSpec.optional(),
+});
+
+/** Schema of one task; unknown keys are refused so a misspelt option never passes silently. */
+export const taskSpecSchema = z.strictObject({
+  id: z.string().regex(namePattern),
+  project: z.string().regex(namePattern).default('default'),
+  repo: z.string().min(1),
+  baseRef: z.string().min(1).default('HEAD'),
+  goal: z.string().min(1).max(20_000),
+  testCommand: z
+    .array(z.string().min(1))
+    .min(1)
+    .default(() => ['python3', '-m', 'pytest']),
+  testEnv: z.record(z.string(), z.string()).default(() => ({})),
+  testTimeoutMs: wholeNumber(1_000, 7_200_000).default(600_000),
+  acceptanceTests: z.array(z.string().min(1)).default(() => []),
+  /** Empty means the change may touch any path. */
+  allowedPaths: z.array(z.string().min(1)).default(() => []),
+  allowTestEdits: z.boolean().default(false),
+  maxRetries: wholeNumber(0, 10).default(2),
+  models: modelsSchema,
+  maxCoderSteps: wholeNumber(1, 200).default(30),
+  retryWindowMs: wholeNumber(0).default(0),
+  /** Names of environment variables whose values are secrets (scrubbed from logs and records). */
+  secretEnvNames: z.array(z.string().regex(envNamePattern)).default(() => []),
+  envRetryLimit: wholeNumber(0, 10).default(3),
+});
+
+/** A validated task spec, defaults applied. */
+export type TaskSpec = z.infer<typeof taskSpecSchema>;
+/** What a caller may write: fields with defaults are optional. */
+export type TaskSpecInput = z.input<typeof taskSpecSchema>;
+
+export type ParseTaskSpecResult =
+  | { success: true; data: TaskSpec }
+  | { success: false; error: string; issues: SpecIssue[] };
+
+/** Validates a task spec; on failure `error` has one line per issue naming the field, the value and the fix. */
+export function parseTaskSpec(input: unknown): ParseTaskSpecResult {
+  const result = taskSpecSchema.safeParse(input);
+  if (result.success) return { success: true, data: result.data };
+  const issues = formatSpecIssues(result.error.issues, input, knownFields);
+  return { success: false, error: issues.map((issue) => `${issue.field}: ${issue.message}`).join('\n'), issues };
+}
+
+const knownFields: Record<string, string[]> = {
+  '': Object.keys(taskSpecSchema.shape),
+  models: Object.keys(modelsSchema.shape),
+};
+
+/** The workflow id of a task; fixed per task so a second start of the same task is a no-op. */
+export function taskWorkflowId(spec: { project: string; id: string }): string {
+  return `task-${spec.project}-${spec.id}`;
+}

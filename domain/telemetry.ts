@@ -1,0 +1,72 @@
+// Coder telemetry: counters summed over attempts, and the seed's batch summary (its snake_case keys and rates).
+import type { CoderTelemetry } from './records.js';
+
+/** Telemetry of a coder that did nothing. */
+export function emptyTelemetry(): CoderTelemetry {
+  return {
+    patchAttempts: 0,
+    patchSuccesses: 0,
+    patchMismatches: 0,
+    writeFileOperations: 0,
+    writeFileFallbacks: 0,
+    mutationOperations: 0,
+    modelRequests: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+  };
+}
+
+/** Field-by-field sum of two telemetry records. */
+export function addTelemetry(a: CoderTelemetry, b: CoderTelemetry): CoderTelemetry {
+  return {
+    patchAttempts: a.patchAttempts + b.patchAttempts,
+    patchSuccesses: a.patchSuccesses + b.patchSuccesses,
+    patchMismatches: a.patchMismatches + b.patchMismatches,
+    writeFileOperations: a.writeFileOperations + b.writeFileOperations,
+    writeFileFallbacks: a.writeFileFallbacks + b.writeFileFallbacks,
+    mutationOperations: a.mutationOperations + b.mutationOperations,
+    modelRequests: a.modelRequests + b.modelRequests,
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+  };
+}
+
+/** The seed's telemetry summary of a batch (or of one task, with counts 1 and 0|1). */
+export interface TelemetrySummary {
+  patch_mismatch_count: number;
+  patch_attempts: number;
+  patch_successes: number;
+  write_file_operations: number;
+  write_file_fallbacks: number;
+  mutation_operations_per_accepted_task: number;
+  model_requests_per_task: number;
+  patch_success_rate: number;
+  write_file_fallback_rate: number;
+  input_tokens: number;
+  output_tokens: number;
+}
+
+/** Sums telemetry and derives the seed's rates; a rate whose denominator is 0 is 0. */
+export function summarizeTelemetry(
+  items: CoderTelemetry[],
+  counts: { tasks: number; acceptedTasks: number },
+): TelemetrySummary {
+  const total = items.reduce(addTelemetry, emptyTelemetry());
+  return {
+    patch_mismatch_count: total.patchMismatches,
+    patch_attempts: total.patchAttempts,
+    patch_successes: total.patchSuccesses,
+    write_file_operations: total.writeFileOperations,
+    write_file_fallbacks: total.writeFileFallbacks,
+    mutation_operations_per_accepted_task: ratio(total.mutationOperations, counts.acceptedTasks),
+    model_requests_per_task: ratio(total.modelRequests, counts.tasks),
+    patch_success_rate: ratio(total.patchSuccesses, total.patchAttempts),
+    write_file_fallback_rate: ratio(total.writeFileFallbacks, total.writeFileOperations),
+    input_tokens: total.inputTokens,
+    output_tokens: total.outputTokens,
+  };
+}
+
+function ratio(numerator: number, denominator: number): number {
+  return denominator > 0 ? numerator / denominator : 0;
+}

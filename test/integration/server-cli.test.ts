@@ -1,0 +1,99 @@
+import { Client, Connection } from '@temporalio/client';
+import { execa } from 'execa';
+import { existsSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, inject, it } from 'vitest';
+import { findFreePort } from '../../client/server/ports.js';
+import { taskloopBin, runTaskloop } from '../support/cli.js';
+import { uniqueId } from './support/temporal.js';
+
+const cliEnv = () => ({ ...process.env, TEMPORAL_CLI: inject('temporalCli') });
+
+/** `taskloop server` in the foreground, resolved once it says it is serving (wrapped: the child is a thenable). */
+async function startServerCli(args: string[]): Promise<{ child: ReturnType<typeof execa> }> {
+  const child = execa('node', [taskloopBin, 'server', ...args], { env: cliEnv(), reject: false, all: true });
+  await new Promise<void>((resolve, reject) => {
+    let output = '';
+    child.all?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('serving at')) resolve();
+    });
+    void child.then(() => reject(new Error(`taskloop server exited early:\n${output}`)));
+  });
+  return { child };
+}
+
+describe('taskloop server', () => {
+  it('keeps workflows in its SQLite file (WAL) across a restart', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'taskloop-db-'));
+    const dbFile = path.join(dir, 'temporal.db');
+    const port = await findFreePort();
+    const args = ['--port', String(port), '--headless', '--db', dbFile];
+    const workflowId = uniqueId('durable');
+
+    const { child: first } = await startServerCli(args);
+    const connection = await Connection.connect({ address: `127.0.0.1:${port}` });
+    await new Client({ connection }).workflow.start('probeWorkflow', { taskQueue: 'nobody-serves-this', workflowId, args: [{ taskId: workflowId }] });
+    await connection.close();
+    expect(existsSync(`${dbFile}-wal`)).toBe(true);
+    first.kill('SIGINT');
+    await first;
+
+    const { child: second } = await startServerCli(args);
+    const again = await Connection.connect({ address: `127.0.0.1:${port}` });
+    const description = await new Client({ connection: again }).workflow.getHandle(workflowId).describe();
+    expect(description.status.name).toBe('RUNNING');
+    await again.close();
+    second.kill('SIGINT');
+    await second;
+  });
+
+  it('says so and exits 0 when a server is already up', async () => {
+    const [, port] = inject('temporalAddress').split(':');
+    const result = await runTaskloop(['server', '--port', String(port), '--headless'], { env: cliEnv() });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain('already serving');
+  });
+
+  it('refuses a port held by another program, naming the port and the fix', async () => {
+    const blocker = net.createServer().listen(0, '127.0.0.1');
+    await new Promise((resolve) => blocker.once('listening', resolve));
+    const port = (blocker.address() as net.AddressInfo).port;
+    const result = await runTaskloop(['server', '--port', String(port), '--headless'], { env: cliEnv() });
+    blocker.close();
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toContain(`port ${port}`);
+    expect(result.stderr).toContain('--port');
+  });
+});
+
+describe('bad input to the CLI', () => {
+  it('answers an unknown flag with one line and exit 2', async () => {
+    const result = await runTaskloop(['server', '--prot', '7233']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr.trim()).toMatch(/^taskloop server: Unknown option '--prot'.*--help/);
+  });
+
+  it('answers an unknown command with exit 2', async () => {
+    const result = await runTaskloop(['serve']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('unknown command "serve"');
+  });
+
+  it('stops a worker that cannot reach TEMPORAL_ADDRESS with one line naming it', async () => {
+    const port = await findFreePort();
+    const result = await runTaskloop(['worker'], { env: { ...process.env, TEMPORAL_ADDRESS: `127.0.0.1:${port}` } });
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toMatch(new RegExp(`cannot reach Temporal at 127\\.0\\.0\\.1:${port}.*TEMPORAL_ADDRESS`));
+  });
+
+  it('stops a worker without Python, naming what to install', async () => {
+    const result = await runTaskloop(['worker'], { env: { ...process.env, TASKLOOP_PYTHON: '/nonexistent/python3' } });
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr.trim()).toMatch(/^taskloop: \/nonexistent\/python3 was not found.*install Python 3/);
+  });
+});

@@ -1,0 +1,54 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { artifactDirFor, toSafeName, writeArtifact } from '../../../activities/artifacts.js';
+import { makeTempDir, removeDirs } from './git/make-repo.js';
+
+const dirs: string[] = [];
+afterEach(() => removeDirs(dirs));
+
+describe('artifactDirFor', () => {
+  it('puts each attempt in its own folder under the work dir', () => {
+    expect(artifactDirFor('/w', 'task-demo-1', 2)).toBe('/w/artifacts/task-demo-1/a2');
+  });
+
+  it('keeps workflow ids with slashes or dots inside the artifacts folder', () => {
+    const dir = artifactDirFor('/w', '../../etc/passwd', 1);
+    expect(path.dirname(path.dirname(dir))).toBe('/w/artifacts');
+    expect(path.basename(path.dirname(dir))).toMatch(/^[A-Za-z0-9._-]+$/);
+  });
+
+  it('refuses an attempt that is not a positive integer', () => {
+    expect(() => artifactDirFor('/w', 'x', 0)).toThrow(/attempt must be a positive integer/);
+  });
+});
+
+describe('toSafeName', () => {
+  it('keeps safe ids and separates ids that clean up to the same text', () => {
+    expect(toSafeName('task-demo_1.x')).toBe('task-demo_1.x');
+    expect(toSafeName('a/b')).not.toBe(toSafeName('a_b'));
+    expect(toSafeName('a/b')).not.toBe(toSafeName('a:b'));
+  });
+});
+
+describe('writeArtifact', () => {
+  it('creates the folder, writes the content and leaves no temp file', async () => {
+    const root = await makeTempDir();
+    dirs.push(root);
+    const dir = path.join(root, 'deep', 'er');
+
+    const ref = await writeArtifact({ dir, name: 'diff.patch', content: 'héllo\n', hostId: 'h1' });
+    await writeArtifact({ dir, name: 'diff.patch', content: 'héllo again\n', hostId: 'h1' });
+
+    expect(ref).toEqual({ hostId: 'h1', path: path.join(dir, 'diff.patch'), bytes: 7 });
+    expect(await readFile(ref.path, 'utf8')).toBe('héllo again\n');
+    expect(await readdir(dir)).toEqual(['diff.patch']);
+  });
+
+  it('refuses a name with folders in it', async () => {
+    await expect(writeArtifact({ dir: '/tmp', name: '../x', content: '', hostId: 'h' })).rejects.toMatchObject({
+      type: 'InvalidArtifactName',
+      nonRetryable: true,
+    });
+  });
+});

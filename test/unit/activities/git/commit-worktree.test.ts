@@ -1,0 +1,94 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { simpleGit } from 'simple-git';
+import { afterEach, describe, expect, it } from 'vitest';
+import { commitWorktree } from '../../../../activities/git/commit-worktree.js';
+import { createWorktree } from '../../../../activities/git/create-worktree.js';
+import { makeRepo, makeTempDir, removeDirs } from './make-repo.js';
+
+const dirs: string[] = [];
+afterEach(() => removeDirs(dirs));
+
+async function setup() {
+  const repoPath = await makeRepo();
+  const workDir = await makeTempDir();
+  dirs.push(repoPath, workDir);
+  const created = await createWorktree({ repoPath, workDir, baseRef: 'main', taskId: 't1', workflowId: 'wf-1', attempt: 1 });
+  return { repoPath, ...created };
+}
+
+const run = { workflowId: 'wf-1', attempt: 1, message: 'fix #218: honour cache_key' };
+
+describe('commitWorktree', () => {
+  it('commits the change once with the run trailer and the taskloop identity', async () => {
+    const { worktreePath, branch, baseSha } = await setup();
+    await writeFile(path.join(worktreePath, 'new.py'), 'x = 1\n');
+
+    const result = await commitWorktree({ ...run, worktreePath, branch });
+
+    expect(result.created).toBe(true);
+    expect(result.branch).toBe('taskloop/t1');
+    const git = simpleGit(worktreePath);
+    expect((await git.raw(['rev-parse', 'taskloop/t1'])).trim()).toBe(result.sha);
+    const message = await git.raw(['log', '-1', '--format=%B', result.sha]);
+    expect(message).toContain('fix #218: honour cache_key');
+    expect(message.split('\n')).toContain('Taskloop-Run: wf-1/1');
+    const trailers = await git.raw(['log', '-1', '--format=%(trailers:key=Taskloop-Run,valueonly)', result.sha]);
+    expect(trailers.trim()).toBe('wf-1/1');
+    expect((await git.raw(['log', '-1', '--format=%an <%ae>|%cn <%ce>', result.sha])).trim()).toBe(
+      'taskloop <taskloop@localhost>|taskloop <taskloop@localhost>',
+    );
+    expect((await git.raw(['ls-tree', '--name-only', result.sha])).split('\n')).toContain('new.py');
+    expect((await git.raw(['rev-list', '--count', `${baseSha}..taskloop/t1`])).trim()).toBe('1');
+  });
+
+  it('finds its own commit on a second call and makes no other', async () => {
+    const { worktreePath, branch, baseSha } = await setup();
+    await writeFile(path.join(worktreePath, 'new.py'), 'x = 1\n');
+    const first = await commitWorktree({ ...run, worktreePath, branch });
+    await writeFile(path.join(worktreePath, 'late.py'), 'y = 2\n');
+
+    const second = await commitWorktree({ ...run, worktreePath, branch });
+
+    expect(second).toEqual({ ...first, created: false });
+    const count = await simpleGit(worktreePath).raw(['rev-list', '--count', `${baseSha}..taskloop/t1`]);
+    expect(count.trim()).toBe('1');
+  });
+
+  it('does not mistake another attempt\'s trailer for its own', async () => {
+    const { worktreePath, branch } = await setup();
+    await writeFile(path.join(worktreePath, 'new.py'), 'x = 1\n');
+    await commitWorktree({ ...run, attempt: 10, worktreePath, branch });
+    await writeFile(path.join(worktreePath, 'more.py'), 'y = 2\n');
+
+    const result = await commitWorktree({ ...run, attempt: 1, worktreePath, branch });
+
+    expect(result.created).toBe(true);
+  });
+
+  it('keeps message lines that start with "#"', async () => {
+    const { worktreePath, branch } = await setup();
+    await writeFile(path.join(worktreePath, 'new.py'), 'x = 1\n');
+    const result = await commitWorktree({ ...run, message: 'fix it\n\n#218 was the cause', worktreePath, branch });
+    const message = await simpleGit(worktreePath).raw(['log', '-1', '--format=%B', result.sha]);
+    expect(message).toContain('#218 was the cause');
+  });
+
+  it('refuses when there is nothing to commit and no commit of this run exists', async () => {
+    const { worktreePath, branch } = await setup();
+    await expect(commitWorktree({ ...run, worktreePath, branch })).rejects.toMatchObject({
+      type: 'NothingToCommit',
+      nonRetryable: true,
+      message: expect.stringContaining(worktreePath),
+    });
+  });
+
+  it('refuses a branch other than the one checked out in the worktree', async () => {
+    const { worktreePath } = await setup();
+    await writeFile(path.join(worktreePath, 'new.py'), 'x = 1\n');
+    await expect(commitWorktree({ ...run, worktreePath, branch: 'main' })).rejects.toMatchObject({
+      type: 'BranchMismatch',
+      nonRetryable: true,
+    });
+  });
+});

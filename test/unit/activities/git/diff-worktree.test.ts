@@ -1,0 +1,85 @@
+import { rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createWorktree } from '../../../../activities/git/create-worktree.js';
+import { diffWorktree, parseNumstat } from '../../../../activities/git/diff-worktree.js';
+import { makeRepo, makeTempDir, removeDirs, writeFiles } from './make-repo.js';
+
+const dirs: string[] = [];
+afterEach(() => removeDirs(dirs));
+
+async function setup() {
+  const repoPath = await makeRepo({
+    'README.md': '# demo\n',
+    'calc.py': 'def add(a, b):\n    return a + b\n',
+    'old.txt': 'gone soon\n',
+    '.gitignore': 'build/\n',
+  });
+  const workDir = await makeTempDir();
+  dirs.push(repoPath, workDir);
+  return createWorktree({ repoPath, workDir, baseRef: 'main', taskId: 't1', workflowId: 'wf-1', attempt: 1 });
+}
+
+describe('diffWorktree', () => {
+  it('shows new untracked files, modifications and deletions against the base', async () => {
+    const { worktreePath, baseSha } = await setup();
+    await writeFiles(worktreePath, {
+      'pkg/new_module.py': 'VALUE = 42\n',
+      'calc.py': 'def add(a, b):\n    return a + b + 0\n',
+    });
+    await rm(path.join(worktreePath, 'old.txt'));
+
+    const result = await diffWorktree({ worktreePath, baseSha });
+
+    expect(result.changedFiles.sort()).toEqual(['calc.py', 'old.txt', 'pkg/new_module.py']);
+    expect(result.diff).toContain('+++ b/pkg/new_module.py');
+    expect(result.diff).toContain('+VALUE = 42');
+    expect(result.diff).toContain('--- a/old.txt');
+    expect(result.stat).toEqual({ files: 3, insertions: 2, deletions: 2 });
+  });
+
+  it('leaves out files the repository ignores', async () => {
+    const { worktreePath, baseSha } = await setup();
+    await writeFiles(worktreePath, { 'build/out.txt': 'artifact\n', 'kept.txt': 'kept\n' });
+
+    const result = await diffWorktree({ worktreePath, baseSha });
+
+    expect(result.changedFiles).toEqual(['kept.txt']);
+  });
+
+  it('returns an empty diff for an untouched worktree', async () => {
+    const { worktreePath, baseSha } = await setup();
+    expect(await diffWorktree({ worktreePath, baseSha })).toEqual({
+      diff: '',
+      changedFiles: [],
+      stat: { files: 0, insertions: 0, deletions: 0 },
+    });
+  });
+
+  it('refuses a base sha the worktree does not know', async () => {
+    const { worktreePath } = await setup();
+    await expect(diffWorktree({ worktreePath, baseSha: 'f'.repeat(40) })).rejects.toMatchObject({
+      type: 'UnknownBaseRef',
+      nonRetryable: true,
+    });
+  });
+
+  it('refuses a worktree path that does not exist', async () => {
+    const dir = await makeTempDir();
+    dirs.push(dir);
+    await writeFile(path.join(dir, 'x'), '');
+    await expect(diffWorktree({ worktreePath: path.join(dir, 'missing'), baseSha: 'HEAD' })).rejects.toMatchObject({
+      type: 'InvalidWorktree',
+      nonRetryable: true,
+    });
+  });
+});
+
+describe('parseNumstat', () => {
+  it('counts binary files as changed with zero lines', () => {
+    expect(parseNumstat('3\t1\ta.py\0-\t-\timg.png\0')).toEqual([
+      { file: 'a.py', insertions: 3, deletions: 1 },
+      { file: 'img.png', insertions: 0, deletions: 0 },
+    ]);
+  });
+});

@@ -1,0 +1,38 @@
+// Test helper: real git repositories in temp folders.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { simpleGit } from 'simple-git';
+
+/** A fresh temp folder; remember to remove it (see `removeDirs`). */
+export async function makeTempDir(): Promise<string> {
+  return mkdtemp(path.join(os.tmpdir(), 'taskloop-'));
+}
+
+/** Writes files (repo-relative paths) under `dir`, creating folders. */
+export async function writeFiles(dir: string, files: Record<string, string>): Promise<void> {
+  for (const [file, content] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+    await writeFile(path.join(dir, file), content, 'utf8');
+  }
+}
+
+/** A repository on branch `main` with one commit holding `files` (none: a repository without commits). */
+export async function makeRepo(files: Record<string, string> = { 'README.md': '# demo\n' }): Promise<string> {
+  const dir = await makeTempDir();
+  const git = simpleGit(dir);
+  await git.raw(['init', '-q', '-b', 'main']);
+  await git.raw(['config', 'user.name', 'test']);
+  await git.raw(['config', 'user.email', 'test@example.com']);
+  await git.raw(['config', 'commit.gpgsign', 'false']);
+  if (Object.keys(files).length > 0) {
+    await writeFiles(dir, files);
+    await git.raw(['add', '-A']);
+    await git.raw(['commit', '-q', '-m', 'initial']);
+  }
+  return dir;
+}
+
+export async function removeDirs(dirs: string[]): Promise<void> {
+  await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+}

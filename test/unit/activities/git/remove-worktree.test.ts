@@ -1,0 +1,73 @@
+import { existsSync } from 'node:fs';
+import { rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { simpleGit } from 'simple-git';
+import { afterEach, describe, expect, it } from 'vitest';
+import { commitWorktree } from '../../../../activities/git/commit-worktree.js';
+import { createWorktree } from '../../../../activities/git/create-worktree.js';
+import { removeWorktree } from '../../../../activities/git/remove-worktree.js';
+import { makeRepo, makeTempDir, removeDirs } from './make-repo.js';
+
+const dirs: string[] = [];
+afterEach(() => removeDirs(dirs));
+
+async function setup() {
+  const repoPath = await makeRepo();
+  const workDir = await makeTempDir();
+  dirs.push(repoPath, workDir);
+  const created = await createWorktree({ repoPath, workDir, baseRef: 'main', taskId: 't1', workflowId: 'wf-1', attempt: 1 });
+  return { repoPath, workDir, ...created };
+}
+
+async function registeredPaths(repoPath: string): Promise<string[]> {
+  const list = await simpleGit(repoPath).raw(['worktree', 'list', '--porcelain']);
+  return list.split('\n').filter((line) => line.startsWith('worktree ')).map((line) => line.slice(9));
+}
+
+describe('removeWorktree', () => {
+  it('removes a committed worktree, reports it clean, and keeps the branch', async () => {
+    const { repoPath, worktreePath, branch } = await setup();
+    await writeFile(path.join(worktreePath, 'new.py'), 'x = 1\n');
+    const commit = await commitWorktree({ worktreePath, branch, workflowId: 'wf-1', attempt: 1, message: 'm' });
+
+    expect(await removeWorktree({ repoPath, worktreePath })).toEqual({ removed: true, wasClean: true });
+
+    expect(existsSync(worktreePath)).toBe(false);
+    expect(await registeredPaths(repoPath)).toHaveLength(1);
+    expect((await simpleGit(repoPath).raw(['rev-parse', 'taskloop/t1'])).trim()).toBe(commit.sha);
+  });
+
+  it('reports an untracked file as not clean and still removes the worktree', async () => {
+    const { repoPath, worktreePath } = await setup();
+    await writeFile(path.join(worktreePath, 'stray.txt'), 'left behind\n');
+
+    expect(await removeWorktree({ repoPath, worktreePath })).toEqual({ removed: true, wasClean: false });
+    expect(existsSync(worktreePath)).toBe(false);
+  });
+
+  it('returns removed=false without error the second time', async () => {
+    const { repoPath, worktreePath } = await setup();
+    await removeWorktree({ repoPath, worktreePath });
+
+    expect(await removeWorktree({ repoPath, worktreePath })).toEqual({ removed: false, wasClean: true });
+  });
+
+  it('prunes the registration of a worktree whose folder was deleted', async () => {
+    const { repoPath, worktreePath } = await setup();
+    await rm(worktreePath, { recursive: true, force: true });
+
+    expect(await removeWorktree({ repoPath, worktreePath })).toEqual({ removed: false, wasClean: true });
+    expect(await registeredPaths(repoPath)).toHaveLength(1);
+  });
+
+  it('refuses to remove a folder that is not a worktree of the repository', async () => {
+    const { repoPath, workDir } = await setup();
+    const other = path.join(workDir, 'worktrees');
+    await expect(removeWorktree({ repoPath, worktreePath: other })).rejects.toMatchObject({
+      type: 'InvalidWorktree',
+      nonRetryable: true,
+    });
+    await expect(removeWorktree({ repoPath, worktreePath: repoPath })).rejects.toMatchObject({ type: 'InvalidWorktree' });
+    expect(existsSync(other)).toBe(true);
+  });
+});

@@ -1,0 +1,44 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createModelProvider } from '../../../../activities/models/router.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'taskloop-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('createModelProvider', () => {
+  it('resolves a relative scripted path against cwd and starts at the given turn of the role', async () => {
+    await writeFile(path.join(dir, 'turns.json'), JSON.stringify({ coder: [{ content: 'first' }, { content: 'second' }] }));
+    const provider = await createModelProvider('scripted:turns.json', { role: 'coder', startTurn: 1, cwd: dir });
+    expect(provider.spec).toBe(`scripted:${path.join(dir, 'turns.json')}`);
+    expect((await provider.complete({ role: 'coder', messages: [], tools: [] })).content).toBe('second');
+  });
+
+  it('refuses openai and anthropic specs as not yet available, pointing to scripted', async () => {
+    for (const spec of ['openai:gpt-4o', 'anthropic:claude-sonnet']) {
+      await expect(createModelProvider(spec, { role: 'coder', startTurn: 0, cwd: dir })).rejects.toMatchObject({
+        type: 'ProviderUnavailable',
+        nonRetryable: true,
+        message: expect.stringContaining('scripted:<file.json>'),
+      });
+    }
+  });
+
+  it('refuses an unknown spec naming the value and the accepted forms', async () => {
+    await expect(createModelProvider('gpt-4o', { role: 'judge', startTurn: 0, cwd: dir })).rejects.toMatchObject({
+      type: 'InvalidModelSpec',
+      nonRetryable: true,
+      message: expect.stringMatching(/'gpt-4o'.*scripted:<file\.json>, openai:<model> or anthropic:<model>/),
+    });
+  });
+
+  it('passes a missing scripted file on as InvalidScript', async () => {
+    await expect(createModelProvider('scripted:nope.json', { role: 'coder', startTurn: 0, cwd: dir })).rejects.toMatchObject({ type: 'InvalidScript' });
+  });
+});

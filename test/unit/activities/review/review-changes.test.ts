@@ -1,0 +1,159 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createWorktree } from '../../../../activities/git/create-worktree.js';
+import { reviewChanges, type ReviewChangesInput } from '../../../../activities/review/review-changes.js';
+import { makeRepo, makeTempDir, removeDirs, writeFiles } from '../git/make-repo.js';
+
+const dirs: string[] = [];
+afterEach(() => removeDirs(dirs));
+
+async function setup(overrides: Partial<ReviewChangesInput> = {}): Promise<ReviewChangesInput> {
+  const repoPath = await makeRepo({
+    'src/calc.py': 'def add(a, b):\n    return a + b\n',
+    'tests/test_calc.py': 'from calc import add\n\ndef test_add():\n    assert add(1, 2) == 3\n',
+    'docs/notes.md': '# notes\n',
+  });
+  const workDir = await makeTempDir();
+  dirs.push(repoPath, workDir);
+  const { worktreePath, baseSha } = await createWorktree({
+    repoPath,
+    workDir,
+    baseRef: 'main',
+    taskId: 't1',
+    workflowId: 'wf-1',
+    attempt: 1,
+  });
+  return {
+    worktreePath,
+    baseSha,
+    allowedPaths: ['src/'],
+    allowTestEdits: false,
+    secretValues: [],
+    artifactDir: path.join(workDir, 'artifacts'),
+    hostId: 'host-a',
+    ...overrides,
+  };
+}
+
+const rulesOf = (result: { findings: { rule: string }[] }) => result.findings.map((finding) => finding.rule);
+
+describe('reviewChanges', () => {
+  it('passes a clean change inside the allowed paths and stores the diff', async () => {
+    const input = await setup();
+    await writeFiles(input.worktreePath, {
+      'src/calc.py': 'def add(a, b):\n    """Adds."""\n    return a + b\n',
+      'src/cache.py': 'CACHE = {}\n',
+    });
+
+    const result = await reviewChanges(input);
+
+    expect(result.findings).toEqual([]);
+    expect(result.passed).toBe(true);
+    expect(result.changedFiles.sort()).toEqual(['src/cache.py', 'src/calc.py']);
+    expect(result.diffStat).toEqual({ files: 2, insertions: 2, deletions: 0 });
+    expect(result.diff?.path).toBe(path.join(input.artifactDir, 'diff.patch'));
+    expect(readFileSync(result.diff?.path ?? '', 'utf8')).toContain('+CACHE = {}');
+    // The syntax check must not leave bytecode behind.
+    expect(existsSync(path.join(input.worktreePath, 'src', '__pycache__'))).toBe(false);
+  });
+
+  it('finds an empty diff', async () => {
+    const result = await reviewChanges(await setup());
+    expect(result.passed).toBe(false);
+    expect(rulesOf(result)).toEqual(['empty_diff']);
+  });
+
+  it('finds an edited test file, naming it, unless the task allows test edits', async () => {
+    const input = await setup({ allowedPaths: [] });
+    await writeFiles(input.worktreePath, { 'tests/test_calc.py': 'def test_add():\n    assert True\n' });
+
+    const refused = await reviewChanges(input);
+    const allowed = await reviewChanges({ ...input, allowTestEdits: true });
+
+    expect(refused.findings).toEqual([expect.objectContaining({ rule: 'test_file_edited', file: 'tests/test_calc.py' })]);
+    expect(refused.findings[0]?.message).toContain('tests/test_calc.py');
+    expect(allowed.passed).toBe(true);
+  });
+
+  it('counts deleting a test file as editing it', async () => {
+    const input = await setup({ allowedPaths: [] });
+    await rm(path.join(input.worktreePath, 'tests/test_calc.py'));
+    expect(rulesOf(await reviewChanges(input))).toEqual(['test_file_edited']);
+  });
+
+  it('finds a file outside the allowed paths', async () => {
+    const input = await setup();
+    await writeFiles(input.worktreePath, { 'docs/notes.md': '# notes\nmore\n' });
+
+    const result = await reviewChanges(input);
+
+    expect(result.findings).toEqual([expect.objectContaining({ rule: 'path_not_allowed', file: 'docs/notes.md' })]);
+  });
+
+  it('finds conflict markers with file and line', async () => {
+    const input = await setup();
+    await writeFiles(input.worktreePath, {
+      'src/calc.py': 'def add(a, b):\n<<<<<<< HEAD\n    return a + b\n=======\n    return b + a\n>>>>>>> other\n',
+    });
+
+    const result = await reviewChanges(input);
+
+    const markers = result.findings.filter((finding) => finding.rule === 'conflict_marker');
+    expect(markers.map((finding) => [finding.file, finding.line])).toEqual([
+      ['src/calc.py', 2],
+      ['src/calc.py', 4],
+      ['src/calc.py', 6],
+    ]);
+  });
+
+  it('finds configured secrets and key shapes without repeating them, and scrubs the stored diff', async () => {
+    const configured = 'hunter2-configured-secret';
+    const aws = 'AKIAABCDEFGHIJKLMNOP';
+    const openai = 'sk-abcdefghijklmnopqrstuvwxyz123456';
+    const github = `ghp_${'a1B2'.repeat(9)}`;
+    const input = await setup({ secretValues: [configured] });
+    await writeFiles(input.worktreePath, {
+      'src/settings.py': [
+        `PASSWORD = "${configured}"`,
+        `AWS = "${aws}"`,
+        `OPENAI = "${openai}"`,
+        `GITHUB = "${github}"`,
+        'KEY = """-----BEGIN RSA PRIVATE KEY-----"""',
+        '',
+      ].join('\n'),
+    });
+
+    const result = await reviewChanges(input);
+
+    const secrets = result.findings.filter((finding) => finding.rule === 'secret_in_diff');
+    expect(secrets.map((finding) => finding.line)).toEqual([1, 2, 3, 4, 5]);
+    const text = JSON.stringify(result);
+    const stored = readFileSync(result.diff?.path ?? '', 'utf8');
+    for (const secret of [configured, aws, openai, github]) {
+      expect(text).not.toContain(secret);
+      expect(stored).not.toContain(secret);
+    }
+    expect(stored).toContain('[redacted]');
+  });
+
+  it('finds a Python syntax error with file and line', async () => {
+    const input = await setup();
+    await writeFiles(input.worktreePath, { 'src/calc.py': 'def add(a, b):\n    return a +\n' });
+
+    const result = await reviewChanges(input);
+
+    expect(result.findings).toEqual([
+      expect.objectContaining({ rule: 'python_syntax', file: 'src/calc.py', line: 2 }),
+    ]);
+    expect(result.findings[0]?.message).toContain('SyntaxError');
+  });
+
+  it('parses with the standard library even when the worktree has its own ast.py', async () => {
+    const input = await setup({ allowedPaths: [] });
+    await writeFiles(input.worktreePath, { 'ast.py': 'raise SystemExit("shadowed")\n' });
+    const result = await reviewChanges(input);
+    expect(result.passed).toBe(true);
+  });
+});

@@ -1,0 +1,54 @@
+// Test helper: small Python projects in temp folders, and a check that a process is really gone.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { buildTestEnv } from '../../../../activities/process-env.js';
+import type { RunTestsInput } from '../../../../activities/tests/run-tests.js';
+import { makeTempDir, writeFiles } from '../git/make-repo.js';
+
+export const calcModule = 'def add(a, b):\n    return a + b\n';
+
+/** A project folder holding `files`, its artifact folder, and runTests input for `python3 -m pytest -q`. */
+export async function makePythonProject(
+  files: Record<string, string>,
+  dirs: string[],
+): Promise<RunTestsInput & { root: string }> {
+  const root = await makeTempDir();
+  dirs.push(root);
+  const worktreePath = path.join(root, 'repo');
+  await writeFiles(worktreePath, { 'calc.py': calcModule, ...files });
+  return {
+    root,
+    worktreePath,
+    command: ['python3', '-m', 'pytest', '-q'],
+    env: buildTestEnv({ base: process.env, extra: { PYTHONPATH: worktreePath } }),
+    timeoutMs: 60_000,
+    secretValues: [],
+    artifactDir: path.join(root, 'artifacts'),
+    hostId: 'host-test',
+  };
+}
+
+/** True while `pid` runs; a zombie (dead, not yet reaped by an init that may never reap) counts as gone. */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+/** Waits (bounded) until `check` holds; death after SIGKILL is not instant. */
+export async function waitFor(check: () => boolean, limitMs = 5_000): Promise<boolean> {
+  const until = Date.now() + limitMs;
+  while (Date.now() < until) {
+    if (check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return check();
+}
