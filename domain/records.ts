@@ -91,3 +91,15 @@ export interface CommitResult {
   /** false when a retried commit found its own earlier commit and made none. */
   created: boolean;
 }
+
+/** What the coder is told about one earlier attempt of the same task. */
+export interface AttemptSummary {
+  attempt: number;
+  status: string;
+  failureClass?: string;
+  failureReason?: string;
+  coderSummary?: string;
+  reviewFindings: Finding[];
+  judgeFindings: Finding[];
+  test?: { counts: TestRunResult['counts']; stdoutExcerpt: string; stderrExcerpt: string };
+}

@@ -1,2 +1,3 @@
 // Every workflow a taskloop worker serves (the bundle entry point).
 export { probeWorkflow } from './probe.js';
+export { taskWorkflow } from './task.js';

@@ -1,22 +1,13 @@
 // The coder's first messages: rules, goal, repository map, what earlier attempts did and why they failed, the human hint.
 import { STDERR_EXCERPT_CHARS, STDOUT_EXCERPT_CHARS, tailExcerpt } from '../../domain/evidence.js';
-import type { Finding, TestRunResult } from '../../domain/records.js';
+import type { AttemptSummary, Finding } from '../../domain/records.js';
 import { scrubSecrets } from '../../domain/secrets.js';
 import type { ChatMessage } from '../models/types.js';
 import { coderSystemPrompt } from './system-prompt.js';
 
 export { buildRepoMap } from './repo-map.js';
 
-/** What the coder is told about one earlier attempt of the same task. */
-export interface AttemptSummary {
-  attempt: number;
-  status: string;
-  failureClass?: string;
-  coderSummary?: string;
-  reviewFindings: Finding[];
-  judgeFindings: Finding[];
-  test?: { counts: TestRunResult['counts']; stdoutExcerpt: string; stderrExcerpt: string };
-}
+export type { AttemptSummary } from '../../domain/records.js';
 
 function formatFinding(finding: Finding): string {
   const where = finding.file ? ` (${finding.file}${finding.line === undefined ? '' : `:${finding.line}`})` : '';
@@ -34,6 +25,7 @@ function fenced(label: string, text: string): string[] {
 function formatAttempt(summary: AttemptSummary): string {
   const failure = summary.failureClass ? `, failure class: ${summary.failureClass}` : '';
   const lines = [`## Attempt ${summary.attempt}: ${summary.status}${failure}`];
+  if (summary.failureReason) lines.push(`Why it failed: ${summary.failureReason}`);
   lines.push(`Coder summary: ${summary.coderSummary?.trim() || '(none)'}`);
   lines.push(...formatFindings('Review findings', summary.reviewFindings));
   lines.push(...formatFindings('Judge findings', summary.judgeFindings));

@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { artifactDirFor, toSafeName, writeArtifact } from '../../../activities/artifacts.js';
-import { makeTempDir, removeDirs } from './git/make-repo.js';
+import { makeTempDir, removeDirs } from '../../support/git-repo.js';
 
 const dirs: string[] = [];
 afterEach(() => removeDirs(dirs));

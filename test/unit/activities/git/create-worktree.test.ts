@@ -4,7 +4,7 @@ import path from 'node:path';
 import { simpleGit } from 'simple-git';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createWorktree } from '../../../../activities/git/create-worktree.js';
-import { makeRepo, makeTempDir, removeDirs } from './make-repo.js';
+import { makeRepo, makeTempDir, removeDirs } from '../../../support/git-repo.js';
 
 const dirs: string[] = [];
 afterEach(() => removeDirs(dirs));

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createWorktree } from '../../../../activities/git/create-worktree.js';
 import { diffWorktree, parseNumstat } from '../../../../activities/git/diff-worktree.js';
-import { makeRepo, makeTempDir, removeDirs, writeFiles } from './make-repo.js';
+import { makeRepo, makeTempDir, removeDirs, writeFiles } from '../../../support/git-repo.js';
 
 const dirs: string[] = [];
 afterEach(() => removeDirs(dirs));

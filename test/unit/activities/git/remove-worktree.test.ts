@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { commitWorktree } from '../../../../activities/git/commit-worktree.js';
 import { createWorktree } from '../../../../activities/git/create-worktree.js';
 import { removeWorktree } from '../../../../activities/git/remove-worktree.js';
-import { makeRepo, makeTempDir, removeDirs } from './make-repo.js';
+import { makeRepo, makeTempDir, removeDirs } from '../../../support/git-repo.js';
 
 const dirs: string[] = [];
 afterEach(() => removeDirs(dirs));

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createWorktree } from '../../../../activities/git/create-worktree.js';
 import { reviewChanges, type ReviewChangesInput } from '../../../../activities/review/review-changes.js';
-import { makeRepo, makeTempDir, removeDirs, writeFiles } from '../git/make-repo.js';
+import { makeRepo, makeTempDir, removeDirs, writeFiles } from '../../../support/git-repo.js';
 
 const dirs: string[] = [];
 afterEach(() => removeDirs(dirs));

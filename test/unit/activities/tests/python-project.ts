@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildTestEnv } from '../../../../activities/process-env.js';
 import type { RunTestsInput } from '../../../../activities/tests/run-tests.js';
-import { makeTempDir, writeFiles } from '../git/make-repo.js';
+import { makeTempDir, writeFiles } from '../../../support/git-repo.js';
 
 export const calcModule = 'def add(a, b):\n    return a + b\n';
 

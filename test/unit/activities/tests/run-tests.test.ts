@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildTestEnv } from '../../../../activities/process-env.js';
 import { runTests } from '../../../../activities/tests/run-tests.js';
-import { removeDirs, writeFiles } from '../git/make-repo.js';
+import { removeDirs, writeFiles } from '../../../support/git-repo.js';
 import { isAlive, makePythonProject, waitFor } from './python-project.js';
 
 const dirs: string[] = [];

@@ -1,0 +1,101 @@
+// The task workflow's state: what the `state` query returns, what the outcome carries, and pure helpers over it.
+import type { TaskEvent } from './events.js';
+import type { FailureClass } from './failure-class.js';
+import type { AttemptSummary, CoderResult, CommitResult, JudgeResult, ReviewResult, TaskNode, TestRunResult } from './records.js';
+import type { TelemetrySummary } from './telemetry.js';
+
+export type TaskStatus = 'RUNNING' | 'PAUSED' | 'WAITING_FOR_HINT' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
+export type AttemptStatus = 'RUNNING' | 'PASSED' | 'REWORK_REQUIRED' | 'NEEDS_HINT' | 'FAILED' | 'CANCELLED';
+export type TaskPhase = TaskNode | 'waiting' | 'done';
+
+export interface AttemptFailure {
+  node: TaskNode;
+  failureClass: FailureClass;
+  reason: string;
+}
+
+export interface AttemptRecord {
+  attempt: number;
+  status: AttemptStatus;
+  hostId?: string;
+  startedAt: string;
+  endedAt?: string;
+  /** The human hint this attempt was given, if any. */
+  hint?: string;
+  coder?: Omit<CoderResult, 'changedFiles'> & { changedFiles: string[] };
+  test?: TestRunResult;
+  review?: ReviewResult;
+  judge?: JudgeResult;
+  failure?: AttemptFailure;
+  /** Node re-runs spent on environment problems in this attempt. */
+  envRetries: number;
+}
+
+export interface TaskState {
+  workflowId: string;
+  taskId: string;
+  project: string;
+  goal: string;
+  status: TaskStatus;
+  phase: TaskPhase;
+  attempt: number;
+  paused: boolean;
+  attempts: AttemptRecord[];
+  events: TaskEvent[];
+  telemetry: TelemetrySummary;
+  lastFailure?: AttemptFailure;
+  commit?: CommitResult;
+  /** Scripted or model turns consumed so far, so later attempts continue after them. */
+  turnsConsumed: number;
+  /** When a failed task stops accepting `retry` (ISO), while it waits in its retry window. */
+  retryWindowEndsAt?: string;
+}
+
+export interface TaskOutcome {
+  workflowId: string;
+  taskId: string;
+  project: string;
+  status: 'COMPLETED' | 'FAILED' | 'CANCELLED';
+  attempts: AttemptRecord[];
+  commit?: CommitResult;
+  telemetry: TelemetrySummary;
+  /** What a person should do next when the task failed (the class of the final failure). */
+  recommendation?: FailureClass;
+  reason?: string;
+  turnsConsumed: number;
+}
+
+/** What attempt N+1's coder is told about attempt N. */
+export function summarizeAttempt(record: AttemptRecord): AttemptSummary {
+  return {
+    attempt: record.attempt,
+    status: record.status,
+    failureClass: record.failure?.failureClass,
+    failureReason: record.failure?.reason,
+    coderSummary: record.coder?.summary,
+    reviewFindings: record.review?.findings ?? [],
+    judgeFindings: record.judge?.findings ?? [],
+    test: record.test ? { counts: record.test.counts, stdoutExcerpt: record.test.stdoutExcerpt, stderrExcerpt: record.test.stderrExcerpt } : undefined,
+  };
+}
+
+/** The reason words a failed node gives the classifier. */
+export function describeNodeFailure(node: TaskNode, record: AttemptRecord): string {
+  switch (node) {
+    case 'code':
+      return record.coder?.reason ?? `coder ended with status ${record.coder?.status ?? 'unknown'}`;
+    case 'test': {
+      const test = record.test;
+      if (!test) return 'tests did not run';
+      if (test.reason) return test.reason;
+      const failing = test.cases.filter((c) => c.outcome === 'failed' || c.outcome === 'error').map((c) => c.id);
+      return `tests failed: ${test.counts.failed} failed, ${test.counts.errors} errors (${failing.slice(0, 5).join(', ')})`;
+    }
+    case 'review':
+      return `review rejected the change: ${(record.review?.findings ?? []).map((f) => f.rule).join(', ')}`;
+    case 'judge':
+      return `judge rejected the attempt: ${(record.judge?.findings ?? []).map((f) => f.rule).join(', ')}`;
+    default:
+      return `${node} failed`;
+  }
+}

@@ -1,0 +1,49 @@
+// Starting and observing task workflows in integration tests, the way the CLI does it.
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import { execa } from 'execa';
+import { readFile } from 'node:fs/promises';
+import { parseTaskSpec, type TaskSpec, type TaskSpecInput } from '../../../domain/task-spec.js';
+import type { TaskEvent } from '../../../domain/events.js';
+import type { TaskState } from '../../../domain/task-state.js';
+import { startTask } from '../../../client/tasks/start-task.js';
+import { stateQuery } from '../../../workflows/messages.js';
+import type { taskWorkflow } from '../../../workflows/task.js';
+import { eventually, uniqueId } from './temporal.js';
+
+export function taskSpec(input: Omit<TaskSpecInput, 'id'> & { id?: string }): TaskSpec {
+  const parsed = parseTaskSpec({ id: uniqueId('t'), project: 'itest', ...input });
+  if (!parsed.success) throw new Error(parsed.error);
+  return parsed.data;
+}
+
+export async function startTestTask(client: Client, taskQueue: string, spec: TaskSpec): Promise<WorkflowHandle<typeof taskWorkflow>> {
+  const { handle } = await startTask(client, spec, { taskQueue });
+  return handle;
+}
+
+/** Waits until the task's state satisfies `predicate` (queried, so it sees the live state). */
+export function waitForState(handle: WorkflowHandle, what: string, predicate: (state: TaskState) => boolean, timeoutMs = 60_000): Promise<TaskState> {
+  return eventually(
+    what,
+    async () => {
+      const state = await handle.query(stateQuery);
+      return predicate(state) ? state : undefined;
+    },
+    timeoutMs,
+  );
+}
+
+export async function readEvents(file: string): Promise<TaskEvent[]> {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  return text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as TaskEvent);
+}
+
+export async function git(repo: string, ...args: string[]): Promise<string> {
+  return (await execa('git', args, { cwd: repo })).stdout;
+}
+
+/** Commits on `branch` that carry a Taskloop-Run trailer. */
+export async function taskloopCommits(repo: string, branch: string): Promise<string[]> {
+  const log = await git(repo, 'log', '--format=%H %(trailers:key=Taskloop-Run,valueonly,separator=%x2C)', branch);
+  return log.split('\n').filter((line) => line.split(' ')[1]);
+}

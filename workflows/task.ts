@@ -1,0 +1,145 @@
+// The task workflow: attempts of claim -> code -> test -> review -> judge -> commit until one passes, a pure
+// decision ends the task, or a person cancels it. Read top to bottom: each step is one call and one decision.
+import { allHandlersFinished, ApplicationFailure, CancellationScope, condition, isCancellation, setHandler } from '@temporalio/workflow';
+import type { TaskSpec } from '../domain/task-spec.js';
+import type { TaskOutcome } from '../domain/task-state.js';
+import { cancelSignal, pauseSignal, resumeSignal, retryUpdate, stateQuery, type RetryRequest } from './messages.js';
+import { runAttempt, type AttemptResult } from './task/run-attempt.js';
+import { TaskRun, type CarriedEvidence } from './task/task-run.js';
+
+export interface TaskWorkflowInput {
+  spec: TaskSpec;
+  /** Evidence of an earlier run of this workflow id, when `taskloop retry` starts it again after it closed. */
+  carried?: CarriedEvidence;
+  /** A hint for the first attempt of this run. */
+  hint?: string;
+}
+
+export async function taskWorkflow(input: TaskWorkflowInput): Promise<TaskOutcome> {
+  const run = new TaskRun(input.spec, input.carried);
+  run.pendingHint = input.hint;
+  registerHandlers(run);
+  let retriesSpent = 0;
+
+  for (;;) {
+    run.beginAttempt();
+    const result = await runCancellable(run, () => runAttempt({ run, retriesSpent }));
+    if (result === 'cancelled') return finish(run, 'CANCELLED', run.cancelReason ?? 'cancelled');
+    if (result.kind === 'passed') {
+      run.state.commit = result.commit;
+      run.currentAttempt.status = 'PASSED';
+      return finish(run, 'COMPLETED');
+    }
+
+    const { failure, decision } = result;
+    run.currentAttempt.status = decision.attemptStatus;
+    run.currentAttempt.endedAt = new Date().toISOString();
+    if (decision.kind === 'new_attempt') {
+      retriesSpent += 1;
+      await run.emit('TASK_FAILED', { will_retry: true, node: failure.node, failure_class: failure.failureClass, reason: failure.reason });
+      continue;
+    }
+    if (decision.kind === 'wait_for_hint') {
+      run.setStatus('WAITING_FOR_HINT');
+      await condition(() => run.retryRequested || run.cancelRequested);
+      if (run.cancelRequested) return finish(run, 'CANCELLED', run.cancelReason ?? 'cancelled while waiting for a hint');
+      continue;
+    }
+    await run.emit('TASK_FAILED', { will_retry: false, node: failure.node, failure_class: failure.failureClass, reason: failure.reason });
+    await run.emit('TASK_RETRY_EXHAUSTED', { recommendation: decision.recommendation, attempts: run.state.attempt });
+    if (await waitInRetryWindow(run)) {
+      retriesSpent = 0;
+      continue;
+    }
+    return finish(run, run.cancelRequested ? 'CANCELLED' : 'FAILED', `${decision.reason} (${failure.reason})`, decision.recommendation);
+  }
+}
+
+/** The attempt runs in its own scope so that `cancel` stops the running node at once. */
+async function runCancellable(run: TaskRun, attempt: () => Promise<AttemptResult>): Promise<AttemptResult | 'cancelled'> {
+  const scope = new CancellationScope();
+  run.attemptScope = scope;
+  try {
+    return await scope.run(attempt);
+  } catch (error) {
+    if (isCancellation(error)) {
+      run.currentAttempt.status = 'CANCELLED';
+      return 'cancelled';
+    }
+    throw error;
+  } finally {
+    run.attemptScope = undefined;
+  }
+}
+
+/** A failed task stays open for its retry window (default none); true when a `retry` arrived in time. */
+async function waitInRetryWindow(run: TaskRun): Promise<boolean> {
+  const windowMs = run.spec.retryWindowMs;
+  if (windowMs <= 0) return false;
+  run.state.retryWindowEndsAt = new Date(Date.now() + windowMs).toISOString();
+  run.setStatus('FAILED');
+  const retried = await condition(() => run.retryRequested || run.cancelRequested, windowMs);
+  run.state.retryWindowEndsAt = undefined;
+  return retried && run.retryRequested && !run.cancelRequested;
+}
+
+async function finish(run: TaskRun, status: TaskOutcome['status'], reason?: string, recommendation?: TaskOutcome['recommendation']): Promise<TaskOutcome> {
+  const { state } = run;
+  const last = state.attempts.at(-1);
+  if (last && !last.endedAt) last.endedAt = new Date().toISOString();
+  state.phase = 'done';
+  run.setStatus(status);
+  run.refreshTelemetry();
+  await CancellationScope.nonCancellable(() =>
+    status === 'COMPLETED'
+      ? run.emit('TASK_COMPLETED', { sha: state.commit?.sha, attempts: state.attempt })
+      : status === 'CANCELLED'
+        ? run.emit('TASK_CANCELLED', { reason })
+        : Promise.resolve(),
+  );
+  await condition(allHandlersFinished);
+  return {
+    workflowId: state.workflowId,
+    taskId: state.taskId,
+    project: state.project,
+    status,
+    attempts: state.attempts,
+    commit: state.commit,
+    telemetry: state.telemetry,
+    recommendation: status === 'FAILED' ? recommendation : undefined,
+    reason,
+    turnsConsumed: state.turnsConsumed,
+  };
+}
+
+function registerHandlers(run: TaskRun): void {
+  setHandler(stateQuery, () => run.state);
+  setHandler(pauseSignal, () => {
+    run.state.paused = true;
+  });
+  setHandler(resumeSignal, () => {
+    run.state.paused = false;
+  });
+  setHandler(cancelSignal, (request) => {
+    run.cancelRequested = true;
+    run.cancelReason = request?.reason ?? 'cancelled by signal';
+    run.state.paused = false;
+    run.attemptScope?.cancel();
+  });
+  setHandler(
+    retryUpdate,
+    (request?: RetryRequest) => {
+      run.retryRequested = true;
+      run.pendingHint = request?.hint;
+      return { attempt: run.state.attempt + 1 };
+    },
+    {
+      validator: (_request?: RetryRequest) => {
+        const { status } = run.state;
+        if (status !== 'WAITING_FOR_HINT' && !(status === 'FAILED' && run.state.retryWindowEndsAt)) {
+          throw ApplicationFailure.nonRetryable(`task ${run.state.taskId} is ${status}: retry is accepted only while it waits for a hint or for a retry after failing`);
+        }
+      },
+    },
+  );
+}

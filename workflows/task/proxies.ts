@@ -1,0 +1,52 @@
+// Activity options for every node: explicit timeouts and retry policies; worktree-bound work goes to the host's
+// queue. Every call carries a readable summary for the Web UI ("pytest, attempt 2").
+import { ActivityCancellationType, proxyActivities, type ActivityOptions } from '@temporalio/workflow';
+import type { TaskloopActivities } from '../../activities/index.js';
+
+const retry = (maximumAttempts: number): ActivityOptions['retry'] => ({
+  initialInterval: '1s',
+  backoffCoefficient: 2,
+  maximumInterval: '30s',
+  maximumAttempts,
+});
+
+type Activities = TaskloopActivities;
+type Name = keyof Activities;
+
+interface ExecutableActivity {
+  executeWithOptions(options: ActivityOptions, args: unknown[]): Promise<unknown>;
+}
+
+/** One activity with fixed options, called with a per-call summary. */
+function bind<K extends Name>(name: K, options: ActivityOptions) {
+  const proxy = proxyActivities<Activities>(options)[name] as unknown as ExecutableActivity;
+  return (summary: string, ...args: Parameters<Activities[K]>) =>
+    proxy.executeWithOptions({ ...options, summary }, args) as Promise<Awaited<ReturnType<Activities[K]>>>;
+}
+
+const claimOptions: ActivityOptions = { startToCloseTimeout: '2 minutes', retry: retry(5) };
+const eventOptions: ActivityOptions = { startToCloseTimeout: '30 seconds', retry: retry(5) };
+
+/** Activities any worker may run: claiming a worktree (that worker becomes the host) and recording events. */
+export const sharedActivities = {
+  claimWorktree: bind('claimWorktree', claimOptions),
+  recordEvents: bind('recordEvents', eventOptions),
+};
+
+/**
+ * Activities bound to one worktree run on the queue of the host that made it. A host that never picks them up
+ * (it is gone) surfaces as a schedule-to-start timeout instead of a hang.
+ */
+export function hostActivities(hostQueue: string, testTimeoutMs: number) {
+  const bound = { taskQueue: hostQueue, scheduleToStartTimeout: '10 minutes' } as const;
+  const waitForCancel = { cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED };
+  return {
+    runCoder: bind('runCoder', { ...bound, ...waitForCancel, startToCloseTimeout: '30 minutes', heartbeatTimeout: '2 minutes', retry: retry(3) }),
+    runTests: bind('runTests', { ...bound, ...waitForCancel, startToCloseTimeout: testTimeoutMs + 60_000, heartbeatTimeout: '20 seconds', retry: retry(3) }),
+    reviewChanges: bind('reviewChanges', { ...bound, startToCloseTimeout: '5 minutes', retry: retry(3) }),
+    commitWorktree: bind('commitWorktree', { ...bound, startToCloseTimeout: '2 minutes', retry: retry(5) }),
+    removeWorktree: bind('removeWorktree', { ...bound, startToCloseTimeout: '2 minutes', retry: retry(5) }),
+  };
+}
+
+export type HostActivities = ReturnType<typeof hostActivities>;

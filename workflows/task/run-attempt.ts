@@ -1,0 +1,131 @@
+// One attempt of the task graph: claim -> code -> test -> review -> judge -> commit. Each node is one awaited
+// activity (the judge is a pure rule) and one pure decision; the worktree is removed whatever happens.
+import { CancellationScope, log } from '@temporalio/workflow';
+import { judgeAttempt } from '../../domain/judge.js';
+import type { CommitResult } from '../../domain/records.js';
+import { describeNodeFailure, summarizeAttempt, type AttemptFailure } from '../../domain/task-state.js';
+import type { Claim } from '../../activities/index.js';
+import { hostActivities, sharedActivities, type HostActivities } from './proxies.js';
+import { checkpoint, failed, passed, runNode, type AttemptContext, type FinalDecision } from './run-node.js';
+
+export type AttemptResult = { kind: 'passed'; commit: CommitResult } | { kind: 'failed'; failure: AttemptFailure; decision: FinalDecision };
+
+const MAX_CASES_IN_HISTORY = 100;
+
+export async function runAttempt(context: AttemptContext): Promise<AttemptResult> {
+  const { run } = context;
+  const { spec } = run;
+  const record = run.currentAttempt;
+  const ref = { workflowId: run.state.workflowId, attempt: record.attempt };
+
+  await checkpoint(run, 'claim');
+  const claimed = await runNode(context, 'claim', async () =>
+    passed(await sharedActivities.claimWorktree(`worktree, attempt ${ref.attempt}`, { ...ref, taskId: spec.id, repoPath: spec.repo, baseRef: spec.baseRef })),
+  );
+  if (!claimed.ok) return { kind: 'failed', ...claimed };
+  const claim = claimed.value;
+  record.hostId = claim.hostId;
+  const host = hostActivities(claim.hostQueue, spec.testTimeoutMs);
+  try {
+    return await runNodes(context, claim, host);
+  } finally {
+    await CancellationScope.nonCancellable(async () => {
+      try {
+        const removed = await host.removeWorktree(`remove worktree, attempt ${ref.attempt}`, { repoPath: spec.repo, worktreePath: claim.worktreePath });
+        if (!removed.wasClean) log.info('worktree had uncommitted changes when removed', { attempt: ref.attempt });
+      } catch (error) {
+        log.warn('could not remove the worktree; it stays on the host until pruned', { error: String(error), path: claim.worktreePath });
+      }
+    });
+  }
+}
+
+async function runNodes(context: AttemptContext, claim: Claim, host: HostActivities): Promise<AttemptResult> {
+  const { run } = context;
+  const { spec } = run;
+  const record = run.currentAttempt;
+  const ref = { workflowId: run.state.workflowId, attempt: record.attempt };
+  const previousAttempts = run.state.attempts.slice(0, -1).map(summarizeAttempt);
+
+  await checkpoint(run, 'code');
+  const coded = await runNode(context, 'code', async () => {
+    const coder = await host.runCoder(`coder, attempt ${ref.attempt}`, {
+      ...ref,
+      worktreePath: claim.worktreePath,
+      goal: spec.goal,
+      modelSpec: spec.models.coder,
+      maxSteps: spec.maxCoderSteps,
+      startTurn: run.state.turnsConsumed,
+      previousAttempts,
+      hint: record.hint,
+      secretEnvNames: spec.secretEnvNames,
+    });
+    record.coder = coder;
+    run.state.turnsConsumed += coder.turnsConsumed;
+    run.refreshTelemetry();
+    return coder.status === 'finished' ? passed(coder) : failed(describeNodeFailure('code', record));
+  });
+  if (!coded.ok) return { kind: 'failed', ...coded };
+
+  await checkpoint(run, 'test');
+  const tested = await runNode(context, 'test', async () => {
+    record.test = await host.runTests(`pytest, attempt ${ref.attempt}`, {
+      ...ref,
+      worktreePath: claim.worktreePath,
+      command: spec.testCommand,
+      testEnv: spec.testEnv,
+      timeoutMs: spec.testTimeoutMs,
+      secretEnvNames: spec.secretEnvNames,
+      maxCases: MAX_CASES_IN_HISTORY,
+    });
+    return record.test.outcome === 'passed' ? passed(record.test) : failed(describeNodeFailure('test', record));
+  });
+  if (!tested.ok) {
+    await run.emit('TEST_FAILED', { counts: record.test?.counts, reason: tested.failure.reason });
+    return { kind: 'failed', ...tested };
+  }
+
+  await checkpoint(run, 'review');
+  const reviewed = await runNode(context, 'review', async () => {
+    record.review = await host.reviewChanges(`review, attempt ${ref.attempt}`, {
+      ...ref,
+      worktreePath: claim.worktreePath,
+      baseSha: claim.baseSha,
+      allowedPaths: spec.allowedPaths,
+      allowTestEdits: spec.allowTestEdits,
+      secretEnvNames: spec.secretEnvNames,
+    });
+    return record.review.passed ? passed(record.review) : failed(describeNodeFailure('review', record), record.review.findings);
+  });
+  if (!reviewed.ok) {
+    await run.emit('REVIEW_FAILED', { findings: record.review?.findings ?? [] });
+    return { kind: 'failed', ...reviewed };
+  }
+
+  await checkpoint(run, 'judge');
+  const judged = await runNode(context, 'judge', async () => {
+    record.judge = judgeAttempt({ tests: tested.value, review: reviewed.value, acceptanceTests: spec.acceptanceTests });
+    return record.judge.passed ? passed(record.judge) : failed(describeNodeFailure('judge', record), record.judge.findings);
+  });
+  if (!judged.ok) return { kind: 'failed', ...judged };
+
+  await checkpoint(run, 'commit');
+  const committed = await runNode(context, 'commit', async () =>
+    passed(
+      await host.commitWorktree(`commit, attempt ${ref.attempt}`, {
+        ...ref,
+        worktreePath: claim.worktreePath,
+        branch: claim.branch,
+        message: commitMessage(spec.goal, record.coder?.summary),
+      }),
+    ),
+  );
+  if (!committed.ok) return { kind: 'failed', ...committed };
+  await run.emit('COMMIT_CREATED', { sha: committed.value.sha, branch: committed.value.branch, created: committed.value.created });
+  return { kind: 'passed', commit: committed.value };
+}
+
+function commitMessage(goal: string, summary?: string): string {
+  const subject = (goal.split('\n')[0] ?? '').trim().slice(0, 72);
+  return summary?.trim() ? `${subject}\n\n${summary.trim()}` : subject;
+}

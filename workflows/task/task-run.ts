@@ -1,0 +1,102 @@
+// The state of one task run and everything that publishes it: the state query, search attributes, current
+// details in the Web UI, and events (kept in state and appended to the event sink).
+import { ApplicationFailure, setCurrentDetails, upsertSearchAttributes, workflowInfo, type CancellationScope } from '@temporalio/workflow';
+import { createTaskEvent, type TaskEventType } from '../../domain/events.js';
+import type { TaskSpec } from '../../domain/task-spec.js';
+import type { AttemptRecord, TaskPhase, TaskState, TaskStatus } from '../../domain/task-state.js';
+import { summarizeTelemetry } from '../../domain/telemetry.js';
+import { AttemptKey, FailureClassKey, PhaseKey, ProjectKey, TaskIdKey, TaskStatusKey } from '../search-attributes.js';
+import { sharedActivities } from './proxies.js';
+
+export interface CarriedEvidence {
+  attempts: AttemptRecord[];
+  turnsConsumed: number;
+}
+
+export class TaskRun {
+  readonly state: TaskState;
+  cancelRequested = false;
+  cancelReason?: string;
+  /** A `retry` update arrived; consumed when the next attempt starts. */
+  retryRequested = false;
+  pendingHint?: string;
+  /** Cancelled by the cancel signal, so the running node stops at once. */
+  attemptScope?: CancellationScope;
+  private eventSeq = 0;
+
+  constructor(readonly spec: TaskSpec, carried?: CarriedEvidence) {
+    const attempts = carried?.attempts ?? [];
+    this.state = {
+      workflowId: workflowInfo().workflowId,
+      taskId: spec.id,
+      project: spec.project,
+      goal: spec.goal,
+      status: 'RUNNING',
+      phase: 'claim',
+      attempt: attempts.length,
+      paused: false,
+      attempts,
+      events: [],
+      telemetry: summarizeTelemetry([], { tasks: 1, acceptedTasks: 0 }),
+      turnsConsumed: carried?.turnsConsumed ?? 0,
+    };
+    this.eventSeq = attempts.length * 10;
+    upsertSearchAttributes([
+      { key: TaskIdKey, value: spec.id },
+      { key: ProjectKey, value: spec.project },
+    ]);
+  }
+
+  get currentAttempt(): AttemptRecord {
+    const record = this.state.attempts.at(-1);
+    if (!record) throw ApplicationFailure.nonRetryable('no attempt has started', 'TaskloopBug');
+    return record;
+  }
+
+  beginAttempt(): AttemptRecord {
+    const record: AttemptRecord = { attempt: this.state.attempts.length + 1, status: 'RUNNING', startedAt: new Date().toISOString(), envRetries: 0 };
+    if (this.pendingHint) record.hint = this.pendingHint;
+    this.pendingHint = undefined;
+    this.retryRequested = false;
+    this.state.attempts.push(record);
+    this.state.attempt = record.attempt;
+    this.setStatus('RUNNING');
+    return record;
+  }
+
+  setPhase(phase: TaskPhase): void {
+    this.state.phase = phase;
+    this.publish();
+  }
+
+  setStatus(status: TaskStatus): void {
+    this.state.status = status;
+    this.publish();
+  }
+
+  refreshTelemetry(): void {
+    const telemetry = this.state.attempts.flatMap((record) => (record.coder ? [record.coder.telemetry] : []));
+    this.state.telemetry = summarizeTelemetry(telemetry, { tasks: 1, acceptedTasks: this.state.status === 'COMPLETED' ? 1 : 0 });
+  }
+
+  /** Keeps the event in state and appends it to the sink (an activity, so it is recorded once in history). */
+  async emit(type: TaskEventType, data: Record<string, unknown>): Promise<void> {
+    const base = { workflowId: this.state.workflowId, taskId: this.state.taskId, project: this.state.project, attempt: this.state.attempt };
+    const event = createTaskEvent(type, base, data as never, new Date().toISOString(), ++this.eventSeq);
+    this.state.events.push(event);
+    await sharedActivities.recordEvents(`event ${type}`, { events: [event] });
+  }
+
+  /** Search attributes and the Web UI's current details follow every phase and status change. */
+  private publish(): void {
+    const { phase, status, attempt, lastFailure } = this.state;
+    upsertSearchAttributes([
+      { key: PhaseKey, value: phase },
+      { key: TaskStatusKey, value: status },
+      { key: AttemptKey, value: attempt },
+      ...(lastFailure ? [{ key: FailureClassKey, value: lastFailure.failureClass }] : []),
+    ]);
+    const failure = lastFailure ? `\n\n**Last failure** (${lastFailure.node}, ${lastFailure.failureClass}): ${lastFailure.reason.slice(0, 300)}` : '';
+    setCurrentDetails(`**${status}**: phase \`${phase}\`, attempt ${attempt}${failure}`);
+  }
+}
