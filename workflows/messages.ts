@@ -16,6 +16,6 @@ export interface RetryAccepted {
   attempt: number;
 }
 /** Start a new attempt of a task that waits for a hint or failed within its retry window; refused otherwise. */
-export const retryUpdate = defineUpdate<RetryAccepted, [RetryRequest?]>('retry');
+export const retryUpdate = defineUpdate<RetryAccepted, [RetryRequest]>('retry');
 
 export const stateQuery = defineQuery<TaskState>('state');

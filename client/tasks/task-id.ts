@@ -1,0 +1,27 @@
+// A stable task id when none is given: the same goal on the same repository is the same task, so running the same
+// command twice finds the first run instead of starting a second.
+import { createHash } from 'node:crypto';
+
+const MAX_SLUG_CHARS = 40;
+
+/** `fix-add-in-calc-py-1a2b3c`: a slug of the goal's first words and 6 hex chars of a hash of repo and goal. */
+export function deriveTaskId(goal: string, repo: string): string {
+  const hash = createHash('sha256').update(`${repo}\n${goal}`).digest('hex').slice(0, 6);
+  return `${slugify(goal) || 'task'}-${hash}`;
+}
+
+function slugify(text: string): string {
+  const words = text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '') // accents off, so "café" becomes "cafe" rather than "caf"
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+  let slug = '';
+  for (const word of words) {
+    const next = slug ? `${slug}-${word}` : word;
+    if (next.length > MAX_SLUG_CHARS) return slug || word.slice(0, MAX_SLUG_CHARS);
+    slug = next;
+  }
+  return slug;
+}
