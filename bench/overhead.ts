@@ -4,13 +4,13 @@ import { formatMs, formatTable } from './lib/table.js';
 import { median } from './lib/stats.js';
 import type { Benchmark, BenchResult } from './lib/types.js';
 import { timePlainRun } from './overhead/plain-run.js';
-import { startBenchStack } from './overhead/stack.js';
+import { startEphemeralStack } from '../workers/ephemeral-stack.js';
 import { timeTaskloopRun, type TaskloopRun } from './overhead/taskloop-run.js';
 
 export const overheadBenchmark: Benchmark = {
   name: 'overhead',
   async run({ runs, log }): Promise<BenchResult> {
-    const stack = await startBenchStack(log);
+    const stack = await startEphemeralStack(log);
     try {
       const prefix = `ovh-${Date.now().toString(36)}`;
       log('warm-up: one untimed run of each');

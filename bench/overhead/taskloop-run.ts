@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { startTask } from '../../client/tasks/start-task.js';
 import { parseTaskSpec } from '../../domain/task-spec.js';
 import { fixTurns, makeCalcProject } from '../../test/support/calc-project.js';
-import type { BenchStack } from './stack.js';
+import type { EphemeralStack } from '../../workers/ephemeral-stack.js';
 import { readHistoryTimes, type HistoryTimes } from './history-times.js';
 
 export interface TaskloopRun {
@@ -13,7 +13,7 @@ export interface TaskloopRun {
 }
 
 /** Runs the task through the workflow; throws unless it COMPLETED at attempt 1 (a bench of a failure means nothing). */
-export async function timeTaskloopRun(stack: BenchStack, taskId: string): Promise<TaskloopRun> {
+export async function timeTaskloopRun(stack: EphemeralStack, taskId: string): Promise<TaskloopRun> {
   const project = await makeCalcProject({ coder: fixTurns() });
   try {
     const parsed = parseTaskSpec({

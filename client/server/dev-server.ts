@@ -4,7 +4,7 @@ import { execa, type Options, type ResultPromise } from 'execa';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { searchAttributeCliPairs } from '../../workflows/search-attributes.js';
-import { isPortFree } from './ports.js';
+import { findFreePort, isPortFree } from './ports.js';
 
 export interface DevServerOptions {
   cliPath: string;
@@ -125,4 +125,18 @@ async function serverStdio(options: DevServerOptions): Promise<'inherit' | 'igno
   if (!options.logFile) return options.detached ? 'ignore' : 'inherit';
   await mkdir(path.dirname(options.logFile), { recursive: true });
   return { file: options.logFile, append: true };
+}
+
+/**
+ * For throwaway servers (tests, benchmarks): a free port, and a second or third try on another one, because the
+ * dev server also picks free ports of its own (HTTP, metrics) and can lose such a race on a busy machine.
+ */
+export async function startDevServerOnFreePort(options: Omit<DevServerOptions, 'port'>, tries = 3): Promise<RunningDevServer> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startDevServer({ ...options, port: await findFreePort(options.ip) });
+    } catch (error) {
+      if (attempt >= tries || !(error instanceof DevServerError)) throw error;
+    }
+  }
 }

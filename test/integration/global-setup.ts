@@ -4,8 +4,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { startDevServer, type RunningDevServer } from '../../client/server/dev-server.js';
-import { findFreePort } from '../../client/server/ports.js';
+import { startDevServerOnFreePort, type RunningDevServer } from '../../client/server/dev-server.js';
 import { ensureTemporalCli } from '../../client/server/temporal-cli.js';
 import { workflowsPath } from '../../workers/create-workers.js';
 
@@ -22,9 +21,8 @@ let server: RunningDevServer | undefined;
 export async function setup(project: TestProject): Promise<void> {
   const cliPath = await ensureTemporalCli({ log: (line) => console.log(line) });
   const logDir = await mkdtemp(path.join(os.tmpdir(), 'taskloop-server-'));
-  server = await startDevServer({
+  server = await startDevServerOnFreePort({
     cliPath,
-    port: await findFreePort(),
     headless: true,
     readyTimeoutMs: 90_000,
     logFile: path.join(logDir, 'server.log'),

@@ -1,0 +1,105 @@
+import type { Client, Connection } from '@temporalio/client';
+import { execa, type ResultPromise } from 'execa';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { TaskOutcome } from '../../domain/task-state.js';
+import { calcFiles, fixTurns, makeCalcProject } from '../support/calc-project.js';
+import { taskloopBin } from '../support/cli.js';
+import { makeRepo, makeTempDir } from '../support/git-repo.js';
+import { connectTestClient, startTestWorkers, uniqueId } from './support/temporal.js';
+import { startTestTask, taskloopCommits, taskSpec, waitForState } from './support/tasks.js';
+
+describe('workers as separate hosts', () => {
+  let client: Client;
+  let connection: Connection;
+
+  beforeAll(async () => {
+    ({ client, connection } = await connectTestClient());
+  });
+
+  afterAll(async () => {
+    await connection?.close();
+  });
+
+  it('runs every worktree-bound activity of an attempt on the worker that created the worktree', async () => {
+    const taskQueue = uniqueId('two-hosts');
+    const hosts = [await startTestWorkers({ taskQueue, hostId: uniqueId('host-a') }), await startTestWorkers({ taskQueue, hostId: uniqueId('host-b') })];
+    try {
+      const outcomes: TaskOutcome[] = [];
+      const claimedBy = () => new Set(outcomes.flatMap((outcome) => outcome.attempts.map((attempt) => attempt.hostId)));
+      for (let round = 0; round < 4 && claimedBy().size < 2; round++) {
+        const started = await Promise.all(
+          [1, 2, 3].map(async () => {
+            const project = await makeCalcProject({ coder: fixTurns() });
+            return startTestTask(client, taskQueue, taskSpec({ repo: project.repo, goal: 'Fix add', models: { coder: `scripted:${project.scriptFile}` } }));
+          }),
+        );
+        outcomes.push(...(await Promise.all(started.map((handle) => handle.result()))));
+      }
+      expect([...claimedBy()].sort()).toEqual(hosts.map((host) => host.hostId).sort());
+      for (const outcome of outcomes) {
+        expect(outcome.status).toBe('COMPLETED');
+        for (const attempt of outcome.attempts) {
+          const host = hosts.find((candidate) => candidate.hostId === attempt.hostId);
+          expect(attempt.coder?.transcript).toMatchObject({ hostId: attempt.hostId });
+          expect(attempt.coder?.transcript?.path.startsWith(host?.workDir ?? '?')).toBe(true);
+          expect(attempt.test?.log).toMatchObject({ hostId: attempt.hostId });
+          expect(attempt.review?.diff).toMatchObject({ hostId: attempt.hostId });
+        }
+      }
+    } finally {
+      await Promise.all(hosts.map((host) => host.stop()));
+    }
+  });
+
+  it('finishes the task after the worker is killed with SIGKILL during the test run, with exactly one commit', async () => {
+    const taskQueue = uniqueId('sigkill');
+    const workDir = await mkdtemp(path.join(os.tmpdir(), 'taskloop-killed-'));
+    const env = {
+      ...process.env,
+      TEMPORAL_ADDRESS: inject('temporalAddress'),
+      TASKLOOP_TASK_QUEUE: taskQueue,
+      TASKLOOP_WORK_DIR: workDir,
+      TASKLOOP_HOST_ID: uniqueId('crashy'),
+      TASKLOOP_EVENTS_FILE: path.join(workDir, 'events.jsonl'),
+    };
+    const repo = await makeRepo({ ...calcFiles, 'tests/test_slow.py': 'import time\n\n\ndef test_slow():\n    time.sleep(4)\n' });
+    const scriptFile = path.join(await makeTempDir(), 'script.json');
+    await writeFile(scriptFile, JSON.stringify({ coder: fixTurns() }));
+
+    const { child: first } = await startWorkerProcess(env);
+    const spec = taskSpec({ repo, goal: 'Fix add', models: { coder: `scripted:${scriptFile}` } });
+    const handle = await startTestTask(client, taskQueue, spec);
+    await waitForState(handle, 'the test node', (state) => state.phase === 'test');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    first.kill('SIGKILL');
+    await first.catch(() => undefined);
+
+    const { child: second } = await startWorkerProcess(env);
+    try {
+      const outcome = await handle.result();
+      expect(outcome.status).toBe('COMPLETED');
+      expect(outcome.attempts).toHaveLength(1);
+      expect(await taskloopCommits(repo, `taskloop/${spec.id}`)).toHaveLength(1);
+    } finally {
+      second.kill('SIGTERM');
+      await second.catch(() => undefined);
+    }
+  }, 150_000);
+});
+
+/** `taskloop worker` as its own process, resolved once it says what it serves (wrapped: the child is a thenable). */
+async function startWorkerProcess(env: NodeJS.ProcessEnv): Promise<{ child: ResultPromise }> {
+  const child = execa('node', [taskloopBin, 'worker', '--grace', '1s'], { env, all: true, reject: false });
+  await new Promise<void>((resolve, reject) => {
+    let output = '';
+    child.all?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('serving task queues')) resolve();
+    });
+    void child.then(() => reject(new Error(`worker exited early:\n${output}`)));
+  });
+  return { child };
+}

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { formatOutcome, formatState } from '../../../../client/output/task-report.js';
+import type { AttemptRecord, TaskOutcome, TaskState } from '../../../../domain/task-state.js';
+import { summarizeTelemetry } from '../../../../domain/telemetry.js';
+
+const telemetry = summarizeTelemetry([], { tasks: 1, acceptedTasks: 0 });
+const failedAttempt: AttemptRecord = {
+  attempt: 1,
+  status: 'REWORK_REQUIRED',
+  startedAt: '2026-01-01T00:00:00Z',
+  envRetries: 0,
+  failure: { node: 'test', failureClass: 'split_task', reason: `tests failed: 1 failed, 0 errors (tests/test_calc.py::test_add)\n${'x'.repeat(300)}` },
+};
+
+describe('formatOutcome', () => {
+  it('says how a failed task ended, each attempt on one line, and what to do next', () => {
+    const outcome: TaskOutcome = {
+      workflowId: 'task-default-fix',
+      taskId: 'fix',
+      project: 'default',
+      status: 'FAILED',
+      attempts: [failedAttempt, { ...failedAttempt, attempt: 2, status: 'FAILED' }],
+      telemetry,
+      recommendation: 'split_task',
+      reason: 'retries exhausted',
+      turnsConsumed: 4,
+    };
+    const lines = formatOutcome(outcome).split('\n');
+    expect(lines[0]).toBe('task-default-fix: FAILED after 2 attempts: retries exhausted');
+    expect(lines[1]).toBe('recommendation: split_task');
+    expect(lines[2]).toMatch(/^\s+attempt\s+status\s+node\s+class\s+reason$/);
+    expect(lines[3]).toMatch(/^\s+1\s+REWORK_REQUIRED\s+test\s+split_task\s+tests failed: 1 failed, 0 errors \(tests\/test_calc\.py::test_add\)$/);
+    expect(lines[4]).toMatch(/^\s+2\s+FAILED\s+test/);
+    expect(lines[5]).toMatch(/^telemetry: 0 model requests/);
+  });
+
+  it('names the commit of a completed task', () => {
+    const outcome: TaskOutcome = {
+      workflowId: 'task-default-fix',
+      taskId: 'fix',
+      project: 'default',
+      status: 'COMPLETED',
+      attempts: [{ ...failedAttempt, status: 'PASSED', failure: undefined }],
+      commit: { sha: '0123456789abcdef0123', branch: 'taskloop/fix', created: true },
+      telemetry,
+      turnsConsumed: 2,
+    };
+    expect(formatOutcome(outcome).split('\n')[0]).toBe('task-default-fix: COMPLETED after 1 attempt; commit 0123456789ab on taskloop/fix');
+  });
+});
+
+describe('formatState', () => {
+  const state: TaskState = {
+    workflowId: 'task-default-fix',
+    taskId: 'fix',
+    project: 'default',
+    goal: 'Fix add\nmore detail',
+    status: 'RUNNING',
+    phase: 'code',
+    attempt: 2,
+    paused: true,
+    attempts: [failedAttempt, { attempt: 2, status: 'RUNNING', startedAt: '2026-01-01T00:01:00Z', envRetries: 0, hint: 'use +' }],
+    events: [],
+    telemetry,
+    turnsConsumed: 2,
+  };
+
+  it('shows status, phase, attempt, a pending pause, the goal and the attempts', () => {
+    const lines = formatState(state).split('\n');
+    expect(lines[0]).toBe('task-default-fix: RUNNING (pause requested: stops before its next node), phase code, attempt 2');
+    expect(lines[1]).toBe('goal: Fix add');
+    expect(lines[4]).toMatch(/^\s+2\s+RUNNING\s+hint: use \+$/);
+  });
+
+  it('tells how to give a hint when the task waits for one', () => {
+    expect(formatState({ ...state, paused: false, status: 'WAITING_FOR_HINT' })).toContain('taskloop retry task-default-fix --hint');
+  });
+});

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../../../client/cli-errors.js';
+import { checkRunInput, parseRunFlags } from '../../../../client/tasks/run-flags.js';
+import { deriveTaskId } from '../../../../client/tasks/task-id.js';
+
+const base = ['--repo', 'app', '--goal', 'Fix add', '--model', 'openai:gpt-4o-mini'];
+
+describe('parseRunFlags', () => {
+  it('maps every flag to its spec field', () => {
+    const request = parseRunFlags(
+      [
+        ...base,
+        '--id', 'fix-add', '--project', 'calc', '--base-ref', 'main',
+        '--test-command', 'python3 -m pytest -k "add or mul"',
+        '--test-env', 'A=1', '--test-env', 'B=x=y',
+        '--acceptance', 'tests/test_calc.py::test_add', '--acceptance', 'tests/test_calc.py::test_mul',
+        '--allow-path', 'calc.py', '--allow-test-edits',
+        '--max-retries', '1', '--max-steps', '12', '--retry-window', '10m',
+        '--secret-env', 'OPENAI_API_KEY', '--task-queue', 'q1', '--wait', '--json',
+      ],
+      '/work',
+      {},
+    );
+    expect(request).toEqual({
+      taskQueue: 'q1',
+      wait: true,
+      json: true,
+      input: {
+        id: 'fix-add',
+        project: 'calc',
+        repo: 'app',
+        baseRef: 'main',
+        goal: 'Fix add',
+        models: { coder: 'openai:gpt-4o-mini' },
+        testCommand: ['python3', '-m', 'pytest', '-k', 'add or mul'],
+        testEnv: { A: '1', B: 'x=y' },
+        acceptanceTests: ['tests/test_calc.py::test_add', 'tests/test_calc.py::test_mul'],
+        allowedPaths: ['calc.py'],
+        allowTestEdits: true,
+        maxRetries: 1,
+        maxCoderSteps: 12,
+        retryWindowMs: 600_000,
+        secretEnvNames: ['OPENAI_API_KEY'],
+      },
+    });
+  });
+
+  it('derives the id from the goal and the absolute repository path, and takes the queue from the environment', () => {
+    const request = parseRunFlags(base, '/work', { TASKLOOP_TASK_QUEUE: 'env-queue' });
+    expect(request.input.id).toBe(deriveTaskId('Fix add', '/work/app'));
+    expect(request.taskQueue).toBe('env-queue');
+    expect(parseRunFlags(base, '/work', {}).taskQueue).toBe('taskloop');
+  });
+
+  it.each([
+    [['--colour', 'red'], /Unknown option '--colour'/],
+    [['--test-env', 'NOEQUALS'], /--test-env must be NAME=VALUE, got "NOEQUALS"/],
+    [['--retry-window', 'soon'], /--retry-window \(retryWindowMs\): expected a duration like 30s/],
+    [['--test-command', 'pytest "unclosed'], /--test-command: unterminated " quote/],
+  ])('refuses %j with a usage error naming the flag', (extra, message) => {
+    expect(() => parseRunFlags([...base, ...extra], '/work', {})).toThrow(message);
+    expect(() => parseRunFlags([...base, ...extra], '/work', {})).toThrow(UsageError);
+  });
+});
+
+describe('checkRunInput', () => {
+  it('accepts a complete input', () => {
+    expect(() => checkRunInput(parseRunFlags(base, '/work', {}).input)).not.toThrow();
+  });
+
+  it('names the flag, the field and the value received', () => {
+    const input = parseRunFlags([...base, '--max-retries', 'three'], '/work', {}).input;
+    expect(() => checkRunInput(input)).toThrow(/^taskloop run: --max-retries \(maxRetries\): expected a whole number from 0 to 10, got "three"/);
+  });
+
+  it('says which required flag is missing, one line per problem', () => {
+    const input = parseRunFlags(['--repo', 'app'], '/work', {}).input;
+    const error = (() => {
+      try {
+        checkRunInput(input);
+      } catch (caught) {
+        return caught as Error;
+      }
+      return undefined;
+    })();
+    expect(error).toBeInstanceOf(UsageError);
+    const lines = error?.message.split('\n') ?? [];
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^taskloop run: --goal \(goal\): .*got nothing/);
+    expect(lines[1]).toMatch(/^taskloop run: --model \(models\): .*got nothing/);
+  });
+});

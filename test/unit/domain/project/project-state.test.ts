@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { projectWorkflowId } from '../../../../domain/project/plan.js';
+import { describeProgress, findTask, projectStatus } from '../../../../domain/project/project-state.js';
+import { plannedTask, projectState } from './fixtures.js';
+
+describe('createProjectState', () => {
+  it('makes one PENDING record per planned task, with the task workflow id and nothing spent', () => {
+    const state = projectState(plannedTask('a'), plannedTask('b', 'a'));
+    expect(state.tasks.map((task) => [task.id, task.state, task.workflowId, task.dependsOn])).toEqual([
+      ['a', 'PENDING', 'task-demo-a', []],
+      ['b', 'PENDING', 'task-demo-b', ['a']],
+    ]);
+    expect(state.tasks[0]).toMatchObject({ runs: 0, attempts: 0, durationMs: 0, turnsConsumed: 0, telemetry: { modelRequests: 0 } });
+    expect(state).toMatchObject({ project: 'demo', concurrency: 2, paused: false, cancelRequested: false, finished: false, continuedAsNew: 0 });
+  });
+});
+
+describe('projectStatus', () => {
+  it('is RUNNING, PAUSED while paused, COMPLETED once finished, and CANCELLED from the cancel on', () => {
+    const state = projectState(plannedTask('a'));
+    expect(projectStatus(state)).toBe('RUNNING');
+    state.paused = true;
+    expect(projectStatus(state)).toBe('PAUSED');
+    state.paused = false;
+    state.finished = true;
+    expect(projectStatus(state)).toBe('COMPLETED');
+    state.cancelRequested = true;
+    expect(projectStatus(state)).toBe('CANCELLED');
+  });
+});
+
+describe('describeProgress', () => {
+  it('counts tasks per state for the Web UI', () => {
+    const state = projectState(plannedTask('a'), plannedTask('b'), plannedTask('c'));
+    state.tasks[0]!.state = 'COMPLETED';
+    expect(describeProgress(state)).toBe('**RUNNING**: 3 tasks (1 completed, 2 pending)');
+  });
+});
+
+describe('findTask', () => {
+  it('finds a record by id and throws naming the id when there is none', () => {
+    const state = projectState(plannedTask('a'));
+    expect(findTask(state, 'a').id).toBe('a');
+    expect(() => findTask(state, 'zz')).toThrow("no task 'zz'");
+  });
+});
+
+describe('projectWorkflowId', () => {
+  it('is project-<project>', () => {
+    expect(projectWorkflowId('demo')).toBe('project-demo');
+  });
+});

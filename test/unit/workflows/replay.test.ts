@@ -1,0 +1,36 @@
+import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
+import { bundleWorkflowCode, Worker } from '@temporalio/worker';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { projectRoot } from '../../../client/paths.js';
+import { workflowsPath } from '../../../workers/create-workers.js';
+
+const dir = path.join(projectRoot, 'test', 'fixtures', 'histories');
+const noop = () => undefined;
+const quiet = { log: noop, trace: noop, debug: noop, info: noop, warn: noop, error: noop };
+
+describe('recorded task histories replay against the current workflow code', () => {
+  let code: string;
+
+  beforeAll(async () => {
+    ({ code } = await bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: quiet }));
+  }, 120_000);
+
+  it('has recorded histories to replay', async () => {
+    const files = (await readdir(dir)).filter((file) => file.endsWith('.json'));
+    expect(files.length).toBeGreaterThanOrEqual(7);
+  });
+
+  it('replays every one without non-determinism', async () => {
+    const files = (await readdir(dir)).filter((file) => file.endsWith('.json')).sort();
+    const histories = await Promise.all(
+      files.map(async (file) => ({ workflowId: path.basename(file, '.json'), history: historyFromJSON(JSON.parse(await readFile(path.join(dir, file), 'utf8'))) })),
+    );
+    const failures: string[] = [];
+    for await (const result of Worker.runReplayHistories({ workflowBundle: { code } }, histories)) {
+      if (result.error) failures.push(`${result.workflowId}: ${result.error.message}`);
+    }
+    expect(failures).toEqual([]);
+  }, 120_000);
+});
