@@ -57,6 +57,11 @@ export async function taskWorkflow(input: TaskWorkflowInput): Promise<TaskOutcom
 
 /** The attempt runs in its own scope so that `cancel` stops the running node at once. */
 async function runCancellable(run: TaskRun, attempt: () => Promise<AttemptResult>): Promise<AttemptResult | 'cancelled'> {
+  // A cancel that arrived before this attempt (even before the first one) must not be lost.
+  if (run.cancelRequested) {
+    run.currentAttempt.status = 'CANCELLED';
+    return 'cancelled';
+  }
   const scope = new CancellationScope();
   run.attemptScope = scope;
   try {

@@ -1,6 +1,5 @@
 // `taskloop worker`: one worker host serving the shared queue and its own host queue.
 import { parseFlags } from '../args.js';
-import { startWorker } from '../../workers/main.js';
 import type { Command } from './command.js';
 
 const help = `Usage: taskloop worker [--grace 30s]
@@ -18,6 +17,8 @@ export const workerCommand: Command = {
   help,
   async run(argv) {
     const { values } = parseFlags('worker', argv, { grace: { type: 'string' } });
+    // Loaded here, not at the top: the worker SDK costs every other command about a second at start-up.
+    const { startWorker } = await import('../../workers/main.js');
     await startWorker({ shutdownGraceTime: values.grace });
     return 0;
   },

@@ -1,6 +1,8 @@
 // Starts `temporal server start-dev` with taskloop's search attributes, SQLite in WAL mode, and waits until it serves.
 import { Connection } from '@temporalio/client';
-import { execa, type Options, type ResultPromise } from 'execa';
+import { execa } from 'execa';
+import { spawn } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { searchAttributeCliPairs } from '../../workflows/search-attributes.js';
@@ -29,7 +31,7 @@ export interface RunningDevServer {
   /** false when a server was already listening there and we attached to it. */
   started: boolean;
   stop(): Promise<void>;
-  exited?: ResultPromise;
+  exited?: Promise<unknown>;
 }
 
 export class DevServerError extends Error {
@@ -65,9 +67,9 @@ export async function isTemporalServing(address: string, timeoutMs = 1500): Prom
   }
 }
 
-async function waitUntilServing(address: string, child: ResultPromise, timeoutMs: number): Promise<void> {
+async function waitUntilServing(address: string, serverExited: Promise<unknown>, timeoutMs: number): Promise<void> {
   let exited = false;
-  child.then(() => (exited = true), () => (exited = true));
+  serverExited.then(() => (exited = true), () => (exited = true));
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (exited) throw new DevServerError(`temporal server start-dev exited before serving on ${address}; see its output above or the server log`);
@@ -91,19 +93,9 @@ export async function startDevServer(options: DevServerOptions): Promise<Running
     throw new DevServerError(`Web UI port ${options.uiPort ?? 8233} on ${ip} is in use; pass --ui-port with a free port, or --headless`);
   }
   if (options.dbFile) await mkdir(path.dirname(options.dbFile), { recursive: true });
-  const stdio = await serverStdio(options);
-  const spawnOptions: Options = {
-    detached: options.detached ?? false,
-    cleanup: !options.detached,
-    stdin: 'ignore',
-    stdout: stdio,
-    stderr: stdio,
-    reject: false,
-  };
-  const child: ResultPromise = execa(options.cliPath, devServerArgs(options), spawnOptions);
-  if (options.detached) child.unref();
+  const child = await spawnServer(options);
   try {
-    await waitUntilServing(address, child, options.readyTimeoutMs ?? 60_000);
+    await waitUntilServing(address, child.exited, options.readyTimeoutMs ?? 60_000);
   } catch (error) {
     child.kill('SIGTERM');
     throw error;
@@ -113,18 +105,40 @@ export async function startDevServer(options: DevServerOptions): Promise<Running
     uiUrl,
     pid: child.pid,
     started: true,
-    exited: child,
+    exited: child.exited,
     stop: async () => {
       child.kill('SIGTERM');
-      await child;
+      await child.exited;
     },
   };
 }
 
-async function serverStdio(options: DevServerOptions): Promise<'inherit' | 'ignore' | { file: string; append: true }> {
-  if (!options.logFile) return options.detached ? 'ignore' : 'inherit';
-  await mkdir(path.dirname(options.logFile), { recursive: true });
-  return { file: options.logFile, append: true };
+interface ServerProcess {
+  pid?: number;
+  exited: Promise<unknown>;
+  kill(signal: NodeJS.Signals): void;
+}
+
+/**
+ * Attached: the server lives and dies with this process (execa cleans it up). Detached: its own session, output
+ * to the log file, and no handle left that would keep this process alive after the demo ends.
+ */
+async function spawnServer(options: DevServerOptions): Promise<ServerProcess> {
+  if (!options.detached) {
+    const child = execa(options.cliPath, devServerArgs(options), { stdin: 'ignore', stdout: options.logFile ? { file: options.logFile, append: true } : 'inherit', stderr: options.logFile ? { file: options.logFile, append: true } : 'inherit', reject: false });
+    return { pid: child.pid, exited: child, kill: (signal) => child.kill(signal) };
+  }
+  const logFile = options.logFile ?? '/dev/null';
+  await mkdir(path.dirname(logFile), { recursive: true });
+  const fd = openSync(logFile, 'a');
+  try {
+    const child = spawn(options.cliPath, devServerArgs(options), { detached: true, stdio: ['ignore', fd, fd] });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.unref();
+    return { pid: child.pid, exited, kill: (signal) => child.kill(signal) };
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**

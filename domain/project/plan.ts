@@ -105,3 +105,8 @@ function orderTopologically(ids: string[], graph: Map<string, string[]>): string
   }
   return order;
 }
+
+/** The workflow id of a project; fixed per project so a second start finds the running one. */
+export function projectWorkflowId(project: string): string {
+  return `project-${project}`;
+}

@@ -11,6 +11,10 @@ export interface TaskRunRecord {
   durationMs: number;
   failureClass?: string;
   reason?: string;
+  /** Where the task ran and when (workflow time, ISO), when it ran at all. */
+  workflowId?: string;
+  startedAt?: string;
+  endedAt?: string;
 }
 
 export interface TaskSummaryLine {
@@ -20,6 +24,9 @@ export interface TaskSummaryLine {
   durationMs: number;
   failureClass?: string;
   reason?: string;
+  workflowId?: string;
+  startedAt?: string;
+  endedAt?: string;
 }
 
 export interface ProjectSummary {
@@ -50,6 +57,7 @@ export function summarizeProject(input: { project: string; tasks: TaskRunRecord[
       durationMs: task.durationMs,
       ...(task.failureClass === undefined ? {} : { failureClass: task.failureClass }),
       ...(task.reason === undefined ? {} : { reason: task.reason }),
+      ...pickDefined(task, ['workflowId', 'startedAt', 'endedAt']),
     };
   });
   const total = input.tasks.length;
@@ -63,4 +71,8 @@ export function summarizeProject(input: { project: string; tasks: TaskRunRecord[
     passRate: rate(counts.COMPLETED),
     totalDurationMs,
   };
+}
+
+function pickDefined<T extends object, K extends keyof T>(source: T, keys: K[]): Partial<Pick<T, K>> {
+  return Object.fromEntries(keys.filter((key) => source[key] !== undefined).map((key) => [key, source[key]])) as Partial<Pick<T, K>>;
 }

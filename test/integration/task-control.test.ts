@@ -72,6 +72,23 @@ describe('controlling a running task', () => {
     expect(types).toEqual(['TASK_CANCELLED']);
   });
 
+  it('keeps a cancel sent before any worker picked the task up: CANCELLED, nothing run, no commit', async () => {
+    const project = await makeCalcProject({ coder: fixTurns() });
+    const spec = taskSpec({ repo: project.repo, goal: 'Fix add', models: { coder: `scripted:${project.scriptFile}` } });
+    const queue = uniqueId('cancel-early');
+    const handle = await startTestTask(client, queue, spec);
+    await handle.signal(cancelSignal, { reason: 'changed my mind' });
+    const late = await startTestWorkers({ taskQueue: queue });
+    try {
+      const outcome = await handle.result();
+      expect(outcome.status).toBe('CANCELLED');
+      expect(outcome.attempts[0]?.coder).toBeUndefined();
+      expect(await git(project.repo, 'branch', '--list', `taskloop/${spec.id}`)).toBe('');
+    } finally {
+      await late.stop();
+    }
+  });
+
   it('accepts a retry with a hint inside the retry window, and the next attempt sees the hint', async () => {
     const project = await makeCalcProject({ coder: [...wrongTurns(), ...fixTurns()] });
     const spec = taskSpec({ repo: project.repo, goal: 'Fix add', maxRetries: 0, retryWindowMs: 120_000, models: { coder: `scripted:${project.scriptFile}` } });

@@ -26,8 +26,12 @@ export function waitForState(handle: WorkflowHandle, what: string, predicate: (s
   return eventually(
     what,
     async () => {
-      const state = await handle.query(stateQuery);
-      return predicate(state) ? state : undefined;
+      // Before its first workflow task the workflow has no query handler yet: that is "not yet", not a failure.
+      const state = await handle.query(stateQuery).catch((error: Error) => {
+        if (error.name === 'QueryNotRegisteredError') return undefined;
+        throw error;
+      });
+      return state && predicate(state) ? state : undefined;
     },
     timeoutMs,
   );

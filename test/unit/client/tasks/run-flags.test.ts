@@ -64,13 +64,18 @@ describe('parseRunFlags', () => {
 });
 
 describe('checkRunInput', () => {
+  it('keeps the schema fix for fields without a CLI wording', () => {
+    const input = parseRunFlags([...base, '--secret-env', '1BAD'], '/work', {}).input;
+    expect(() => checkRunInput(input)).toThrow(/--secret-env \(secretEnvNames\.0\): .*got "1BAD" \(write it like "OPENAI_API_KEY"\)/);
+  });
+
   it('accepts a complete input', () => {
     expect(() => checkRunInput(parseRunFlags(base, '/work', {}).input)).not.toThrow();
   });
 
   it('names the flag, the field and the value received', () => {
     const input = parseRunFlags([...base, '--max-retries', 'three'], '/work', {}).input;
-    expect(() => checkRunInput(input)).toThrow(/^taskloop run: --max-retries \(maxRetries\): expected a whole number from 0 to 10, got "three"/);
+    expect(() => checkRunInput(input)).toThrow('taskloop run: --max-retries (maxRetries): expected a whole number from 0 to 10, got "three" (pass e.g. --max-retries 2)');
   });
 
   it('says which required flag is missing, one line per problem', () => {
@@ -86,7 +91,7 @@ describe('checkRunInput', () => {
     expect(error).toBeInstanceOf(UsageError);
     const lines = error?.message.split('\n') ?? [];
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(/^taskloop run: --goal \(goal\): .*got nothing/);
-    expect(lines[1]).toMatch(/^taskloop run: --model \(models\): .*got nothing/);
+    expect(lines[0]).toMatch(/^taskloop run: --goal \(goal\): .*got nothing \(pass e\.g\. --goal "fix #218: cache_key is ignored"\)$/);
+    expect(lines[1]).toMatch(/^taskloop run: --model \(models\): .*got nothing \(pass --model openai:<model>, anthropic:<model> or scripted:<file>\)$/);
   });
 });

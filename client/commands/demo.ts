@@ -1,0 +1,69 @@
+// `taskloop demo`: the main job end to end on the local dev server: four real tasks on a real Python project.
+import path from 'node:path';
+import { projectWorkflowId } from '../../domain/project/plan.js';
+import type { projectWorkflow } from '../../workflows/project.js';
+import { parseFlags } from '../args.js';
+import { connectClient } from '../connection.js';
+import { loadDemoPlan } from '../demo/demo-plan.js';
+import { prepareDemoRepo } from '../demo/prepare-repo.js';
+import { watchProject } from '../demo/watch-project.js';
+import { ensureLocalServer } from '../local-server.js';
+import { formatProjectReport } from '../output/project-report.js';
+import { stateDir } from '../paths.js';
+import type { Command } from './command.js';
+
+const help = `Usage: taskloop demo [--model SPEC]
+
+Runs taskloop's main job on the local Temporal dev server (started in the background if none answers, and left
+running): makes a small real Python project with pytest tests from examples/calc, starts a worker, and runs the
+batch in examples/calc/tasks.yaml (four tasks, one depending on another) with the scripted model:
+  fix-add           passes at attempt 1
+  fix-mean          fails its tests at attempt 1 and passes at attempt 2 with the pytest evidence
+  fix-mul-doc       is rejected by review (it edits a test) and passes when retried
+  document-spread   waits for fix-mean, then passes
+It shows live progress, prints the report and the Web UI address of the project.
+
+  --model SPEC   the coder model for every task instead of the recorded one (openai:<model>, anthropic:<model>,
+                 or scripted:<file.json>); the demo's outcomes above hold only for the recorded scripts`;
+
+export const demoCommand: Command = {
+  summary: 'run four real tasks on a real Python project, live, on the local dev server',
+  help,
+  async run(argv) {
+    const { values } = parseFlags('demo', argv, { model: { type: 'string' } });
+    const log = (line: string) => console.log(line);
+    const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-');
+    const project = `demo-${stamp}`;
+    const runDir = path.join(stateDir(), 'demo', stamp);
+
+    log('taskloop demo: claim -> worktree -> code -> test -> review -> judge -> commit, on Temporal\n');
+    const server = await ensureLocalServer(log);
+    const repo = await prepareDemoRepo(runDir);
+    log(`Made the Python project ${repo} (git, pytest tests, three bugs)`);
+    const plan = await loadDemoPlan({ project, repo, model: values.model });
+    const { launchWorker } = await import('../../workers/launch.js');
+    const worker = await launchWorker({ log, shutdownGraceTime: '5s' });
+    const { client, connection, target } = await connectClient();
+    try {
+      const workflowId = projectWorkflowId(project);
+      const handle = await client.workflow.start<typeof projectWorkflow>('projectWorkflow', {
+        taskQueue: worker.taskQueue,
+        workflowId,
+        args: [{ plan }],
+        staticSummary: `taskloop demo: ${plan.tasks.length} tasks on ${repo}`,
+      });
+      const ui = server.uiUrl ?? 'http://localhost:8233';
+      log(`\nStarted project ${workflowId} with ${plan.tasks.length} tasks (concurrency ${plan.concurrency}):`);
+      await watchProject(handle, log);
+      const report = await handle.result();
+      log(`\nReport for ${project}:\n${formatProjectReport(report)}`);
+      log(`\nBranches with the commits: git -C ${repo} log --oneline --all`);
+      log(`Web UI: ${ui}/namespaces/${target.namespace}/workflows/${workflowId}  (filter tasks with: Project="${project}")`);
+      log(`The Temporal server keeps running at ${server.address} so the runs can be inspected.`);
+      return report.counts.COMPLETED === report.total ? 0 : 1;
+    } finally {
+      await connection.close();
+      await worker.stop();
+    }
+  },
+};

@@ -1,0 +1,81 @@
+// `taskloop run`: validates one task at the edge, starts it (or finds it already started), optionally waits.
+import type { WorkflowHandle } from '@temporalio/client';
+import { TaskStatusKey } from '../../workflows/search-attributes.js';
+import { UsageError } from '../cli-errors.js';
+import { formatFollowHints } from '../output/follow-hints.js';
+import { formatOutcome } from '../output/task-report.js';
+import { awaitOutcome } from '../tasks/await-outcome.js';
+import { prepareTaskSpec } from '../tasks/prepare-spec.js';
+import { checkRunInput, parseRunFlags } from '../tasks/run-flags.js';
+import { startTask } from '../tasks/start-task.js';
+import { withTaskClient } from '../tasks/task-client.js';
+import type { Command } from './command.js';
+
+const help = `Usage: taskloop run --repo PATH --goal TEXT --model SPEC [flags]
+
+Starts one task: a coder edits the git repository in its own worktree until the tests pass, a review and a judge
+agree, and the change is committed on the branch taskloop/<id>. Everything is checked before anything starts.
+The same command twice is the same task (the id is derived from the goal and the repository unless --id).
+
+  --repo PATH              the git repository (required)
+  --goal TEXT              what to achieve, e.g. "fix #218: cache_key is ignored" (required)
+  --model SPEC             the coder: openai:<model>, anthropic:<model> or scripted:<file> (path from here)
+  --id ID                  task id (default: slug of the goal + 6 hex chars of a hash of repo and goal)
+  --project P              project name (default "default"); the workflow id is task-<project>-<id>
+  --base-ref REF           branch, tag or sha to start from (default HEAD)
+  --test-command CMD       split like a shell splits words, no shell run (default "python3 -m pytest")
+  --test-env K=V           environment for the tests (repeatable)
+  --acceptance TESTID      pytest node id that must pass (repeatable)
+  --allow-path P           a path or glob the change may touch (repeatable; default anywhere)
+  --allow-test-edits       let the coder edit test files
+  --max-retries N          attempts after the first (0-10, default 2)
+  --max-steps N            coder steps per attempt (1-200, default 30)
+  --retry-window DURATION  after failing, accept \`taskloop retry\` this long (e.g. 10m, 30s, 1h; default 0)
+  --secret-env NAME        environment variable whose value is scrubbed from logs and records (repeatable)
+  --task-queue Q           queue the workers serve (default $TASKLOOP_TASK_QUEUE or "taskloop")
+  --wait                   wait for the outcome: exit 0 when COMPLETED, 1 when FAILED or CANCELLED
+  --json                   machine-readable output: the outcome with --wait, else {"workflowId", "started"}
+
+Exit codes: 0 started (or completed with --wait), 1 the task failed, 2 invalid input (nothing started).`;
+
+export const runCommand: Command = {
+  summary: 'start one task on a repository (--wait to wait for its outcome)',
+  help,
+  async run(argv) {
+    const cwd = process.cwd();
+    const request = parseRunFlags(argv, cwd, process.env);
+    checkRunInput(request.input);
+    const spec = await prepareTaskSpec(request.input, cwd).catch((error: unknown) => {
+      throw error instanceof UsageError ? new UsageError(`taskloop run: ${error.message.replace(/^invalid task: /, '')}`) : error;
+    });
+    // In JSON mode stdout carries only the JSON document; remarks go to stderr.
+    const say = (line: string) => (request.json ? console.error(line) : console.log(line));
+
+    return withTaskClient(async ({ client, target }) => {
+      const { handle, started } = await startTask(client, spec, { taskQueue: request.taskQueue });
+      if (started) say(`started ${handle.workflowId} on task queue ${request.taskQueue}`);
+      else {
+        const status = await describeStatus(handle);
+        const again = status === 'FAILED' || status === 'CANCELLED' ? `; to try again: taskloop retry ${handle.workflowId} [--hint TEXT]` : '';
+        say(`task ${handle.workflowId} already exists (status ${status})${again}`);
+      }
+      if (!request.wait) {
+        if (request.json) console.log(JSON.stringify({ workflowId: handle.workflowId, started }));
+        else console.log(formatFollowHints(target, handle.workflowId));
+        return 0;
+      }
+      say(`waiting for ${handle.workflowId} (Ctrl-C stops waiting, not the task)`);
+      const outcome = await awaitOutcome('run', handle);
+      console.log(request.json ? JSON.stringify(outcome, null, 2) : formatOutcome(outcome));
+      return outcome.status === 'COMPLETED' ? 0 : 1;
+    });
+  },
+};
+
+/** The task's own status (search attribute) while it runs or after it returned an outcome, else the workflow's. */
+async function describeStatus(handle: WorkflowHandle): Promise<string> {
+  const description = await handle.describe();
+  const workflowStatus = description.status.name;
+  const taskStatus = description.typedSearchAttributes.get(TaskStatusKey);
+  return taskStatus && (workflowStatus === 'RUNNING' || workflowStatus === 'COMPLETED') ? taskStatus : workflowStatus;
+}

@@ -1,0 +1,19 @@
+// Makes the demo's real Python project: a fresh git repository copied from examples/calc (code and tests only).
+import { execa } from 'execa';
+import { cp, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { projectRoot } from '../paths.js';
+
+export const exampleDir = path.join(projectRoot, 'examples', 'calc');
+const projectFiles = ['calc.py', 'stats.py', 'tests'];
+
+export async function prepareDemoRepo(parent: string): Promise<string> {
+  const repo = path.join(parent, 'calc');
+  await mkdir(repo, { recursive: true });
+  for (const entry of projectFiles) await cp(path.join(exampleDir, entry), path.join(repo, entry), { recursive: true });
+  const git = (...args: string[]) => execa('git', args, { cwd: repo });
+  await git('init', '-q', '-b', 'main');
+  await git('add', '-A');
+  await git('-c', 'user.name=taskloop demo', '-c', 'user.email=demo@taskloop.local', 'commit', '-q', '-m', 'The calculator, with bugs');
+  return repo;
+}

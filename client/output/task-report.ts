@@ -1,0 +1,56 @@
+// Human-readable text of a task: its live state (the `state` query) or its result (TaskOutcome).
+import type { AttemptRecord, TaskOutcome, TaskState } from '../../domain/task-state.js';
+import type { TelemetrySummary } from '../../domain/telemetry.js';
+import { formatTable } from './table.js';
+
+const MAX_REASON_CHARS = 100;
+
+/** The result of a closed task: one headline, the attempts, the telemetry. */
+export function formatOutcome(outcome: TaskOutcome): string {
+  const attempts = `${outcome.attempts.length} attempt${outcome.attempts.length === 1 ? '' : 's'}`;
+  const commit = outcome.commit ? `; commit ${outcome.commit.sha.slice(0, 12)} on ${outcome.commit.branch}` : '';
+  const why = outcome.status === 'COMPLETED' ? '' : `: ${outcome.reason ?? 'no reason recorded'}`;
+  const next = outcome.recommendation ? `\nrecommendation: ${outcome.recommendation}` : '';
+  return [`${outcome.workflowId}: ${outcome.status} after ${attempts}${commit}${why}${next}`, formatAttempts(outcome.attempts), formatTelemetry(outcome.telemetry)]
+    .filter(Boolean)
+    .join('\n');
+}
+
+/** The live state of a running task: status, phase, attempt, each attempt, telemetry. */
+export function formatState(state: TaskState): string {
+  const paused = state.paused && state.status !== 'PAUSED' ? ' (pause requested: stops before its next node)' : '';
+  const lines = [`${state.workflowId}: ${state.status}${paused}, phase ${state.phase}, attempt ${state.attempt}`, `goal: ${firstLine(state.goal)}`];
+  if (state.retryWindowEndsAt) lines.push(`failed; accepts \`taskloop retry\` until ${state.retryWindowEndsAt}`);
+  if (state.status === 'WAITING_FOR_HINT') lines.push(`waiting for a hint: taskloop retry ${state.workflowId} --hint "..."`);
+  lines.push(formatAttempts(state.attempts), formatTelemetry(state.telemetry));
+  return lines.filter(Boolean).join('\n');
+}
+
+export function formatAttempts(attempts: AttemptRecord[]): string {
+  if (attempts.length === 0) return '';
+  const rows = attempts.map((record) => [
+    String(record.attempt),
+    record.status,
+    record.failure?.node ?? '',
+    record.failure?.failureClass ?? '',
+    clip(record.failure?.reason ?? (record.hint ? `hint: ${record.hint}` : '')),
+  ]);
+  return formatTable(['attempt', 'status', 'node', 'class', 'reason'], rows);
+}
+
+export function formatTelemetry(telemetry: TelemetrySummary): string {
+  return (
+    `telemetry: ${telemetry.model_requests_per_task} model requests, patches ${telemetry.patch_successes}/${telemetry.patch_attempts} applied` +
+    ` (${telemetry.patch_mismatch_count} mismatched), ${telemetry.write_file_fallbacks} write-file fallbacks,` +
+    ` tokens ${telemetry.input_tokens} in / ${telemetry.output_tokens} out`
+  );
+}
+
+function clip(text: string): string {
+  const line = firstLine(text);
+  return line.length <= MAX_REASON_CHARS ? line : `${line.slice(0, MAX_REASON_CHARS - 1)}…`;
+}
+
+function firstLine(text: string): string {
+  return text.split('\n')[0] ?? '';
+}

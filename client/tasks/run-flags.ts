@@ -1,0 +1,138 @@
+// `taskloop run` flags -> a task spec input, and spec problems reported under the flag that set the field.
+import path from 'node:path';
+import { parseTaskSpec } from '../../domain/task-spec.js';
+import { SHARED_TASK_QUEUE } from '../../workflows/task-queues.js';
+import { parseFlags } from '../args.js';
+import { UsageError } from '../cli-errors.js';
+import { splitCommandWords } from './command-words.js';
+import { parseDuration } from './duration.js';
+import { deriveTaskId } from './task-id.js';
+
+const runFlagOptions = {
+  repo: { type: 'string' },
+  goal: { type: 'string' },
+  'test-command': { type: 'string' },
+  'test-env': { type: 'string', multiple: true },
+  'max-retries': { type: 'string' },
+  model: { type: 'string' },
+  id: { type: 'string' },
+  project: { type: 'string' },
+  'base-ref': { type: 'string' },
+  acceptance: { type: 'string', multiple: true },
+  'allow-path': { type: 'string', multiple: true },
+  'allow-test-edits': { type: 'boolean' },
+  'retry-window': { type: 'string' },
+  'secret-env': { type: 'string', multiple: true },
+  'max-steps': { type: 'string' },
+  'task-queue': { type: 'string' },
+  wait: { type: 'boolean' },
+  json: { type: 'boolean' },
+} as const;
+
+/** Which flag sets each spec field, so an invalid field is reported as the flag the user typed. */
+const flagOfField: Record<string, string> = {
+  id: '--id',
+  project: '--project',
+  repo: '--repo',
+  baseRef: '--base-ref',
+  goal: '--goal',
+  testCommand: '--test-command',
+  testEnv: '--test-env',
+  acceptanceTests: '--acceptance',
+  allowedPaths: '--allow-path',
+  maxRetries: '--max-retries',
+  models: '--model',
+  maxCoderSteps: '--max-steps',
+  retryWindowMs: '--retry-window',
+  secretEnvNames: '--secret-env',
+};
+
+/** The fix in CLI words for fields whose schema fix speaks of spec keys (those fixes hold no " (" of their own). */
+const cliFixOfField: Record<string, string> = {
+  id: 'pass e.g. --id fix-cache-key, or leave it out to derive one from the goal',
+  project: 'pass e.g. --project default',
+  repo: 'pass --repo with the path of a git repository',
+  baseRef: 'pass e.g. --base-ref main, or leave it out for HEAD',
+  goal: 'pass e.g. --goal "fix #218: cache_key is ignored"',
+  models: 'pass --model openai:<model>, anthropic:<model> or scripted:<file>',
+  'models.coder': 'pass --model openai:<model>, anthropic:<model> or scripted:<file>',
+  maxRetries: 'pass e.g. --max-retries 2',
+  maxCoderSteps: 'pass e.g. --max-steps 30',
+};
+
+export interface RunRequest {
+  /** The spec input for prepareTaskSpec (not yet validated). */
+  input: Record<string, unknown>;
+  taskQueue: string;
+  wait: boolean;
+  json: boolean;
+}
+
+/** Parses `taskloop run` arguments; flag-level problems (unknown flag, bad duration, K=V) are UsageErrors. */
+export function parseRunFlags(argv: string[], cwd: string, env: NodeJS.ProcessEnv): RunRequest {
+  const { values } = parseFlags('run', argv, runFlagOptions);
+  const input: Record<string, unknown> = {};
+  const set = (field: string, value: unknown) => {
+    if (value !== undefined) input[field] = value;
+  };
+  set('project', values.project);
+  set('repo', values.repo);
+  set('baseRef', values['base-ref']);
+  set('goal', values.goal);
+  if (values['test-command'] !== undefined) set('testCommand', splitTestCommand(values['test-command']));
+  if (values['test-env']) set('testEnv', Object.fromEntries(values['test-env'].map(splitAssignment)));
+  set('acceptanceTests', values.acceptance);
+  set('allowedPaths', values['allow-path']);
+  set('allowTestEdits', values['allow-test-edits']);
+  set('maxRetries', numberOrText(values['max-retries']));
+  set('maxCoderSteps', numberOrText(values['max-steps']));
+  if (values['retry-window'] !== undefined) set('retryWindowMs', durationMs(values['retry-window']));
+  set('secretEnvNames', values['secret-env']);
+  if (values.model !== undefined) set('models', { coder: values.model });
+  const repo = values.repo === undefined ? '' : path.resolve(cwd, values.repo);
+  input.id = values.id ?? deriveTaskId(values.goal ?? '', repo);
+  return {
+    input,
+    taskQueue: values['task-queue'] ?? env.TASKLOOP_TASK_QUEUE ?? SHARED_TASK_QUEUE,
+    wait: values.wait ?? false,
+    json: values.json ?? false,
+  };
+}
+
+/** Schema problems of the input, one line each, named by flag and field; throws a UsageError when any. */
+export function checkRunInput(input: Record<string, unknown>): void {
+  const parsed = parseTaskSpec(input);
+  if (parsed.success) return;
+  const lines = parsed.issues.map((issue) => {
+    const flag = flagOfField[issue.field.split('.')[0] ?? ''];
+    const fix = cliFixOfField[issue.field];
+    const cut = issue.message.lastIndexOf(' (');
+    const message = fix && cut > 0 ? `${issue.message.slice(0, cut)} (${fix})` : issue.message;
+    return `taskloop run: ${flag ? `${flag} (${issue.field})` : issue.field}: ${message}`;
+  });
+  throw new UsageError(lines.join('\n'));
+}
+
+function splitTestCommand(text: string): string[] {
+  const words = splitCommandWords(text);
+  if (!words.success) throw new UsageError(`taskloop run: --test-command: ${words.error}`);
+  return words.data;
+}
+
+function splitAssignment(text: string): [string, string] {
+  const at = text.indexOf('=');
+  if (at <= 0) throw new UsageError(`taskloop run: --test-env must be NAME=VALUE, got ${JSON.stringify(text)}; write it like --test-env PYTHONHASHSEED=0`);
+  return [text.slice(0, at), text.slice(at + 1)];
+}
+
+function durationMs(text: string): number {
+  const parsed = parseDuration(text);
+  if (!parsed.success) throw new UsageError(`taskloop run: --retry-window (retryWindowMs): ${parsed.error}`);
+  return parsed.data;
+}
+
+// Numbers become numbers; anything else goes to the schema as typed, so its error shows what was received.
+function numberOrText(text: string | undefined): number | string | undefined {
+  if (text === undefined) return undefined;
+  return /^[+-]?\d+(\.\d+)?$/.test(text.trim()) ? Number(text) : text;
+}

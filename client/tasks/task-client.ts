@@ -1,0 +1,17 @@
+// A Temporal client for one CLI command, always closed afterwards, whatever the command did.
+import type { Client } from '@temporalio/client';
+import { connectClient, type TemporalTarget } from '../connection.js';
+
+export interface TaskSession {
+  client: Client;
+  target: TemporalTarget;
+}
+
+export async function withTaskClient<T>(use: (session: TaskSession) => Promise<T>): Promise<T> {
+  const { client, connection, target } = await connectClient();
+  try {
+    return await use({ client, target });
+  } finally {
+    await connection.close();
+  }
+}

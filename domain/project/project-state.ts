@@ -1,0 +1,113 @@
+// The project workflow's whole state: one record per task plus the project's switches. Plain JSON, so it is
+// the query's source, the report's source and what continue-as-new carries.
+import type { CoderTelemetry } from '../records.js';
+import { taskWorkflowId } from '../task-spec.js';
+import type { TaskSpec } from '../task-spec.js';
+import type { TaskPhase } from '../task-state.js';
+import { emptyTelemetry } from '../telemetry.js';
+import type { PlannedMilestone, PlannedTask, ProjectPlan } from './plan.js';
+import type { TaskRunState } from './scheduling.js';
+
+export interface ProjectTaskRecord {
+  id: string;
+  milestone: string;
+  feature: string;
+  dependsOn: string[];
+  spec: TaskSpec;
+  workflowId: string;
+  state: TaskRunState;
+  /** Child runs started for this task; a retry starts another run of the same workflow id. */
+  runs: number;
+  /** Attempts over all runs. */
+  attempts: number;
+  /** Attempts of the latest finished run (live attempts of a running child are not tracked here). */
+  attempt?: number;
+  /** The attempt, counted over all runs, that passed. */
+  passedAtAttempt?: number;
+  /** Known once a run has ended ('done'); a running child's live phase is its own `state` query. */
+  phase?: TaskPhase;
+  /** Workflow time (ISO) of the latest run's start and end, or of the skip/cancel. */
+  startedAt?: string;
+  endedAt?: string;
+  /** Time spent in child runs, summed over runs. */
+  durationMs: number;
+  failureClass?: string;
+  reason?: string;
+  /** The hint the next run starts with (set by a retry). */
+  hint?: string;
+  /** Coder telemetry summed over all attempts of all runs. */
+  telemetry: CoderTelemetry;
+  /** Scripted/model turns used so far, so a retried run continues after them. */
+  turnsConsumed: number;
+}
+
+export interface ProjectState {
+  project: string;
+  repo: string;
+  concurrency: number;
+  milestones: PlannedMilestone[];
+  tasks: ProjectTaskRecord[];
+  paused: boolean;
+  cancelRequested: boolean;
+  cancelReason?: string;
+  /** Set when the project has decided to end; later adds and retries are refused. */
+  finished: boolean;
+  /** How many times this project has continued as new. */
+  continuedAsNew: number;
+}
+
+export type ProjectStatus = 'RUNNING' | 'PAUSED' | 'COMPLETED' | 'CANCELLED';
+
+/** The state of a project that has not started anything yet. */
+export function createProjectState(plan: ProjectPlan): ProjectState {
+  return {
+    project: plan.project,
+    repo: plan.repo,
+    concurrency: plan.concurrency,
+    milestones: plan.milestones,
+    tasks: plan.tasks.map(createTaskRecord),
+    paused: false,
+    cancelRequested: false,
+    finished: false,
+    continuedAsNew: 0,
+  };
+}
+
+export function createTaskRecord(task: PlannedTask): ProjectTaskRecord {
+  return {
+    id: task.spec.id,
+    milestone: task.milestone,
+    feature: task.feature,
+    dependsOn: task.dependsOn,
+    spec: task.spec,
+    workflowId: taskWorkflowId(task.spec),
+    state: 'PENDING',
+    runs: 0,
+    attempts: 0,
+    durationMs: 0,
+    telemetry: emptyTelemetry(),
+    turnsConsumed: 0,
+  };
+}
+
+/** RUNNING / PAUSED while work may still happen; COMPLETED or CANCELLED once the project has ended. */
+export function projectStatus(state: ProjectState): ProjectStatus {
+  if (state.cancelRequested) return 'CANCELLED';
+  if (state.finished) return 'COMPLETED';
+  return state.paused ? 'PAUSED' : 'RUNNING';
+}
+
+export function findTask(state: ProjectState, id: string): ProjectTaskRecord {
+  const record = state.tasks.find((task) => task.id === id);
+  // Ids come from nextActions over these same records, so a miss is a bug, not bad input.
+  if (!record) throw new TypeError(`project ${state.project} has no task '${id}'`);
+  return record;
+}
+
+/** Count of tasks per state, for the Web UI's current details. */
+export function describeProgress(state: ProjectState): string {
+  const counts = new Map<TaskRunState, number>();
+  for (const task of state.tasks) counts.set(task.state, (counts.get(task.state) ?? 0) + 1);
+  const parts = [...counts].map(([taskState, count]) => `${count} ${taskState.toLowerCase()}`);
+  return `**${projectStatus(state)}**: ${state.tasks.length} tasks (${parts.join(', ')})`;
+}

@@ -1,0 +1,52 @@
+// How one task's record changes as its child runs start and end, or as the project skips or cancels it.
+import type { TaskOutcome } from '../task-state.js';
+import { addTelemetry } from '../telemetry.js';
+import type { ProjectTaskRecord } from './project-state.js';
+
+/** A run starts now: RUNNING, one more run, and what the previous run left cleared. Returns the run's hint. */
+export function markStarted(record: ProjectTaskRecord, now: string): string | undefined {
+  const hint = record.hint;
+  record.state = 'RUNNING';
+  record.runs += 1;
+  record.startedAt = now;
+  for (const key of ['endedAt', 'attempt', 'phase', 'failureClass', 'reason', 'hint', 'passedAtAttempt'] as const) delete record[key];
+  return hint;
+}
+
+/** A child run returned its outcome: the task takes its status, attempts, class and telemetry. */
+export function recordOutcome(record: ProjectTaskRecord, outcome: TaskOutcome, now: string): void {
+  const attemptsBefore = record.attempts;
+  endRun(record, outcome.status, now);
+  record.attempt = outcome.attempts.length;
+  record.attempts = attemptsBefore + outcome.attempts.length;
+  record.phase = 'done';
+  record.turnsConsumed = Math.max(record.turnsConsumed, outcome.turnsConsumed);
+  for (const attempt of outcome.attempts) if (attempt.coder) record.telemetry = addTelemetry(record.telemetry, attempt.coder.telemetry);
+  if (outcome.status === 'COMPLETED') {
+    record.passedAtAttempt = record.attempts;
+    return;
+  }
+  const failureClass = outcome.status === 'FAILED' ? (outcome.recommendation ?? outcome.attempts.at(-1)?.failure?.failureClass) : undefined;
+  if (failureClass !== undefined) record.failureClass = failureClass;
+  if (outcome.reason !== undefined) record.reason = outcome.reason;
+}
+
+/** A run ended without an outcome (it could not start, or its workflow failed, timed out or was terminated). */
+export function recordRunError(record: ProjectTaskRecord, state: 'FAILED' | 'CANCELLED', reason: string, now: string): void {
+  endRun(record, state, now);
+  record.reason = reason;
+}
+
+/** A task that will never run: its start and end are both now, so reports show when it was decided. */
+export function markNotRun(record: ProjectTaskRecord, state: 'SKIPPED' | 'CANCELLED', reason: string, now: string): void {
+  record.state = state;
+  record.reason = reason;
+  record.endedAt = now;
+  delete record.startedAt;
+}
+
+function endRun(record: ProjectTaskRecord, state: ProjectTaskRecord['state'], now: string): void {
+  record.state = state;
+  record.endedAt = now;
+  if (record.startedAt !== undefined) record.durationMs += Math.max(0, Date.parse(now) - Date.parse(record.startedAt));
+}

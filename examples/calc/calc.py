@@ -1,0 +1,13 @@
+"""A tiny calculator with a few bugs for taskloop's demo to fix."""
+
+
+def add(a, b):
+    return a - b
+
+
+def mul(a, b):
+    return a * b
+
+
+def mean(values):
+    return sum(values) / (len(values) + 1)

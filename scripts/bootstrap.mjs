@@ -1,0 +1,52 @@
+#!/usr/bin/env node
+// First-run set-up behind `npm run demo` and `npm test`: installs the npm packages when they are missing or older
+// than package-lock.json, checks Python with pytest and git, and makes sure the Temporal CLI is there.
+// Plain JavaScript with no dependencies, because it runs before anything is installed.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const say = (line) => console.error(`[setup] ${line}`);
+
+function run(command, args, what) {
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) {
+    say(`${what} failed (${command} ${args.join(' ')} exited ${result.status ?? result.error?.message}); fix that and run again.`);
+    process.exit(1);
+  }
+}
+
+const [major] = process.versions.node.split('.').map(Number);
+if (major < 20) {
+  say(`Node.js ${process.versions.node} is too old: taskloop needs Node.js 20 or newer.`);
+  process.exit(1);
+}
+
+const lock = path.join(root, 'package-lock.json');
+const installed = path.join(root, 'node_modules', '.package-lock.json');
+if (!existsSync(installed) || statSync(installed).mtimeMs < statSync(lock).mtimeMs) {
+  say('installing npm packages (npm ci)');
+  run('npm', ['ci', '--no-audit', '--no-fund'], 'npm ci');
+}
+
+const python = process.env.TASKLOOP_PYTHON ?? 'python3';
+const hasPytest = spawnSync(python, ['-c', 'import pytest'], { stdio: 'ignore' });
+if (hasPytest.error) {
+  say(`${python} was not found: install Python 3 (e.g. apt-get install python3) or set TASKLOOP_PYTHON.`);
+  process.exit(1);
+}
+if (hasPytest.status !== 0) {
+  say(`pytest is missing; installing it with ${python} -m pip install pytest`);
+  run(python, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', 'pytest'], 'installing pytest');
+}
+
+try {
+  execFileSync('git', ['--version'], { stdio: 'ignore' });
+} catch {
+  say('git was not found: install git (e.g. apt-get install git).');
+  process.exit(1);
+}
+
+run(process.execPath, [path.join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(root, 'scripts', 'install-temporal.ts')], 'finding or installing the Temporal CLI');
