@@ -1,4 +1,4 @@
-import { QueryNotRegisteredError, WorkflowNotFoundError, type Client, type Connection, type WorkflowHandle } from '@temporalio/client';
+import { QueryNotRegisteredError, WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,7 +11,7 @@ import { TaskIdKey } from '../../workflows/search-attributes.js';
 import { runTaskloop } from '../support/cli.js';
 import { fixTurns, makeCalcProject, wrongTurns } from '../support/calc-project.js';
 import { makeRepo } from '../support/git-repo.js';
-import { connectTestClient, eventually, startTestWorkers, uniqueId, type TestWorkerHost } from './support/temporal.js';
+import { eventually, startTestWorkers, type TestWorkerHost, uniqueId, useTestTemporal } from './support/temporal.js';
 import { taskSpec } from './support/tasks.js';
 
 const PROJECT = 'itest';
@@ -53,23 +53,11 @@ function waitUntilPaused(handle: WorkflowHandle): Promise<TaskState> {
 }
 
 describe('taskloop run, status, pause, resume, cancel and retry as a person runs them', () => {
-  let client: Client;
-  let connection: Connection;
-  let host: TestWorkerHost;
-
-  beforeAll(async () => {
-    ({ client, connection } = await connectTestClient());
-    host = await startTestWorkers({ taskQueue: uniqueId('cli-task') });
-  });
-
-  afterAll(async () => {
-    await host?.stop();
-    await connection?.close();
-  });
+  const t = useTestTemporal('cli-task');
 
   it('run --wait --json exits 0 with a COMPLETED outcome; the same command again is the same task; retry and pause refuse it', async () => {
     const project = await makeCalcProject({ coder: fixTurns() });
-    const args = ['run', '--repo', project.repo, '--goal', GOAL, '--model', 'scripted:script.json', '--project', PROJECT, '--task-queue', host.taskQueue];
+    const args = ['run', '--repo', project.repo, '--goal', GOAL, '--model', 'scripted:script.json', '--project', PROJECT, '--task-queue', t.host.taskQueue];
     const testCommand = ['--test-command', `python3 -m pytest -p 'no:cacheprovider' -q`];
     const result = await taskloop([...args, ...testCommand, '--wait', '--json'], project.dir);
 
@@ -96,7 +84,7 @@ describe('taskloop run, status, pause, resume, cancel and retry as a person runs
   it('run --wait --json exits 1 when the task fails; retry --hint then starts a new run whose attempt 3 sees the hint and the carried attempts', async () => {
     const project = await makeCalcProject({ coder: [...wrongTurns(), ...wrongTurns(), ...fixTurns()] });
     const id = uniqueId('hint');
-    const first = await taskloop(runArgs(host.taskQueue, id, project.repo, ['--max-retries', '1', '--retry-window', '0', '--wait', '--json']), project.dir);
+    const first = await taskloop(runArgs(t.host.taskQueue, id, project.repo, ['--max-retries', '1', '--retry-window', '0', '--wait', '--json']), project.dir);
     expect(first.exitCode, first.all).toBe(1);
     const failed = JSON.parse(first.stdout) as TaskOutcome;
     expect(failed).toMatchObject({ status: 'FAILED', recommendation: 'split_task' });
@@ -108,7 +96,7 @@ describe('taskloop run, status, pause, resume, cancel and retry as a person runs
     expect(retry.stdout).toContain('attempt 3 with your hint, 2 earlier attempt(s) carried');
 
     const workflowId = taskWorkflowId({ project: PROJECT, id });
-    const outcome = (await client.workflow.getHandle(workflowId).result()) as TaskOutcome;
+    const outcome = (await t.client.workflow.getHandle(workflowId).result()) as TaskOutcome;
     expect(outcome.status).toBe('COMPLETED');
     expect(outcome.attempts.map((attempt) => attempt.status)).toEqual(['REWORK_REQUIRED', 'FAILED', 'PASSED']);
     expect(outcome.attempts[2]?.hint).toBe(hint);
@@ -116,7 +104,7 @@ describe('taskloop run, status, pause, resume, cancel and retry as a person runs
     const firstUser = transcript.find((message) => message.role === 'user')?.content ?? '';
     expect(firstUser).toContain(`# Hint from a human\n${hint}`);
     expect(firstUser).toContain('Attempt 2');
-    expect(await eventually('two runs of the workflow id', async () => ((await runIds(client, id)).length === 2 ? true : undefined))).toBe(true);
+    expect(await eventually('two runs of the workflow id', async () => ((await runIds(t.client, id)).length === 2 ? true : undefined))).toBe(true);
   });
 
   it.concurrent.each([
@@ -132,12 +120,12 @@ describe('taskloop run, status, pause, resume, cancel and retry as a person runs
     const cwd = bad.cwd ?? project.dir;
     const id = uniqueId('bad');
     const repo = bad.cwd ? bad.cwd : project.repo;
-    const result = await taskloop(runArgs(host.taskQueue, id, repo, bad.args), cwd);
+    const result = await taskloop(runArgs(t.host.taskQueue, id, repo, bad.args), cwd);
 
     expect(result.exitCode, result.all).toBe(2);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toMatch(message);
-    await expectNothingStarted(client, id);
+    await expectNothingStarted(t.client, id);
   });
 
   it('status of an unknown id exits 2; a task id used in two projects is ambiguous and lists both', async () => {
@@ -145,10 +133,10 @@ describe('taskloop run, status, pause, resume, cancel and retry as a person runs
     const idleQueue = uniqueId('nobody-serves');
     const repo = await makeRepo();
     const started = await Promise.all(
-      ['p1', 'p2'].map((project) => startTask(client, taskSpec({ id, project, repo, goal: GOAL, models: { coder: 'openai:none' } }), { taskQueue: idleQueue })),
+      ['p1', 'p2'].map((project) => startTask(t.client, taskSpec({ id, project, repo, goal: GOAL, models: { coder: 'openai:none' } }), { taskQueue: idleQueue })),
     );
     try {
-      await eventually('both runs visible', async () => ((await runIds(client, id)).length === 2 ? true : undefined));
+      await eventually('both runs visible', async () => ((await runIds(t.client, id)).length === 2 ? true : undefined));
       const [ambiguous, unknown] = await Promise.all([taskloop(['status', id]), taskloop(['status', 'no-such-task'])]);
       expect(ambiguous.exitCode).toBe(2);
       expect(ambiguous.stderr).toContain(`task id ${id} is ambiguous, it names 2 workflows: task-p1-${id}, task-p2-${id}`);
@@ -189,7 +177,7 @@ describe('taskloop run, status, pause, resume, cancel and retry as a person runs
 
     it('status shows it PAUSED, a retry is refused, and resume lets it complete', async () => {
       expect(pauseOutputs.join('\n')).toContain(`sent pause to ${workflowIds.resumed}`);
-      const handle = client.workflow.getHandle(workflowIds.resumed);
+      const handle = t.client.workflow.getHandle(workflowIds.resumed);
       await waitUntilPaused(handle);
 
       const [json, retry] = await Promise.all([taskloop(['status', workflowIds.resumed, '--json']), taskloop(['retry', workflowIds.resumed])]);
@@ -209,7 +197,7 @@ describe('taskloop run, status, pause, resume, cancel and retry as a person runs
     });
 
     it('cancel ends the paused task CANCELLED with the reason', async () => {
-      const handle = client.workflow.getHandle(workflowIds.cancelled);
+      const handle = t.client.workflow.getHandle(workflowIds.cancelled);
       await waitUntilPaused(handle);
       const cancel = await taskloop(['cancel', workflowIds.cancelled, '--reason', 'not needed any more']);
       expect(cancel.exitCode, cancel.all).toBe(0);

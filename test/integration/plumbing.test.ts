@@ -1,29 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Client, Connection } from '@temporalio/client';
+import { describe, expect, it } from 'vitest';
 import { probeAnswerSignal, probeStateQuery, probeWorkflow } from '../../workflows/probe.js';
-import { connectTestClient, eventually, startTestWorkers, uniqueId, type TestWorkerHost } from './support/temporal.js';
+import { eventually, uniqueId, useTestTemporal } from './support/temporal.js';
 
 describe('the plumbing on a real Temporal dev server', () => {
-  let client: Client;
-  let connection: Connection;
-  let host: TestWorkerHost;
-
-  beforeAll(async () => {
-    ({ client, connection } = await connectTestClient());
-    host = await startTestWorkers({ taskQueue: uniqueId('plumbing') });
-  });
-
-  afterAll(async () => {
-    await host?.stop();
-    await connection?.close();
-  });
+  const t = useTestTemporal('plumbing');
 
   it('starts a workflow, finds it by a search attribute, changes it with a signal and reads it with a query', async () => {
     const taskId = uniqueId('probe');
-    const handle = await client.workflow.start(probeWorkflow, { taskQueue: host.taskQueue, workflowId: `probe-${taskId}`, args: [{ taskId }] });
+    const handle = await t.client.workflow.start(probeWorkflow, { taskQueue: t.host.taskQueue, workflowId: `probe-${taskId}`, args: [{ taskId }] });
 
     const found = await eventually('the visibility query to find the probe', async () => {
-      for await (const execution of client.workflow.list({ query: `TaskId = "${taskId}"` })) return execution;
+      for await (const execution of t.client.workflow.list({ query: `TaskId = "${taskId}"` })) return execution;
       return undefined;
     });
     expect(found.workflowId).toBe(handle.workflowId);
@@ -36,7 +23,7 @@ describe('the plumbing on a real Temporal dev server', () => {
     expect(await handle.result()).toBe('forty-two');
 
     const answered = await eventually('the upserted Phase to be visible', async () => {
-      for await (const execution of client.workflow.list({ query: `TaskId = "${taskId}" AND Phase = "answered"` })) return execution;
+      for await (const execution of t.client.workflow.list({ query: `TaskId = "${taskId}" AND Phase = "answered"` })) return execution;
       return undefined;
     });
     expect(answered.status.name).toBe('COMPLETED');

@@ -1,7 +1,7 @@
-import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client, type Connection, type WorkflowHandle, type WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
+import { WorkflowNotFoundError, WorkflowUpdateFailedError, type WorkflowHandle, type WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { projectWorkflowId, type PlannedTask, type ProjectPlan } from '../../domain/project/plan.js';
 import type { ProjectReport } from '../../domain/project/project-report.js';
 import type { TaskRunState } from '../../domain/project/scheduling.js';
@@ -13,7 +13,7 @@ import type { projectWorkflow } from '../../workflows/project.js';
 import { ProjectKey, TaskIdKey } from '../../workflows/search-attributes.js';
 import { calcFiles, fixTurns, wrongTurns, type ScriptTurn } from '../support/calc-project.js';
 import { makeRepo, makeTempDir } from '../support/git-repo.js';
-import { connectTestClient, eventually, startTestWorkers, uniqueId, type TestWorkerHost } from './support/temporal.js';
+import { eventually, uniqueId, useTestTemporal } from './support/temporal.js';
 
 interface TaskDef {
   id: string;
@@ -25,19 +25,7 @@ interface TaskDef {
 type ProjectHandle = WorkflowHandle<typeof projectWorkflow>;
 
 describe('the project workflow on a real server, with real task workflows on one shared repository', () => {
-  let client: Client;
-  let connection: Connection;
-  let host: TestWorkerHost;
-
-  beforeAll(async () => {
-    ({ client, connection } = await connectTestClient());
-    host = await startTestWorkers({ taskQueue: uniqueId('project') });
-  });
-
-  afterAll(async () => {
-    await host?.stop();
-    await connection?.close();
-  });
+  const t = useTestTemporal('project');
 
   /** One calc repository for all tasks; each task fixes `add` on its own branch from its own script file. */
   async function planProject(defs: TaskDef[], concurrency: number): Promise<ProjectPlan & { planTask(def: TaskDef): Promise<PlannedTask> }> {
@@ -60,8 +48,8 @@ describe('the project workflow on a real server, with real task workflows on one
   }
 
   function startProject(plan: ProjectPlan, continueAsNewAfter?: number): Promise<WorkflowHandleWithFirstExecutionRunId<typeof projectWorkflow>> {
-    return client.workflow.start<typeof projectWorkflow>('projectWorkflow', {
-      taskQueue: host.taskQueue,
+    return t.client.workflow.start<typeof projectWorkflow>('projectWorkflow', {
+      taskQueue: t.host.taskQueue,
       workflowId: projectWorkflowId(plan.project),
       args: [{ plan: withoutHelpers(plan), ...(continueAsNewAfter === undefined ? {} : { continueAsNewAfter }) }],
     });
@@ -78,7 +66,7 @@ describe('the project workflow on a real server, with real task workflows on one
 
   /** Lets a child paused by its paused project finish its run (the project itself stays paused). */
   async function letChildFinish(workflowId: string): Promise<void> {
-    const child = client.workflow.getHandle(workflowId);
+    const child = t.client.workflow.getHandle(workflowId);
     const state = await eventually('the child to be paused or ended', () => child.query(stateQuery).then((s) => (s.paused || s.phase === 'done' ? s : undefined), () => undefined));
     if (state.paused) await child.signal(resumeSignal);
   }
@@ -109,7 +97,7 @@ describe('the project workflow on a real server, with real task workflows on one
     expect(report.spend).toMatchObject({ attempts: 5, childRuns: 5, modelRequests: 10 });
     expect(report.telemetry).toMatchObject({ patch_attempts: 5, patch_successes: 5, model_requests_per_task: 2 });
 
-    const child = await client.workflow.getHandle(line(report, 'b').workflowId!).describe();
+    const child = await t.client.workflow.getHandle(line(report, 'b').workflowId!).describe();
     expect(child.typedSearchAttributes.get(TaskIdKey)).toBe('b');
     expect(child.typedSearchAttributes.get(ProjectKey)).toBe(plan.project);
     expect(await child.staticSummary()).toBe('Fix add in calc.py (b)');
@@ -156,7 +144,7 @@ describe('the project workflow on a real server, with real task workflows on one
     const paused = await waitForTask(handle, 'a', ['COMPLETED']);
     expect(paused.status).toBe('PAUSED');
     expect(paused.tasks[1]).toMatchObject({ id: 'b', state: 'PENDING' });
-    await expect(client.workflow.getHandle(paused.tasks[1]!.workflowId).describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
+    await expect(t.client.workflow.getHandle(paused.tasks[1]!.workflowId).describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
 
     await handle.signal(resumeSignal);
     const report = await handle.result();
@@ -180,7 +168,7 @@ describe('the project workflow on a real server, with real task workflows on one
 
     expect(report.tasks.map((task) => [task.id, task.status, task.attempts])).toEqual([['a', 'COMPLETED', 2], ['b', 'COMPLETED', 1]]);
     expect(report).toMatchObject({ passRateAtAttempt1: 0.5, passRate: 1, spend: { childRuns: 3, attempts: 3 } });
-    const rerun = await client.workflow.getHandle<(input: unknown) => Promise<{ attempts: { hint?: string }[] }>>(line(report, 'a').workflowId!).result();
+    const rerun = await t.client.workflow.getHandle<(input: unknown) => Promise<{ attempts: { hint?: string }[] }>>(line(report, 'a').workflowId!).result();
     expect(rerun.attempts.map((attempt) => attempt.hint)).toEqual(['add, do not multiply']);
   });
 
@@ -198,7 +186,7 @@ describe('the project workflow on a real server, with real task workflows on one
 
   it('reports a task whose workflow id another start already holds as FAILED, saying how to recover', async () => {
     const plan = await planProject([{ id: 'a' }, { id: 'b' }], 2);
-    const { handle: standalone } = await startTask(client, plan.tasks[0]!.spec, { taskQueue: host.taskQueue });
+    const { handle: standalone } = await startTask(t.client, plan.tasks[0]!.spec, { taskQueue: t.host.taskQueue });
     await standalone.result();
     const report = await (await startProject(plan)).result();
 
@@ -212,7 +200,7 @@ describe('the project workflow on a real server, with real task workflows on one
     const report = await handle.result();
 
     expect(report.continuedAsNew).toBeGreaterThanOrEqual(1);
-    const first = await client.workflow.getHandle(handle.workflowId, handle.firstExecutionRunId).describe();
+    const first = await t.client.workflow.getHandle(handle.workflowId, handle.firstExecutionRunId).describe();
     expect(first.status.name).toBe('CONTINUED_AS_NEW');
     expect(report.tasks.map((task) => [task.id, task.status, task.attempts])).toEqual(['a', 'b', 'c', 'd'].map((id) => [id, 'COMPLETED', 1]));
     for (const task of report.tasks) expect(ms(task.endedAt)).toBeGreaterThanOrEqual(ms(task.startedAt));

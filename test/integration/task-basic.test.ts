@@ -1,30 +1,17 @@
-import type { Client, Connection } from '@temporalio/client';
 import { execa } from 'execa';
 import { readFile } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fixTurns, makeCalcProject, turn, wrongTurns } from '../support/calc-project.js';
-import { connectTestClient, startTestWorkers, uniqueId, type TestWorkerHost } from './support/temporal.js';
+import { useTestTemporal } from './support/temporal.js';
 import { git, readEvents, startTestTask, taskloopCommits, taskSpec } from './support/tasks.js';
 
 describe('the task workflow on a real server, real git and real pytest', () => {
-  let client: Client;
-  let connection: Connection;
-  let host: TestWorkerHost;
-
-  beforeAll(async () => {
-    ({ client, connection } = await connectTestClient());
-    host = await startTestWorkers({ taskQueue: uniqueId('task-basic') });
-  });
-
-  afterAll(async () => {
-    await host?.stop();
-    await connection?.close();
-  });
+  const t = useTestTemporal('task-basic');
 
   it('passes at attempt 1: one commit with the trailer on taskloop/<task>, tests pass there, worktree gone', async () => {
     const project = await makeCalcProject({ coder: fixTurns() });
     const spec = taskSpec({ repo: project.repo, goal: 'Fix add in calc.py', models: { coder: `scripted:${project.scriptFile}` } });
-    const handle = await startTestTask(client, host.taskQueue, spec);
+    const handle = await startTestTask(t.client, t.host.taskQueue, spec);
     const outcome = await handle.result();
 
     expect(outcome.status).toBe('COMPLETED');
@@ -45,14 +32,14 @@ describe('the task workflow on a real server, real git and real pytest', () => {
     ]);
 
     expect(outcome.telemetry).toMatchObject({ patch_attempts: 1, patch_successes: 1, patch_mismatch_count: 0, model_requests_per_task: 2, patch_success_rate: 1 });
-    const events = (await readEvents(host.eventsFile)).filter((event) => event.workflowId === handle.workflowId).map((event) => event.type);
+    const events = (await readEvents(t.host.eventsFile)).filter((event) => event.workflowId === handle.workflowId).map((event) => event.type);
     expect(events).toEqual(['COMMIT_CREATED', 'TASK_COMPLETED']);
   });
 
   it("fails at attempt 1 and passes at 2, and attempt 2's coder saw attempt 1's pytest failure", async () => {
     const project = await makeCalcProject({ coder: [...wrongTurns(), ...fixTurns()] });
     const spec = taskSpec({ repo: project.repo, goal: 'Fix add in calc.py', models: { coder: `scripted:${project.scriptFile}` } });
-    const outcome = await (await startTestTask(client, host.taskQueue, spec)).result();
+    const outcome = await (await startTestTask(t.client, t.host.taskQueue, spec)).result();
 
     expect(outcome.status).toBe('COMPLETED');
     expect(outcome.attempts.map((attempt) => attempt.status)).toEqual(['REWORK_REQUIRED', 'PASSED']);
@@ -67,14 +54,14 @@ describe('the task workflow on a real server, real git and real pytest', () => {
   it('fails with retries exhausted: FAILED, class recorded, TASK_RETRY_EXHAUSTED emitted, no commit', async () => {
     const project = await makeCalcProject({ coder: [...wrongTurns(), ...wrongTurns()] });
     const spec = taskSpec({ repo: project.repo, goal: 'Fix add in calc.py', maxRetries: 1, models: { coder: `scripted:${project.scriptFile}` } });
-    const handle = await startTestTask(client, host.taskQueue, spec);
+    const handle = await startTestTask(t.client, t.host.taskQueue, spec);
     const outcome = await handle.result();
 
     expect(outcome.status).toBe('FAILED');
     expect(outcome.attempts).toHaveLength(2);
     expect(outcome.recommendation).toBe('split_task');
     expect(outcome.attempts.every((attempt) => attempt.failure?.failureClass === 'split_task')).toBe(true);
-    const events = (await readEvents(host.eventsFile)).filter((event) => event.workflowId === handle.workflowId);
+    const events = (await readEvents(t.host.eventsFile)).filter((event) => event.workflowId === handle.workflowId);
     expect(events.map((event) => event.type)).toEqual(['TEST_FAILED', 'TASK_FAILED', 'TEST_FAILED', 'TASK_FAILED', 'TASK_RETRY_EXHAUSTED']);
     expect(events.filter((event) => event.type === 'TASK_FAILED').map((event) => event.data.will_retry)).toEqual([true, false]);
     expect(await git(project.repo, 'branch', '--list', `taskloop/${spec.id}`)).not.toBe('');
@@ -85,25 +72,25 @@ describe('the task workflow on a real server, real git and real pytest', () => {
     const cheat = [turn('write_file', { path: 'tests/test_calc.py', content: 'def test_nothing():\n    assert True\n' }), turn('finish', { summary: 'simplified tests' })];
     const project = await makeCalcProject({ coder: [...cheat, ...fixTurns()] });
     const spec = taskSpec({ repo: project.repo, goal: 'Fix add in calc.py', models: { coder: `scripted:${project.scriptFile}` } });
-    const handle = await startTestTask(client, host.taskQueue, spec);
+    const handle = await startTestTask(t.client, t.host.taskQueue, spec);
     const outcome = await handle.result();
 
     expect(outcome.status).toBe('COMPLETED');
     expect(outcome.attempts[0]?.failure).toMatchObject({ node: 'review', failureClass: 'replan' });
     expect(outcome.attempts[0]?.review?.findings.map((finding) => finding.rule)).toContain('test_file_edited');
-    const types = (await readEvents(host.eventsFile)).filter((event) => event.workflowId === handle.workflowId).map((event) => event.type);
+    const types = (await readEvents(t.host.eventsFile)).filter((event) => event.workflowId === handle.workflowId).map((event) => event.type);
     expect(types).toEqual(['REVIEW_FAILED', 'TASK_FAILED', 'COMMIT_CREATED', 'TASK_COMPLETED']);
   });
 
   it('starting the same task twice gives one workflow', async () => {
     const project = await makeCalcProject({ coder: fixTurns() });
     const spec = taskSpec({ repo: project.repo, goal: 'Fix add in calc.py', models: { coder: `scripted:${project.scriptFile}` } });
-    const first = await startTestTask(client, host.taskQueue, spec);
-    const second = await startTestTask(client, host.taskQueue, spec);
+    const first = await startTestTask(t.client, t.host.taskQueue, spec);
+    const second = await startTestTask(t.client, t.host.taskQueue, spec);
     expect(second.workflowId).toBe(first.workflowId);
     await first.result();
     const runs = [];
-    for await (const execution of client.workflow.list({ query: `WorkflowId = "${first.workflowId}"` })) runs.push(execution);
+    for await (const execution of t.client.workflow.list({ query: `WorkflowId = "${first.workflowId}"` })) runs.push(execution);
     expect(runs.length).toBeLessThanOrEqual(1);
     expect(await taskloopCommits(project.repo, `taskloop/${spec.id}`)).toHaveLength(1);
   });

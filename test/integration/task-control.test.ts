@@ -1,10 +1,9 @@
-import type { Client, Connection } from '@temporalio/client';
 import { execa } from 'execa';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { calcFiles, fixTurns, makeCalcProject, wrongTurns } from '../support/calc-project.js';
 import { makeRepo, makeTempDir } from '../support/git-repo.js';
 import { cancelSignal, pauseSignal, resumeSignal, retryUpdate, stateQuery } from '../../workflows/messages.js';
-import { connectTestClient, eventually, startTestWorkers, uniqueId, type TestWorkerHost } from './support/temporal.js';
+import { eventually, startTestWorkers, uniqueId, useTestTemporal } from './support/temporal.js';
 import { git, readEvents, startTestTask, taskloopCommits, taskSpec, waitForState } from './support/tasks.js';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -12,24 +11,12 @@ import path from 'node:path';
 const slowTest = 'import time\n\n\ndef test_slow():\n    time.sleep(30)\n';
 
 describe('controlling a running task', () => {
-  let client: Client;
-  let connection: Connection;
-  let host: TestWorkerHost;
-
-  beforeAll(async () => {
-    ({ client, connection } = await connectTestClient());
-    host = await startTestWorkers({ taskQueue: uniqueId('task-control') });
-  });
-
-  afterAll(async () => {
-    await host?.stop();
-    await connection?.close();
-  });
+  const t = useTestTemporal('task-control');
 
   it('pauses before the next node, runs nothing more while paused, and completes after resume', async () => {
     const project = await makeCalcProject({ coder: fixTurns() });
     const spec = taskSpec({ repo: project.repo, goal: 'Fix add', models: { coder: `scripted:${project.scriptFile}` } });
-    const handle = await startTestTask(client, host.taskQueue, spec);
+    const handle = await startTestTask(t.client, t.host.taskQueue, spec);
     await handle.signal(pauseSignal);
 
     const paused = await waitForState(handle, 'PAUSED', (state) => state.status === 'PAUSED');
@@ -39,7 +26,7 @@ describe('controlling a running task', () => {
     expect(still.phase).toBe(paused.phase);
     expect(still.attempts[0]?.test).toBeUndefined();
     const listed = await eventually('TaskStatus=PAUSED to be visible', async () => {
-      for await (const execution of client.workflow.list({ query: `WorkflowId = "${handle.workflowId}" AND TaskStatus = "PAUSED"` })) return execution;
+      for await (const execution of t.client.workflow.list({ query: `WorkflowId = "${handle.workflowId}" AND TaskStatus = "PAUSED"` })) return execution;
       return undefined;
     });
     expect(listed.workflowId).toBe(handle.workflowId);
@@ -55,7 +42,7 @@ describe('controlling a running task', () => {
     const scriptFile = path.join(dir, 'script.json');
     await writeFile(scriptFile, JSON.stringify({ coder: fixTurns() }));
     const spec = taskSpec({ repo, goal: 'Fix add', models: { coder: `scripted:${scriptFile}` } });
-    const handle = await startTestTask(client, host.taskQueue, spec);
+    const handle = await startTestTask(t.client, t.host.taskQueue, spec);
     await waitForState(handle, 'the test node', (state) => state.phase === 'test');
     await new Promise((resolve) => setTimeout(resolve, 500));
     await handle.signal(cancelSignal, { reason: 'not needed any more' });
@@ -68,7 +55,7 @@ describe('controlling a running task', () => {
     expect(await taskloopCommits(repo, `taskloop/${spec.id}`)).toEqual([]);
     const pytests = await execa('pgrep', ['-f', 'test_slow'], { reject: false });
     expect(pytests.stdout.trim()).toBe('');
-    const types = (await readEvents(host.eventsFile)).filter((event) => event.workflowId === handle.workflowId).map((event) => event.type);
+    const types = (await readEvents(t.host.eventsFile)).filter((event) => event.workflowId === handle.workflowId).map((event) => event.type);
     expect(types).toEqual(['TASK_CANCELLED']);
   });
 
@@ -76,7 +63,7 @@ describe('controlling a running task', () => {
     const project = await makeCalcProject({ coder: fixTurns() });
     const spec = taskSpec({ repo: project.repo, goal: 'Fix add', models: { coder: `scripted:${project.scriptFile}` } });
     const queue = uniqueId('cancel-early');
-    const handle = await startTestTask(client, queue, spec);
+    const handle = await startTestTask(t.client, queue, spec);
     await handle.signal(cancelSignal, { reason: 'changed my mind' });
     const late = await startTestWorkers({ taskQueue: queue });
     try {
@@ -92,7 +79,7 @@ describe('controlling a running task', () => {
   it('accepts a retry with a hint inside the retry window, and the next attempt sees the hint', async () => {
     const project = await makeCalcProject({ coder: [...wrongTurns(), ...fixTurns()] });
     const spec = taskSpec({ repo: project.repo, goal: 'Fix add', maxRetries: 0, retryWindowMs: 120_000, models: { coder: `scripted:${project.scriptFile}` } });
-    const handle = await startTestTask(client, host.taskQueue, spec);
+    const handle = await startTestTask(t.client, t.host.taskQueue, spec);
     await waitForState(handle, 'FAILED in its retry window', (state) => state.status === 'FAILED' && state.retryWindowEndsAt !== undefined);
 
     const accepted = await handle.executeUpdate(retryUpdate, { args: [{ hint: 'add must return a + b' }] });
@@ -108,7 +95,7 @@ describe('controlling a running task', () => {
     const dir = await makeTempDir();
     const scriptFile = path.join(dir, 'script.json');
     await writeFile(scriptFile, JSON.stringify({ coder: fixTurns() }));
-    const handle = await startTestTask(client, host.taskQueue, taskSpec({ repo, goal: 'Fix add', models: { coder: `scripted:${scriptFile}` } }));
+    const handle = await startTestTask(t.client, t.host.taskQueue, taskSpec({ repo, goal: 'Fix add', models: { coder: `scripted:${scriptFile}` } }));
     await waitForState(handle, 'running', (state) => state.status === 'RUNNING');
     await expect(handle.executeUpdate(retryUpdate, { args: [{}] })).rejects.toMatchObject({
       cause: { message: expect.stringMatching(/is RUNNING: retry is accepted only while it waits for a hint or for a retry after failing/) },
@@ -121,7 +108,7 @@ describe('controlling a running task', () => {
     const cli = inject('temporalCli');
     const address = inject('temporalAddress');
     const project = await makeCalcProject({ coder: fixTurns() });
-    const handle = await startTestTask(client, host.taskQueue, taskSpec({ repo: project.repo, goal: 'Fix add', models: { coder: `scripted:${project.scriptFile}` } }));
+    const handle = await startTestTask(t.client, t.host.taskQueue, taskSpec({ repo: project.repo, goal: 'Fix add', models: { coder: `scripted:${project.scriptFile}` } }));
     await execa(cli, ['workflow', 'signal', '--address', address, '--workflow-id', handle.workflowId, '--name', 'pause']);
     await waitForState(handle, 'PAUSED', (state) => state.status === 'PAUSED');
     const queried = await execa(cli, ['workflow', 'query', '--address', address, '--workflow-id', handle.workflowId, '--type', 'state', '--output', 'json']);
@@ -130,7 +117,7 @@ describe('controlling a running task', () => {
     expect((await handle.result()).status).toBe('COMPLETED');
 
     const failing = await makeCalcProject({ coder: wrongTurns() });
-    const failed = await startTestTask(client, host.taskQueue, taskSpec({ repo: failing.repo, goal: 'Fix add', maxRetries: 0, models: { coder: `scripted:${failing.scriptFile}` } }));
+    const failed = await startTestTask(t.client, t.host.taskQueue, taskSpec({ repo: failing.repo, goal: 'Fix add', maxRetries: 0, models: { coder: `scripted:${failing.scriptFile}` } }));
     expect((await failed.result()).status).toBe('FAILED');
     const listed = await eventually('temporal workflow list to find the FAILED task', async () => {
       const { stdout } = await execa(cli, ['workflow', 'list', '--address', address, '--query', `TaskStatus="FAILED" AND Project="itest"`, '--output', 'json']);

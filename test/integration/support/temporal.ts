@@ -4,7 +4,7 @@ import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporal
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { createWorkerSet, runWorkerSet } from '../../../workers/create-workers.js';
 import { hostTaskQueue } from '../../../workflows/task-queues.js';
 
@@ -69,3 +69,35 @@ export async function eventually<T>(what: string, check: () => Promise<T | undef
 }
 
 export const uniqueId = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+
+export interface TestTemporal {
+  readonly client: Client;
+  readonly host: TestWorkerHost;
+}
+
+/** For a describe block: a client and one worker host on a queue of its own, started before and stopped after. */
+export function useTestTemporal(queuePrefix: string): TestTemporal {
+  let client: Client | undefined;
+  let connection: Connection | undefined;
+  let host: TestWorkerHost | undefined;
+  beforeAll(async () => {
+    ({ client, connection } = await connectTestClient());
+    host = await startTestWorkers({ taskQueue: uniqueId(queuePrefix) });
+  });
+  afterAll(async () => {
+    await host?.stop();
+    await connection?.close();
+  });
+  const ready = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`${what} is not ready: use it inside tests, not at describe time`);
+    return value;
+  };
+  return {
+    get client() {
+      return ready(client, 'the test client');
+    },
+    get host() {
+      return ready(host, 'the test worker host');
+    },
+  };
+}
