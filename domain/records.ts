@@ -1,5 +1,6 @@
 // Plain, JSON-safe records that travel between activities and workflows (through Temporal payloads).
 // Large texts never travel here: logs, diffs and transcripts are artifacts, referenced by `ArtifactRef`.
+import type { FailurePattern } from './learning/patterns/types.js';
 
 /** The nodes of the task graph, in order. */
 export const taskNodes = ['claim', 'code', 'test', 'review', 'judge', 'commit'] as const;
@@ -35,8 +36,8 @@ export interface CoderTelemetry {
 }
 
 export interface CoderResult {
-  /** finished: the model called `finish`; max_steps: the step bound was hit; model_error: the model failed (e.g. scripted turns ran out). */
-  status: 'finished' | 'max_steps' | 'model_error';
+  /** finished: the model called `finish`; max_steps: the step bound was hit; model_error: the model failed (e.g. scripted turns ran out); budget_exhausted: the task's call or token budget ran out. */
+  status: 'finished' | 'max_steps' | 'model_error' | 'budget_exhausted';
   summary: string;
   /** Why it did not finish, when it did not (words the failure classifier reads). */
   reason?: string;
@@ -69,6 +70,8 @@ export interface TestRunResult {
   stderrExcerpt: string;
   durationMs: number;
   log?: ArtifactRef;
+  /** What kind of failure the pytest output shows (strongest first, at most 5), when the run did not pass. */
+  patterns?: FailurePattern[];
 }
 
 export interface ReviewResult {

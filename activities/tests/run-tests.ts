@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
+import { classifyTestOutput } from '../../domain/learning/patterns/index.js';
 import { STDERR_EXCERPT_CHARS, STDOUT_EXCERPT_CHARS, tailExcerpt } from '../../domain/evidence.js';
 import type { TestCaseResult, TestRunResult } from '../../domain/records.js';
 import { scrubText } from '../../domain/secrets.js';
@@ -13,6 +14,8 @@ import { parseJunitXml } from './junit.js';
 import { isPytestCommand, withPytestOptions } from './pytest-command.js';
 import { runProcessTree } from './run-process-tree.js';
 import { boundCases, countCases } from './summarize-cases.js';
+
+const MAX_PATTERNS = 5;
 
 export interface RunTestsInput {
   worktreePath: string;
@@ -79,10 +82,12 @@ export async function runTests(input: RunTestsInput): Promise<TestRunResult> {
   const stderr = scrub(run.stderr);
   const log = await writeArtifact({ dir: artifactDir, name: 'test-stdout.log', content: stdout, hostId: input.hostId });
   await writeArtifact({ dir: artifactDir, name: 'test-stderr.log', content: stderr, hostId: input.hostId });
+  const patterns = outcome === 'passed' ? undefined : classifyTestOutput({ output: `${stdout}\n${stderr}`, counts }).slice(0, MAX_PATTERNS);
   return {
     outcome,
     exitCode: run.exitCode,
     counts,
+    ...(patterns === undefined ? {} : { patterns }),
     ...boundCases(allCases, input.maxCases ?? 500),
     ...(reason === undefined ? {} : { reason: scrub(reason) }),
     stdoutExcerpt: tailExcerpt(stdout, STDOUT_EXCERPT_CHARS),

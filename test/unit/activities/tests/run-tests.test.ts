@@ -44,6 +44,7 @@ describe('runTests with pytest', () => {
     const result = await runTests(input);
 
     expect(result.outcome).toBe('passed');
+    expect(result.patterns).toBeUndefined();
     expect(result.exitCode).toBe(0);
     expect(result.reason).toBeUndefined();
     expect(result.counts).toEqual({ total: 2, passed: 2, failed: 0, errors: 0, skipped: 0 });
@@ -75,6 +76,7 @@ describe('runTests with pytest', () => {
     expect(result.cases[0]).toEqual({ id: 'tests/test_calc.py::test_add', outcome: 'failed' });
     expect(result.counts).toMatchObject({ total: 2, passed: 1, failed: 1 });
     expect(result.stdoutExcerpt).toContain('assert 3 == 4');
+    expect(result.patterns?.[0]).toMatchObject({ type: 'wrong_constant', strategy: 'prioritize_constants' });
   });
 
   it('reports a collection error as an error naming pytest exit 2', async () => {
@@ -87,6 +89,7 @@ describe('runTests with pytest', () => {
     expect(result.reason).toContain('pytest exit 2');
     expect(result.cases).toContainEqual({ id: 'tests/test_broken.py', outcome: 'error' });
     expect(result.stdoutExcerpt).toContain('no_such_module_here');
+    expect(result.patterns?.[0]).toMatchObject({ type: 'cross_dep', symbols: ['no_such_module_here'] });
   });
 
   it('reports a run without tests as an environment problem', async () => {
