@@ -7,7 +7,7 @@ import { stateDir } from '../client/paths.js';
 import { SHARED_TASK_QUEUE } from '../workflows/task-queues.js';
 import { createWorkerSet, runWorkerSet } from './create-workers.js';
 import { resolveHost, type HostIdentity } from './host.js';
-import { checkWorkerTools } from './preflight.js';
+import { checkSearchAttributes, checkWorkerTools } from './preflight.js';
 
 export interface LaunchOptions {
   env?: NodeJS.ProcessEnv;
@@ -43,6 +43,12 @@ export async function launchWorker(options: LaunchOptions = {}): Promise<Launche
     connection = await NativeConnection.connect(target.connectionOptions);
   } catch (error) {
     throw unreachable(target, error);
+  }
+  try {
+    await checkSearchAttributes(target);
+  } catch (error) {
+    await connection.close();
+    throw error;
   }
   const eventsFile = path.resolve(env.TASKLOOP_EVENTS_FILE ?? path.join(stateDir(env), 'events.jsonl'));
   try {

@@ -1,5 +1,8 @@
 // Checks a worker makes before it serves: the tools its activities run must exist, or it says what to install.
+import { Connection } from '@temporalio/client';
 import { execa } from 'execa';
+import type { TemporalTarget } from '../client/connection.js';
+import { searchAttributeCliPairs } from '../workflows/search-attributes.js';
 
 export class PreflightError extends Error {
   override name = 'PreflightError';
@@ -18,4 +21,24 @@ export async function checkWorkerTools(env: NodeJS.ProcessEnv = process.env): Pr
   const git = await execa('git', ['--version'], { reject: false, env });
   if (git.failed) throw new PreflightError('git was not found on PATH; install git (e.g. apt-get install git)');
   return { python: python.stdout.trim(), git: git.stdout.trim() };
+}
+
+/**
+ * Workflows upsert taskloop's search attributes at every phase; on a server without them every workflow task
+ * would fail, so the worker refuses to start and says how to create the missing ones.
+ */
+export async function checkSearchAttributes(target: TemporalTarget): Promise<void> {
+  const connection = await Connection.connect({ ...target.connectionOptions, connectTimeout: '5s' });
+  try {
+    const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace: target.namespace });
+    const missing = searchAttributeCliPairs().filter(({ name }) => !customAttributes || !(name in customAttributes));
+    if (missing.length === 0) return;
+    const commands = missing.map(({ name, type }) => `temporal operator search-attribute create --namespace ${target.namespace} --name ${name} --type ${type}`);
+    throw new PreflightError(
+      `namespace ${target.namespace} at ${target.address} lacks the search attributes ${missing.map((m) => m.name).join(', ')}; ` +
+        `restart the dev server with \`taskloop server\` or create them: ${commands.join(' && ')}`,
+    );
+  } finally {
+    await connection.close();
+  }
 }

@@ -8,8 +8,10 @@ export const PhaseKey = defineSearchAttributeKey('Phase', SearchAttributeType.KE
 export const TaskStatusKey = defineSearchAttributeKey('TaskStatus', SearchAttributeType.KEYWORD);
 export const FailureClassKey = defineSearchAttributeKey('FailureClass', SearchAttributeType.KEYWORD);
 export const AttemptKey = defineSearchAttributeKey('Attempt', SearchAttributeType.INT);
+/** The strongest pytest-output pattern of the last failed test run (wrong_constant, cross_dep, ...), beside FailureClass. */
+export const FailurePatternKey = defineSearchAttributeKey('FailurePattern', SearchAttributeType.KEYWORD);
 
-export const taskloopSearchAttributes = [TaskIdKey, ProjectKey, PhaseKey, TaskStatusKey, FailureClassKey, AttemptKey] as const;
+export const taskloopSearchAttributes = [TaskIdKey, ProjectKey, PhaseKey, TaskStatusKey, FailureClassKey, AttemptKey, FailurePatternKey] as const;
 
 const cliTypeNames: Record<SearchAttributeType, string> = {
   TEXT: 'Text',

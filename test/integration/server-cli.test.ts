@@ -6,9 +6,18 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
+import { isTemporalServing } from '../../client/server/dev-server.js';
 import { findFreePort } from '../../client/server/ports.js';
 import { taskloopBin, runTaskloop } from '../support/cli.js';
 import { uniqueId } from './support/temporal.js';
+
+async function eventuallyServing(port: number): Promise<void> {
+  for (let i = 0; i < 120; i++) {
+    if (await isTemporalServing(`127.0.0.1:${port}`)) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`no Temporal server came up on port ${port}`);
+}
 
 const cliEnv = () => ({ ...process.env, TEMPORAL_CLI: inject('temporalCli') });
 
@@ -89,6 +98,20 @@ describe('bad input to the CLI', () => {
     const result = await runTaskloop(['worker'], { env: { ...process.env, TEMPORAL_ADDRESS: `127.0.0.1:${port}` } });
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toMatch(new RegExp(`cannot reach Temporal at 127\\.0\\.0\\.1:${port}.*TEMPORAL_ADDRESS`));
+  });
+
+  it('stops a worker whose server lacks the search attributes, naming the command that creates them', async () => {
+    const port = await findFreePort();
+    const bare = execa(inject('temporalCli'), ['server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'error'], { reject: false });
+    try {
+      const result = await eventuallyServing(port).then(() => runTaskloop(['worker'], { env: { ...process.env, TEMPORAL_ADDRESS: `127.0.0.1:${port}` } }));
+      expect(result.exitCode).toBe(1);
+      expect(result.stderr).toContain('lacks the search attributes TaskId, Project, Phase, TaskStatus, FailureClass, Attempt, FailurePattern');
+      expect(result.stderr).toContain('temporal operator search-attribute create --namespace default --name TaskId --type Keyword');
+    } finally {
+      bare.kill('SIGTERM');
+      await bare;
+    }
   });
 
   it('stops a worker without Python, naming what to install', async () => {

@@ -13,6 +13,7 @@ describe('the dev server command line', () => {
       'TaskStatus=Keyword',
       'FailureClass=Keyword',
       'Attempt=Int',
+      'FailurePattern=Keyword',
     ]);
   });
 
