@@ -82,6 +82,26 @@ describe('the task workflow on a real server, real git and real pytest', () => {
     expect(types).toEqual(['REVIEW_FAILED', 'TASK_FAILED', 'COMMIT_CREATED', 'TASK_COMPLETED']);
   });
 
+  it('re-runs the test node for an environment problem without a new model attempt, then fails with that class', async () => {
+    const project = await makeCalcProject({ coder: fixTurns() });
+    const spec = taskSpec({
+      repo: project.repo,
+      goal: 'Fix add in calc.py',
+      testCommand: ['no-such-test-runner', '-q'],
+      maxRetries: 0,
+      envRetryLimit: 2,
+      models: { coder: `scripted:${project.scriptFile}` },
+    });
+    const outcome = await (await startTestTask(t.client, t.host.taskQueue, spec)).result();
+
+    expect(outcome.status).toBe('FAILED');
+    expect(outcome.recommendation).toBe('environment_problem');
+    expect(outcome.attempts).toHaveLength(1);
+    expect(outcome.attempts[0]?.envRetries).toBe(2);
+    expect(outcome.attempts[0]?.failure?.reason).toContain('test command not found: no-such-test-runner');
+    expect(outcome.attempts[0]?.coder?.telemetry.modelRequests).toBe(2);
+  });
+
   it('starting the same task twice gives one workflow', async () => {
     const project = await makeCalcProject({ coder: fixTurns() });
     const spec = taskSpec({ repo: project.repo, goal: 'Fix add in calc.py', models: { coder: `scripted:${project.scriptFile}` } });
