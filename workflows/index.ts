@@ -2,3 +2,4 @@
 export { probeWorkflow } from './probe.js';
 export { taskWorkflow } from './task.js';
 export { projectWorkflow } from './project.js';
+export { reflectionWorkflow } from './reflection.js';

@@ -4,7 +4,7 @@
 import { allHandlersFinished, ApplicationFailure, condition, continueAsNew, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { validatePlanGraph, type ProjectPlan } from '../domain/project/plan.js';
 import { buildProjectReport, type ProjectReport } from '../domain/project/project-report.js';
-import { createProjectState, describeProgress, findTask, type ProjectState } from '../domain/project/project-state.js';
+import { createProjectState, describeProgress, findTask, scheduledRunId, type ProjectState } from '../domain/project/project-state.js';
 import { nextActions } from '../domain/project/scheduling.js';
 import { markNotRun } from '../domain/project/task-runs.js';
 import { ProjectChildren } from './project/children.js';
@@ -66,7 +66,7 @@ function createCheckedState(plan: ProjectPlan): ProjectState {
     const problems = graph.errors.map((error) => error.message).join('; ');
     throw ApplicationFailure.nonRetryable(`plan of project ${plan.project} is invalid: ${problems}`, 'InvalidPlan');
   }
-  return createProjectState(plan);
+  return createProjectState(plan, scheduledRunId(workflowInfo().workflowId, plan.project));
 }
 
 function cancelPendingTasks(state: ProjectState, now: string): void {

@@ -12,7 +12,7 @@ import { formatProjectReport } from '../output/project-report.js';
 import { stateDir } from '../paths.js';
 import type { Command } from './command.js';
 
-const help = `Usage: taskloop demo [--model SPEC]
+const help = `Usage: taskloop demo [--model SPEC] [--json]
 
 Runs taskloop's main job on the local Temporal dev server (started in the background if none answers, and left
 running): makes a small real Python project with pytest tests from examples/calc, starts a worker, and runs the
@@ -24,14 +24,18 @@ batch in examples/calc/tasks.yaml (four tasks, one depending on another) with th
 It shows live progress, prints the report and the Web UI address of the project.
 
   --model SPEC   the coder model for every task instead of the recorded one (openai:<model>, anthropic:<model>,
-                 or scripted:<file.json>); the demo's outcomes above hold only for the recorded scripts`;
+                 or scripted:<file.json>); the demo's outcomes above hold only for the recorded scripts
+  --json         progress goes to stderr and stdout gets only the project report as JSON, for scripts and CI
+
+Exit codes: 0 every task completed, 1 a task did not (or the demo could not run), 2 bad flags.`;
 
 export const demoCommand: Command = {
   summary: 'run four real tasks on a real Python project, live, on the local dev server',
   help,
   async run(argv) {
-    const { values } = parseFlags('demo', argv, { model: { type: 'string' } });
-    const log = (line: string) => console.log(line);
+    const { values } = parseFlags('demo', argv, { model: { type: 'string' }, json: { type: 'boolean' } });
+    // In JSON mode stdout carries only the report; everything a person reads goes to stderr.
+    const log = (line: string) => (values.json ? console.error(line) : console.log(line));
     const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-');
     const project = `demo-${stamp}`;
     const runDir = path.join(stateDir(), 'demo', stamp);
@@ -60,6 +64,7 @@ export const demoCommand: Command = {
       log(`\nBranches with the commits: git -C ${repo} log --oneline --all`);
       log(`Web UI: ${ui}/namespaces/${target.namespace}/workflows/${workflowId}  (filter tasks with: Project="${project}")`);
       log(`The Temporal server keeps running at ${server.address} so the runs can be inspected.`);
+      if (values.json) console.log(JSON.stringify(report, null, 2));
       return report.counts.COMPLETED === report.total ? 0 : 1;
     } finally {
       await connection.close();

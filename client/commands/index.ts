@@ -8,6 +8,10 @@ import { pauseCommand } from './pause.js';
 import { resumeCommand } from './resume.js';
 import { cancelCommand } from './cancel.js';
 import { retryCommand } from './retry.js';
+import { scheduleCommand } from './schedule.js';
+import { listCommand } from './list.js';
+import { watchCommand } from './watch.js';
+import { reportCommand } from './report.js';
 
 export const commands: Record<string, Command> = {
   demo: demoCommand,
@@ -19,4 +23,8 @@ export const commands: Record<string, Command> = {
   resume: resumeCommand,
   cancel: cancelCommand,
   retry: retryCommand,
+  schedule: scheduleCommand,
+  list: listCommand,
+  watch: watchCommand,
+  report: reportCommand,
 };

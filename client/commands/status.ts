@@ -1,8 +1,12 @@
-// `taskloop status ID`: what a task is doing now (the `state` query) or how it ended (its outcome).
+// `taskloop status ID`: what a task or project is doing now (its `state` query) or how it ended (outcome, report).
 import { parseFlags } from '../args.js';
+import { formatProjectReport } from '../output/project-report.js';
+import { formatProjectState } from '../output/project-state.js';
 import { formatOutcome, formatState } from '../output/task-report.js';
+import { readProject } from '../projects/read-project.js';
+import { resolveTarget } from '../projects/resolve-target.js';
 import { readTask } from '../tasks/read-task.js';
-import { resolveTask, takeTaskRef } from '../tasks/resolve-task.js';
+import { takeTaskRef } from '../tasks/resolve-task.js';
 import { withTaskClient } from '../tasks/task-client.js';
 import type { Command } from './command.js';
 
@@ -10,20 +14,33 @@ const help = `Usage: taskloop status ID [--json]
 
 Shows a task: while it runs, its status (RUNNING, PAUSED, WAITING_FOR_HINT, FAILED in its retry window), phase,
 attempt, each attempt's status, failure class and reason, and telemetry; once closed, its outcome.
-ID is a workflow id (task-<project>-<id>) or a task id (looked up by the TaskId search attribute).
+Shows a project: while it runs, its status (RUNNING, PAUSED) and each task's state, phase, attempts and
+dependencies; once closed, its report.
+ID is a workflow id (task-<project>-<id> or project-<name>), a task id (looked up by the TaskId search
+attribute), or a project name.
 
-  --json   print {"workflowId", "workflowStatus", "taskQueue", "state" | "outcome" | "error"} as JSON
+  --json   print {"workflowId", "workflowStatus", "taskQueue", "state" | "outcome" | "error"} as JSON; for a
+           project {"kind": "project", ..., "state" | "report" | "error"}
 
 Exit codes: 0 shown, 1 could not be read (e.g. no worker answers the query), 2 unknown or ambiguous ID.`;
 
 export const statusCommand: Command = {
-  summary: 'show what a task is doing, or how it ended',
+  summary: 'show what a task or project is doing, or how it ended',
   help,
   async run(argv) {
     const { values, positionals } = parseFlags('status', argv, { json: { type: 'boolean' } }, true);
     const ref = takeTaskRef('status', positionals);
     return withTaskClient(async ({ client }) => {
-      const reading = await readTask(client, await resolveTask(client, 'status', ref));
+      const target = await resolveTarget(client, 'status', ref);
+      if (target.kind === 'project') {
+        const reading = await readProject(client, 'status', target.project);
+        if (values.json) console.log(JSON.stringify(reading, null, 2));
+        else if ('state' in reading) console.log(formatProjectState(reading.state));
+        else if ('report' in reading) console.log(`${reading.workflowId}: ${reading.report.status}\n${formatProjectReport(reading.report)}`);
+        else console.log(`${reading.workflowId}: workflow ${reading.workflowStatus}: ${reading.error}`);
+        return 0;
+      }
+      const reading = await readTask(client, target.task);
       if (values.json) console.log(JSON.stringify(reading, null, 2));
       else if ('state' in reading) console.log(formatState(reading.state));
       else if ('outcome' in reading) console.log(formatOutcome(reading.outcome));

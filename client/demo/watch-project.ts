@@ -1,21 +1,43 @@
 // Live progress of a project in the terminal: one line whenever a task changes state, phase or attempt, and a
-// progress bar; returns when the project workflow has ended.
+// progress bar; returns when the project workflow has ended. Running tasks' phase and attempt come from their own
+// `state` query (the project only learns them when a run ends).
 import type { WorkflowHandle } from '@temporalio/client';
 import type { ProjectStateView, ProjectTaskView } from '../../domain/project/project-report.js';
+import type { TaskState } from '../../domain/task-state.js';
+import { stateQuery } from '../../workflows/messages.js';
 import { projectStateQuery } from '../../workflows/project-messages.js';
 
 const finished = new Set(['COMPLETED', 'FAILED', 'SKIPPED', 'CANCELLED']);
+const CHILD_QUERY_LIMIT_MS = 2_000;
 
-function describe(task: ProjectTaskView): string {
-  const where = task.state === 'RUNNING' ? ` ${task.phase ?? 'starting'}${task.attempt ? `, attempt ${task.attempt}` : ''}` : '';
+function describe(task: ProjectTaskView, live?: TaskState): string {
+  const phase = live?.phase ?? task.phase;
+  const attempt = live?.attempt ?? task.attempt;
+  const where = task.state === 'RUNNING' ? ` ${phase ?? 'starting'}${attempt ? `, attempt ${attempt}` : ''}` : '';
+  const status = task.state === 'RUNNING' && live && live.status !== 'RUNNING' ? ` [${live.status}]` : '';
   const why = task.failureClass ? ` (${task.failureClass})` : '';
-  return `${task.state}${where}${why}`;
+  return `${task.state}${where}${status}${why}`;
 }
 
-function progressBar(view: ProjectStateView, width = 24): string {
+export function progressBar(view: ProjectStateView, width = 24): string {
   const done = view.tasks.filter((task) => finished.has(task.state)).length;
   const filled = view.tasks.length === 0 ? width : Math.round((done / view.tasks.length) * width);
   return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${view.tasks.length}`;
+}
+
+/** A running child's own state, or undefined when it cannot say quickly (not started yet, no worker). */
+async function queryChild(handle: WorkflowHandle, workflowId: string): Promise<TaskState | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), CHILD_QUERY_LIMIT_MS)));
+  const query = handle.client
+    .getHandle(workflowId)
+    .query(stateQuery)
+    .catch(() => undefined);
+  try {
+    return await Promise.race([query, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export async function watchProject(handle: WorkflowHandle, log: (line: string) => void, intervalMs = 400): Promise<void> {
@@ -26,8 +48,10 @@ export async function watchProject(handle: WorkflowHandle, log: (line: string) =
     const description = await handle.describe();
     const view = await handle.query(projectStateQuery).catch(() => undefined);
     if (view) {
+      const running = view.tasks.filter((task) => task.state === 'RUNNING');
+      const live = new Map(await Promise.all(running.map(async (task) => [task.id, await queryChild(handle, task.workflowId)] as const)));
       for (const task of view.tasks) {
-        const line = describe(task);
+        const line = describe(task, live.get(task.id));
         if (seen.get(task.id) !== line) {
           seen.set(task.id, line);
           log(`  ${((Date.now() - started) / 1000).toFixed(1).padStart(5)}s  ${task.id.padEnd(18)} ${line}`);

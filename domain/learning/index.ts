@@ -7,3 +7,4 @@ export { runTaskSchema, runTaskStatuses, countPatterns } from './run-task.js';
 export type { RunTask } from './run-task.js';
 export * from './lessons.js';
 export * from './report-card.js';
+export * from './reflection/index.js';

@@ -41,10 +41,10 @@ export interface BufferedFailure {
   workflowId: string;
 }
 
-export interface FailureGroup {
+export interface FailureGroup<T extends BufferedFailure = BufferedFailure> {
   /** The description of the failure that started the group. */
   description: string;
-  failures: BufferedFailure[];
+  failures: T[];
   /** Distinct workflow ids of the members, in buffer order (the skill's provenance). */
   workflowIds: string[];
 }
@@ -54,9 +54,9 @@ export interface FailureGroup {
  * ungrouped failures similar to it; only groups of at least `minCount` are kept, and a failure
  * joins at most one group (members of a group too small stay free to join a later one).
  */
-export function groupFailures(buffer: readonly BufferedFailure[], threshold = 0.5, minCount = 2): FailureGroup[] {
+export function groupFailures<T extends BufferedFailure>(buffer: readonly T[], threshold = 0.5, minCount = 2): FailureGroup<T>[] {
   const grouped = new Set<number>();
-  const groups: FailureGroup[] = [];
+  const groups: FailureGroup<T>[] = [];
   buffer.forEach((seed, i) => {
     if (grouped.has(i)) return;
     const members = [i];

@@ -56,7 +56,7 @@ export function validateAddedTasks(state: ProjectState, added: unknown): Validat
 /** Adds validated tasks as PENDING records, and to the project's milestone/feature outline. */
 export function appendTasks(state: ProjectState, planned: PlannedTask[]): void {
   for (const task of planned) {
-    state.tasks.push(createTaskRecord(task));
+    state.tasks.push(createTaskRecord(task, state.runId));
     let milestone = state.milestones.find((m) => m.id === task.milestone);
     if (!milestone) {
       milestone = { id: task.milestone, features: [] };

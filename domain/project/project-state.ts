@@ -54,18 +54,28 @@ export interface ProjectState {
   finished: boolean;
   /** How many times this project has continued as new. */
   continuedAsNew: number;
+  /** Set on a run a Temporal Schedule started; suffixes its task workflow ids. */
+  runId?: string;
 }
 
 export type ProjectStatus = 'RUNNING' | 'PAUSED' | 'COMPLETED' | 'CANCELLED';
 
+/** The run id of a scheduled run (the part after `project-<project>-`), or undefined for a plain start. */
+export function scheduledRunId(workflowId: string, project: string): string | undefined {
+  const prefix = `project-${project}-`;
+  if (!workflowId.startsWith(prefix)) return undefined;
+  return workflowId.slice(prefix.length).replace(/[^A-Za-z0-9._-]/g, '') || undefined;
+}
+
 /** The state of a project that has not started anything yet. */
-export function createProjectState(plan: ProjectPlan): ProjectState {
+export function createProjectState(plan: ProjectPlan, runId?: string): ProjectState {
   return {
+    ...(runId ? { runId } : {}),
     project: plan.project,
     repo: plan.repo,
     concurrency: plan.concurrency,
     milestones: plan.milestones,
-    tasks: plan.tasks.map(createTaskRecord),
+    tasks: plan.tasks.map((task) => createTaskRecord(task, runId)),
     paused: false,
     cancelRequested: false,
     finished: false,
@@ -73,14 +83,18 @@ export function createProjectState(plan: ProjectPlan): ProjectState {
   };
 }
 
-export function createTaskRecord(task: PlannedTask): ProjectTaskRecord {
+/**
+ * Task workflow ids are `task-<project>-<id>`; a run that a Temporal Schedule started (`project-<project>-<time>`)
+ * suffixes them with its run id, so every scheduled run has tasks of its own instead of colliding with the last.
+ */
+export function createTaskRecord(task: PlannedTask, runId?: string): ProjectTaskRecord {
   return {
     id: task.spec.id,
     milestone: task.milestone,
     feature: task.feature,
     dependsOn: task.dependsOn,
     spec: task.spec,
-    workflowId: taskWorkflowId(task.spec),
+    workflowId: runId ? `${taskWorkflowId(task.spec)}-${runId}` : taskWorkflowId(task.spec),
     state: 'PENDING',
     runs: 0,
     attempts: 0,

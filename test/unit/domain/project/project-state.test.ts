@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { projectWorkflowId } from '../../../../domain/project/plan.js';
-import { describeProgress, findTask, projectStatus } from '../../../../domain/project/project-state.js';
+import { createProjectState, describeProgress, findTask, projectStatus, scheduledRunId } from '../../../../domain/project/project-state.js';
 import { plannedTask, projectState } from './fixtures.js';
 
 describe('createProjectState', () => {
@@ -12,6 +12,15 @@ describe('createProjectState', () => {
     ]);
     expect(state.tasks[0]).toMatchObject({ runs: 0, attempts: 0, durationMs: 0, turnsConsumed: 0, telemetry: { modelRequests: 0 } });
     expect(state).toMatchObject({ project: 'demo', concurrency: 2, paused: false, cancelRequested: false, finished: false, continuedAsNew: 0 });
+  });
+
+  it('gives the tasks of a scheduled run workflow ids of their own', () => {
+    const runId = scheduledRunId('project-demo-2026-11-29T16:00:00Z', 'demo');
+    expect(runId).toBe('2026-11-29T160000Z');
+    const plan = { project: 'demo', repo: '/r', concurrency: 1, milestones: [], tasks: [plannedTask('a')] };
+    expect(createProjectState(plan, runId).tasks[0]?.workflowId).toBe('task-demo-a-2026-11-29T160000Z');
+    expect(scheduledRunId('project-demo', 'demo')).toBeUndefined();
+    expect(scheduledRunId('project-demo-other-x', 'demo-other')).toBe('x');
   });
 });
 

@@ -1,0 +1,49 @@
+// The activity a workflow calls to forward a failure to reflection: workflows cannot signal-with-start themselves.
+import { Context } from '@temporalio/activity';
+import path from 'node:path';
+import { signalFailure } from '../../client/reflection.js';
+import type { FailureEventInput } from '../../domain/learning/reflection/failure-event.js';
+
+export interface ReportFailureInput {
+  project: string;
+  /** The agent role that failed, e.g. `coder`. */
+  role: string;
+  event: FailureEventInput;
+  skillWriterModel?: string;
+  learning?: { enabled: boolean; roles: string[] };
+  /** Default `<workDir>/skills/<project>` of the worker that starts the reflection workflow. */
+  skillsDir?: string;
+  threshold?: number;
+  minCount?: number;
+  /** Default: the queue this activity runs on (the shared queue). */
+  taskQueue?: string;
+}
+
+export interface ReportFailureDeps {
+  workDir: string;
+}
+
+/** The default skills folder of a project on a worker. */
+export function defaultSkillsDir(workDir: string, project: string): string {
+  return path.join(workDir, 'skills', project);
+}
+
+/** Signals (with start) the reflection workflow of the project and role; returns its workflow id. */
+export async function reportFailure(input: ReportFailureInput, deps: ReportFailureDeps): Promise<{ workflowId: string }> {
+  // The worker's own client (SDK >= 1.13 passes it to every activity over the worker's connection).
+  const context = Context.current();
+  const handle = await signalFailure(context.client, {
+    taskQueue: input.taskQueue ?? context.info.taskQueue,
+    event: input.event,
+    workflow: {
+      project: input.project,
+      role: input.role,
+      skillsDir: input.skillsDir ?? defaultSkillsDir(deps.workDir, input.project),
+      learning: input.learning ?? { enabled: true, roles: ['coder'] },
+      ...(input.skillWriterModel === undefined ? {} : { skillWriterModel: input.skillWriterModel }),
+      ...(input.threshold === undefined ? {} : { threshold: input.threshold }),
+      ...(input.minCount === undefined ? {} : { minCount: input.minCount }),
+    },
+  });
+  return { workflowId: handle.workflowId };
+}

@@ -1,0 +1,4 @@
+export * from './gate.js';
+export * from './failure-event.js';
+export * from './skill-draft.js';
+export * from './reflection-state.js';

@@ -1,0 +1,32 @@
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, inject, it } from 'vitest';
+import type { ProjectReport } from '../../domain/project/project-report.js';
+import { runTaskloop } from '../support/cli.js';
+import { uniqueId } from './support/temporal.js';
+
+describe('taskloop demo', () => {
+  it('runs the four calc tasks on the test server to the expected outcomes and prints them in its report', async () => {
+    const home = await mkdtemp(path.join(os.tmpdir(), 'taskloop-demo-home-'));
+    // TEMPORAL_ADDRESS makes the demo attach to the test server instead of starting one; a queue of its own keeps
+    // its worker away from other test files' workflows.
+    const env = { ...process.env, TEMPORAL_ADDRESS: inject('temporalAddress'), TASKLOOP_HOME: home, TASKLOOP_TASK_QUEUE: uniqueId('demo') };
+    const result = await runTaskloop(['demo', '--json'], { env, timeout: 170_000 });
+
+    expect(result.exitCode, result.all).toBe(0);
+    const report = JSON.parse(result.stdout) as ProjectReport;
+    expect(report.tasks.map((task) => [task.id, task.status, task.attempts])).toEqual([
+      ['fix-add', 'COMPLETED', 1],
+      ['fix-mean', 'COMPLETED', 2],
+      ['fix-mul-doc', 'COMPLETED', 2],
+      ['document-spread', 'COMPLETED', 1],
+    ]);
+    expect(report).toMatchObject({ status: 'COMPLETED', total: 4, passRate: 1, passRateAtAttempt1: 0.5 });
+    // What a person reads: the same outcomes in the printed table.
+    for (const [id, attempts] of [['fix-add', 1], ['fix-mean', 2], ['fix-mul-doc', 2], ['document-spread', 1]] as const) {
+      expect(result.stderr).toMatch(new RegExp(`\\n {2}${id} +COMPLETED +${attempts} `));
+    }
+    expect(result.stderr).toContain(`Temporal is serving at ${inject('temporalAddress')}`);
+  }, 180_000);
+});

@@ -1,0 +1,66 @@
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { generateSkill, type GenerateSkillInput } from '../../../../activities/skills/generate-skill.js';
+import { parseSkill, skillId } from '../../../../domain/learning/skills.js';
+
+const reply = (whenItApplies: string) => ({ content: JSON.stringify({ whenItApplies, whatToDo: 'Read fetcher.py first.' }) });
+
+async function setUp(skillWriter: { content: string }[]) {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'taskloop-'));
+  await writeFile(path.join(dir, 'script.json'), JSON.stringify({ skillWriter }));
+  const skillsDir = path.join(dir, 'skills');
+  const failure = (n: number) => ({ workflowId: `task-p-t${n}`, taskId: `t${n}`, attempt: 1, description: 'Fix the cache key', failureClass: 'context_problem', reason: 'tests failed', evidence: '' });
+  const input = (startTurn: number, sourceWorkflowIds: string[]): GenerateSkillInput => ({
+    skillsDir,
+    modelSpec: 'scripted:script.json',
+    startTurn,
+    pattern: 'cross_dep',
+    description: 'Fix the cache key',
+    failures: sourceWorkflowIds.map((_, i) => failure(i + 1)),
+    sourceWorkflowIds,
+  });
+  const deps = { cwd: dir, now: () => new Date('2026-02-03T04:05:06.000Z') };
+  return { skillsDir, input, deps };
+}
+
+describe('generateSkill', () => {
+  it('writes the scripted draft as <id>.md with pattern, trigger, steps and provenance', async () => {
+    const { skillsDir, input, deps } = await setUp([reply('Fixing cache keys')]);
+    const written = await generateSkill(input(0, ['task-p-t1', 'task-p-t2']), deps);
+    const id = skillId('cross_dep', 'Fix the cache key');
+    expect(written).toEqual({ id, path: path.join(skillsDir, `${id}.md`), pattern: 'cross_dep', sourceWorkflowIds: ['task-p-t1', 'task-p-t2'] });
+    expect(parseSkill(await readFile(written.path, 'utf8'))).toEqual({
+      success: true,
+      data: { id, pattern: 'cross_dep', whenItApplies: 'Fixing cache keys', whatToDo: 'Read fetcher.py first.', sourceWorkflowIds: ['task-p-t1', 'task-p-t2'], createdAt: '2026-02-03T04:05:06.000Z' },
+    });
+  });
+
+  it('uses the scripted turn named by startTurn', async () => {
+    const { input, deps } = await setUp([reply('first'), reply('second')]);
+    const written = await generateSkill(input(1, ['task-p-t1']), deps);
+    expect(await readFile(written.path, 'utf8')).toContain('second');
+  });
+
+  it('rewrites the same file on a retry or a recurrence, merging provenance and keeping the creation time', async () => {
+    const { skillsDir, input, deps } = await setUp([reply('Fixing cache keys'), reply('Fixing cache keys, revised')]);
+    await generateSkill(input(0, ['task-p-t1', 'task-p-t2']), deps);
+    const again = await generateSkill(input(1, ['task-p-t2', 'task-p-t3']), { ...deps, now: () => new Date('2030-01-01T00:00:00.000Z') });
+    expect(await readdir(skillsDir)).toEqual([path.basename(again.path)]);
+    expect(again.sourceWorkflowIds).toEqual(['task-p-t1', 'task-p-t2', 'task-p-t3']);
+    const stored = parseSkill(await readFile(again.path, 'utf8'));
+    expect(stored.success && stored.data).toMatchObject({ whenItApplies: 'Fixing cache keys, revised', createdAt: '2026-02-03T04:05:06.000Z' });
+  });
+
+  it('fails with a retryable MalformedSkill and writes nothing when the reply is not a draft', async () => {
+    const { skillsDir, input, deps } = await setUp([{ content: 'Be careful.' }]);
+    await expect(generateSkill(input(0, ['task-p-t1']), deps)).rejects.toMatchObject({ type: 'MalformedSkill', nonRetryable: false });
+    await expect(readdir(skillsDir)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('fails as a model problem when the script has no skill-writer turn left', async () => {
+    const { input, deps } = await setUp([]);
+    await expect(generateSkill(input(0, ['task-p-t1']), deps)).rejects.toThrow(/model problem: .*no skillWriter turn left/);
+  });
+});

@@ -1,0 +1,9 @@
+// The skill-generation activity as the reflection workflow calls it: shared queue, explicit timeouts, two attempts.
+import { proxyActivities } from '@temporalio/workflow';
+import type { SkillActivities } from '../../activities/skills/index.js';
+
+// Two attempts: a model may answer better the second time; more would only spend model calls on a lost cause.
+export const { generateSkill } = proxyActivities<SkillActivities>({
+  startToCloseTimeout: '5 minutes',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '10s', maximumAttempts: 2 },
+});

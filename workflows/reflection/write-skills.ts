@@ -1,0 +1,59 @@
+// Turns every group of similar failures that reached the threshold into a skill; a failure is recorded, never thrown.
+import { ActivityFailure, ApplicationFailure, log } from '@temporalio/workflow';
+import {
+  describeGroupPattern,
+  recordSkillError,
+  recordSkillWritten,
+  type ReflectionFailure,
+  type ReflectionState,
+} from '../../domain/learning/reflection/index.js';
+import { groupFailures, type FailureGroup } from '../../domain/learning/similarity.js';
+import { generateSkill } from './proxies.js';
+
+export interface SkillWriting {
+  skillsDir: string;
+  skillWriterModel?: string;
+  threshold: number;
+  minCount: number;
+}
+
+/** Runs the skill writer for each ready group, one after another, and updates the state with the result. */
+export async function writeReadySkills(state: ReflectionState, options: SkillWriting): Promise<void> {
+  for (const group of groupFailures(state.buffer, options.threshold, options.minCount)) {
+    await writeSkill(state, group, options);
+  }
+}
+
+async function writeSkill(state: ReflectionState, group: FailureGroup<ReflectionFailure>, options: SkillWriting): Promise<void> {
+  const pattern = describeGroupPattern(group);
+  if (options.skillWriterModel === undefined) {
+    const message = `no skill will be written for pattern ${pattern}: skillWriterModel is not set; give the task spec models.skillWriter`;
+    log.warn(message, { sourceWorkflowIds: group.workflowIds });
+    recordSkillError(state, group, message, new Date().toISOString());
+    return;
+  }
+  const startTurn = state.skillWriterCalls++;
+  try {
+    const written = await generateSkill({
+      skillsDir: options.skillsDir,
+      modelSpec: options.skillWriterModel,
+      startTurn,
+      pattern,
+      description: group.description,
+      failures: group.failures.map(({ id: _id, ...failure }) => failure),
+      sourceWorkflowIds: group.workflowIds,
+    });
+    recordSkillWritten(state, group, written, new Date().toISOString());
+    log.info('skill written', { id: written.id, path: written.path, sourceWorkflowIds: written.sourceWorkflowIds });
+  } catch (error) {
+    const message = `skill generation for pattern ${pattern} failed: ${describeError(error)}`;
+    log.warn(message, { sourceWorkflowIds: group.workflowIds });
+    recordSkillError(state, group, message, new Date().toISOString());
+  }
+}
+
+function describeError(error: unknown): string {
+  const cause = error instanceof ActivityFailure ? error.cause : error;
+  if (cause instanceof ApplicationFailure && cause.type) return `${cause.type}: ${cause.message}`;
+  return cause instanceof Error ? cause.message : String(error);
+}
