@@ -1,7 +1,7 @@
 // Sends pause, resume or cancel to a running task or project; a closed one is a clear "nothing to do" (exit 1).
-import { WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
+import type { Client, WorkflowHandle } from '@temporalio/client';
 import { WorkFailed } from '../cli-errors.js';
-import { signalTask } from '../tasks/signal-task.js';
+import { sendWhileRunning, signalTask } from '../tasks/signal-task.js';
 import { resolveTarget } from './resolve-target.js';
 
 export async function signalTarget(
@@ -14,13 +14,6 @@ export async function signalTarget(
   if (target.kind === 'task') return { kind: 'task', workflowId: await signalTask(client, command, target.task.handle.workflowId, send) };
   const { handle, description } = target.project;
   const closed = () => new WorkFailed(`taskloop ${command}: project ${handle.workflowId} has already closed (${description.status.name}); there is nothing to ${command}`);
-  if (description.status.name !== 'RUNNING') throw closed();
-  try {
-    await send(handle);
-  } catch (error) {
-    // It closed between the describe and the signal.
-    if (error instanceof WorkflowNotFoundError) throw closed();
-    throw error;
-  }
+  await sendWhileRunning(handle, description.status.name === 'RUNNING', closed, send);
   return { kind: 'project', workflowId: handle.workflowId };
 }

@@ -11,13 +11,22 @@ export async function signalTask(client: Client, command: string, ref: string, s
     const status = taskStatus && description.status.name === 'COMPLETED' ? `task ${taskStatus}` : description.status.name;
     return new WorkFailed(`taskloop ${command}: task ${handle.workflowId} has already closed (${status}); there is nothing to ${command}`);
   };
-  if (description.status.name !== 'RUNNING') throw closed();
+  await sendWhileRunning(handle, description.status.name === 'RUNNING', closed, send);
+  return handle.workflowId;
+}
+
+/** Sends to a running workflow; one that has closed (before, or between the describe and the signal) is `closed()`. */
+export async function sendWhileRunning(
+  handle: WorkflowHandle,
+  running: boolean,
+  closed: () => Error,
+  send: (handle: WorkflowHandle) => Promise<void>,
+): Promise<void> {
+  if (!running) throw closed();
   try {
     await send(handle);
   } catch (error) {
-    // It closed between the describe and the signal.
     if (error instanceof WorkflowNotFoundError) throw closed();
     throw error;
   }
-  return handle.workflowId;
 }
