@@ -1,11 +1,12 @@
 // The activities a taskloop worker serves, built by a factory that takes the worker's dependencies.
 import { createTaskActivities, type ActivityDeps } from './task-activities.js';
 import { createSkillActivities } from './skills/index.js';
+import { createLearningActivities } from './learning/index.js';
 
 export type { ActivityDeps, Claim, ClaimInput, CoderInput, ReviewInput, TestInput } from './task-activities.js';
 
 export function createActivities(deps: ActivityDeps) {
-  return { ...createTaskActivities(deps), ...createSkillActivities(deps) };
+  return { ...createTaskActivities(deps), ...createSkillActivities(deps), ...createLearningActivities() };
 }
 
 export type TaskloopActivities = ReturnType<typeof createActivities>;

@@ -1,0 +1,68 @@
+// Learning around attempts: before one, the adaptations chosen from this task's earlier failures and the project's
+// history; after a failure, the history and the project's reflection workflow are told. Learning is best effort:
+// it never fails, cancels or holds up the task.
+import { CancellationScope, log, proxyActivities } from '@temporalio/workflow';
+import type { TaskloopActivities } from '../../activities/index.js';
+import type { Adaptation, HistoryEntry } from '../../domain/learning/adaptations.js';
+import { planAdaptations } from '../../domain/learning/attempt-adaptations.js';
+import type { AttemptRecord } from '../../domain/task-state.js';
+import type { TaskRun } from './task-run.js';
+
+const learning = proxyActivities<TaskloopActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumAttempts: 3 },
+});
+
+const EVIDENCE_CHARS = 2000;
+
+export async function chooseAttemptAdaptations(run: TaskRun): Promise<Adaptation[]> {
+  let history: HistoryEntry[] = [];
+  try {
+    history = await learning.loadTaskHistory({ repoPath: run.spec.repo, project: run.spec.project, taskId: run.spec.id });
+  } catch (error) {
+    log.warn('could not read the project history; adapting from this task alone', { error: String(error) });
+  }
+  return planAdaptations({ goal: run.spec.goal, attempts: run.state.attempts.slice(0, -1), history });
+}
+
+export async function learnFromFailure(run: TaskRun, record: AttemptRecord): Promise<void> {
+  const failure = record.failure;
+  if (!failure) return;
+  const { spec } = run;
+  const pattern = record.test?.patterns?.[0]?.type;
+  await CancellationScope.nonCancellable(async () => {
+    if (pattern) {
+      await bestEffort('record the failure in the project history', () =>
+        learning.recordTaskHistory({
+          repoPath: spec.repo,
+          record: { project: spec.project, workflowId: run.state.workflowId, attempt: record.attempt, taskId: spec.id, files: record.coder?.changedFiles ?? [], patterns: [pattern] },
+        }),
+      );
+    }
+    await bestEffort('report the failure to reflection', () =>
+      learning.reportFailure({
+        project: spec.project,
+        role: 'coder',
+        ...(spec.models.skillWriter ? { skillWriterModel: spec.models.skillWriter } : {}),
+        event: {
+          workflowId: run.state.workflowId,
+          taskId: spec.id,
+          attempt: record.attempt,
+          description: spec.goal,
+          failureClass: failure.failureClass,
+          ...(pattern ? { pattern } : {}),
+          reason: failure.reason,
+          evidence: (record.test?.stdoutExcerpt ?? '').slice(-EVIDENCE_CHARS),
+        },
+      }),
+    );
+  });
+}
+
+async function bestEffort(what: string, action: () => Promise<unknown>): Promise<void> {
+  try {
+    await action();
+  } catch (error) {
+    log.warn(`could not ${what}; the task goes on`, { error: String(error) });
+  }
+}
