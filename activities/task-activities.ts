@@ -1,12 +1,20 @@
 // The task workflow's activities: thin wrappers that give the side-effect functions their worker dependencies,
 // heartbeats and cancellation. Secrets are looked up here by name; only names travel through history.
+import path from 'node:path';
 import { Context } from '@temporalio/activity';
+import { agentLabel } from '../domain/agents.js';
 import type { TaskEvent } from '../domain/events.js';
-import type { AttemptSummary, CoderResult, CommitResult, ReviewResult, TestRunResult } from '../domain/records.js';
+import type { AttemptSummary, CoderResult, CommitResult, JudgeResult, ReviewResult, TestRunResult } from '../domain/records.js';
 import { artifactDirFor } from './artifacts.js';
-import { runCoder } from './coder/run-coder.js';
+import { loadProgress, TRANSCRIPT_NAME, type CoderHeartbeat } from './coder/progress.js';
+import type { Adaptation } from '../domain/learning/adaptations.js';
+import { buildLearningSections } from './coder/learning-sections.js';
+import { runCoder, type CoderAllowance } from './coder/run-coder.js';
+import { defaultSkillsDir } from './skills/index.js';
 import { appendEvents } from './events-sink.js';
 import { commitWorktree, createWorktree, removeWorktree } from './git/index.js';
+import { loadAgent } from './models/agent-registry.js';
+import { judgeWithModel, reviewWithModel, type VerdictModel } from './models/model-verdicts.js';
 import { createModelProvider } from './models/router.js';
 import { buildTestEnv } from './process-env.js';
 import { reviewChanges } from './review/index.js';
@@ -52,6 +60,14 @@ export interface CoderInput extends AttemptRef {
   previousAttempts: AttemptSummary[];
   hint?: string;
   secretEnvNames: string[];
+  /** What the task's budget still allows; absent means no limit from the workflow. */
+  allowance?: CoderAllowance;
+  /** A coder version to use instead of the registry's champion. */
+  agentVersion?: string;
+  /** The project, whose learned skills are offered when they match the goal. */
+  project?: string;
+  /** What this attempt adapts (chosen by the workflow), shown to the coder with the reasons. */
+  adaptations?: Adaptation[];
 }
 
 export interface TestInput extends AttemptRef {
@@ -70,10 +86,27 @@ export interface ReviewInput extends AttemptRef {
   allowedPaths: string[];
   allowTestEdits: boolean;
   secretEnvNames: string[];
+  /** When set, the reviewer model's verdict on the diff is merged into the policy checks. */
+  model?: VerdictModelChoice;
+  goal?: string;
+}
+
+/** A reviewer or judge model for one call: its spec, a pinned agent version, turns earlier attempts used. */
+export type VerdictModelChoice = Omit<VerdictModel, 'cwd'>;
+
+export interface JudgeModelInput extends AttemptRef {
+  judge: JudgeResult;
+  goal: string;
+  test?: Pick<TestRunResult, 'counts' | 'stdoutExcerpt'>;
+  diffPath?: string;
+  model: VerdictModelChoice;
+  secretEnvNames: string[];
 }
 
 export function createTaskActivities(deps: ActivityDeps) {
-  const artifactDir = (ref: AttemptRef) => artifactDirFor(deps.workDir, ref.workflowId, ref.attempt);
+  // Per run as well as per attempt: a later run of the same workflow id (a retried project task) starts again at
+  // attempt 1 and must not find, or resume from, the transcript of an earlier run.
+  const artifactDir = (ref: AttemptRef) => path.join(artifactDirFor(deps.workDir, ref.workflowId, ref.attempt), Context.current().info.workflowExecution?.runId ?? 'no-run');
   const activityContext = () => {
     const context = Context.current();
     return { heartbeat: (details?: unknown) => context.heartbeat(details), signal: context.cancellationSignal };
@@ -86,9 +119,22 @@ export function createTaskActivities(deps: ActivityDeps) {
       return { ...created, hostId: deps.hostId, hostQueue: deps.hostQueue };
     },
 
+    /** Runs the coder; a retry of this activity (or a re-run of the node) resumes from the transcript saved after each turn. */
     async runCoder(input: CoderInput): Promise<CoderResult> {
-      const provider = await createModelProvider(input.modelSpec, { role: 'coder', startTurn: input.startTurn, cwd: deps.cwd ?? process.cwd() });
-      return runCoder({
+      const { info } = Context.current();
+      const dir = artifactDir(input);
+      const details = info.heartbeatDetails as CoderHeartbeat | undefined;
+      // Progress of this attempt exists only when an earlier try (activity retry or node re-run) failed midway.
+      const resume = await loadProgress(details?.transcriptPath ?? path.join(dir, TRANSCRIPT_NAME));
+      const startTurn = input.startTurn + (resume?.progress.turnsConsumed ?? 0);
+      const { agent, prompt } = await loadAgent('coder', { pinned: input.agentVersion });
+      const provider = await createModelProvider(input.modelSpec, { role: 'coder', startTurn, cwd: deps.cwd ?? process.cwd(), parameters: agent.parameters });
+      const learning = await buildLearningSections({
+        skillsDir: defaultSkillsDir(deps.workDir, input.project ?? 'default'),
+        goal: input.goal,
+        adaptations: input.adaptations ?? [],
+      });
+      const result = await runCoder({
         worktreePath: input.worktreePath,
         goal: input.goal,
         provider,
@@ -96,10 +142,15 @@ export function createTaskActivities(deps: ActivityDeps) {
         previousAttempts: input.previousAttempts,
         hint: input.hint,
         secretValues: resolveSecretValues(input.secretEnvNames),
-        artifactDir: artifactDir(input),
+        artifactDir: dir,
         hostId: deps.hostId,
+        allowance: input.allowance,
+        systemPrompt: prompt,
+        extraSections: learning.sections,
+        resume,
         ...activityContext(),
       });
+      return { ...result, agent: agentLabel(agent), ...(learning.skillsOffered.length > 0 ? { skillsOffered: learning.skillsOffered } : {}) };
     },
 
     async runTests(input: TestInput): Promise<TestRunResult> {
@@ -117,7 +168,7 @@ export function createTaskActivities(deps: ActivityDeps) {
     },
 
     async reviewChanges(input: ReviewInput): Promise<ReviewResult> {
-      return reviewChanges({
+      const review = await reviewChanges({
         worktreePath: input.worktreePath,
         baseSha: input.baseSha,
         allowedPaths: input.allowedPaths,
@@ -126,6 +177,15 @@ export function createTaskActivities(deps: ActivityDeps) {
         artifactDir: artifactDir(input),
         hostId: deps.hostId,
       });
+      if (!input.model) return review;
+      const model = { ...input.model, cwd: deps.cwd ?? process.cwd() };
+      return reviewWithModel({ review, goal: input.goal ?? '', model, secretValues: resolveSecretValues(input.secretEnvNames) });
+    },
+
+    /** Merges the judge model's verdict into the rule-based judgment (only called when a judge model is set). */
+    async judgeWithModel(input: JudgeModelInput): Promise<JudgeResult> {
+      const model = { ...input.model, cwd: deps.cwd ?? process.cwd() };
+      return judgeWithModel({ judge: input.judge, goal: input.goal, test: input.test, diffPath: input.diffPath, model, secretValues: resolveSecretValues(input.secretEnvNames) });
     },
 
     async commitWorktree(input: AttemptRef & { worktreePath: string; branch: string; message: string }): Promise<CommitResult> {

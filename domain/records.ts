@@ -46,6 +46,10 @@ export interface CoderResult {
   /** How many scripted turns this run consumed per role, so the next run continues after them. */
   turnsConsumed: number;
   transcript?: ArtifactRef;
+  /** The agent version that ran, e.g. `coder/coder-1` (absent in records made before agent versions). */
+  agent?: string;
+  /** Ids of the learned skills the coder was given. */
+  skillsOffered?: string[];
 }
 
 export type TestOutcome = 'passed' | 'failed' | 'error';
@@ -74,9 +78,20 @@ export interface TestRunResult {
   patterns?: FailurePattern[];
 }
 
+/** Model calls a reviewer or judge made, for the task's budget. */
+export interface VerdictUsage {
+  modelSpec: string;
+  modelRequests: number;
+  inputTokens: number;
+  outputTokens: number;
+}
+
 export interface ReviewResult {
   passed: boolean;
   findings: Finding[];
+  /** The reviewer agent version whose model verdict was merged in, when a reviewer model is configured. */
+  agent?: string;
+  modelUsage?: VerdictUsage;
   changedFiles: string[];
   diffStat: { files: number; insertions: number; deletions: number };
   diff?: ArtifactRef;
@@ -84,6 +99,9 @@ export interface ReviewResult {
 
 export interface JudgeResult {
   passed: boolean;
+  /** The judge agent version whose model verdict was merged in, when a judge model is configured. */
+  agent?: string;
+  modelUsage?: VerdictUsage;
   evidence: string[];
   findings: Finding[];
 }
@@ -93,6 +111,8 @@ export interface CommitResult {
   branch: string;
   /** false when a retried commit found its own earlier commit and made none. */
   created: boolean;
+  /** The agent versions whose work this commit holds, e.g. `coder/coder-1`. */
+  agentVersions?: string[];
 }
 
 /** What the coder is told about one earlier attempt of the same task. */

@@ -1,5 +1,6 @@
 // The task spec: what one task asks for, validated at the edge (CLI, tasks file, client) before a workflow starts.
 import { z } from 'zod';
+import { budgetsSchema } from './budgets.js';
 import { formatSpecIssues, type SpecIssue } from './task-spec-errors.js';
 
 const namePattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -8,6 +9,7 @@ export const modelSpecPattern = /^(openai|anthropic|scripted):.+/;
 const envNamePattern = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 const modelSpec = z.string().regex(modelSpecPattern);
+const agentVersionId = z.string().regex(namePattern).optional();
 const wholeNumber = (min: number, max?: number) => {
   const base = z.number().int().min(min);
   return max === undefined ? base : base.max(max);
@@ -45,6 +47,10 @@ export const taskSpecSchema = z.strictObject({
   /** Names of environment variables whose values are secrets (scrubbed from logs and records). */
   secretEnvNames: z.array(z.string().regex(envNamePattern)).default(() => []),
   envRetryLimit: wholeNumber(0, 10).default(3),
+  /** Limits across all attempts (model calls, tokens, cost, wall time); each has a safe default. */
+  budgets: budgetsSchema.prefault({}),
+  /** Agent versions to use instead of each role's champion in agents/registry.json. */
+  agents: z.strictObject({ coder: agentVersionId, reviewer: agentVersionId, judge: agentVersionId, skillWriter: agentVersionId }).optional(),
 });
 
 /** A validated task spec, defaults applied. */
@@ -67,6 +73,8 @@ export function parseTaskSpec(input: unknown): ParseTaskSpecResult {
 const knownFields: Record<string, string[]> = {
   '': Object.keys(taskSpecSchema.shape),
   models: Object.keys(modelsSchema.shape),
+  budgets: Object.keys(budgetsSchema.shape),
+  agents: ['coder', 'reviewer', 'judge', 'skillWriter'],
 };
 
 /** The workflow id of a task; fixed per task so a second start of the same task is a no-op. */

@@ -1,5 +1,7 @@
 // The task workflow's state: what the `state` query returns, what the outcome carries, and pure helpers over it.
+import type { BudgetSpend, Budgets, ModelUsage } from './budgets.js';
 import type { TaskEvent } from './events.js';
+import type { Adaptation } from './learning/adaptations.js';
 import type { FailureClass } from './failure-class.js';
 import type { AttemptSummary, CoderResult, CommitResult, JudgeResult, ReviewResult, TaskNode, TestRunResult } from './records.js';
 import type { TelemetrySummary } from './telemetry.js';
@@ -22,6 +24,8 @@ export interface AttemptRecord {
   endedAt?: string;
   /** The human hint this attempt was given, if any. */
   hint?: string;
+  /** What this attempt's context adapted, and why (from earlier attempts and similar tasks). */
+  adaptations?: Adaptation[];
   coder?: Omit<CoderResult, 'changedFiles'> & { changedFiles: string[] };
   test?: TestRunResult;
   review?: ReviewResult;
@@ -29,6 +33,14 @@ export interface AttemptRecord {
   failure?: AttemptFailure;
   /** Node re-runs spent on environment problems in this attempt. */
   envRetries: number;
+  /** The model spec the coder used in this attempt (prices its tokens). */
+  coderModel?: string;
+}
+
+/** The budget limits and what the task has spent against them (shown by the state query). */
+export interface BudgetStatus {
+  limits: Omit<Budgets, 'prices'>;
+  spent: BudgetSpend;
 }
 
 export interface TaskState {
@@ -49,6 +61,7 @@ export interface TaskState {
   turnsConsumed: number;
   /** When a failed task stops accepting `retry` (ISO), while it waits in its retry window. */
   retryWindowEndsAt?: string;
+  budget?: BudgetStatus;
 }
 
 export interface TaskOutcome {
@@ -63,6 +76,7 @@ export interface TaskOutcome {
   recommendation?: FailureClass;
   reason?: string;
   turnsConsumed: number;
+  budget?: BudgetStatus;
 }
 
 /** What attempt N+1's coder is told about attempt N. */
@@ -98,4 +112,23 @@ export function describeNodeFailure(node: TaskNode, record: AttemptRecord): stri
     default:
       return `${node} failed`;
   }
+}
+
+/** Each model-using run's usage so far (coder, reviewer and judge verdicts), for the budget sums. */
+export function collectModelUsage(attempts: readonly AttemptRecord[], defaultCoderModel: string): ModelUsage[] {
+  return attempts.flatMap((record) => {
+    const usages: ModelUsage[] = [];
+    if (record.coder) {
+      const { modelRequests, inputTokens, outputTokens } = record.coder.telemetry;
+      usages.push({ modelSpec: record.coderModel ?? defaultCoderModel, modelRequests, inputTokens, outputTokens });
+    }
+    if (record.review?.modelUsage) usages.push(record.review.modelUsage);
+    if (record.judge?.modelUsage) usages.push(record.judge.modelUsage);
+    return usages;
+  });
+}
+
+/** The agent versions whose work an attempt holds, for the commit record (e.g. `coder/coder-1`). */
+export function agentVersionsOf(record: AttemptRecord): string[] {
+  return [record.coder?.agent, record.review?.agent, record.judge?.agent].filter((label): label is string => typeof label === 'string');
 }

@@ -4,6 +4,7 @@ import { allHandlersFinished, ApplicationFailure, CancellationScope, condition, 
 import type { TaskSpec } from '../domain/task-spec.js';
 import type { TaskOutcome } from '../domain/task-state.js';
 import { cancelSignal, pauseSignal, resumeSignal, retryUpdate, stateQuery, type RetryRequest } from './messages.js';
+import { learnFromFailure } from './task/learning.js';
 import { runAttempt, type AttemptResult } from './task/run-attempt.js';
 import { TaskRun, type CarriedEvidence } from './task/task-run.js';
 
@@ -34,6 +35,7 @@ export async function taskWorkflow(input: TaskWorkflowInput): Promise<TaskOutcom
     const { failure, decision } = result;
     run.currentAttempt.status = decision.attemptStatus;
     run.currentAttempt.endedAt = new Date().toISOString();
+    await learnFromFailure(run, run.currentAttempt);
     if (decision.kind === 'new_attempt') {
       retriesSpent += 1;
       await run.emit('TASK_FAILED', { will_retry: true, node: failure.node, failure_class: failure.failureClass, reason: failure.reason });
@@ -114,6 +116,7 @@ async function finish(run: TaskRun, status: TaskOutcome['status'], reason?: stri
     recommendation: status === 'FAILED' ? recommendation : undefined,
     reason,
     turnsConsumed: state.turnsConsumed,
+    budget: state.budget,
   };
 }
 

@@ -1,4 +1,5 @@
 // The coder's first messages: rules, goal, repository map, what earlier attempts did and why they failed, the human hint.
+import { fitToBudget, type ContextSection } from '../../domain/context-budget.js';
 import { STDERR_EXCERPT_CHARS, STDOUT_EXCERPT_CHARS, tailExcerpt } from '../../domain/evidence.js';
 import type { AttemptSummary, Finding } from '../../domain/records.js';
 import { scrubSecrets } from '../../domain/secrets.js';
@@ -40,26 +41,52 @@ function formatAttempt(summary: AttemptSummary): string {
   return lines.join('\n');
 }
 
-/** Builds the system and first user message of a coder run, with every secret value scrubbed. */
+/** Default budget of the first messages, in estimated tokens (the model's whole window is larger). */
+export const DEFAULT_CONTEXT_TOKENS = 24_000;
+
+export interface ContextFile {
+  path: string;
+  excerpt: string;
+}
+
+/**
+ * Builds the system and first user message of a coder run, with every secret value scrubbed. Past a token budget
+ * the oldest attempts go first, then the repo map, relevant files and extra sections; the latest attempt last.
+ */
 export function buildCoderMessages(input: {
   goal: string;
   repoMap: string;
   previousAttempts: AttemptSummary[];
   hint?: string;
   secretValues: string[];
+  /** The agent version's prompt; the built-in coder prompt when absent. */
+  systemPrompt?: string;
+  /** Files most likely relevant (see rankRelevantFiles), with an excerpt of each. */
+  relevantFiles?: ContextFile[];
+  /** Room for skills and adaptations: titled sections added before the closing instruction. */
+  extraSections?: { title: string; text: string }[];
+  maxContextTokens?: number;
 }): ChatMessage[] {
-  const sections = [`# Goal\n${input.goal.trim()}`, `# Repository files\n${input.repoMap}`];
-  if (input.previousAttempts.length > 0) {
-    const attempts = [...input.previousAttempts].sort((a, b) => a.attempt - b.attempt).map(formatAttempt);
-    sections.push(`# Previous attempts (they did not succeed)\n${attempts.join('\n\n')}`);
+  const sections: ContextSection[] = [{ text: `# Goal\n${input.goal.trim()}` }, { text: `# Repository files\n${input.repoMap}`, trimOrder: 100 }];
+  if (input.relevantFiles && input.relevantFiles.length > 0) {
+    const files = input.relevantFiles.map((file) => fenced(`## ${file.path}`, file.excerpt).join('\n'));
+    sections.push({ text: `# Files most likely relevant\n${files.join('\n\n')}`, trimOrder: 200 });
   }
+  const attempts = [...input.previousAttempts].sort((a, b) => a.attempt - b.attempt);
+  attempts.forEach((summary, index) => {
+    const heading = index === 0 ? '# Previous attempts (they did not succeed)\n' : '';
+    // Older attempts are trimmed first; the latest one is the last thing to go.
+    sections.push({ text: `${heading}${formatAttempt(summary)}`, trimOrder: index === attempts.length - 1 ? 1000 : summary.attempt });
+  });
+  for (const extra of input.extraSections ?? []) sections.push({ text: `# ${extra.title}\n${extra.text.trim()}`, trimOrder: 300 });
   if (input.hint !== undefined && input.hint.trim() !== '') {
-    sections.push(`# Hint from a human\n${input.hint.trim()}`);
+    sections.push({ text: `# Hint from a human\n${input.hint.trim()}` });
   }
-  sections.push('Start by reading the relevant files, make the change with the tools, then call finish.');
+  sections.push({ text: 'Start by reading the relevant files, make the change with the tools, then call finish.' });
+  const fitted = fitToBudget(sections, input.maxContextTokens ?? DEFAULT_CONTEXT_TOKENS);
   const messages: ChatMessage[] = [
-    { role: 'system', content: coderSystemPrompt },
-    { role: 'user', content: sections.join('\n\n') },
+    { role: 'system', content: input.systemPrompt ?? coderSystemPrompt },
+    { role: 'user', content: fitted.map((section) => section.text).join('\n\n') },
   ];
   return scrubSecrets(messages, input.secretValues);
 }

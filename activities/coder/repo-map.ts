@@ -13,16 +13,19 @@ async function countLines(file: string): Promise<number | undefined> {
   }
 }
 
+/** Tracked and untracked-not-ignored files of the worktree, sorted. */
+export async function listRepoFiles(worktreePath: string): Promise<string[]> {
+  const { stdout } = await execa('git', ['-c', 'core.quotepath=false', 'ls-files', '-co', '--exclude-standard', '-z'], { cwd: worktreePath });
+  return [...new Set(stdout.split('\0').filter((name) => name !== ''))].sort();
+}
+
 /**
  * Lists tracked and untracked-not-ignored files of the worktree, one per line (`.py` files with their
  * line count), at most `maxFiles` of them.
  */
 export async function buildRepoMap(worktreePath: string, options: { maxFiles?: number } = {}): Promise<string> {
   const maxFiles = options.maxFiles ?? 300;
-  const { stdout } = await execa('git', ['-c', 'core.quotepath=false', 'ls-files', '-co', '--exclude-standard', '-z'], {
-    cwd: worktreePath,
-  });
-  const files = [...new Set(stdout.split('\0').filter((name) => name !== ''))].sort();
+  const files = await listRepoFiles(worktreePath);
   const shown = files.slice(0, maxFiles);
   const lines = await Promise.all(
     shown.map(async (file) => {

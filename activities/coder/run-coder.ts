@@ -1,19 +1,31 @@
 // The coder loop: the model edits the worktree through tools, turn by turn, until it calls finish.
+import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ArtifactRef, CoderResult } from '../../domain/records.js';
-import { scrubSecrets, scrubText } from '../../domain/secrets.js';
+import { scrubText } from '../../domain/secrets.js';
 import { emptyTelemetry } from '../../domain/telemetry.js';
-import { writeArtifact } from '../artifacts.js';
 import { estimateUsage } from '../models/estimate-tokens.js';
 import { ModelProblem } from '../models/types.js';
 import type { AssistantTurn, ChatMessage, ModelProvider } from '../models/types.js';
 import { abortable } from './abortable.js';
 import { buildCoderMessages, buildRepoMap } from './context.js';
 import type { AttemptSummary } from './context.js';
+import { readRelevantFiles } from './relevant-files.js';
+import { saveProgress, TRANSCRIPT_NAME, type CoderHeartbeat, type SavedProgress } from './progress.js';
 import { coderToolSpecs, runToolCall } from './tools/registry.js';
 import type { ToolContext } from './tools/types.js';
 
 const nudge = 'You replied without calling a tool. Use the tools to make the change, then call finish with a summary.';
+// Long model calls keep the activity alive; well under the coder's heartbeat timeout.
+const CALL_HEARTBEAT_MS = 10_000;
+
+/** What the task may still spend; the coder stops before a turn that would go past it. */
+export interface CoderAllowance {
+  modelCalls: number;
+  tokens: number;
+  /** Epoch ms when the task's wall-time budget ends. */
+  deadlineAt?: number;
+}
 
 export interface RunCoderInput {
   worktreePath: string;
@@ -26,7 +38,14 @@ export interface RunCoderInput {
   secretValues: string[];
   artifactDir: string;
   hostId: string;
-  heartbeat?: (details?: unknown) => void;
+  allowance?: CoderAllowance;
+  /** The agent version's system prompt; the built-in one when absent. */
+  systemPrompt?: string;
+  /** Titled context sections from learning (skills, adaptations). */
+  extraSections?: { title: string; text: string }[];
+  /** Progress saved by an earlier try of this same run (`loadProgress`): continue after its last completed turn. */
+  resume?: SavedProgress;
+  heartbeat?: (details?: CoderHeartbeat) => void;
   signal?: AbortSignal;
 }
 
@@ -41,9 +60,38 @@ async function runToolCalls(turn: AssistantTurn, messages: ChatMessage[], contex
   return undefined;
 }
 
+/** Why the next turn may not run, or undefined while the allowance lasts. */
+function overAllowance(telemetry: ToolContext['telemetry'], allowance: CoderAllowance | undefined): string | undefined {
+  if (!allowance) return undefined;
+  if (telemetry.modelRequests >= allowance.modelCalls) return `budget exhausted: model calls (${telemetry.modelRequests} of ${allowance.modelCalls} left for this run)`;
+  const tokens = telemetry.inputTokens + telemetry.outputTokens;
+  if (tokens >= allowance.tokens) return `budget exhausted: tokens (${tokens} of ${allowance.tokens} left for this run)`;
+  if (allowance.deadlineAt !== undefined && Date.now() >= allowance.deadlineAt) return 'budget exhausted: wall time (the task deadline passed)';
+  return undefined;
+}
+
+/** Awaits `promise`, heartbeating every CALL_HEARTBEAT_MS so a slow model does not look like a lost worker. */
+async function withHeartbeat<T>(promise: Promise<T>, beat: (() => void) | undefined): Promise<T> {
+  if (!beat) return promise;
+  const timer = setInterval(beat, CALL_HEARTBEAT_MS);
+  try {
+    return await promise;
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/** The system prompt and the first user message: goal, repo map, relevant files, earlier attempts, hint. */
+async function firstMessages(input: RunCoderInput): Promise<ChatMessage[]> {
+  const { worktreePath, goal, hint, previousAttempts } = input;
+  const [repoMap, relevantFiles] = await Promise.all([buildRepoMap(worktreePath), readRelevantFiles({ worktreePath, goal, hint, previousAttempts })]);
+  return buildCoderMessages({ goal, repoMap, relevantFiles, previousAttempts, hint, secretValues: input.secretValues, systemPrompt: input.systemPrompt, extraSections: input.extraSections });
+}
+
 /**
  * Runs the coder in `worktreePath` until the model calls finish (`finished`), `maxSteps` turns pass
- * (`max_steps`) or the model fails (`model_error`). Infrastructure failures of the provider propagate.
+ * (`max_steps`), the allowance runs out (`budget_exhausted`) or the model fails (`model_error`).
+ * Infrastructure failures of the provider propagate.
  */
 export async function runCoder(input: RunCoderInput): Promise<CoderResult> {
   const { signal, secretValues } = input;
@@ -55,16 +103,21 @@ export async function runCoder(input: RunCoderInput): Promise<CoderResult> {
     });
   }
   signal?.throwIfAborted();
-  const repoMap = await buildRepoMap(input.worktreePath);
-  const messages = buildCoderMessages({ goal: input.goal, repoMap, previousAttempts: input.previousAttempts, hint: input.hint, secretValues });
-  const context: ToolContext = { root: input.worktreePath, telemetry: emptyTelemetry(), failedReplacePaths: new Set(), changedFiles: new Set() };
+  const resumed = input.resume;
+  const messages = resumed?.messages ?? (await firstMessages(input));
+  const context: ToolContext = {
+    root: input.worktreePath,
+    telemetry: resumed?.progress.telemetry ?? emptyTelemetry(),
+    failedReplacePaths: new Set(),
+    changedFiles: new Set(resumed?.progress.changedFiles ?? []),
+  };
   const { telemetry } = context;
-  let turnsConsumed = 0;
+  let turnsConsumed = resumed?.progress.turnsConsumed ?? 0;
   let transcript: ArtifactRef | undefined;
-
-  const saveTranscript = async () => {
-    const content = JSON.stringify(scrubSecrets(messages, secretValues), null, 2);
-    transcript = await writeArtifact({ dir: input.artifactDir, name: 'transcript.json', content, hostId: input.hostId });
+  const transcriptPath = path.join(input.artifactDir, TRANSCRIPT_NAME);
+  const saveTranscript = async (step: number, finished?: string) => {
+    const progress = { step, turnsConsumed, telemetry, changedFiles: [...context.changedFiles], ...(finished === undefined ? {} : { finished }) };
+    transcript = await saveProgress({ dir: input.artifactDir, hostId: input.hostId, messages, progress, secretValues });
   };
   const result = (status: CoderResult['status'], summary: string, reason?: string): CoderResult => ({
     status,
@@ -76,16 +129,26 @@ export async function runCoder(input: RunCoderInput): Promise<CoderResult> {
     transcript,
   });
 
-  for (let step = 1; step <= input.maxSteps; step++) {
+  if (resumed?.progress.finished !== undefined) {
+    await saveTranscript(resumed.progress.step, resumed.progress.finished);
+    return result('finished', resumed.progress.finished);
+  }
+  for (let step = (resumed?.progress.step ?? 0) + 1; step <= input.maxSteps; step++) {
     signal?.throwIfAborted();
+    const exhausted = overAllowance(telemetry, input.allowance);
+    if (exhausted) {
+      await saveTranscript(step - 1);
+      return result('budget_exhausted', '', exhausted);
+    }
     const request = [...messages];
+    const beat = input.heartbeat && (() => input.heartbeat?.({ step: step - 1, transcriptPath }));
     let turn: AssistantTurn;
     try {
-      turn = await abortable(input.provider.complete({ role: 'coder', messages: request, tools: coderToolSpecs }), signal);
+      turn = await withHeartbeat(abortable(input.provider.complete({ role: 'coder', messages: request, tools: coderToolSpecs }), signal), beat);
     } catch (error) {
       // Only the model's own failure becomes a result; infrastructure failures are Temporal's to retry.
       if (!(error instanceof ModelProblem)) throw error;
-      await saveTranscript();
+      await saveTranscript(step - 1);
       return result('model_error', '', error.message);
     }
     turnsConsumed += 1;
@@ -97,8 +160,8 @@ export async function runCoder(input: RunCoderInput): Promise<CoderResult> {
 
     const finished = await runToolCalls(turn, messages, context, signal);
     if (turn.toolCalls.length === 0) messages.push({ role: 'user', content: nudge });
-    await saveTranscript();
-    input.heartbeat?.({ step });
+    await saveTranscript(step, finished?.summary);
+    input.heartbeat?.({ step, transcriptPath });
     if (finished) return result('finished', finished.summary);
   }
   return result('max_steps', '', `max steps (${input.maxSteps}) reached without finish`);

@@ -1,8 +1,11 @@
 // Maps a model spec (`scripted:<file>`, `openai:<model>`, `anthropic:<model>`) to a provider.
 import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
+import { createAnthropicProvider } from './anthropic.js';
+import { createOpenAIProvider } from './openai.js';
+import { resolveEndpoint } from './provider-env.js';
 import { createScriptedProvider, loadScript } from './scripted.js';
-import type { ModelProvider, ModelRole } from './types.js';
+import type { ModelParameters, ModelProvider, ModelRole } from './types.js';
 
 const acceptedForms = 'scripted:<file.json>, openai:<model> or anthropic:<model>';
 
@@ -12,6 +15,9 @@ export interface ModelProviderOptions {
   startTurn?: number | Partial<Record<ModelRole, number>>;
   /** Directory that relative `scripted:` paths resolve against. */
   cwd: string;
+  /** Where base URLs, keys and the timeout are read (default `process.env`). */
+  env?: Record<string, string | undefined>;
+  parameters?: ModelParameters;
 }
 
 /** Creates the provider for one role from its spec; throws non-retryable failures for unusable specs. */
@@ -27,11 +33,9 @@ export async function createModelProvider(spec: string, options: ModelProviderOp
     return createScriptedProvider({ file, script, startTurn });
   }
   if ((kind === 'openai' || kind === 'anthropic') && rest !== '') {
-    throw ApplicationFailure.create({
-      type: 'ProviderUnavailable',
-      nonRetryable: true,
-      message: `model spec '${spec}' for the ${options.role}: the ${kind} provider arrives in a later version of taskloop; use scripted:<file.json> for now`,
-    });
+    const endpoint = resolveEndpoint(kind, options.role, options.env ?? process.env);
+    const create = kind === 'openai' ? createOpenAIProvider : createAnthropicProvider;
+    return create({ model: rest, role: options.role, endpoint, parameters: options.parameters });
   }
   throw ApplicationFailure.create({
     type: 'InvalidModelSpec',

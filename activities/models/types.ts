@@ -31,6 +31,12 @@ export interface AssistantTurn {
   usage?: TokenUsage;
 }
 
+/** Sampling parameters an agent version may set; unset means the server's default. */
+export interface ModelParameters {
+  temperature?: number;
+  maxTokens?: number;
+}
+
 export const modelRoles = ['coder', 'reviewer', 'judge', 'skillWriter'] as const;
 export type ModelRole = (typeof modelRoles)[number];
 

@@ -41,9 +41,10 @@ export function hostActivities(hostQueue: string, testTimeoutMs: number) {
   const bound = { taskQueue: hostQueue, scheduleToStartTimeout: '10 minutes' } as const;
   const waitForCancel = { cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED };
   return {
-    runCoder: bind('runCoder', { ...bound, ...waitForCancel, startToCloseTimeout: '30 minutes', heartbeatTimeout: '2 minutes', retry: retry(3) }),
+    runCoder: bind('runCoder', { ...bound, ...waitForCancel, startToCloseTimeout: '30 minutes', heartbeatTimeout: '30 seconds', retry: retry(3) }),
     runTests: bind('runTests', { ...bound, ...waitForCancel, startToCloseTimeout: testTimeoutMs + 60_000, heartbeatTimeout: '20 seconds', retry: retry(3) }),
     reviewChanges: bind('reviewChanges', { ...bound, startToCloseTimeout: '5 minutes', retry: retry(3) }),
+    judgeWithModel: bind('judgeWithModel', { ...bound, startToCloseTimeout: '5 minutes', retry: retry(3) }),
     commitWorktree: bind('commitWorktree', { ...bound, startToCloseTimeout: '2 minutes', retry: retry(5) }),
     removeWorktree: bind('removeWorktree', { ...bound, startToCloseTimeout: '2 minutes', retry: retry(5) }),
   };

@@ -3,8 +3,9 @@
 import { CancellationScope, log } from '@temporalio/workflow';
 import { judgeAttempt } from '../../domain/judge.js';
 import type { CommitResult } from '../../domain/records.js';
-import { describeNodeFailure, summarizeAttempt, type AttemptFailure } from '../../domain/task-state.js';
+import { agentVersionsOf, describeNodeFailure, summarizeAttempt, type AttemptFailure } from '../../domain/task-state.js';
 import type { Claim } from '../../activities/index.js';
+import { chooseAttemptAdaptations } from './learning.js';
 import { hostActivities, sharedActivities, type HostActivities } from './proxies.js';
 import { checkpoint, failed, passed, runNode, type AttemptContext, type FinalDecision } from './run-node.js';
 
@@ -48,17 +49,25 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
   const previousAttempts = run.state.attempts.slice(0, -1).map(summarizeAttempt);
 
   await checkpoint(run, 'code');
+  record.adaptations = await chooseAttemptAdaptations(run);
   const coded = await runNode(context, 'code', async () => {
+    const exhausted = run.exhaustedBudget();
+    if (exhausted) return failed(exhausted);
+    record.coderModel = spec.models.coder;
     const coder = await host.runCoder(`coder, attempt ${ref.attempt}`, {
       ...ref,
       worktreePath: claim.worktreePath,
       goal: spec.goal,
       modelSpec: spec.models.coder,
+      allowance: run.coderAllowance(spec.models.coder),
+      agentVersion: spec.agents?.coder,
       maxSteps: spec.maxCoderSteps,
       startTurn: run.state.turnsConsumed,
       previousAttempts,
       hint: record.hint,
       secretEnvNames: spec.secretEnvNames,
+      project: spec.project,
+      adaptations: record.adaptations,
     });
     record.coder = coder;
     run.state.turnsConsumed += coder.turnsConsumed;
@@ -87,7 +96,12 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
 
   await checkpoint(run, 'review');
   const reviewed = await runNode(context, 'review', async () => {
+    const reviewerModel = run.verdictModel('reviewer');
+    const exhausted = reviewerModel && run.exhaustedBudget();
+    if (exhausted) return failed(exhausted);
     record.review = await host.reviewChanges(`review, attempt ${ref.attempt}`, {
+      model: reviewerModel,
+      goal: spec.goal,
       ...ref,
       worktreePath: claim.worktreePath,
       baseSha: claim.baseSha,
@@ -105,21 +119,28 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
   await checkpoint(run, 'judge');
   const judged = await runNode(context, 'judge', async () => {
     record.judge = judgeAttempt({ tests: tested.value, review: reviewed.value, acceptanceTests: spec.acceptanceTests });
+    const judgeModel = run.verdictModel('judge');
+    if (judgeModel) {
+      const exhausted = run.exhaustedBudget();
+      if (exhausted) return failed(exhausted);
+      const test = { counts: tested.value.counts, stdoutExcerpt: tested.value.stdoutExcerpt };
+      const input = { ...ref, judge: record.judge, goal: spec.goal, test, diffPath: reviewed.value.diff?.path, model: judgeModel, secretEnvNames: spec.secretEnvNames };
+      record.judge = await host.judgeWithModel(`judge model, attempt ${ref.attempt}`, input);
+    }
     return record.judge.passed ? passed(record.judge) : failed(describeNodeFailure('judge', record), record.judge.findings);
   });
   if (!judged.ok) return { kind: 'failed', ...judged };
 
   await checkpoint(run, 'commit');
-  const committed = await runNode(context, 'commit', async () =>
-    passed(
-      await host.commitWorktree(`commit, attempt ${ref.attempt}`, {
-        ...ref,
-        worktreePath: claim.worktreePath,
-        branch: claim.branch,
-        message: commitMessage(spec.goal, record.coder?.summary),
-      }),
-    ),
-  );
+  const committed = await runNode(context, 'commit', async () => {
+    const commit = await host.commitWorktree(`commit, attempt ${ref.attempt}`, {
+      ...ref,
+      worktreePath: claim.worktreePath,
+      branch: claim.branch,
+      message: commitMessage(spec.goal, record.coder?.summary),
+    });
+    return passed({ ...commit, agentVersions: agentVersionsOf(record) });
+  });
   if (!committed.ok) return { kind: 'failed', ...committed };
   await run.emit('COMMIT_CREATED', { sha: committed.value.sha, branch: committed.value.branch, created: committed.value.created });
   return { kind: 'passed', commit: committed.value };

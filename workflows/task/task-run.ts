@@ -1,11 +1,13 @@
 // The state of one task run and everything that publishes it: the state query, search attributes, current
 // details in the Web UI, and events (kept in state and appended to the event sink).
 import { ApplicationFailure, setCurrentDetails, upsertSearchAttributes, workflowInfo, type CancellationScope } from '@temporalio/workflow';
+import { coderAllowance, findExhaustedBudget, resolveBudgets, sumSpend, type Budgets, type BudgetSpend } from '../../domain/budgets.js';
 import { createTaskEvent, type TaskEventType } from '../../domain/events.js';
 import type { TaskSpec } from '../../domain/task-spec.js';
-import type { AttemptRecord, TaskPhase, TaskState, TaskStatus } from '../../domain/task-state.js';
+import { collectModelUsage, type AttemptRecord, type TaskPhase, type TaskState, type TaskStatus } from '../../domain/task-state.js';
 import { summarizeTelemetry } from '../../domain/telemetry.js';
-import { AttemptKey, FailureClassKey, PhaseKey, ProjectKey, TaskIdKey, TaskStatusKey } from '../search-attributes.js';
+import { AttemptKey, FailureClassKey, FailurePatternKey, PhaseKey, ProjectKey, TaskIdKey, TaskStatusKey } from '../search-attributes.js';
+import type { VerdictModelChoice } from '../../activities/task-activities.js';
 import { sharedActivities } from './proxies.js';
 
 export interface CarriedEvidence {
@@ -77,6 +79,40 @@ export class TaskRun {
   refreshTelemetry(): void {
     const telemetry = this.state.attempts.flatMap((record) => (record.coder ? [record.coder.telemetry] : []));
     this.state.telemetry = summarizeTelemetry(telemetry, { tasks: 1, acceptedTasks: this.state.status === 'COMPLETED' ? 1 : 0 });
+    this.refreshBudget();
+  }
+
+  /** Specs started before budgets existed carry none: they get the defaults. */
+  get budgets(): Budgets {
+    return resolveBudgets(this.spec.budgets as Budgets | undefined);
+  }
+
+  /** Recomputes what the task has spent (all attempts, this run's wall time) into `state.budget`. */
+  refreshBudget(): BudgetSpend {
+    const { prices, ...limits } = this.budgets;
+    const wallTimeMs = Date.now() - workflowInfo().startTime.getTime();
+    const spent = sumSpend(collectModelUsage(this.state.attempts, this.spec.models.coder), prices, wallTimeMs);
+    this.state.budget = { limits, spent };
+    return spent;
+  }
+
+  /** Why no further model step may run (`budget exhausted: ...`), or undefined while every budget lasts. */
+  exhaustedBudget(): string | undefined {
+    return findExhaustedBudget(this.budgets, this.refreshBudget());
+  }
+
+  /** The reviewer's or judge's model for this attempt, or undefined when the spec sets none for the role. */
+  verdictModel(role: 'reviewer' | 'judge'): VerdictModelChoice | undefined {
+    const modelSpec = this.spec.models[role];
+    if (!modelSpec) return undefined;
+    // Scripted models continue after the turns earlier attempts used.
+    const startTurn = this.state.attempts.reduce((sum, record) => sum + ((role === 'reviewer' ? record.review : record.judge)?.modelUsage?.modelRequests ?? 0), 0);
+    return { modelSpec, agentVersion: this.spec.agents?.[role], startTurn };
+  }
+
+  /** What the next coder run may spend with `modelSpec`. */
+  coderAllowance(modelSpec: string) {
+    return coderAllowance(this.budgets, this.refreshBudget(), modelSpec, Date.now());
   }
 
   /** Keeps the event in state and appends it to the sink (an activity, so it is recorded once in history). */
@@ -90,11 +126,13 @@ export class TaskRun {
   /** Search attributes and the Web UI's current details follow every phase and status change. */
   private publish(): void {
     const { phase, status, attempt, lastFailure } = this.state;
+    const pattern = [...this.state.attempts].reverse().find((record) => record.test?.patterns?.length)?.test?.patterns?.[0]?.type;
     upsertSearchAttributes([
       { key: PhaseKey, value: phase },
       { key: TaskStatusKey, value: status },
       { key: AttemptKey, value: attempt },
       ...(lastFailure ? [{ key: FailureClassKey, value: lastFailure.failureClass }] : []),
+      ...(pattern ? [{ key: FailurePatternKey, value: pattern }] : []),
     ]);
     const failure = lastFailure ? `\n\n**Last failure** (${lastFailure.node}, ${lastFailure.failureClass}): ${lastFailure.reason.slice(0, 300)}` : '';
     setCurrentDetails(`**${status}**: phase \`${phase}\`, attempt ${attempt}${failure}`);

@@ -34,6 +34,7 @@ describe('parseTaskSpec', () => {
         retryWindowMs: 0,
         secretEnvNames: [],
         envRetryLimit: 3,
+        budgets: { maxModelCalls: 200, maxTokens: 2_000_000, maxCostUsd: 20, maxWallTimeMs: 7_200_000, prices: {} },
       },
     });
   });

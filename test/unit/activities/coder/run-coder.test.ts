@@ -46,7 +46,8 @@ describe('runCoder', () => {
     expect(result.reason).toBeUndefined();
     expect(result.telemetry).toMatchObject({ patchAttempts: 1, patchSuccesses: 1, patchMismatches: 0, writeFileOperations: 1, writeFileFallbacks: 0, mutationOperations: 2, modelRequests: 4 });
     expect(result.telemetry.inputTokens).toBeGreaterThan(0);
-    expect(steps).toEqual([{ step: 1 }, { step: 2 }, { step: 3 }, { step: 4 }]);
+    const transcriptPath = path.join(t.artifacts, 'transcript.json');
+    expect(steps).toEqual([1, 2, 3, 4].map((step) => ({ step, transcriptPath })));
     const pytest = await execa('python3', ['-m', 'pytest', '-q', '-p', 'no:cacheprovider'], { cwd: t.repo, reject: false });
     expect(pytest.exitCode).toBe(0);
 

@@ -20,14 +20,20 @@ describe('createModelProvider', () => {
     expect((await provider.complete({ role: 'coder', messages: [], tools: [] })).content).toBe('second');
   });
 
-  it('refuses openai and anthropic specs as not yet available, pointing to scripted', async () => {
-    for (const spec of ['openai:gpt-4o', 'anthropic:claude-sonnet']) {
-      await expect(createModelProvider(spec, { role: 'coder', startTurn: 0, cwd: dir })).rejects.toMatchObject({
-        type: 'ProviderUnavailable',
+  it('refuses openai and anthropic specs without a key or a server, naming the variable to set', async () => {
+    for (const [spec, variable] of [['openai:gpt-4o', 'OPENAI_API_KEY'], ['anthropic:claude-sonnet', 'ANTHROPIC_API_KEY']] as const) {
+      await expect(createModelProvider(spec, { role: 'coder', startTurn: 0, cwd: dir, env: {} })).rejects.toMatchObject({
+        type: 'ProviderAuthFailed',
         nonRetryable: true,
-        message: expect.stringContaining('scripted:<file.json>'),
+        message: expect.stringContaining(variable),
       });
     }
+  });
+
+  it('creates openai and anthropic providers when a base URL or key is set', async () => {
+    const env = { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', ANTHROPIC_API_KEY: 'k' };
+    expect((await createModelProvider('openai:llama3', { role: 'coder', cwd: dir, env })).spec).toBe('openai:llama3');
+    expect((await createModelProvider('anthropic:claude-x', { role: 'judge', cwd: dir, env })).spec).toBe('anthropic:claude-x');
   });
 
   it('refuses an unknown spec naming the value and the accepted forms', async () => {

@@ -1,0 +1,48 @@
+// Where a provider finds its server and key: per-role variables first, then the vendor's standard ones.
+import type { ModelRole } from './types.js';
+
+export type ProviderKind = 'openai' | 'anthropic';
+
+export interface ProviderEndpoint {
+  baseURL?: string;
+  apiKey?: string;
+  /** The variable a user should set for the key (named in authentication errors). */
+  keyVariable: string;
+  /** Milliseconds one model call may take before it counts as a timeout. */
+  timeoutMs: number;
+}
+
+/** Default per-call timeout; the coder heartbeats while it waits, so this may exceed the heartbeat timeout. */
+export const DEFAULT_MODEL_TIMEOUT_MS = 120_000;
+
+const rolePrefix: Record<ModelRole, string> = { coder: 'CODER', reviewer: 'REVIEWER', judge: 'JUDGE', skillWriter: 'SKILL_WRITER' };
+
+/** `TASKLOOP_CODER_OPENAI_BASE_URL` and the like: the per-role override of a vendor variable. */
+export function roleVariable(role: ModelRole, name: string): string {
+  return `TASKLOOP_${rolePrefix[role]}_${name}`;
+}
+
+function pick(env: Record<string, string | undefined>, names: string[]): { name: string; value: string } | undefined {
+  for (const name of names) {
+    const value = env[name]?.trim();
+    if (value) return { name, value };
+  }
+  return undefined;
+}
+
+/**
+ * Resolves the endpoint of `kind` for `role` from `env`: `TASKLOOP_<ROLE>_<VENDOR>_BASE_URL|API_KEY`, then
+ * `<VENDOR>_BASE_URL|API_KEY`; the timeout from `TASKLOOP_MODEL_TIMEOUT_MS`.
+ */
+export function resolveEndpoint(kind: ProviderKind, role: ModelRole, env: Record<string, string | undefined>): ProviderEndpoint {
+  const vendor = kind === 'openai' ? 'OPENAI' : 'ANTHROPIC';
+  const baseURL = pick(env, [roleVariable(role, `${vendor}_BASE_URL`), `${vendor}_BASE_URL`]);
+  const key = pick(env, [roleVariable(role, `${vendor}_API_KEY`), `${vendor}_API_KEY`]);
+  const timeout = Number(env.TASKLOOP_MODEL_TIMEOUT_MS);
+  return {
+    baseURL: baseURL?.value,
+    apiKey: key?.value,
+    keyVariable: key?.name ?? `${vendor}_API_KEY`,
+    timeoutMs: Number.isInteger(timeout) && timeout > 0 ? timeout : DEFAULT_MODEL_TIMEOUT_MS,
+  };
+}

@@ -1,0 +1,78 @@
+// Turns a provider's HTTP or network failure into what Temporal should do with it: retry after the server's
+// Retry-After, retry with backoff, or stop (bad key). The SDKs' own retries are off, so this is the only policy.
+import { ApplicationFailure } from '@temporalio/common';
+import { ModelProblem } from './types.js';
+
+/** A provider failure in SDK-neutral terms. */
+export type ProviderFault =
+  | { kind: 'status'; status: number; headers?: { get(name: string): string | null } | null; detail: string }
+  | { kind: 'timeout' }
+  | { kind: 'connection'; detail: string }
+  | { kind: 'malformed'; detail: string };
+
+export interface FaultContext {
+  spec: string;
+  role: string;
+  baseURL: string;
+  keyVariable: string;
+  timeoutMs: number;
+}
+
+const MAX_RETRY_AFTER_MS = 15 * 60_000;
+
+/** Milliseconds to wait from `retry-after-ms` or `Retry-After` (seconds or an HTTP date); undefined when absent. */
+export function parseRetryAfter(headers: { get(name: string): string | null } | null | undefined, nowMs: number): number | undefined {
+  const ms = Number(headers?.get('retry-after-ms'));
+  if (headers?.get('retry-after-ms') && Number.isFinite(ms) && ms >= 0) return Math.min(ms, MAX_RETRY_AFTER_MS);
+  const value = headers?.get('retry-after')?.trim();
+  if (!value) return undefined;
+  const seconds = Number(value);
+  const wait = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(value) - nowMs;
+  if (!Number.isFinite(wait)) return undefined;
+  return Math.min(Math.max(0, Math.ceil(wait)), MAX_RETRY_AFTER_MS);
+}
+
+/** The failure to throw for `fault`: an ApplicationFailure for infrastructure, a ModelProblem for a bad reply. */
+export function toProviderFailure(fault: ProviderFault, context: FaultContext, nowMs: number): ApplicationFailure | ModelProblem {
+  const who = `${context.spec} (${context.role}) at ${context.baseURL}`;
+  if (fault.kind === 'malformed') return new ModelProblem(`the reply of ${context.spec} was malformed: ${fault.detail}`);
+  if (fault.kind === 'timeout') {
+    return ApplicationFailure.create({ type: 'ProviderTimeout', message: `${who} did not answer within ${context.timeoutMs} ms (raise TASKLOOP_MODEL_TIMEOUT_MS for slow servers)` });
+  }
+  if (fault.kind === 'connection') {
+    return ApplicationFailure.create({ type: 'ProviderUnreachable', message: `${who} could not be reached: ${fault.detail}; check the base URL variable` });
+  }
+  const { status } = fault;
+  if (status === 429) {
+    const nextRetryDelay = parseRetryAfter(fault.headers, nowMs);
+    return ApplicationFailure.create({
+      type: 'ProviderRateLimited',
+      message: `${who} is rate limiting (429)${nextRetryDelay === undefined ? '' : `; retrying after ${nextRetryDelay} ms`}: ${fault.detail}`,
+      ...(nextRetryDelay === undefined ? {} : { nextRetryDelay }),
+    });
+  }
+  if (status === 401 || status === 403) {
+    return ApplicationFailure.create({
+      type: 'ProviderAuthFailed',
+      nonRetryable: true,
+      message: `${who} refused the credentials (${status}): set ${context.keyVariable} to a valid API key for that server (${fault.detail})`,
+    });
+  }
+  if (status >= 500 || status === 408 || status === 409) {
+    return ApplicationFailure.create({ type: 'ProviderUnavailable', message: `${who} failed with HTTP ${status}: ${fault.detail}` });
+  }
+  return ApplicationFailure.create({
+    type: 'ProviderRequestRejected',
+    nonRetryable: true,
+    message: `${who} rejected the request with HTTP ${status}: ${fault.detail}; check the model name in '${context.spec}' and the server`,
+  });
+}
+
+/** No key and no custom server: the vendor's API cannot be called, and retrying will not change that. */
+export function missingKey(spec: string, role: string, keyVariable: string, baseVariable: string): ApplicationFailure {
+  return ApplicationFailure.create({
+    type: 'ProviderAuthFailed',
+    nonRetryable: true,
+    message: `${spec} for the ${role} needs an API key: set ${keyVariable} (or ${baseVariable} for a local server that needs none)`,
+  });
+}

@@ -1,0 +1,68 @@
+// Agent versions: each role has versions (prompt template, model, parameters) and one champion. The registry is
+// data (agents/registry.json), so promoting a new champion needs no code change.
+import { z } from 'zod';
+import { modelSpecPattern } from './task-spec.js';
+
+export const agentRoles = ['coder', 'reviewer', 'judge', 'skillWriter'] as const;
+export type AgentRole = (typeof agentRoles)[number];
+
+const versionIdPattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+export const agentVersionSchema = z.strictObject({
+  /** `builtin` for the prompt shipped with taskloop, or a file path relative to the registry file. */
+  prompt: z.string().min(1).default('builtin'),
+  /** The role's model when neither flags, the task spec nor the config choose one. */
+  model: z.string().regex(modelSpecPattern).optional(),
+  parameters: z.strictObject({ temperature: z.number().min(0).max(2).optional(), maxTokens: z.number().int().min(1).optional() }).default(() => ({})),
+  description: z.string().optional(),
+});
+export type AgentVersion = z.infer<typeof agentVersionSchema>;
+
+const roleEntrySchema = z
+  .strictObject({ champion: z.string().regex(versionIdPattern), versions: z.record(z.string().regex(versionIdPattern), agentVersionSchema) })
+  .refine((entry) => entry.champion in entry.versions, { message: 'champion must name one of the versions', path: ['champion'] });
+
+export const agentRegistrySchema = z.strictObject({
+  coder: roleEntrySchema.optional(),
+  reviewer: roleEntrySchema.optional(),
+  judge: roleEntrySchema.optional(),
+  skillWriter: roleEntrySchema.optional(),
+});
+export type AgentRegistry = z.infer<typeof agentRegistrySchema>;
+
+/** The version a run uses, as recorded on attempts and commits: `<role>/<version>`. */
+export interface SelectedAgent extends AgentVersion {
+  role: AgentRole;
+  version: string;
+}
+
+/** Validates a registry; the error names each bad field. */
+export function parseAgentRegistry(input: unknown): { success: true; data: AgentRegistry } | { success: false; error: string } {
+  const result = agentRegistrySchema.safeParse(input);
+  if (result.success) return { success: true, data: result.data };
+  const lines = result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  return { success: false, error: lines.join('\n') };
+}
+
+/** The built-in version a role uses when the registry has no entry for it. */
+export const builtinAgent = (role: AgentRole): SelectedAgent => ({ role, version: 'builtin', prompt: 'builtin', parameters: {} });
+
+/** The role's champion, or the pinned version when one is asked for; errors name the role and the versions there are. */
+export function selectAgentVersion(registry: AgentRegistry, role: AgentRole, pinned?: string): { success: true; data: SelectedAgent } | { success: false; error: string } {
+  const entry = registry[role];
+  if (!entry) return pinned === undefined || pinned === 'builtin' ? { success: true, data: builtinAgent(role) } : { success: false, error: `agent role ${role} has no versions in the registry, so version '${pinned}' does not exist` };
+  const version = pinned ?? entry.champion;
+  const found = entry.versions[version];
+  if (!found) return { success: false, error: `agent ${role} has no version '${version}'; known versions: ${Object.keys(entry.versions).join(', ')}` };
+  return { success: true, data: { role, version, ...found } };
+}
+
+/** A registry whose `role` champion is `version` (which must exist); everything else unchanged. */
+export function promoteChampion(registry: AgentRegistry, role: AgentRole, version: string): { success: true; data: AgentRegistry } | { success: false; error: string } {
+  const entry = registry[role];
+  if (!entry || !(version in entry.versions)) return { success: false, error: `cannot promote ${role}/${version}: no such version in the registry` };
+  return { success: true, data: { ...registry, [role]: { ...entry, champion: version } } };
+}
+
+/** The label recorded on attempts and commits, e.g. `coder/coder-2`. */
+export const agentLabel = (agent: { role: AgentRole; version: string }): string => `${agent.role}/${agent.version}`;

@@ -1,0 +1,67 @@
+// What the coder's context holds and how it fits a token budget: relevant files are named from the goal and the
+// failure evidence; when too long, the oldest and largest parts are trimmed first. Pure: texts in, texts out.
+
+const stopWords = new Set(['the', 'and', 'for', 'with', 'that', 'this', 'from', 'not', 'are', 'was', 'fix', 'test', 'tests', 'assert', 'error', 'def', 'return', 'none', 'true', 'false', 'self', 'import', 'failed', 'passed']);
+
+/** Identifiers and file names in free text (`cache_key`, `CacheStore`, `calc.py`, the parts of `tests/test_x.py::test_y`). */
+export function extractSymbols(texts: readonly string[]): string[] {
+  const found = new Set<string>();
+  for (const text of texts) {
+    for (const match of text.matchAll(/[A-Za-z_][A-Za-z0-9_./-]*/g)) {
+      for (const part of match[0].split(/::|\//)) {
+        const symbol = part.replace(/^[./-]+|[./-]+$/g, '');
+        if (symbol.length >= 3 && !stopWords.has(symbol.toLowerCase())) found.add(symbol);
+      }
+    }
+  }
+  return [...found];
+}
+
+/** Files most likely relevant: named outright, or whose name is a symbol (`cache.py` for `cache`), best first, at most `max`. */
+export function rankRelevantFiles(files: readonly string[], texts: readonly string[], max = 5): string[] {
+  const symbols = new Set(extractSymbols(texts).map((symbol) => symbol.toLowerCase()));
+  const mentioned = texts.join('\n');
+  const scored = files.map((file, index) => {
+    const base = (file.split('/').at(-1) ?? file).toLowerCase();
+    const stem = base.replace(/\.[^.]+$/, '');
+    let score = mentioned.includes(file) ? 5 : 0;
+    if (symbols.has(base)) score += 3;
+    if (symbols.has(stem)) score += 2;
+    score += file.toLowerCase().split(/[/._-]/).filter((token) => token.length >= 3 && symbols.has(token)).length;
+    return { file, index, score };
+  });
+  return scored
+    .filter((entry) => entry.score > 0)
+    .sort((a, b) => b.score - a.score || a.index - b.index)
+    .slice(0, max)
+    .map((entry) => entry.file);
+}
+
+/** One part of the context; `trimOrder` says when it may be cut (lower first), absent means never. */
+export interface ContextSection {
+  text: string;
+  trimOrder?: number;
+}
+
+const TRIMMED = '[trimmed to fit the context budget]';
+const charsOf = (sections: readonly ContextSection[]) => sections.reduce((sum, section) => sum + section.text.length, 0);
+
+/**
+ * Cuts trimmable sections until the whole is under `maxTokens` (4 characters a token): lowest `trimOrder` first,
+ * the largest first among equals; a section is shortened from its end, or replaced by a marker when little would remain.
+ */
+export function fitToBudget(sections: readonly ContextSection[], maxTokens: number): ContextSection[] {
+  const result = sections.map((section) => ({ ...section }));
+  const maxChars = maxTokens * 4;
+  const candidates = result
+    .map((section, index) => ({ section, index }))
+    .filter((entry) => entry.section.trimOrder !== undefined)
+    .sort((a, b) => (a.section.trimOrder ?? 0) - (b.section.trimOrder ?? 0) || b.section.text.length - a.section.text.length);
+  for (const { section } of candidates) {
+    const excess = charsOf(result) - maxChars;
+    if (excess <= 0) break;
+    const keep = section.text.length - excess - TRIMMED.length - 1;
+    section.text = keep >= 200 ? `${section.text.slice(0, keep)}\n${TRIMMED}` : TRIMMED;
+  }
+  return result;
+}

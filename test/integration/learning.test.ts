@@ -1,0 +1,91 @@
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { reflectionWorkflowId } from '../../workflows/reflection-messages.js';
+import { calcFiles, fixTurns, turn, type ScriptTurn } from '../support/calc-project.js';
+import { makeRepo, makeTempDir } from '../support/git-repo.js';
+import { eventually, uniqueId, useTestTemporal } from './support/temporal.js';
+import { startTestTask, taskSpec } from './support/tasks.js';
+
+const meanFiles = { ...calcFiles, 'calc.py': `${calcFiles['calc.py']}\n\ndef mean(values):\n    return sum(values) // len(values)\n`, 'tests/test_mean.py': 'from calc import mean\n\n\ndef test_mean():\n    assert mean([1, 2]) == 1.5\n' };
+const wrongMean = (): ScriptTurn[] => [
+  turn('replace_in_file', { path: 'calc.py', old: 'return sum(values) // len(values)', new: 'return sum(values) // max(len(values), 1)' }),
+  turn('finish', { summary: 'guarded the division' }),
+];
+const skillDraft = { content: JSON.stringify({ whenItApplies: 'fix calc.mean returning the wrong average', whatToDo: 'Use true division: the tests expect 1.5 for [1, 2].' }) };
+
+async function firstUserMessage(transcriptPath: string | undefined): Promise<string> {
+  const messages = JSON.parse(await readFile(transcriptPath ?? '', 'utf8')) as { role: string; content: string }[];
+  return messages.find((message) => message.role === 'user')?.content ?? '';
+}
+
+describe('learning in the loop: patterns, adaptations, reflection and skills', () => {
+  const t = useTestTemporal('learning');
+  const reflections: string[] = [];
+
+  afterAll(async () => {
+    for (const id of reflections) await t.client.workflow.getHandle(id).terminate('test over').catch(() => undefined);
+  });
+
+  it('records a cross_dep failure at attempt 1 and gives attempt 2 the expand-dependency adaptation', async () => {
+    const repo = await makeRepo(calcFiles);
+    const dir = await makeTempDir();
+    const scriptFile = path.join(dir, 'script.json');
+    const breakImport = [turn('write_file', { path: 'calc.py', content: 'from helpers import absolute\n\n\ndef add(a, b):\n    return absolute(a) + b\n\n\ndef mul(a, b):\n    return a * b\n' }), turn('finish', { summary: 'used helpers' })];
+    await writeFile(scriptFile, JSON.stringify({ coder: [...breakImport, ...fixTurns()] }));
+    const spec = taskSpec({ repo, goal: 'Fix add in calc.py', models: { coder: `scripted:${scriptFile}` } });
+    reflections.push(reflectionWorkflowId(spec.project, 'coder'));
+    const handle = await startTestTask(t.client, t.host.taskQueue, spec);
+    const outcome = await handle.result();
+
+    expect(outcome.status).toBe('COMPLETED');
+    const listed = await eventually('FailurePattern = cross_dep beside the class in visibility', async () => {
+      for await (const execution of t.client.workflow.list({ query: `WorkflowId = "${handle.workflowId}" AND FailurePattern = "cross_dep"` })) return execution;
+      return undefined;
+    });
+    expect(listed.searchAttributes.FailureClass).toEqual(['split_task']);
+    expect(outcome.attempts[0]?.test?.patterns?.[0]).toMatchObject({ type: 'cross_dep', symbols: expect.arrayContaining(['helpers']) });
+    expect(outcome.attempts[1]?.adaptations).toEqual([expect.objectContaining({ strategy: 'expand_dependency_context', source: 'own_attempts' })]);
+    expect(await firstUserMessage(outcome.attempts[1]?.coder?.transcript?.path)).toContain('Adaptations for this attempt');
+  });
+
+  it('turns two similar failures into a skill that a later similar task is given, with the history adaptation', async () => {
+    const repo = await makeRepo(meanFiles);
+    const dir = await makeTempDir();
+    const project = uniqueId('learn');
+    reflections.push(reflectionWorkflowId(project, 'coder'));
+    const scriptFor = async (name: string, coder: ScriptTurn[]) => {
+      const file = path.join(dir, `${name}.json`);
+      await writeFile(file, JSON.stringify({ coder, skillWriter: [skillDraft] }));
+      return file;
+    };
+    const failing = async (n: number) => {
+      const scriptFile = await scriptFor(`fail-${n}`, wrongMean());
+      const spec = taskSpec({ id: `mean-${n}`, project, repo, goal: `Fix calc.mean returning the wrong average (case ${n})`, maxRetries: 0, models: { coder: `scripted:${scriptFile}`, skillWriter: `scripted:${scriptFile}` } });
+      return (await startTestTask(t.client, t.host.taskQueue, spec)).result();
+    };
+    const [first, second] = [await failing(1), await failing(2)];
+    expect([first.status, second.status]).toEqual(['FAILED', 'FAILED']);
+    expect(first.attempts[0]?.test?.patterns?.[0]?.type).toBe('wrong_constant');
+
+    const skillsDir = path.join(t.host.workDir, 'skills', project);
+    const skillFiles = await eventually('the skill file', async () => {
+      const files = await readdir(skillsDir).catch(() => []);
+      return files.length > 0 ? files : undefined;
+    });
+    expect(skillFiles).toHaveLength(1);
+    const skill = await readFile(path.join(skillsDir, skillFiles[0] ?? ''), 'utf8');
+    expect(skill).toContain(`task-${project}-mean-1`);
+    expect(skill).toContain(`task-${project}-mean-2`);
+
+    const scriptFile = await scriptFor('later', fixTurns());
+    const later = taskSpec({ id: 'mean-3', project, repo, goal: 'Fix calc.mean returning the wrong average (case 3)', testCommand: ['python3', '-m', 'pytest', '-q', 'tests/test_calc.py'], models: { coder: `scripted:${scriptFile}` } });
+    const outcome = await (await startTestTask(t.client, t.host.taskQueue, later)).result();
+    const attempt = outcome.attempts[0];
+    expect(attempt?.coder?.skillsOffered).toEqual([skillFiles[0]?.replace(/\.md$/, '')]);
+    expect(attempt?.adaptations).toEqual([expect.objectContaining({ strategy: 'prioritize_constants', source: 'history' })]);
+    const context = await firstUserMessage(attempt?.coder?.transcript?.path);
+    expect(context).toContain('Use true division');
+    expect(context).toContain('Adaptations for this attempt');
+  });
+});

@@ -1,0 +1,90 @@
+// The worker killed during the coder step: the retried coder resumes from its saved transcript.
+import type { Client, Connection } from '@temporalio/client';
+import { execa, type ResultPromise } from 'execa';
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { makeCalcProject } from '../support/calc-project.js';
+import { taskloopBin } from '../support/cli.js';
+import { chatReply, startLocalModelServer } from '../unit/activities/models/support/local-model-server.js';
+import { connectTestClient, eventually, uniqueId } from './support/temporal.js';
+import { startTestTask, taskloopCommits, taskSpec } from './support/tasks.js';
+
+const tool = (name: string, args: Record<string, unknown>) => chatReply('', [{ name, arguments: args }]);
+
+describe('a worker killed during the coder step', () => {
+  let client: Client;
+  let connection: Connection;
+
+  beforeAll(async () => {
+    ({ client, connection } = await connectTestClient());
+  });
+  afterAll(async () => {
+    await connection?.close();
+  });
+
+  it('completes after a restart, and the server sees no repeated request for turns it already answered', async () => {
+    const server = await startLocalModelServer([
+      { body: tool('read_file', { path: 'calc.py' }) },
+      { body: tool('replace_in_file', { path: 'calc.py', old: 'return a - b', new: 'return a + b' }) },
+      // The third turn hangs: the worker is killed while it waits.
+      { body: tool('finish', { summary: 'too late' }), delayMs: 120_000 },
+      { body: tool('finish', { summary: 'added' }) },
+    ]);
+    const taskQueue = uniqueId('coder-crash');
+    const workDir = await mkdtemp(path.join(os.tmpdir(), 'taskloop-coder-crash-'));
+    const env = {
+      ...process.env,
+      TEMPORAL_ADDRESS: inject('temporalAddress'),
+      TASKLOOP_TASK_QUEUE: taskQueue,
+      TASKLOOP_WORK_DIR: workDir,
+      TASKLOOP_HOST_ID: uniqueId('crashy'),
+      TASKLOOP_EVENTS_FILE: path.join(workDir, 'events.jsonl'),
+      OPENAI_BASE_URL: `${server.url}/v1`,
+      OPENAI_API_KEY: 'local-test-key',
+    };
+    const project = await makeCalcProject({});
+    const spec = taskSpec({ repo: project.repo, goal: 'Fix add in calc.py', models: { coder: 'openai:local-model' } });
+
+    const { child: first } = await startWorkerProcess(env);
+    const handle = await startTestTask(client, taskQueue, spec);
+    await eventually('the third model request', async () => (server.requests.length >= 3 ? true : undefined), 60_000);
+    first.kill('SIGKILL');
+    await first.catch(() => undefined);
+
+    const { child: second } = await startWorkerProcess(env);
+    try {
+      const outcome = await handle.result();
+      expect(outcome.status).toBe('COMPLETED');
+      expect(outcome.attempts).toHaveLength(1);
+      expect(outcome.attempts[0]?.coder).toMatchObject({ status: 'finished', summary: 'added', turnsConsumed: 3 });
+      expect(outcome.attempts[0]?.coder?.telemetry.modelRequests).toBe(3);
+      expect(await taskloopCommits(project.repo, `taskloop/${spec.id}`)).toHaveLength(1);
+
+      // Requests grow by one answered turn each; after the restart only the unanswered third turn is asked again.
+      const sizes = server.requests.map((request) => (request.body.messages as unknown[]).length);
+      expect(server.requests).toHaveLength(4);
+      expect(sizes[3]).toBe(sizes[2]);
+      expect(new Set(sizes.slice(0, 3)).size).toBe(3);
+    } finally {
+      second.kill('SIGTERM');
+      await second.catch(() => undefined);
+      await server.close();
+    }
+  }, 150_000);
+});
+
+/** `taskloop worker` as its own process, resolved once it says what it serves (wrapped: the child is a thenable). */
+async function startWorkerProcess(env: NodeJS.ProcessEnv): Promise<{ child: ResultPromise }> {
+  const child = execa('node', [taskloopBin, 'worker', '--grace', '1s'], { env, all: true, reject: false });
+  await new Promise<void>((resolve, reject) => {
+    let output = '';
+    child.all?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('serving task queues')) resolve();
+    });
+    void child.then(() => reject(new Error(`worker exited early:\n${output}`)));
+  });
+  return { child };
+}

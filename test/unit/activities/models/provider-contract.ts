@@ -1,0 +1,101 @@
+// The same behaviour checks for every HTTP provider, each against a local server speaking its protocol.
+import { readFile } from 'node:fs/promises';
+import { ApplicationFailure } from '@temporalio/common';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { runCoder } from '../../../../activities/coder/run-coder.js';
+import { createModelProvider } from '../../../../activities/models/router.js';
+import { ModelProblem, type ModelProvider } from '../../../../activities/models/types.js';
+import { createTempRepo, type TempRepo } from '../coder/fixtures.js';
+import { startLocalModelServer, type LocalModelServer, type ScriptedReply } from './support/local-model-server.js';
+
+export interface ProviderCase {
+  kind: 'openai' | 'anthropic';
+  /** Path suffix of the base URL (the OpenAI SDK appends /chat/completions, Anthropic /v1/messages). */
+  basePath: string;
+  reply(text: string, tools?: { name: string; args: Record<string, unknown> }[]): unknown;
+  /** Tool results the server saw in the last request, as tool-call-id -> content. */
+  toolResults(body: Record<string, unknown>): string[];
+}
+
+const request = { role: 'coder' as const, messages: [{ role: 'user' as const, content: 'hi' }], tools: [] };
+
+async function caught(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => expect.unreachable('the call should have failed'),
+    (error: unknown) => error,
+  );
+}
+
+/** Registers the shared tests for one provider. */
+export function describeProviderContract(c: ProviderCase): void {
+  let server: LocalModelServer;
+  let repo: TempRepo;
+  const provider = (replies: ScriptedReply[], timeoutMs = 5_000): Promise<ModelProvider> => {
+    server.push(...replies);
+    const vendor = c.kind.toUpperCase();
+    const env = { [`${vendor}_BASE_URL`]: `${server.url}${c.basePath}`, [`${vendor}_API_KEY`]: 'test-key', TASKLOOP_MODEL_TIMEOUT_MS: String(timeoutMs) };
+    return createModelProvider(`${c.kind}:test-model`, { role: 'coder', cwd: '/', env });
+  };
+  beforeEach(async () => {
+    server = await startLocalModelServer();
+    repo = await createTempRepo({ 'calc.py': 'def add(a, b):\n    return a - b\n' });
+  });
+  afterEach(async () => {
+    await server.close();
+    await repo.cleanup();
+  });
+
+  it('runs a tool-calling coder conversation to completion, sending tool results back and counting tokens', async () => {
+    const model = await provider([
+      { body: c.reply('Reading.', [{ name: 'read_file', args: { path: 'calc.py' } }]) },
+      { body: c.reply('', [{ name: 'replace_in_file', args: { path: 'calc.py', old: 'return a - b', new: 'return a + b' } }]) },
+      { body: c.reply('', [{ name: 'finish', args: { summary: 'add adds' } }]) },
+    ]);
+    const result = await runCoder({ worktreePath: repo.repo, goal: 'Fix add', provider: model, maxSteps: 5, previousAttempts: [], secretValues: [], artifactDir: repo.artifacts, hostId: 'h' });
+
+    expect(result).toMatchObject({ status: 'finished', summary: 'add adds', changedFiles: ['calc.py'] });
+    expect(await readFile(`${repo.repo}/calc.py`, 'utf8')).toContain('return a + b');
+    expect(server.requests).toHaveLength(3);
+    expect(server.requests[0]?.headers.authorization ?? server.requests[0]?.headers['x-api-key']).toContain('test-key');
+    expect(server.requests[0]?.body.model).toBe('test-model');
+    expect(c.toolResults(server.requests[1]?.body ?? {}).join('\n')).toContain('return a - b');
+    expect(result.telemetry.modelRequests).toBe(3);
+    expect(result.telemetry.inputTokens).toBeGreaterThanOrEqual(300);
+  });
+
+  it('turns a 429 into a retryable failure whose next retry delay is the Retry-After', async () => {
+    const model = await provider([{ status: 429, headers: { 'retry-after': '7' }, body: { error: { message: 'slow down' } } }]);
+    const error = await caught(model.complete(request));
+    expect(error).toBeInstanceOf(ApplicationFailure);
+    expect(error).toMatchObject({ type: 'ProviderRateLimited', nonRetryable: false, nextRetryDelay: 7000 });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('turns a 401 into a non-retryable failure naming the variable to set, after one request', async () => {
+    const model = await provider([{ status: 401, body: { error: { message: 'bad key' } } }]);
+    const error = await caught(model.complete(request));
+    expect(error).toMatchObject({ type: 'ProviderAuthFailed', nonRetryable: true, message: expect.stringContaining(`${c.kind.toUpperCase()}_API_KEY`) });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('turns a 500 into a retryable failure, and the next call succeeds', async () => {
+    const model = await provider([{ status: 500, body: { error: { message: 'boom' } } }, { body: c.reply('fine') }]);
+    expect(await caught(model.complete(request))).toMatchObject({ type: 'ProviderUnavailable', nonRetryable: false });
+    expect(server.requests).toHaveLength(1);
+    expect((await model.complete(request)).content).toBe('fine');
+  });
+
+  it('treats a malformed body and an empty reply as model problems', async () => {
+    const model = await provider([{ body: '{"choices": [' }, { body: { unexpected: true } }, { body: c.reply('') }]);
+    for (let i = 0; i < 3; i++) {
+      const error = await caught(model.complete(request));
+      expect(error).toBeInstanceOf(ModelProblem);
+      expect((error as Error).message).toMatch(/^model problem: /);
+    }
+  });
+
+  it('turns a reply slower than the timeout into a retryable timeout failure', async () => {
+    const model = await provider([{ body: c.reply('late'), delayMs: 3_000 }], 300);
+    expect(await caught(model.complete(request))).toMatchObject({ type: 'ProviderTimeout', nonRetryable: false });
+  });
+}

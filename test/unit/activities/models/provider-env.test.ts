@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_MODEL_TIMEOUT_MS, resolveEndpoint } from '../../../../activities/models/provider-env.js';
+import { parseRetryAfter } from '../../../../activities/models/provider-errors.js';
+
+describe('resolveEndpoint', () => {
+  it('prefers the per-role variables over the vendor ones and names the key variable it used', () => {
+    const env = { OPENAI_BASE_URL: 'http://a/v1', OPENAI_API_KEY: 'k1', TASKLOOP_JUDGE_OPENAI_BASE_URL: 'http://b/v1', TASKLOOP_JUDGE_OPENAI_API_KEY: 'k2' };
+    expect(resolveEndpoint('openai', 'judge', env)).toEqual({ baseURL: 'http://b/v1', apiKey: 'k2', keyVariable: 'TASKLOOP_JUDGE_OPENAI_API_KEY', timeoutMs: DEFAULT_MODEL_TIMEOUT_MS });
+    expect(resolveEndpoint('openai', 'coder', env)).toMatchObject({ baseURL: 'http://a/v1', apiKey: 'k1', keyVariable: 'OPENAI_API_KEY' });
+  });
+
+  it('names the vendor key variable when none is set and reads the timeout', () => {
+    expect(resolveEndpoint('anthropic', 'skillWriter', { TASKLOOP_MODEL_TIMEOUT_MS: '5000' })).toEqual({ baseURL: undefined, apiKey: undefined, keyVariable: 'ANTHROPIC_API_KEY', timeoutMs: 5000 });
+  });
+});
+
+describe('parseRetryAfter', () => {
+  const headers = (values: Record<string, string>) => new Headers(values);
+
+  it('reads seconds, milliseconds and HTTP dates', () => {
+    expect(parseRetryAfter(headers({ 'retry-after': '3' }), 0)).toBe(3000);
+    expect(parseRetryAfter(headers({ 'retry-after-ms': '1500', 'retry-after': '3' }), 0)).toBe(1500);
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    expect(parseRetryAfter(headers({ 'retry-after': 'Thu, 01 Jan 2026 00:00:10 GMT' }), now)).toBe(10_000);
+  });
+
+  it('gives nothing for a missing or unreadable header and caps very long waits', () => {
+    expect(parseRetryAfter(headers({}), 0)).toBeUndefined();
+    expect(parseRetryAfter(headers({ 'retry-after': 'soon' }), 0)).toBeUndefined();
+    expect(parseRetryAfter(headers({ 'retry-after': '86400' }), 0)).toBe(15 * 60_000);
+  });
+});

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { agentLabel, parseAgentRegistry, promoteChampion, selectAgentVersion, type AgentRegistry } from '../../../domain/agents.js';
+import { agentVersionsOf } from '../../../domain/task-state.js';
+
+const registry = (): AgentRegistry => {
+  const parsed = parseAgentRegistry({
+    coder: { champion: 'c1', versions: { c1: {}, c2: { prompt: 'prompts/c2.md', model: 'openai:gpt-4o', parameters: { temperature: 0.3 } } } },
+  });
+  if (!parsed.success) throw new Error(parsed.error);
+  return parsed.data;
+};
+
+describe('agent versions', () => {
+  it('selects the champion, or a pinned version, with its prompt, model and parameters', () => {
+    expect(selectAgentVersion(registry(), 'coder')).toEqual({ success: true, data: { role: 'coder', version: 'c1', prompt: 'builtin', parameters: {} } });
+    expect(selectAgentVersion(registry(), 'coder', 'c2')).toMatchObject({ success: true, data: { version: 'c2', prompt: 'prompts/c2.md', model: 'openai:gpt-4o', parameters: { temperature: 0.3 } } });
+  });
+
+  it('falls back to the built-in version for a role the registry leaves out, and names unknown versions', () => {
+    expect(selectAgentVersion(registry(), 'judge')).toMatchObject({ success: true, data: { role: 'judge', version: 'builtin' } });
+    const missing = selectAgentVersion(registry(), 'coder', 'c9');
+    expect(missing).toEqual({ success: false, error: "agent coder has no version 'c9'; known versions: c1, c2" });
+  });
+
+  it('promotes a new champion as data, and refuses a version that does not exist', () => {
+    const promoted = promoteChampion(registry(), 'coder', 'c2');
+    expect(promoted.success && selectAgentVersion(promoted.data, 'coder')).toMatchObject({ success: true, data: { version: 'c2' } });
+    expect(promoteChampion(registry(), 'coder', 'nope').success).toBe(false);
+  });
+
+  it('refuses a registry whose champion is not one of its versions, naming the field', () => {
+    const parsed = parseAgentRegistry({ reviewer: { champion: 'r2', versions: { r1: {} } } });
+    expect(parsed).toEqual({ success: false, error: 'reviewer.champion: champion must name one of the versions' });
+  });
+
+  it('labels versions and collects those an attempt used for the commit record', () => {
+    expect(agentLabel({ role: 'coder', version: 'c1' })).toBe('coder/c1');
+    const coder = { status: 'finished' as const, summary: '', changedFiles: [], turnsConsumed: 1, telemetry: {} as never, agent: 'coder/c1' };
+    expect(agentVersionsOf({ attempt: 1, status: 'PASSED', startedAt: '', envRetries: 0, coder })).toEqual(['coder/c1']);
+  });
+});

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { extractSymbols, fitToBudget, rankRelevantFiles } from '../../../domain/context-budget.js';
+
+describe('rankRelevantFiles', () => {
+  const files = ['README.md', 'src/cache.py', 'src/store.py', 'src/util.py', 'tests/test_cache.py'];
+
+  it('ranks files named in the goal and in failure evidence first, and leaves unrelated files out', () => {
+    const ranked = rankRelevantFiles(files, ['fix #218: cache_key is ignored by the cache', 'FAILED tests/test_cache.py::test_key - AssertionError']);
+    expect(ranked[0]).toBe('tests/test_cache.py');
+    expect(ranked).toContain('src/cache.py');
+    expect(ranked).not.toContain('src/util.py');
+  });
+
+  it('finds symbols but not common words', () => {
+    expect(extractSymbols(['Fix the cache_key in src/cache.py'])).toEqual(['cache_key', 'src', 'cache.py']);
+  });
+});
+
+describe('fitToBudget', () => {
+  it('leaves a context under budget alone', () => {
+    const sections = [{ text: 'goal' }, { text: 'map', trimOrder: 1 }];
+    expect(fitToBudget(sections, 100)).toEqual(sections);
+  });
+
+  it('trims the oldest part first, then the largest of equals, never the untrimmable ones', () => {
+    const goal = { text: 'g'.repeat(400) };
+    const oldAttempt = { text: 'o'.repeat(2000), trimOrder: 1 };
+    const repoMap = { text: 'm'.repeat(3000), trimOrder: 2 };
+    const small = { text: 's'.repeat(500), trimOrder: 2 };
+    const fitted = fitToBudget([goal, oldAttempt, repoMap, small], 800);
+    expect(fitted[0]?.text).toBe(goal.text);
+    expect(fitted[1]?.text).toBe('[trimmed to fit the context budget]');
+    expect(fitted[2]?.text.startsWith('mmm')).toBe(true);
+    expect(fitted[2]?.text.endsWith('[trimmed to fit the context budget]')).toBe(true);
+    expect(fitted[3]?.text).toBe(small.text);
+    expect(fitted.reduce((sum, section) => sum + section.text.length, 0)).toBeLessThanOrEqual(3200);
+  });
+});
