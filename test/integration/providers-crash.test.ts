@@ -1,12 +1,11 @@
 // The worker killed during the coder step: the retried coder resumes from its saved transcript.
 import type { Client, Connection } from '@temporalio/client';
-import { execa, type ResultPromise } from 'execa';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { makeCalcProject } from '../support/calc-project.js';
-import { taskloopBin } from '../support/cli.js';
+import { startWorkerProcess } from '../support/cli.js';
 import { chatReply, startLocalModelServer } from '../unit/activities/models/support/local-model-server.js';
 import { connectTestClient, eventually, uniqueId } from './support/temporal.js';
 import { startTestTask, taskloopCommits, taskSpec } from './support/tasks.js';
@@ -74,17 +73,3 @@ describe('a worker killed during the coder step', () => {
     }
   }, 150_000);
 });
-
-/** `taskloop worker` as its own process, resolved once it says what it serves (wrapped: the child is a thenable). */
-async function startWorkerProcess(env: NodeJS.ProcessEnv): Promise<{ child: ResultPromise }> {
-  const child = execa('node', [taskloopBin, 'worker', '--grace', '1s'], { env, all: true, reject: false });
-  await new Promise<void>((resolve, reject) => {
-    let output = '';
-    child.all?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('serving task queues')) resolve();
-    });
-    void child.then(() => reject(new Error(`worker exited early:\n${output}`)));
-  });
-  return { child };
-}

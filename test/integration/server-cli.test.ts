@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { isTemporalServing } from '../../client/server/dev-server.js';
 import { findFreePort } from '../../client/server/ports.js';
-import { taskloopBin, runTaskloop } from '../support/cli.js';
+import { runTaskloop, startTaskloop } from '../support/cli.js';
 import { uniqueId } from './support/temporal.js';
 
 async function eventuallyServing(port: number): Promise<void> {
@@ -21,19 +21,7 @@ async function eventuallyServing(port: number): Promise<void> {
 
 const cliEnv = () => ({ ...process.env, TEMPORAL_CLI: inject('temporalCli') });
 
-/** `taskloop server` in the foreground, resolved once it says it is serving (wrapped: the child is a thenable). */
-async function startServerCli(args: string[]): Promise<{ child: ReturnType<typeof execa> }> {
-  const child = execa('node', [taskloopBin, 'server', ...args], { env: cliEnv(), reject: false, all: true });
-  await new Promise<void>((resolve, reject) => {
-    let output = '';
-    child.all?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('serving at')) resolve();
-    });
-    void child.then(() => reject(new Error(`taskloop server exited early:\n${output}`)));
-  });
-  return { child };
-}
+const startServerCli = (args: string[]) => startTaskloop(['server', ...args], { env: cliEnv(), readyText: 'serving at' });
 
 describe('taskloop server', () => {
   it('keeps workflows in its SQLite file (WAL) across a restart', async () => {

@@ -1,5 +1,5 @@
 // Runs the real `taskloop` binary as a child process, as a user would.
-import { execa } from 'execa';
+import { execa, type ResultPromise } from 'execa';
 import path from 'node:path';
 import { projectRoot } from '../../client/paths.js';
 
@@ -14,3 +14,23 @@ export function runTaskloop(args: string[], options: { env?: NodeJS.ProcessEnv; 
     cwd: options.cwd,
   });
 }
+
+/**
+ * A long-running `taskloop` command (server, worker) as a child process, resolved once its output shows
+ * `readyText`. Wrapped in an object because the child is a thenable that would otherwise be awaited to its end.
+ */
+export async function startTaskloop(args: string[], options: { env?: NodeJS.ProcessEnv; readyText: string }): Promise<{ child: ResultPromise }> {
+  const child = execa('node', [taskloopBin, ...args], { env: options.env, all: true, reject: false });
+  await new Promise<void>((resolve, reject) => {
+    let output = '';
+    child.all?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes(options.readyText)) resolve();
+    });
+    void child.then(() => reject(new Error(`taskloop ${args.join(' ')} exited before "${options.readyText}":\n${output}`)));
+  });
+  return { child };
+}
+
+/** `taskloop worker` in its own process, ready once it says what it serves. */
+export const startWorkerProcess = (env: NodeJS.ProcessEnv) => startTaskloop(['worker', '--grace', '1s'], { env, readyText: 'serving task queues' });
