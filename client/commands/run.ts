@@ -9,6 +9,7 @@ import { prepareTaskSpec } from '../tasks/prepare-spec.js';
 import { checkRunInput, parseRunFlags } from '../tasks/run-flags.js';
 import { startTask } from '../tasks/start-task.js';
 import { withTaskClient } from '../tasks/task-client.js';
+import { loadTaskloopConfig } from '../config.js';
 import type { Command } from './command.js';
 
 const help = `Usage: taskloop run --repo PATH --goal TEXT --model SPEC [flags]
@@ -20,6 +21,11 @@ The same command twice is the same task (the id is derived from the goal and the
   --repo PATH              the git repository (required)
   --goal TEXT              what to achieve, e.g. "fix #218: cache_key is ignored" (required)
   --model SPEC             the coder: openai:<model>, anthropic:<model> or scripted:<file> (path from here)
+  --reviewer-model SPEC    a model whose verdict joins the review's policy checks (same forms)
+  --judge-model SPEC       a model whose verdict joins the judge's checks
+  --skill-writer-model SPEC  the model that writes skills from recurring failures
+                           Defaults for all four (and "budgets") come from taskloop.config.json in the working
+                           folder or $TASKLOOP_CONFIG: {"models": {"coder": "openai:gpt-4o", ...}, "budgets": {...}}
   --id ID                  task id (default: slug of the goal + 6 hex chars of a hash of repo and goal)
   --project P              project name (default "default"); the workflow id is task-<project>-<id>
   --base-ref REF           branch, tag or sha to start from (default HEAD)
@@ -43,7 +49,7 @@ export const runCommand: Command = {
   help,
   async run(argv) {
     const cwd = process.cwd();
-    const request = parseRunFlags(argv, cwd, process.env);
+    const request = parseRunFlags(argv, cwd, process.env, await loadTaskloopConfig(cwd));
     checkRunInput(request.input);
     const spec = await prepareTaskSpec(request.input, cwd).catch((error: unknown) => {
       throw error instanceof UsageError ? new UsageError(`taskloop run: ${error.message.replace(/^invalid task: /, '')}`) : error;

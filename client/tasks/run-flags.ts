@@ -4,6 +4,7 @@ import { parseTaskSpec } from '../../domain/task-spec.js';
 import { SHARED_TASK_QUEUE } from '../../workflows/task-queues.js';
 import { parseFlags } from '../args.js';
 import { UsageError } from '../cli-errors.js';
+import { mergeModels, type TaskloopConfig } from '../config.js';
 import { splitCommandWords } from './command-words.js';
 import { parseDuration } from './duration.js';
 import { deriveTaskId } from './task-id.js';
@@ -15,6 +16,9 @@ const runFlagOptions = {
   'test-env': { type: 'string', multiple: true },
   'max-retries': { type: 'string' },
   model: { type: 'string' },
+  'reviewer-model': { type: 'string' },
+  'judge-model': { type: 'string' },
+  'skill-writer-model': { type: 'string' },
   id: { type: 'string' },
   project: { type: 'string' },
   'base-ref': { type: 'string' },
@@ -42,6 +46,7 @@ const flagOfField: Record<string, string> = {
   allowedPaths: '--allow-path',
   maxRetries: '--max-retries',
   models: '--model',
+  budgets: 'taskloop.config.json budgets',
   maxCoderSteps: '--max-steps',
   retryWindowMs: '--retry-window',
   secretEnvNames: '--secret-env',
@@ -69,7 +74,7 @@ export interface RunRequest {
 }
 
 /** Parses `taskloop run` arguments; flag-level problems (unknown flag, bad duration, K=V) are UsageErrors. */
-export function parseRunFlags(argv: string[], cwd: string, env: NodeJS.ProcessEnv): RunRequest {
+export function parseRunFlags(argv: string[], cwd: string, env: NodeJS.ProcessEnv, config: TaskloopConfig = {}): RunRequest {
   const { values } = parseFlags('run', argv, runFlagOptions);
   const input: Record<string, unknown> = {};
   const set = (field: string, value: unknown) => {
@@ -88,7 +93,8 @@ export function parseRunFlags(argv: string[], cwd: string, env: NodeJS.ProcessEn
   set('maxCoderSteps', numberOrText(values['max-steps']));
   if (values['retry-window'] !== undefined) set('retryWindowMs', durationMs(values['retry-window']));
   set('secretEnvNames', values['secret-env']);
-  if (values.model !== undefined) set('models', { coder: values.model });
+  set('models', mergeModels(config, { coder: values.model, reviewer: values['reviewer-model'], judge: values['judge-model'], skillWriter: values['skill-writer-model'] }));
+  set('budgets', config.budgets);
   const repo = values.repo === undefined ? '' : path.resolve(cwd, values.repo);
   input.id = values.id ?? deriveTaskId(values.goal ?? '', repo);
   return {
