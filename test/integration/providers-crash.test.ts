@@ -1,27 +1,15 @@
 // The worker killed during the coder step: the retried coder resumes from its saved transcript.
-import type { Client, Connection } from '@temporalio/client';
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { makeCalcProject } from '../support/calc-project.js';
 import { startWorkerProcess } from '../support/cli.js';
 import { chatReply, startLocalModelServer } from '../unit/activities/models/support/local-model-server.js';
-import { connectTestClient, eventually, uniqueId } from './support/temporal.js';
+import { eventually, uniqueId, useTestClient, workerProcessEnv } from './support/temporal.js';
 import { startTestTask, taskloopCommits, taskSpec } from './support/tasks.js';
 
 const tool = (name: string, args: Record<string, unknown>) => chatReply('', [{ name, arguments: args }]);
 
 describe('a worker killed during the coder step', () => {
-  let client: Client;
-  let connection: Connection;
-
-  beforeAll(async () => {
-    ({ client, connection } = await connectTestClient());
-  });
-  afterAll(async () => {
-    await connection?.close();
-  });
+  const t = useTestClient();
 
   it('completes after a restart, and the server sees no repeated request for turns it already answered', async () => {
     const server = await startLocalModelServer([
@@ -32,22 +20,12 @@ describe('a worker killed during the coder step', () => {
       { body: tool('finish', { summary: 'added' }) },
     ]);
     const taskQueue = uniqueId('coder-crash');
-    const workDir = await mkdtemp(path.join(os.tmpdir(), 'taskloop-coder-crash-'));
-    const env = {
-      ...process.env,
-      TEMPORAL_ADDRESS: inject('temporalAddress'),
-      TASKLOOP_TASK_QUEUE: taskQueue,
-      TASKLOOP_WORK_DIR: workDir,
-      TASKLOOP_HOST_ID: uniqueId('crashy'),
-      TASKLOOP_EVENTS_FILE: path.join(workDir, 'events.jsonl'),
-      OPENAI_BASE_URL: `${server.url}/v1`,
-      OPENAI_API_KEY: 'local-test-key',
-    };
+    const env = await workerProcessEnv(taskQueue, { OPENAI_BASE_URL: `${server.url}/v1`, OPENAI_API_KEY: 'local-test-key' });
     const project = await makeCalcProject({});
     const spec = taskSpec({ repo: project.repo, goal: 'Fix add in calc.py', models: { coder: 'openai:local-model' } });
 
     const { child: first } = await startWorkerProcess(env);
-    const handle = await startTestTask(client, taskQueue, spec);
+    const handle = await startTestTask(t.client, taskQueue, spec);
     await eventually('the third model request', async () => (server.requests.length >= 3 ? true : undefined), 60_000);
     first.kill('SIGKILL');
     await first.catch(() => undefined);

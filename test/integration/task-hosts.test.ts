@@ -1,26 +1,15 @@
-import type { Client, Connection } from '@temporalio/client';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TaskOutcome } from '../../domain/task-state.js';
 import { calcFiles, fixTurns, makeCalcProject } from '../support/calc-project.js';
 import { startWorkerProcess } from '../support/cli.js';
 import { makeRepo, makeTempDir } from '../support/git-repo.js';
-import { connectTestClient, startTestWorkers, uniqueId } from './support/temporal.js';
+import { startTestWorkers, uniqueId, useTestClient, workerProcessEnv } from './support/temporal.js';
 import { startTestTask, taskloopCommits, taskSpec, waitForState } from './support/tasks.js';
 
 describe('workers as separate hosts', () => {
-  let client: Client;
-  let connection: Connection;
-
-  beforeAll(async () => {
-    ({ client, connection } = await connectTestClient());
-  });
-
-  afterAll(async () => {
-    await connection?.close();
-  });
+  const t = useTestClient();
 
   it('runs every worktree-bound activity of an attempt on the worker that created the worktree', async () => {
     const taskQueue = uniqueId('two-hosts');
@@ -32,7 +21,7 @@ describe('workers as separate hosts', () => {
         const started = await Promise.all(
           [1, 2, 3].map(async () => {
             const project = await makeCalcProject({ coder: fixTurns() });
-            return startTestTask(client, taskQueue, taskSpec({ repo: project.repo, goal: 'Fix add', models: { coder: `scripted:${project.scriptFile}` } }));
+            return startTestTask(t.client, taskQueue, taskSpec({ repo: project.repo, goal: 'Fix add', models: { coder: `scripted:${project.scriptFile}` } }));
           }),
         );
         outcomes.push(...(await Promise.all(started.map((handle) => handle.result()))));
@@ -55,22 +44,14 @@ describe('workers as separate hosts', () => {
 
   it('finishes the task after the worker is killed with SIGKILL during the test run, with exactly one commit', async () => {
     const taskQueue = uniqueId('sigkill');
-    const workDir = await mkdtemp(path.join(os.tmpdir(), 'taskloop-killed-'));
-    const env = {
-      ...process.env,
-      TEMPORAL_ADDRESS: inject('temporalAddress'),
-      TASKLOOP_TASK_QUEUE: taskQueue,
-      TASKLOOP_WORK_DIR: workDir,
-      TASKLOOP_HOST_ID: uniqueId('crashy'),
-      TASKLOOP_EVENTS_FILE: path.join(workDir, 'events.jsonl'),
-    };
+    const env = await workerProcessEnv(taskQueue);
     const repo = await makeRepo({ ...calcFiles, 'tests/test_slow.py': 'import time\n\n\ndef test_slow():\n    time.sleep(4)\n' });
     const scriptFile = path.join(await makeTempDir(), 'script.json');
     await writeFile(scriptFile, JSON.stringify({ coder: fixTurns() }));
 
     const { child: first } = await startWorkerProcess(env);
     const spec = taskSpec({ repo, goal: 'Fix add', models: { coder: `scripted:${scriptFile}` } });
-    const handle = await startTestTask(client, taskQueue, spec);
+    const handle = await startTestTask(t.client, taskQueue, spec);
     await waitForState(handle, 'the test node', (state) => state.phase === 'test');
     await new Promise((resolve) => setTimeout(resolve, 500));
     first.kill('SIGKILL');

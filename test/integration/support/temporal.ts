@@ -101,3 +101,35 @@ export function useTestTemporal(queuePrefix: string): TestTemporal {
     },
   };
 }
+
+/** The environment of a `taskloop worker` child process with a work folder and queue of its own, on the test server. */
+export async function workerProcessEnv(taskQueue: string, extra: Record<string, string> = {}): Promise<NodeJS.ProcessEnv> {
+  const workDir = await mkdtemp(path.join(os.tmpdir(), 'taskloop-worker-'));
+  return {
+    ...process.env,
+    TEMPORAL_ADDRESS: inject('temporalAddress'),
+    TASKLOOP_TASK_QUEUE: taskQueue,
+    TASKLOOP_WORK_DIR: workDir,
+    TASKLOOP_HOST_ID: uniqueId('process'),
+    TASKLOOP_EVENTS_FILE: path.join(workDir, 'events.jsonl'),
+    ...extra,
+  };
+}
+
+/** For a describe block that runs its own workers: just a client, connected before and closed after. */
+export function useTestClient(): { readonly client: Client } {
+  let client: Client | undefined;
+  let connection: Connection | undefined;
+  beforeAll(async () => {
+    ({ client, connection } = await connectTestClient());
+  });
+  afterAll(async () => {
+    await connection?.close();
+  });
+  return {
+    get client() {
+      if (!client) throw new Error('the test client is not ready: use it inside tests, not at describe time');
+      return client;
+    },
+  };
+}
