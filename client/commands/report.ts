@@ -2,9 +2,11 @@
 import { parseFlags } from '../args.js';
 import { UsageError, WorkFailed } from '../cli-errors.js';
 import { formatProjectReport } from '../output/project-report.js';
+import { formatReportCard, formatReportCardMarkdown } from '../output/report-card.js';
 import { formatLiveReport } from '../output/project-state.js';
 import { formatReportMarkdown } from '../output/report-markdown.js';
 import { readProjectReport } from '../projects/read-project.js';
+import { showReportCard } from '../projects/report-cards.js';
 import { resolveProject } from '../projects/resolve-target.js';
 import { withTaskClient } from '../tasks/task-client.js';
 import type { Command } from './command.js';
@@ -13,12 +15,15 @@ const help = `Usage: taskloop report PROJECT [--json | --markdown]
 
 Prints a project's report: one line per task (status, attempts, time, failure class, reason), the pass rate at
 attempt 1 and overall, and, once the project has ended, what it spent (attempts, model requests, tokens, time)
-and the coder's telemetry. While the project runs, the report so far (from its state query; "live": true in JSON).
+and the coder's telemetry, then the learning report card: grade, fidelity, pass rates at attempts 1 and 2,
+compression, failure patterns, trends against the project's previous run, improvement actions, skills and
+lessons (each final card is kept under <state dir>/reports/<project>/ for the next run's trends).
+While the project runs, the report so far (from its state query; "live": true in JSON).
 PROJECT is the project name of the tasks file or its workflow id project-<name>; for a project run by a
 schedule, its latest run.
 
-  --json       the report as JSON (the project workflow's result when it has ended)
-  --markdown   the report as a Markdown table
+  --json       the report as JSON (the project workflow's result when it has ended, plus "card")
+  --markdown   the report as a Markdown table and a report card section
 
 Exit codes: 0 shown, 1 the project ended without a report (terminated, failed) or could not be read,
 2 unknown project or bad flags.`;
@@ -36,9 +41,14 @@ export const reportCommand: Command = {
     const reading = await withTaskClient(async ({ client }) => readProjectReport(client, 'report', await resolveProject(client, 'report', ref)));
     if (!('report' in reading)) throw new WorkFailed(`taskloop report: project ${reading.workflowId} has no report (workflow ${reading.workflowStatus}: ${reading.error})`);
     const { report } = reading;
-    if (values.json) console.log(JSON.stringify(report, null, 2));
-    else if (values.markdown) console.log(formatReportMarkdown(report));
-    else console.log('live' in report ? formatLiveReport(report) : `project ${report.project}: ${report.status}\n${formatProjectReport(report)}`);
+    // Only a final report with its run's tasks gets a card: a live one would store a half-run.
+    const card = 'live' in report || !report.runTasks ? undefined : (await showReportCard(report.project, reading.runId, report.runTasks, new Date())).card;
+    if (values.json) console.log(JSON.stringify(card ? { ...report, card } : report, null, 2));
+    else if (values.markdown) console.log([formatReportMarkdown(report), ...(card ? ['', formatReportCardMarkdown(card)] : [])].join('\n'));
+    else {
+      const text = 'live' in report ? formatLiveReport(report) : `project ${report.project}: ${report.status}\n${formatProjectReport(report)}`;
+      console.log(card ? `${text}\n\n${formatReportCard(card)}` : text);
+    }
     return 0;
   },
 };

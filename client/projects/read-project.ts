@@ -24,14 +24,15 @@ export async function readProject(client: Client, command: string, { handle, des
   }
 }
 
-/** The final report of a closed project, or a live one from its state; undefined with the reason otherwise. */
+/** The final report of a closed project, or a live one from its state, with the run's id; the reason otherwise. */
 export async function readProjectReport(
   client: Client,
   command: string,
   project: ResolvedProject,
-): Promise<{ report: ProjectReport | LiveProjectReport } | { workflowId: string; workflowStatus: string; error: string }> {
+): Promise<{ report: ProjectReport | LiveProjectReport; runId: string } | { workflowId: string; workflowStatus: string; error: string }> {
   const reading = await readProject(client, command, project);
-  if ('report' in reading) return { report: reading.report };
-  if ('state' in reading) return { report: buildLiveReport(reading.state, Date.now()) };
+  const runId = project.description.runId;
+  if ('report' in reading) return { report: reading.report, runId };
+  if ('state' in reading) return { report: buildLiveReport(reading.state, Date.now()), runId };
   return reading;
 }

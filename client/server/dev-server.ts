@@ -7,6 +7,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { searchAttributeCliPairs } from '../../workflows/search-attributes.js';
 import { findFreePort, isPortFree } from './ports.js';
+import { ensureSearchAttributes } from './search-attributes.js';
 
 export interface DevServerOptions {
   cliPath: string;
@@ -85,7 +86,10 @@ export async function startDevServer(options: DevServerOptions): Promise<Running
   const port = options.port ?? 7233;
   const address = `${ip}:${port}`;
   const uiUrl = options.headless ? undefined : `http://${ip === '0.0.0.0' ? 'localhost' : ip}:${options.uiPort ?? 8233}`;
-  if (await isTemporalServing(address)) return { address, uiUrl, started: false, stop: async () => undefined };
+  if (await isTemporalServing(address)) {
+    await ensureSearchAttributes(address, options.namespace ?? 'default');
+    return { address, uiUrl, started: false, stop: async () => undefined };
+  }
   if (!(await isPortFree(port, ip))) {
     throw new DevServerError(`port ${port} on ${ip} is in use by a program that is not a Temporal server; pass --port with a free port (and --ui-port)`);
   }
@@ -96,6 +100,7 @@ export async function startDevServer(options: DevServerOptions): Promise<Running
   const child = await spawnServer(options);
   try {
     await waitUntilServing(address, child.exited, options.readyTimeoutMs ?? 60_000);
+    await ensureSearchAttributes(address, options.namespace ?? 'default');
   } catch (error) {
     child.kill('SIGTERM');
     throw error;

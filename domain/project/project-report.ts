@@ -3,7 +3,9 @@ import type { TaskPhase } from '../task-state.js';
 import { addTelemetry, emptyTelemetry, summarizeTelemetry } from '../telemetry.js';
 import type { TelemetrySummary } from '../telemetry.js';
 import { projectStatus } from './project-state.js';
+import { toRunTasks } from './run-tasks.js';
 import type { ProjectState, ProjectStatus, ProjectTaskRecord } from './project-state.js';
+import type { RunTask } from '../learning/run-task.js';
 import { summarizeProject } from './report.js';
 import type { ProjectSummary, TaskRunRecord } from './report.js';
 import type { TaskRunState } from './scheduling.js';
@@ -25,6 +27,8 @@ export interface ProjectReport extends ProjectSummary {
   telemetry: TelemetrySummary;
   spend: ProjectSpend;
   continuedAsNew: number;
+  /** The ended tasks as the learning report card reads them (absent in reports made before it). */
+  runTasks?: RunTask[];
 }
 
 /** The report card numbers of a project: per-task lines, pass rates, telemetry and spend totals. */
@@ -48,6 +52,7 @@ export function buildProjectReport(state: ProjectState): ProjectReport {
       taskTimeMs: summary.totalDurationMs,
     },
     continuedAsNew: state.continuedAsNew,
+    runTasks: toRunTasks(state),
   };
 }
 

@@ -39,6 +39,12 @@ export interface ProjectTaskRecord {
   telemetry: CoderTelemetry;
   /** Scripted/model turns used so far, so a retried run continues after them. */
   turnsConsumed: number;
+  /** Top failure-pattern type of each failed attempt that had test patterns, over all runs (report card). */
+  patterns?: string[];
+  /** Bytes of the passing attempt's review diff (report card compression). */
+  acceptedDiffBytes?: number;
+  /** Ids of the skills offered to the coder over all attempts, sorted (report card skills). */
+  usedSkills?: string[];
 }
 
 export interface ProjectState {

@@ -22,6 +22,7 @@ export function recordOutcome(record: ProjectTaskRecord, outcome: TaskOutcome, n
   record.phase = 'done';
   record.turnsConsumed = Math.max(record.turnsConsumed, outcome.turnsConsumed);
   for (const attempt of outcome.attempts) if (attempt.coder) record.telemetry = addTelemetry(record.telemetry, attempt.coder.telemetry);
+  recordLearning(record, outcome);
   if (outcome.status === 'COMPLETED') {
     record.passedAtAttempt = record.attempts;
     return;
@@ -43,6 +44,16 @@ export function markNotRun(record: ProjectTaskRecord, state: 'SKIPPED' | 'CANCEL
   record.reason = reason;
   record.endedAt = now;
   delete record.startedAt;
+}
+
+// Kept compact (strings and numbers only) because the record rides through continue-as-new.
+function recordLearning(record: ProjectTaskRecord, outcome: TaskOutcome): void {
+  const patterns = outcome.attempts.filter((a) => a.status !== 'PASSED').flatMap((a) => (a.test?.patterns?.[0] ? [a.test.patterns[0].type] : []));
+  if (patterns.length > 0) record.patterns = [...(record.patterns ?? []), ...patterns];
+  const skills = new Set([...(record.usedSkills ?? []), ...outcome.attempts.flatMap((a) => a.coder?.skillsOffered ?? [])]);
+  if (skills.size > 0) record.usedSkills = [...skills].sort();
+  const passing = outcome.status === 'COMPLETED' ? outcome.attempts.filter((a) => a.status === 'PASSED').at(-1) : undefined;
+  if (passing?.review?.diff) record.acceptedDiffBytes = passing.review.diff.bytes;
 }
 
 function endRun(record: ProjectTaskRecord, state: ProjectTaskRecord['state'], now: string): void {

@@ -1,3 +1,5 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
 import { ScheduleNotFoundError, WorkflowNotFoundError, type Client, type Connection } from '@temporalio/client';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -15,8 +17,11 @@ import { connectTestClient, eventually, startTestWorkers, uniqueId, type TestWor
 const LONG_TEST_MS = 180_000;
 
 /** The real CLI against the test server, as a person runs it. */
+// Report cards are stored under TASKLOOP_HOME; a folder of this run's own keeps them out of the checkout.
+const home = mkdtempSync(path.join(os.tmpdir(), 'taskloop-home-'));
+
 function taskloop(args: string[], cwd?: string) {
-  return runTaskloop(args, { cwd, env: { ...process.env, TEMPORAL_ADDRESS: inject('temporalAddress') } });
+  return runTaskloop(args, { cwd, env: { ...process.env, TEMPORAL_ADDRESS: inject('temporalAddress'), TASKLOOP_HOME: home } });
 }
 
 interface FileTask {
@@ -111,7 +116,9 @@ describe('taskloop schedule, list, status, pause, resume, watch and report on pr
     expect(status.exitCode, status.all).toBe(0);
     expect(JSON.parse(status.stdout)).toMatchObject({ kind: 'project', workflowId, workflowStatus: 'COMPLETED', report: { status: 'COMPLETED', total: 2 } });
     expect(byName.exitCode, byName.all).toBe(0);
-    expect(JSON.parse(byName.stdout)).toEqual(report);
+    // The final report plus its learning card: both tasks passed at attempt 1.
+    expect(JSON.parse(byName.stdout)).toEqual({ ...report, card: expect.objectContaining({ fidelity: 1, passRateAt1: 1, tasks: expect.objectContaining({ total: 2, completed: 2 }) }) });
+    expect(markdown.stdout).toContain('### Report card');
     expect(markdown.stdout).toContain('| a | COMPLETED | 1 |');
     expect(watch.exitCode, watch.all).toBe(0);
     expect(watch.stdout).toContain('[########################] 2/2');
@@ -215,7 +222,7 @@ describe('taskloop schedule, list, status, pause, resume, watch and report on pr
     ]);
     const listed = (JSON.parse(list.stdout) as ProjectScheduleRow[]).find((row) => row.scheduleId === scheduleId);
     expect(listed).toMatchObject({ project, everyMs: 3_600_000, paused: false, recentRuns: [{ workflowId: runId }] });
-    expect(JSON.parse(byName.stdout)).toEqual(report);
+    expect(JSON.parse(byName.stdout)).toEqual({ ...report, card: expect.objectContaining({ fidelity: 1 }) });
 
     const removed = await taskloop(['schedule', '--delete', project]);
     expect(removed.exitCode, removed.all).toBe(0);

@@ -96,6 +96,12 @@ describe('bad input to the CLI', () => {
       expect(result.exitCode).toBe(1);
       expect(result.stderr).toContain('lacks the search attributes TaskId, Project, Phase, TaskStatus, FailureClass, Attempt, FailurePattern');
       expect(result.stderr).toContain('temporal operator search-attribute create --namespace default --name TaskId --type Keyword');
+
+      // `taskloop server` on that address registers what is missing (start-dev does so only for a new database).
+      const server = await runTaskloop(['server', '--port', String(port), '--headless'], { env: cliEnv() });
+      expect(server.exitCode).toBe(0);
+      const { stdout } = await execa(inject('temporalCli'), ['operator', 'search-attribute', 'list', '--address', `127.0.0.1:${port}`]);
+      for (const name of ['TaskId', 'Project', 'Phase', 'TaskStatus', 'FailureClass', 'Attempt', 'FailurePattern']) expect(stdout).toContain(name);
     } finally {
       bare.kill('SIGTERM');
       await bare;
