@@ -23,6 +23,16 @@ export interface ReportFailureDeps {
   workDir: string;
 }
 
+/**
+ * The learning gate from the worker's environment: TASKLOOP_LEARNING=off stops learning; TASKLOOP_LEARNING_ROLES
+ * (comma-separated, `*` for all) names the roles that may learn; by default the coder learns.
+ */
+export function learningFromEnv(env: NodeJS.ProcessEnv): { enabled: boolean; roles: string[] } {
+  const enabled = !['off', 'false', '0', 'no'].includes((env.TASKLOOP_LEARNING ?? '').trim().toLowerCase());
+  const roles = (env.TASKLOOP_LEARNING_ROLES ?? 'coder').split(',').map((role) => role.trim()).filter(Boolean);
+  return { enabled, roles };
+}
+
 /** The default skills folder of a project on a worker. */
 export function defaultSkillsDir(workDir: string, project: string): string {
   return path.join(workDir, 'skills', project);
@@ -39,7 +49,7 @@ export async function reportFailure(input: ReportFailureInput, deps: ReportFailu
       project: input.project,
       role: input.role,
       skillsDir: input.skillsDir ?? defaultSkillsDir(deps.workDir, input.project),
-      learning: input.learning ?? { enabled: true, roles: ['coder'] },
+      learning: input.learning ?? learningFromEnv(process.env),
       ...(input.skillWriterModel === undefined ? {} : { skillWriterModel: input.skillWriterModel }),
       ...(input.threshold === undefined ? {} : { threshold: input.threshold }),
       ...(input.minCount === undefined ? {} : { minCount: input.minCount }),
