@@ -1,7 +1,7 @@
 // The parts of the coder's context that come from learning: skills distilled from earlier failures of the project
 // that match this goal, and the adaptations the workflow chose for this attempt, each with why.
 import { describeAdaptation, type Adaptation } from '../../domain/learning/adaptations.js';
-import { findSkillsFor } from '../skills/index.js';
+import { findSkillsFor, formatSkillsForPrompt } from '../skills/index.js';
 
 export interface LearningSections {
   sections: { title: string; text: string }[];
@@ -13,8 +13,7 @@ export async function buildLearningSections(input: { skillsDir: string; goal: st
   const skills = await findSkillsFor(input.skillsDir, input.goal);
   const sections: LearningSections['sections'] = [];
   if (skills.length > 0) {
-    const items = skills.map((skill) => `## Skill ${skill.id}\nWhen it applies: ${skill.whenItApplies}\nWhat to do: ${skill.whatToDo}`);
-    sections.push({ title: 'Skills learned from earlier failures in this project', text: items.join('\n\n') });
+    sections.push({ title: 'Skills learned from earlier failures in this project', text: formatSkillsForPrompt(skills) });
   }
   if (input.adaptations.length > 0) {
     sections.push({ title: 'Adaptations for this attempt', text: input.adaptations.map((adaptation) => `- ${describeAdaptation(adaptation)}`).join('\n') });

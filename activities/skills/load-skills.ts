@@ -21,6 +21,5 @@ export async function findSkillsFor(skillsDir: string, taskDescription: string, 
 /** The skills as a prompt section for the coder; empty when there are none. */
 export function formatSkillsForPrompt(skills: readonly OfferedSkill[]): string {
   if (skills.length === 0) return '';
-  const items = skills.map((skill) => `### Skill ${skill.id}\nWhen it applies: ${skill.whenItApplies}\nWhat to do: ${skill.whatToDo}`);
-  return `## Skills learned from earlier failures\n\n${items.join('\n\n')}\n`;
+  return skills.map((skill) => `### Skill ${skill.id}\nWhen it applies: ${skill.whenItApplies}\nWhat to do: ${skill.whatToDo}`).join('\n\n');
 }

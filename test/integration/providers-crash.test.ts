@@ -1,7 +1,7 @@
 // The worker killed during the coder step: the retried coder resumes from its saved transcript.
 import { describe, expect, it } from 'vitest';
 import { makeCalcProject } from '../support/calc-project.js';
-import { startWorkerProcess } from '../support/cli.js';
+import { crashAndRestartWorker, startWorkerProcess } from '../support/cli.js';
 import { chatReply, startLocalModelServer } from '../unit/activities/models/support/local-model-server.js';
 import { eventually, uniqueId, useTestClient, workerProcessEnv } from './support/temporal.js';
 import { startTestTask, taskloopCommits, taskSpec } from './support/tasks.js';
@@ -27,10 +27,7 @@ describe('a worker killed during the coder step', () => {
     const { child: first } = await startWorkerProcess(env);
     const handle = await startTestTask(t.client, taskQueue, spec);
     await eventually('the third model request', async () => (server.requests.length >= 3 ? true : undefined), 60_000);
-    first.kill('SIGKILL');
-    await first.catch(() => undefined);
-
-    const { child: second } = await startWorkerProcess(env);
+    const { child: second } = await crashAndRestartWorker(first, env);
     try {
       const outcome = await handle.result();
       expect(outcome.status).toBe('COMPLETED');

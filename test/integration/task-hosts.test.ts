@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { TaskOutcome } from '../../domain/task-state.js';
 import { calcFiles, fixTurns, makeCalcProject } from '../support/calc-project.js';
-import { startWorkerProcess } from '../support/cli.js';
+import { crashAndRestartWorker, startWorkerProcess } from '../support/cli.js';
 import { makeRepo, makeTempDir } from '../support/git-repo.js';
 import { startTestWorkers, uniqueId, useTestClient, workerProcessEnv } from './support/temporal.js';
 import { startTestTask, taskloopCommits, taskSpec, waitForState } from './support/tasks.js';
@@ -54,10 +54,7 @@ describe('workers as separate hosts', () => {
     const handle = await startTestTask(t.client, taskQueue, spec);
     await waitForState(handle, 'the test node', (state) => state.phase === 'test');
     await new Promise((resolve) => setTimeout(resolve, 500));
-    first.kill('SIGKILL');
-    await first.catch(() => undefined);
-
-    const { child: second } = await startWorkerProcess(env);
+    const { child: second } = await crashAndRestartWorker(first, env);
     try {
       const outcome = await handle.result();
       expect(outcome.status).toBe('COMPLETED');

@@ -34,3 +34,10 @@ export async function startTaskloop(args: string[], options: { env?: NodeJS.Proc
 
 /** `taskloop worker` in its own process, ready once it says what it serves. */
 export const startWorkerProcess = (env: NodeJS.ProcessEnv) => startTaskloop(['worker', '--grace', '1s'], { env, readyText: 'serving task queues' });
+
+/** Kills a worker process the hard way (SIGKILL: no graceful shutdown) and starts a fresh one with the same host. */
+export async function crashAndRestartWorker(child: ResultPromise, env: NodeJS.ProcessEnv): Promise<{ child: ResultPromise }> {
+  child.kill('SIGKILL');
+  await child.catch(() => undefined);
+  return startWorkerProcess(env);
+}

@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { simpleGit } from 'simple-git';
+import { createWorktree } from '../../activities/git/create-worktree.js';
 
 /** A fresh temp folder; remember to remove it (see `removeDirs`). */
 export async function makeTempDir(): Promise<string> {
@@ -35,4 +36,13 @@ export async function makeRepo(files: Record<string, string> = { 'README.md': '#
 
 export async function removeDirs(dirs: string[]): Promise<void> {
   await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+}
+
+/** A repository with the worktree of task t1, attempt 1 (as the claim activity makes it); folders go into `dirs`. */
+export async function makeRepoWithWorktree(dirs: string[]) {
+  const repoPath = await makeRepo();
+  const workDir = await makeTempDir();
+  dirs.push(repoPath, workDir);
+  const created = await createWorktree({ repoPath, workDir, baseRef: 'main', taskId: 't1', workflowId: 'wf-1', attempt: 1 });
+  return { repoPath, workDir, ...created };
 }

@@ -3,19 +3,12 @@ import path from 'node:path';
 import { simpleGit } from 'simple-git';
 import { afterEach, describe, expect, it } from 'vitest';
 import { commitWorktree } from '../../../../activities/git/commit-worktree.js';
-import { createWorktree } from '../../../../activities/git/create-worktree.js';
-import { makeRepo, makeTempDir, removeDirs } from '../../../support/git-repo.js';
+import { makeRepoWithWorktree, removeDirs } from '../../../support/git-repo.js';
 
 const dirs: string[] = [];
 afterEach(() => removeDirs(dirs));
 
-async function setup() {
-  const repoPath = await makeRepo();
-  const workDir = await makeTempDir();
-  dirs.push(repoPath, workDir);
-  const created = await createWorktree({ repoPath, workDir, baseRef: 'main', taskId: 't1', workflowId: 'wf-1', attempt: 1 });
-  return { repoPath, ...created };
-}
+const setup = () => makeRepoWithWorktree(dirs);
 
 const run = { workflowId: 'wf-1', attempt: 1, message: 'fix #218: honour cache_key' };
 

@@ -4,20 +4,13 @@ import path from 'node:path';
 import { simpleGit } from 'simple-git';
 import { afterEach, describe, expect, it } from 'vitest';
 import { commitWorktree } from '../../../../activities/git/commit-worktree.js';
-import { createWorktree } from '../../../../activities/git/create-worktree.js';
 import { removeWorktree } from '../../../../activities/git/remove-worktree.js';
-import { makeRepo, makeTempDir, removeDirs } from '../../../support/git-repo.js';
+import { makeRepoWithWorktree, removeDirs } from '../../../support/git-repo.js';
 
 const dirs: string[] = [];
 afterEach(() => removeDirs(dirs));
 
-async function setup() {
-  const repoPath = await makeRepo();
-  const workDir = await makeTempDir();
-  dirs.push(repoPath, workDir);
-  const created = await createWorktree({ repoPath, workDir, baseRef: 'main', taskId: 't1', workflowId: 'wf-1', attempt: 1 });
-  return { repoPath, workDir, ...created };
-}
+const setup = () => makeRepoWithWorktree(dirs);
 
 async function registeredPaths(repoPath: string): Promise<string[]> {
   const list = await simpleGit(repoPath).raw(['worktree', 'list', '--porcelain']);

@@ -1,18 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { deriveLessons } from '../../../../domain/learning/lessons.js';
 import type { RunTask } from '../../../../domain/learning/run-task.js';
+import { task } from './run-task-fixture.js';
 import { shortHash } from '../../../../domain/learning/sha256.js';
 
-const task = (taskId: string, status: RunTask['status'], extra: Partial<RunTask> = {}): RunTask => ({
-  taskId,
-  status,
-  attempts: 1,
-  durationMs: 0,
-  patterns: [],
-  acceptedDiffTokens: 0,
-  promptTokens: 0,
-  ...extra,
-});
 
 const contracts = (status: RunTask['status'], counts: number[], prefix: string): RunTask[] =>
   counts.map((contractCount, i) => task(`${prefix}${i}`, status, { contractCount }));

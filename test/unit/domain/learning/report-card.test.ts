@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildReportCard, gradeRun, improvementActionByPattern, trendOf } from '../../../../domain/learning/report-card.js';
 import type { RunTask } from '../../../../domain/learning/run-task.js';
+import { task } from './run-task-fixture.js';
 
-const task = (taskId: string, status: RunTask['status'], extra: Partial<RunTask> = {}): RunTask => ({
-  taskId,
-  status,
-  attempts: 1,
-  durationMs: 0,
-  patterns: [],
-  acceptedDiffTokens: 0,
-  promptTokens: 0,
-  ...extra,
-});
 
 // A batch of six, computed by hand:
 // statuses: 3 COMPLETED (t1, t2, t3), 1 FAILED (t4), 1 SKIPPED (t5), 1 CANCELLED (t6).
