@@ -125,7 +125,9 @@ function testsFailed(facts: TestRunFacts, text: string): FailureCause {
   const total = counts === undefined ? 0 : counts.passed + failing;
   const first = line(text, /^((?:FAILED|ERROR) \S+)/);
   const howMany = failing > 0 ? `${failing} of ${total} tests failed` : `tests failed (exit code ${facts.exitCode})`;
-  return cause('TestsFailed', `${howMany}${first === undefined ? '' : ` (first: ${first[1]})`}: fix the code so they pass`, failing > 0 ? { failing, total } : undefined);
+  const fixture = line(text, /^fixture '([^']+)' not found/);
+  const fix = fixture === undefined ? 'fix the code so they pass' : `fixture '${fixture[1]}' not found: define it (e.g. in conftest.py) or fix the test`;
+  return cause('TestsFailed', `${howMany}${first === undefined ? '' : ` (first: ${first[1]})`}: ${fix}`, failing > 0 ? { failing, total } : undefined);
 }
 
 function cause(kind: FailureCause['kind'], message: string, details?: FailureCause['details']): FailureCause {
