@@ -1,6 +1,7 @@
 // Plain, JSON-safe records that travel between activities and workflows (through Temporal payloads).
 // Large texts never travel here: logs, diffs and transcripts are artifacts, referenced by `ArtifactRef`.
 import type { FailurePattern } from './learning/patterns/types.js';
+import type { FailureCause } from './failure-causes.js';
 
 /** The nodes of the task graph, in order. */
 export const taskNodes = ['claim', 'code', 'test', 'review', 'judge', 'commit'] as const;
@@ -76,6 +77,8 @@ export interface TestRunResult {
   log?: ArtifactRef;
   /** What kind of failure the pytest output shows (strongest first, at most 5), when the run did not pass. */
   patterns?: FailurePattern[];
+  /** Why the run did not pass, typed (see domain/test-failure-cause.ts). */
+  cause?: FailureCause;
 }
 
 /** Model calls a reviewer or judge made, for the task's budget. */

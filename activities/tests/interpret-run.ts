@@ -1,5 +1,8 @@
 // Decides a test run's outcome from how the process ended, cross-checked with the JUnit cases.
+import type { FailureCause } from '../../domain/failure-causes.js';
 import type { TestOutcome } from '../../domain/records.js';
+import type { FailurePattern } from '../../domain/learning/patterns/types.js';
+import { causeOfTestRun, patternsOfTestRun, type TestRunFacts } from '../../domain/test-failure-cause.js';
 
 export interface RunFacts {
   pytest: boolean;
@@ -13,6 +16,21 @@ export interface RunFacts {
   /** Failed plus errored cases in the JUnit XML. */
   failingCases: number;
   junitFound: boolean;
+  /** Scrubbed output and the case counts, read for the run's cause. */
+  stdout?: string;
+  stderr?: string;
+  counts?: { passed: number; failed: number; errors: number };
+  /** The repository's top-level Python modules: a missing module outside them is an environment cause. */
+  ownModules?: readonly string[];
+}
+
+export interface RunInterpretation {
+  outcome: TestOutcome;
+  reason?: string;
+  /** Why the run did not pass, typed (undefined when it passed). */
+  cause?: FailureCause;
+  /** The failure patterns the output shows (strongest first, at most 5), when the run did not pass. */
+  patterns?: FailurePattern[];
 }
 
 // pytest's documented exit codes other than 0 (all passed) and 1 (some failed).
@@ -23,8 +41,29 @@ const pytestErrors: Record<number, string> = {
   5: 'environment problem: no tests collected (pytest exit 5)',
 };
 
-/** passed / failed / error, with a reason for errors in words the failure classifier reads. */
-export function interpretRun(facts: RunFacts): { outcome: TestOutcome; reason?: string } {
+/** passed / failed / error, with a reason for errors in words, and the typed cause of any run that did not pass. */
+export function interpretRun(facts: RunFacts): RunInterpretation {
+  const decided = decideOutcome(facts);
+  if (decided.outcome === 'passed') return decided;
+  const runFacts: TestRunFacts = {
+    exitCode: facts.exitCode,
+    timedOut: facts.timedOut,
+    timeoutMs: facts.timeoutMs,
+    commandNotFound: facts.spawnError === 'ENOENT',
+    program: facts.argv0,
+    outputTooLarge: facts.outputTooLarge,
+    stdout: facts.stdout ?? '',
+    stderr: facts.stderr ?? '',
+    counts: facts.counts,
+    ownModules: facts.ownModules,
+    pytest: facts.pytest,
+  };
+  const cause = causeOfTestRun(runFacts);
+  const patterns = patternsOfTestRun(runFacts, cause);
+  return { ...decided, ...(cause === undefined ? {} : { cause }), patterns };
+}
+
+function decideOutcome(facts: RunFacts): RunInterpretation {
   if (facts.spawnError === 'ENOENT') {
     return { outcome: 'error', reason: `environment problem: test command not found: ${facts.argv0}` };
   }

@@ -3,7 +3,6 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
-import { classifyTestOutput } from '../../domain/learning/patterns/index.js';
 import { STDERR_EXCERPT_CHARS, STDOUT_EXCERPT_CHARS, tailExcerpt } from '../../domain/evidence.js';
 import type { TestCaseResult, TestRunResult } from '../../domain/records.js';
 import { scrubText } from '../../domain/secrets.js';
@@ -11,11 +10,10 @@ import { writeArtifact } from '../artifacts.js';
 import { toCaseId } from './case-ids.js';
 import { interpretRun } from './interpret-run.js';
 import { parseJunitXml } from './junit.js';
+import { repositoryModules } from './repo-modules.js';
 import { isPytestCommand, withPytestOptions } from './pytest-command.js';
 import { runProcessTree } from './run-process-tree.js';
 import { boundCases, countCases } from './summarize-cases.js';
-
-const MAX_PATTERNS = 5;
 
 export interface RunTestsInput {
   worktreePath: string;
@@ -65,7 +63,10 @@ export async function runTests(input: RunTestsInput): Promise<TestRunResult> {
     await writeArtifact({ dir: artifactDir, name: 'junit.xml', content: scrub(junitXml), hostId: input.hostId });
   }
   const counts = countCases(allCases);
-  const { outcome, reason } = interpretRun({
+  const stdout = scrub(run.stdout);
+  const stderr = scrub(run.stderr);
+  const ownModules = pytest ? await repositoryModules(input.worktreePath) : undefined;
+  const { outcome, reason, cause, patterns } = interpretRun({
     pytest,
     argv0: input.command[0] ?? '',
     timeoutMs: input.timeoutMs,
@@ -76,13 +77,14 @@ export async function runTests(input: RunTestsInput): Promise<TestRunResult> {
     outputTooLarge: run.outputTooLarge,
     failingCases: counts.failed + counts.errors,
     junitFound: junitXml !== undefined,
+    stdout,
+    stderr,
+    counts,
+    ownModules,
   });
 
-  const stdout = scrub(run.stdout);
-  const stderr = scrub(run.stderr);
   const log = await writeArtifact({ dir: artifactDir, name: 'test-stdout.log', content: stdout, hostId: input.hostId });
   await writeArtifact({ dir: artifactDir, name: 'test-stderr.log', content: stderr, hostId: input.hostId });
-  const patterns = outcome === 'passed' ? undefined : classifyTestOutput({ output: `${stdout}\n${stderr}`, counts }).slice(0, MAX_PATTERNS);
   return {
     outcome,
     exitCode: run.exitCode,
@@ -90,6 +92,7 @@ export async function runTests(input: RunTestsInput): Promise<TestRunResult> {
     ...(patterns === undefined ? {} : { patterns }),
     ...boundCases(allCases, input.maxCases ?? 500),
     ...(reason === undefined ? {} : { reason: scrub(reason) }),
+    ...(cause === undefined ? {} : { cause: { ...cause, message: scrub(cause.message) } }),
     stdoutExcerpt: tailExcerpt(stdout, STDOUT_EXCERPT_CHARS),
     stderrExcerpt: tailExcerpt(stderr, STDERR_EXCERPT_CHARS),
     durationMs: run.durationMs,

@@ -110,6 +110,8 @@ const instructions: Record<Strategy, string> = {
     'Earlier attempts called or defined functions with the wrong signature: match the exact signatures the tests use (function and parameter names, positional order and count, keyword-only arguments, defaults) before changing any behaviour.',
   increase_tests_shown:
     'More of the tests are shown below than usual: read every one of them, including helpers and fixtures they rely on, and make all of them pass, not only the first failure.',
+  show_error_location:
+    'An earlier attempt left a syntax error (its file and line are in the reason): read that file around that line first and fix the syntax there (brackets, quotes, colons, indentation) before changing anything else. Every test importing the file fails until it compiles, so one fix clears all of those errors.',
 };
 
 /** The instruction the context builder adds to the prompt for an adaptation, with its reason. */

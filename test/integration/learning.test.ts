@@ -31,7 +31,8 @@ describe('learning in the loop: patterns, adaptations, reflection and skills', (
     const repo = await makeRepo(calcFiles);
     const dir = await makeTempDir();
     const scriptFile = path.join(dir, 'script.json');
-    const breakImport = [turn('write_file', { path: 'calc.py', content: 'from helpers import absolute\n\n\ndef add(a, b):\n    return absolute(a) + b\n\n\ndef mul(a, b):\n    return a * b\n' }), turn('finish', { summary: 'used helpers' })];
+    // helpers.py exists but lacks the name: an import error inside the repository (a module outside it is test_infra).
+    const breakImport = [turn('write_file', { path: 'helpers.py', content: 'def magnitude(x):\n    return abs(x)\n' }), turn('write_file', { path: 'calc.py', content: 'from helpers import absolute\n\n\ndef add(a, b):\n    return absolute(a) + b\n\n\ndef mul(a, b):\n    return a * b\n' }), turn('finish', { summary: 'used helpers' })];
     await writeFile(scriptFile, JSON.stringify({ coder: [...breakImport, ...fixTurns()] }));
     const spec = taskSpec({ repo, goal: 'Fix add in calc.py', models: { coder: `scripted:${scriptFile}` } });
     reflections.push(reflectionWorkflowId(spec.project, 'coder'));

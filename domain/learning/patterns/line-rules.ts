@@ -1,12 +1,30 @@
 // Level 1: patterns recognised in single lines of raw pytest (or Python traceback) output.
 import type { PatternType } from './types.js';
 
+/** What earlier lines of the same section tell about the current one. */
+export interface LineContext {
+  /** The last `File "…", line N` seen: where a SyntaxError points. */
+  location?: { file: string; line: number };
+  /** A line shortly before mentioned os.environ / getenv, so a KeyError there is a missing variable. */
+  environNearby: boolean;
+  /** The repository's top-level module names; undefined when unknown. */
+  ownModules?: readonly string[];
+}
+
 interface LineRule {
   type: PatternType;
   confidence: number;
   /** Anchored at the start of the normalised line (markers and prefixes removed). */
   regex: RegExp;
-  symbols: (match: RegExpMatchArray) => string[];
+  symbols: (match: RegExpMatchArray, context: LineContext) => string[];
+  /** When present and false, the rule does not apply and the next one is tried. */
+  applies?: (match: RegExpMatchArray, context: LineContext) => boolean;
+}
+
+/** True when the module's top-level package is known not to be part of the repository. */
+export function isThirdPartyModule(module: string, ownModules: readonly string[] | undefined): boolean {
+  if (ownModules === undefined) return false;
+  return !ownModules.includes(module.split('.')[0] ?? module);
 }
 
 const quoted = `'([^']+)'`;
@@ -19,6 +37,33 @@ const qualify = (owner: string, name: string): string[] => [`${owner}.${name}`, 
 
 /** Ordered: the first rule that matches a line wins, so test_infra beats cross_dep on the same line. */
 export const lineRules: LineRule[] = [
+  {
+    // One syntax error breaks every module importing the file: the location is the symbol, so it counts once.
+    type: 'syntax_error',
+    confidence: 0.95,
+    regex: /^(SyntaxError|IndentationError|TabError): /,
+    symbols: (_m, context) => (context.location === undefined ? [] : [`${context.location.file}:${context.location.line}`, context.location.file]),
+  },
+  {
+    // Environment causes (a service down, a variable unset, a package not installed) are test infrastructure.
+    type: 'test_infra',
+    confidence: 0.85,
+    regex: /^(?:ConnectionRefusedError\b|[\w.]+: .*\bConnection refused\b)/,
+    symbols: () => [],
+  },
+  {
+    type: 'test_infra',
+    confidence: 0.85,
+    regex: /^KeyError: '([A-Za-z_]\w*)'\s*$/,
+    symbols: (m) => [m[1]!],
+    applies: (_m, context) => context.environNearby,
+  },
+  {
+    type: 'test_infra',
+    confidence: 0.85,
+    regex: /^[\w.]+: .*?(?:\b[Ee]nvironment variable|\benv var)s?:?\s+[`'"]?([A-Z_][A-Z0-9_]+)|^[\w.]+: .*?[`'"]?\b([A-Z][A-Z0-9_]+)[`'"]? (?:environment variable|env var)\b/,
+    symbols: (m) => [(m[1] ?? m[2])!],
+  },
   {
     type: 'test_infra',
     confidence: 0.95,
@@ -49,6 +94,13 @@ export const lineRules: LineRule[] = [
     confidence: 0.95,
     regex: new RegExp(`^ImportError: cannot import name ${quoted}(?: from (?:partially initialized module )?${quoted})?`),
     symbols: (m) => (m[2] === undefined ? [m[1]!] : qualify(m[2], m[1]!)),
+  },
+  {
+    type: 'test_infra',
+    confidence: 0.8,
+    regex: new RegExp(`^ModuleNotFoundError: No module named ${quoted}`),
+    symbols: (m) => [m[1]!],
+    applies: (m, context) => isThirdPartyModule(m[1]!, context.ownModules),
   },
   {
     type: 'cross_dep',

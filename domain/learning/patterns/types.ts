@@ -9,6 +9,7 @@ export const patternTypes = [
   'api_mismatch',
   'test_infra',
   'complex_behavior',
+  'syntax_error',
   'unknown',
 ] as const;
 export const patternTypeSchema = z.enum(patternTypes);
@@ -21,6 +22,7 @@ export const strategies = [
   'prioritize_constants',
   'fix_signatures',
   'increase_tests_shown',
+  'show_error_location',
 ] as const;
 export const strategySchema = z.enum(strategies);
 export type Strategy = z.infer<typeof strategySchema>;
@@ -33,6 +35,7 @@ export const strategyByPattern: Record<PatternType, Strategy> = {
   api_mismatch: 'fix_signatures',
   test_infra: 'increase_tests_shown',
   complex_behavior: 'increase_tests_shown',
+  syntax_error: 'show_error_location',
   unknown: 'increase_tests_shown',
 };
 

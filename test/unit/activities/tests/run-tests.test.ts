@@ -89,7 +89,8 @@ describe('runTests with pytest', () => {
     expect(result.reason).toContain('pytest exit 2');
     expect(result.cases).toContainEqual({ id: 'tests/test_broken.py', outcome: 'error' });
     expect(result.stdoutExcerpt).toContain('no_such_module_here');
-    expect(result.patterns?.[0]).toMatchObject({ type: 'cross_dep', symbols: ['no_such_module_here'] });
+    expect(result.patterns?.[0]).toMatchObject({ type: 'test_infra', symbols: ['no_such_module_here'] });
+    expect(result.cause).toMatchObject({ kind: 'MissingThirdPartyModule', details: { module: 'no_such_module_here' } });
   });
 
   it('reports a run without tests as an environment problem', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chooseAdaptations, describeAdaptation, fileKeys } from '../../../../domain/learning/adaptations.js';
 import type { ChooseAdaptationsInput } from '../../../../domain/learning/adaptations.js';
-import { makePattern } from '../../../../domain/learning/patterns/index.js';
+import { makePattern, strategies } from '../../../../domain/learning/patterns/index.js';
 
 /** A task shape that triggers no rule on its own. */
 const quiet: ChooseAdaptationsInput = { ownPatterns: [], history: [], taskFiles: ['src/calc/core.py'], dependencyCount: 5, testsAvailable: 3, functionBodyCoverage: 0.5 };
@@ -87,9 +87,11 @@ describe('describeAdaptation', () => {
   });
 
   it('has a distinct instruction for every strategy', () => {
-    const strategies = ['expand_dependency_context', 'include_source_excerpt', 'prioritize_constants', 'fix_signatures', 'increase_tests_shown'] as const;
     const texts = strategies.map((strategy) => describeAdaptation({ strategy, reason: 'r', source: 'task_shape' }));
-    expect(new Set(texts).size).toBe(5);
+    expect(new Set(texts).size).toBe(strategies.length);
     expect(texts[3]).toContain('exact signatures');
+    expect(describeAdaptation({ strategy: 'show_error_location', reason: 'attempt 1 failed with syntax_error on m.py:3', source: 'own_attempts' })).toMatch(
+      /^An earlier attempt left a syntax error .* read that file around that line first .*\(Why: attempt 1 failed with syntax_error on m\.py:3\.\)$/,
+    );
   });
 });

@@ -144,6 +144,7 @@ describe('topPattern and strategies', () => {
       api_mismatch: 'fix_signatures',
       test_infra: 'increase_tests_shown',
       complex_behavior: 'increase_tests_shown',
+      syntax_error: 'show_error_location',
       unknown: 'increase_tests_shown',
     });
   });

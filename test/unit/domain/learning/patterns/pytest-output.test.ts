@@ -35,6 +35,15 @@ const repos: Record<string, Record<string, string>> = {
     'tests/test_missing_module.py': 'from tests.fixtures import make\n\n\ndef test_make():\n    assert make() == 1\n',
     'tests/test_missing_name.py': 'from tests.helpers import make\n\n\ndef test_make():\n    assert make() == 1\n',
   },
+  syntaxError: {
+    'calc.py': 'def add(a, b)\n    return a + b\n',
+    ...Object.fromEntries(Array.from({ length: 7 }, (_, i) => [`test_${i}.py`, `import calc\n\n\ndef test_${i}():\n    assert calc.add(${i}, 1) == ${i + 1}\n`])),
+  },
+  indentationError: {
+    'calc.py': 'def add(a, b):\n    total = a + b\n      return total\n',
+    'test_a.py': 'import calc\n\n\ndef test_a():\n    assert calc.add(1, 1) == 2\n',
+    'test_b.py': 'from calc import add\n\n\ndef test_b():\n    assert add(2, 2) == 4\n',
+  },
   passing: { 'calc.py': calc, 'test_ok.py': 'from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n' },
   passingImportErrorName: {
     'test_errors.py': 'def test_import_error():\n    assert "ImportError" in "ImportError: cannot import name"\n',
@@ -107,6 +116,26 @@ describe('classifyTestOutput on real pytest output', () => {
 
   it('reads a missing module as cross_dep at 0.8', () => {
     expect(topPattern(classify('moduleMissing'))).toMatchObject({ type: 'cross_dep', confidence: 0.8, symbols: ['statsmissing'] });
+  });
+
+  it('reads a missing module outside the repository as test_infra (an environment cause), one inside it as cross_dep', () => {
+    const run = runs.moduleMissing!;
+    expect(topPattern(classifyTestOutput({ ...run, ownModules: ['calc', 'test_stats'] }))).toMatchObject({ type: 'test_infra', confidence: 0.8, symbols: ['statsmissing'] });
+    expect(topPattern(classifyTestOutput({ ...run, ownModules: ['statsmissing'] }))).toMatchObject({ type: 'cross_dep', confidence: 0.8 });
+  });
+
+  it('reads one SyntaxError that breaks 7 test modules as one syntax_error pattern at its location, never complex_behavior', () => {
+    expect(runs.syntaxError!.counts).toMatchObject({ passed: 0, errors: 7 });
+    const patterns = classify('syntaxError');
+    expect(patterns).toHaveLength(1);
+    expect(patterns[0]).toMatchObject({ type: 'syntax_error', confidence: 0.95, strategy: 'show_error_location' });
+    expect(patterns[0]!.symbols[0]).toMatch(/calc\.py:1$/);
+    expect(patterns[0]!.evidence).toMatch(/^E\s+SyntaxError: expected ':' \(.*calc\.py:1\)$/);
+  });
+
+  it('reads an IndentationError as syntax_error too', () => {
+    const patterns = classify('indentationError');
+    expect(patterns.map((p) => [p.type, p.symbols[0]?.replace(/^.*\//, '')])).toEqual([['syntax_error', 'calc.py:3']]);
   });
 
   it('reads an undefined name as cross_dep at 0.6', () => {
