@@ -1,0 +1,57 @@
+// bench/rss: a worker process's resident memory before and after 3 attempts whose tests print 50 MB each.
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { atMost, megabytes, reference, times } from './lib/figures.js';
+import type { Benchmark, BenchResult } from './lib/types.js';
+import { startWorkerProcess } from './lib/worker-process.js';
+import { calcProject } from './overhead/projects.js';
+import { runTaskloopTask } from './overhead/taskloop-run.js';
+
+const ATTEMPTS = 3;
+const MEGABYTES = 50;
+// 50 MB of 100-byte lines straight to stdout (pytest -s does not capture it).
+const loudTest = {
+  'tests/test_loud.py': `import sys\n\n\ndef test_loud():\n    line = 'x' * 99 + '\\n'\n    for _ in range(${MEGABYTES * 10_000}):\n        sys.stdout.write(line)\n`,
+};
+
+export const rssBenchmark: Benchmark = {
+  name: 'rss',
+  defaultRuns: 1,
+  async run(context): Promise<BenchResult> {
+    const stack = await context.stack();
+    const quiet = await calcProject();
+    const loud = await calcProject(loudTest, ['python3', '-m', 'pytest', '-s']);
+    const tag = `rss-${Date.now().toString(36)}`;
+    const worker = await startWorkerProcess({ address: stack.address, taskQueue: tag, workDir: path.join(stack.workDir, tag), hostId: `bench-${tag}`, log: context.log });
+    try {
+      const ratios: number[] = [];
+      let before = 0;
+      let after = 0;
+      for (let run = 1; run <= context.runs; run += 1) {
+        // Warm-up: one quiet task, so "before" is a worker that has already run the loop once.
+        await runTaskloopTask({ client: stack.client, taskQueue: tag, project: quiet, taskId: `${tag}-r${run}-quiet` });
+        await sleep(1000);
+        before = await worker.rssMb();
+        for (let attempt = 1; attempt <= ATTEMPTS; attempt += 1) {
+          const result = await runTaskloopTask({ client: stack.client, taskQueue: tag, project: loud, taskId: `${tag}-r${run}-loud${attempt}` });
+          if (result.outcome?.status !== 'COMPLETED') throw new Error(`the loud task ended ${result.outcome?.status ?? 'as a failed workflow'}: ${result.outcome?.reason ?? ''}`);
+        }
+        await sleep(2000);
+        after = await worker.rssMb();
+        ratios.push(after / before);
+        context.log(`rss run ${run}/${context.runs}: ${megabytes(before)} -> ${megabytes(after)}`);
+      }
+      return {
+        figures: [
+          atMost(`worker RSS after ${ATTEMPTS} attempts x ${MEGABYTES} MB of test output / before`, Math.max(...ratios), 1.2, times),
+          reference('  worker RSS before -> after (last run)', `${megabytes(before)} -> ${megabytes(after)}`),
+        ],
+        sections: [],
+      };
+    } finally {
+      await worker.stop();
+      await quiet.cleanup();
+      await loud.cleanup();
+    }
+  },
+};
