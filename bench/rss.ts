@@ -1,18 +1,19 @@
-// bench/rss: a worker process's resident memory before and after 3 attempts whose tests print 50 MB each.
+// bench/rss: a worker process's resident memory before and after 3 attempts whose failing tests print 50 MB each.
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { atMost, megabytes, reference, times } from './lib/figures.js';
 import { median } from './lib/stats.js';
 import type { Benchmark, BenchResult } from './lib/types.js';
 import { startWorkerProcess } from './lib/worker-process.js';
+import { fixTurns } from '../test/support/calc-project.js';
 import { calcProject } from './overhead/projects.js';
 import { runTaskloopTask } from './overhead/taskloop-run.js';
 
 const ATTEMPTS = 3;
 const MEGABYTES = 50;
-// 50 MB of 100-byte lines straight to stdout (pytest -s does not capture it).
+// 50 MB of 100-byte lines, then a failure: pytest reports the captured output (and puts it in its JUnit XML).
 const loudTest = {
-  'tests/test_loud.py': `import sys\n\n\ndef test_loud():\n    line = 'x' * 99 + '\\n'\n    for _ in range(${MEGABYTES * 10_000}):\n        sys.stdout.write(line)\n`,
+  'tests/test_loud.py': `import sys\n\n\ndef test_loud():\n    line = 'x' * 99 + '\\n'\n    for _ in range(${MEGABYTES * 10_000}):\n        sys.stdout.write(line)\n    assert False, 'fails on purpose'\n`,
 };
 
 export const rssBenchmark: Benchmark = {
@@ -21,7 +22,7 @@ export const rssBenchmark: Benchmark = {
   async run(context): Promise<BenchResult> {
     const stack = await context.stack();
     const quiet = await calcProject();
-    const loud = await calcProject(loudTest, ['python3', '-m', 'pytest', '-s']);
+    const loud = await calcProject(loudTest, undefined, Array.from({ length: ATTEMPTS }, () => fixTurns()).flat());
     const tag = `rss-${Date.now().toString(36)}`;
     const samples: { before: number; after: number }[] = [];
     try {
@@ -33,10 +34,9 @@ export const rssBenchmark: Benchmark = {
           await runTaskloopTask({ client: stack.client, taskQueue: queue, project: quiet, taskId: `${queue}-quiet` });
           await sleep(1000);
           const before = await worker.rssMb();
-          for (let attempt = 1; attempt <= ATTEMPTS; attempt += 1) {
-            const result = await runTaskloopTask({ client: stack.client, taskQueue: queue, project: loud, taskId: `${queue}-loud${attempt}` });
-            if (result.outcome?.status !== 'COMPLETED') throw new Error(`the loud task ended ${result.outcome?.status ?? 'as a failed workflow'}: ${result.outcome?.reason ?? ''}`);
-          }
+          // One task whose ${ATTEMPTS} attempts all fail on the loud test (maxRetries ATTEMPTS - 1).
+          const result = await runTaskloopTask({ client: stack.client, taskQueue: queue, project: loud, taskId: `${queue}-loud`, spec: { maxRetries: ATTEMPTS - 1 } });
+          if (result.outcome?.status === 'COMPLETED') throw new Error('the loud task passed; its test should fail on purpose');
           await sleep(2000);
           samples.push({ before, after: await worker.rssMb() });
           context.log(`rss run ${run}/${context.runs}: ${megabytes(before)} -> ${megabytes(samples.at(-1)?.after ?? 0)}`);
