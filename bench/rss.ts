@@ -34,7 +34,7 @@ export const rssBenchmark: Benchmark = {
           await runTaskloopTask({ client: stack.client, taskQueue: queue, project: quiet, taskId: `${queue}-quiet` });
           await sleep(1000);
           const before = await worker.rssMb();
-          // One task whose ${ATTEMPTS} attempts all fail on the loud test (maxRetries ATTEMPTS - 1).
+          // One task whose attempts all fail on the loud test: ATTEMPTS attempts of 50 MB each.
           const result = await runTaskloopTask({ client: stack.client, taskQueue: queue, project: loud, taskId: `${queue}-loud`, spec: { maxRetries: ATTEMPTS - 1 } });
           if (result.outcome?.status === 'COMPLETED') throw new Error('the loud task passed; its test should fail on purpose');
           await sleep(2000);
