@@ -1,21 +1,20 @@
-// `npm run bench [-- --runs N] [-- --only overhead]`: runs the benchmarks and prints a table. Nothing here asserts timings.
+// `npm run bench [-- --runs N] [-- --only overhead,events]`: runs the benchmarks and prints every figure of the
+// lean-orchestration targets beside its target and the machine's load average, as a markdown table for the
+// README, then the detail sections. Nothing here asserts timings.
+import path from 'node:path';
+import { claimsBenchmark } from './claims.js';
+import { cliBenchmark } from './cli.js';
+import { concurrencyBenchmark } from './concurrency.js';
+import { eventsBenchmark } from './events.js';
+import { formatFigures, loadAverage } from './lib/figures.js';
 import { parseBenchArgs } from './lib/args.js';
-import { summarizeSamples } from './lib/stats.js';
-import { formatMs, formatTable } from './lib/table.js';
-import type { Benchmark, BenchResult } from './lib/types.js';
+import type { Benchmark, Figure } from './lib/types.js';
 import { overheadBenchmark } from './overhead.js';
+import { rssBenchmark } from './rss.js';
+import { searchBenchmark } from './search.js';
+import { startEphemeralStack, type EphemeralStack } from '../workers/ephemeral-stack.js';
 
-const benchmarks: Benchmark[] = [overheadBenchmark];
-
-function formatSummary(results: BenchResult[]): string {
-  const rows = results.flatMap((result) =>
-    result.rows.map((row) => {
-      const summary = summarizeSamples(row.samples);
-      return [row.benchmark, String(summary.runs), formatMs(summary.median), formatMs(summary.p90), formatMs(summary.min), formatMs(summary.max), row.ratio === undefined ? '' : `${row.ratio.toFixed(2)}x`];
-    }),
-  );
-  return formatTable(['benchmark', 'runs', 'median ms', 'p90 ms', 'min ms', 'max ms', 'ratio'], rows, [1, 2, 3, 4, 5, 6]);
-}
+const benchmarks: Benchmark[] = [overheadBenchmark, eventsBenchmark, concurrencyBenchmark, rssBenchmark, cliBenchmark, searchBenchmark, claimsBenchmark];
 
 async function main(): Promise<number> {
   const parsed = parseBenchArgs(process.argv.slice(2), benchmarks.map((bench) => bench.name));
@@ -25,13 +24,30 @@ async function main(): Promise<number> {
   }
   const { runs, only } = parsed.data;
   const log = (line: string) => console.error(`[bench] ${line}`);
-  const results: BenchResult[] = [];
-  for (const bench of benchmarks.filter((candidate) => !only || candidate.name === only)) {
-    log(`${bench.name}: ${runs} timed run(s) after one warm-up`);
-    results.push(await bench.run({ runs, log }));
+  let stack: Promise<EphemeralStack> | undefined;
+  const context = {
+    log,
+    cacheDir: path.resolve('.taskloop', 'bench-cache'),
+    stack: () => (stack ??= startEphemeralStack(log)),
+  };
+  const startLoad = loadAverage();
+  const rows: { bench: string; figure: Figure; load: string }[] = [];
+  const sections: string[] = [];
+  try {
+    for (const bench of benchmarks.filter((candidate) => !only || only.includes(candidate.name))) {
+      const benchRuns = runs ?? bench.defaultRuns;
+      log(`${bench.name}: ${benchRuns} timed run(s); load average ${loadAverage()}`);
+      const result = await bench.run({ ...context, runs: benchRuns });
+      const load = loadAverage().split(' / ')[0] ?? '';
+      rows.push(...result.figures.map((figure) => ({ bench: `${bench.name} (${benchRuns} runs)`, figure, load })));
+      sections.push(...result.sections);
+    }
+  } finally {
+    if (stack) await (await stack).stop();
   }
-  console.log(formatSummary(results));
-  for (const section of results.flatMap((result) => result.sections)) console.log(`\n${section}`);
+  console.log(`Load average at start: ${startLoad}; at end: ${loadAverage()}.\n`);
+  console.log(formatFigures(rows));
+  for (const section of sections) console.log(`\n${section}`);
   return 0;
 }
 

@@ -1,56 +1,76 @@
-// bench/overhead: one single-attempt task through taskloop (scripted coder, local dev server) against a plain
-// script doing the same git and pytest steps; reports both medians, the ratio, and where taskloop's time goes.
-import { formatMs, formatTable } from './lib/table.js';
+// bench/overhead: one single-attempt task through taskloop (scripted coder, local dev server, in-process worker)
+// against a plain script doing the same git and pytest steps, interleaved A B A B, on toolz (a real PyPI project)
+// and on the tiny calc demo. Reports the added time per attempt, the ratio, and where taskloop's time goes.
+import { atMost, ms, plusMs, reference, times } from './lib/figures.js';
 import { median } from './lib/stats.js';
-import type { Benchmark, BenchResult } from './lib/types.js';
+import { formatMs, formatTable } from './lib/table.js';
+import type { BenchContext, Benchmark, BenchResult, Figure } from './lib/types.js';
 import { timePlainRun } from './overhead/plain-run.js';
-import { startEphemeralStack } from '../workers/ephemeral-stack.js';
+import { calcProject, toolzProject, type BenchProject } from './overhead/projects.js';
 import { timeTaskloopRun, type TaskloopRun } from './overhead/taskloop-run.js';
+
+interface Paired {
+  project: BenchProject;
+  taskloop: TaskloopRun[];
+  plain: number[];
+}
+
+async function measure(context: BenchContext, project: BenchProject, tag: string): Promise<Paired> {
+  const stack = await context.stack();
+  const run = (taskId: string) => timeTaskloopRun({ client: stack.client, taskQueue: stack.taskQueue, project, taskId });
+  const prefix = `${tag}-${Date.now().toString(36)}`;
+  context.log(`${project.label}: warm-up, one untimed run of each`);
+  await run(`${prefix}-warm`);
+  await timePlainRun(project, stack.workDir, `${prefix}-warm`);
+  const paired: Paired = { project, taskloop: [], plain: [] };
+  // Interleaved, so drift in machine load hits both sides alike.
+  for (let index = 1; index <= context.runs; index += 1) {
+    paired.taskloop.push(await run(`${prefix}-${index}`));
+    paired.plain.push(await timePlainRun(project, stack.workDir, `${prefix}-${index}`));
+    context.log(`${project.label} run ${index}/${context.runs}: taskloop ${formatMs(paired.taskloop.at(-1)?.ms ?? 0)} ms, plain ${formatMs(paired.plain.at(-1) ?? 0)} ms`);
+  }
+  return paired;
+}
+
+const taskloopMs = (paired: Paired) => paired.taskloop.map((run) => run.ms);
+/** Median of the per-pair differences: each taskloop run against the plain run right after it. */
+const addedMs = (paired: Paired) => median(paired.taskloop.map((run, index) => run.ms - (paired.plain[index] ?? 0)));
+const ratio = (paired: Paired) => median(taskloopMs(paired)) / median(paired.plain);
 
 export const overheadBenchmark: Benchmark = {
   name: 'overhead',
-  async run({ runs, log }): Promise<BenchResult> {
-    const stack = await startEphemeralStack(log);
+  defaultRuns: 5,
+  async run(context): Promise<BenchResult> {
+    const projects = [await toolzProject(context.cacheDir, context.log), await calcProject()];
     try {
-      const prefix = `ovh-${Date.now().toString(36)}`;
-      log('warm-up: one untimed run of each');
-      await timeTaskloopRun(stack, `${prefix}-warm`);
-      await timePlainRun(stack.workDir, `${prefix}-warm`);
-
-      const taskloop: TaskloopRun[] = [];
-      const plain: number[] = [];
-      // Interleaved, so drift in machine load hits both sides alike.
-      for (let run = 1; run <= runs; run += 1) {
-        taskloop.push(await timeTaskloopRun(stack, `${prefix}-${run}`));
-        plain.push(await timePlainRun(stack.workDir, `${prefix}-${run}`));
-        log(`run ${run}/${runs}: taskloop ${formatMs(taskloop.at(-1)?.ms ?? 0)} ms, plain ${formatMs(plain.at(-1) ?? 0)} ms`);
-      }
-      const taskloopMs = taskloop.map((run) => run.ms);
-      return {
-        rows: [
-          { benchmark: 'overhead: taskloop (1 attempt)', samples: taskloopMs, ratio: median(taskloopMs) / median(plain) },
-          { benchmark: 'overhead: plain script (same steps)', samples: plain, ratio: 1 },
-        ],
-        sections: [formatBreakdown(taskloop)],
-      };
+      const [real, demo] = [await measure(context, projects[0] as BenchProject, 'toolz'), await measure(context, projects[1] as BenchProject, 'calc')] as [Paired, Paired];
+      const figures: Figure[] = [
+        atMost(`added time per attempt, ${real.project.label}`, addedMs(real), 300, plusMs),
+        reference(`  taskloop / plain, ${real.project.label}`, `${ms(median(taskloopMs(real)))} / ${ms(median(real.plain))} = ${times(ratio(real))}`),
+        atMost(`taskloop / plain, ${demo.project.label}`, ratio(demo), 1.3, times),
+        reference(`  taskloop / plain, ${demo.project.label}`, `${ms(median(taskloopMs(demo)))} / ${ms(median(demo.plain))} (${plusMs(addedMs(demo))})`),
+      ];
+      return { figures, sections: [formatBreakdown(real), formatBreakdown(demo)] };
     } finally {
-      await stack.stop();
+      for (const project of projects) await project.cleanup();
     }
   },
 };
 
 /** Medians per run of each activity, of the workflow's time outside activities, and of the client round trip. */
-function formatBreakdown(runs: TaskloopRun[]): string {
+function formatBreakdown(paired: Paired): string {
+  const runs = paired.taskloop;
   const types = [...new Set(runs.flatMap((run) => [...run.times.activityMs.keys()]))];
   const rows = types.map((type) => [
     `activity ${type}`,
     String(median(runs.map((run) => run.times.activityCalls.get(type) ?? 0))),
     formatMs(median(runs.map((run) => run.times.activityMs.get(type) ?? 0))),
   ]);
-  const activitySum = (run: TaskloopRun) => [...run.times.activityMs.values()].reduce((sum, ms) => sum + ms, 0);
+  const activitySum = (run: TaskloopRun) => [...run.times.activityMs.values()].reduce((sum, value) => sum + value, 0);
   rows.push(['workflow tasks and queueing (workflow span minus activities)', '', formatMs(median(runs.map((run) => run.times.workflowMs - activitySum(run))))]);
   rows.push(['client start and result delivery (wall minus workflow span)', '', formatMs(median(runs.map((run) => run.ms - run.times.workflowMs)))]);
-  rows.push(['total (wall clock, start -> result)', '', formatMs(median(runs.map((run) => run.ms)))]);
-  const table = formatTable(['where taskloop time goes (median per run)', 'calls', 'ms'], rows, [1, 2]);
-  return `${table}\n\nActivity time is scheduled -> completed from the workflow history, so it includes task-queue pickup; medians do not add up exactly.`;
+  rows.push(['total taskloop (wall clock, start -> result)', '', formatMs(median(runs.map((run) => run.ms)))]);
+  rows.push(['total plain script', '', formatMs(median(paired.plain))]);
+  const table = formatTable([`where taskloop's time goes, ${paired.project.label} (median of ${runs.length})`, 'calls', 'ms'], rows, [1, 2]);
+  return `${table}\n\nActivity time is scheduled -> completed from the workflow history (it includes task-queue pickup); medians do not add up exactly.`;
 }

@@ -1,16 +1,17 @@
-// Strict flag parsing for `npm run bench`: --runs N and --only <benchmark>.
+// Strict flag parsing for `npm run bench`: --runs N and --only <benchmark>[,<benchmark>...].
 
 export interface BenchArgs {
-  runs: number;
-  /** Run only this benchmark; undefined runs all. */
-  only?: string;
+  /** Timed runs of every benchmark; undefined leaves each its own default. */
+  runs?: number;
+  /** Run only these benchmarks; undefined runs all. */
+  only?: string[];
 }
 
 export type ParseBenchArgsResult = { success: true; data: BenchArgs } | { success: false; error: string };
 
-/** Parses `--runs N` (default 5) and `--only <name>` (one of `known`); refuses anything else by name. */
+/** Parses `--runs N` and `--only <name>` (one of `known`); refuses anything else by name. */
 export function parseBenchArgs(argv: string[], known: string[]): ParseBenchArgsResult {
-  const data: BenchArgs = { runs: 5 };
+  const data: BenchArgs = {};
   for (let index = 0; index < argv.length; index += 1) {
     const [flag, inline] = splitFlag(argv[index] ?? '');
     const value = inline ?? argv[index + 1];
@@ -26,8 +27,9 @@ export function parseBenchArgs(argv: string[], known: string[]): ParseBenchArgsR
       }
       data.runs = runs;
     } else {
-      if (!known.includes(value)) return { success: false, error: `--only ${JSON.stringify(value)} is not a benchmark; choose one of: ${known.join(', ')}` };
-      data.only = value;
+      const unknown = value.split(',').find((name) => !known.includes(name));
+      if (unknown !== undefined) return { success: false, error: `--only ${JSON.stringify(unknown)} is not a benchmark; choose one or more (comma-separated) of: ${known.join(', ')}` };
+      data.only = value.split(',');
     }
   }
   return { success: true, data };

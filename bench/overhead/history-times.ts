@@ -2,7 +2,7 @@
 import type { WorkflowHandle } from '@temporalio/client';
 
 // Typed through the client, so the bench needs no direct dependency on @temporalio/proto.
-type HistoryEvent = NonNullable<Awaited<ReturnType<WorkflowHandle['fetchHistory']>>['events']>[number];
+export type HistoryEvent = NonNullable<Awaited<ReturnType<WorkflowHandle['fetchHistory']>>['events']>[number];
 type Timestamp = HistoryEvent['eventTime'];
 
 export interface HistoryTimes {

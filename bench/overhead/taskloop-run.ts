@@ -1,45 +1,62 @@
-// One timed taskloop run: a fresh calc project, a scripted coder that fixes it in one attempt, start -> result.
-import { rm } from 'node:fs/promises';
+// One timed taskloop task on a bench project (scripted coder), start -> result, with its workflow history.
+import type { Client } from '@temporalio/client';
 import { performance } from 'node:perf_hooks';
 import { startTask } from '../../client/tasks/start-task.js';
-import { parseTaskSpec } from '../../domain/task-spec.js';
-import { fixTurns, makeCalcProject } from '../../test/support/calc-project.js';
-import type { EphemeralStack } from '../../workers/ephemeral-stack.js';
-import { readHistoryTimes, type HistoryTimes } from './history-times.js';
+import { parseTaskSpec, type TaskSpecInput } from '../../domain/task-spec.js';
+import type { TaskOutcome } from '../../domain/task-state.js';
+import { readHistoryTimes, type HistoryEvent, type HistoryTimes } from './history-times.js';
+import type { BenchProject } from './projects.js';
 
 export interface TaskloopRun {
   ms: number;
+  outcome?: TaskOutcome;
+  /** The task's workflow history. */
+  history: HistoryEvent[];
   times: HistoryTimes;
 }
 
-/** Runs the task through the workflow; throws unless it COMPLETED at attempt 1 (a bench of a failure means nothing). */
-export async function timeTaskloopRun(stack: EphemeralStack, taskId: string): Promise<TaskloopRun> {
-  const project = await makeCalcProject({ coder: fixTurns() });
-  try {
-    const parsed = parseTaskSpec({
-      id: taskId,
-      project: 'bench',
-      repo: project.repo,
-      goal: 'Fix add in calc.py',
-      models: { coder: `scripted:${project.scriptFile}` },
-    });
-    if (!parsed.success) throw new Error(`the bench task spec is invalid:\n${parsed.error}`);
+export interface TaskloopRunOptions {
+  client: Client;
+  taskQueue: string;
+  project: BenchProject;
+  taskId: string;
+  /** Spec fields beyond id, project, repo, goal and the scripted coder. */
+  spec?: Partial<TaskSpecInput>;
+}
 
-    const started = performance.now();
-    const { handle } = await startTask(stack.client, parsed.data, { taskQueue: stack.taskQueue });
-    const outcome = await handle.result();
-    const ms = performance.now() - started;
+/** Runs the task through the workflow; a failed task (outcome or workflow failure) is returned, not thrown. */
+export async function runTaskloopTask(options: TaskloopRunOptions): Promise<TaskloopRun> {
+  const { project } = options;
+  const parsed = parseTaskSpec({
+    id: options.taskId,
+    project: 'bench',
+    repo: project.repo,
+    goal: 'Make the scripted edit',
+    models: { coder: `scripted:${project.scriptFile}` },
+    ...(project.testCommand ? { testCommand: project.testCommand } : {}),
+    ...options.spec,
+  });
+  if (!parsed.success) throw new Error(`the bench task spec is invalid:\n${parsed.error}`);
+  const started = performance.now();
+  const { handle } = await startTask(options.client, parsed.data, { taskQueue: options.taskQueue });
+  // A FAILED task may end its workflow as failed: that is an outcome here, not an error.
+  const outcome = await handle.result().catch(() => undefined);
+  const ms = performance.now() - started;
+  const history = await handle.fetchHistory();
+  const events = history.events ?? [];
+  return { ms, outcome, history: events, times: readHistoryTimes(events) };
+}
 
-    if (outcome.status !== 'COMPLETED' || outcome.attempts.length !== 1) {
-      const failure = outcome.attempts.at(-1)?.failure;
-      throw new Error(
-        `taskloop run ${handle.workflowId} ended ${outcome.status} after ${outcome.attempts.length} attempt(s), expected COMPLETED at attempt 1` +
-          `: ${outcome.reason ?? failure?.reason ?? 'no reason recorded'}`,
-      );
-    }
-    const history = await handle.fetchHistory();
-    return { ms, times: readHistoryTimes(history.events ?? []) };
-  } finally {
-    await Promise.all([project.repo, project.dir].map((dir) => rm(dir, { recursive: true, force: true })));
+/** Like runTaskloopTask, but throws unless the task COMPLETED at attempt 1 (a bench of a failure means nothing). */
+export async function timeTaskloopRun(options: TaskloopRunOptions): Promise<TaskloopRun> {
+  const result = await runTaskloopTask(options);
+  const { outcome } = result;
+  if (outcome?.status !== 'COMPLETED' || outcome.attempts.length !== 1) {
+    const failure = outcome?.attempts.at(-1)?.failure;
+    throw new Error(
+      `taskloop task ${options.taskId} ended ${outcome?.status ?? 'as a failed workflow'} after ${outcome?.attempts.length ?? '?'} attempt(s), expected COMPLETED at attempt 1` +
+        `: ${outcome?.reason ?? failure?.reason ?? 'no reason recorded'}`,
+    );
   }
+  return result;
 }

@@ -1,17 +1,12 @@
 // Learning around attempts: before one, the adaptations chosen from this task's earlier failures and the project's
 // history; after a failure, the history and the project's reflection workflow are told. Learning is best effort:
 // it never fails, cancels or holds up the task.
-import { CancellationScope, log, proxyActivities } from '@temporalio/workflow';
-import type { TaskloopActivities } from '../../activities/index.js';
+import { CancellationScope, log } from '@temporalio/workflow';
 import type { Adaptation, HistoryEntry } from '../../domain/learning/adaptations.js';
 import { planAdaptations } from '../../domain/learning/attempt-adaptations.js';
 import type { AttemptRecord } from '../../domain/task-state.js';
+import { bookkeeping as learning } from './proxies.js';
 import type { TaskRun } from './task-run.js';
-
-const learning = proxyActivities<TaskloopActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumAttempts: 3 },
-});
 
 const EVIDENCE_CHARS = 2000;
 
@@ -30,33 +25,25 @@ export async function learnFromFailure(run: TaskRun, record: AttemptRecord): Pro
   if (!failure) return;
   const { spec } = run;
   const pattern = record.test?.patterns?.[0]?.type;
-  await CancellationScope.nonCancellable(async () => {
-    if (pattern) {
-      await bestEffort('record the failure in the project history', () =>
-        learning.recordTaskHistory({
-          repoPath: spec.repo,
-          record: { project: spec.project, workflowId: run.state.workflowId, attempt: record.attempt, taskId: spec.id, files: record.coder?.changedFiles ?? [], patterns: [pattern] },
-        }),
-      );
-    }
-    await bestEffort('report the failure to reflection', () =>
-      learning.reportFailure({
-        project: spec.project,
-        role: 'coder',
-        ...(spec.models.skillWriter ? { skillWriterModel: spec.models.skillWriter } : {}),
-        event: {
-          workflowId: run.state.workflowId,
-          taskId: spec.id,
-          attempt: record.attempt,
-          description: spec.goal,
-          failureClass: failure.failureClass,
-          ...(pattern ? { pattern } : {}),
-          reason: failure.reason,
-          evidence: (record.test?.stdoutExcerpt ?? '').slice(-EVIDENCE_CHARS),
-        },
-      }),
-    );
-  });
+  const history = { project: spec.project, workflowId: run.state.workflowId, attempt: record.attempt, taskId: spec.id, files: record.coder?.changedFiles ?? [], patterns: pattern ? [pattern] : [] };
+  const event = {
+    workflowId: run.state.workflowId,
+    taskId: spec.id,
+    attempt: record.attempt,
+    description: spec.goal,
+    failureClass: failure.failureClass,
+    ...(pattern ? { pattern } : {}),
+    reason: failure.reason,
+    evidence: (record.test?.stdoutExcerpt ?? '').slice(-EVIDENCE_CHARS),
+  };
+  const skillWriter = spec.models.skillWriter ? { skillWriterModel: spec.models.skillWriter } : {};
+  // Both local activities start in one activation, so they share one workflow task.
+  await CancellationScope.nonCancellable(() =>
+    Promise.all([
+      pattern ? bestEffort('record the failure in the project history', () => learning.recordTaskHistory({ repoPath: spec.repo, record: history })) : undefined,
+      bestEffort('report the failure to reflection', () => learning.reportFailure({ project: spec.project, role: 'coder', ...skillWriter, event })),
+    ]),
+  );
 }
 
 async function bestEffort(what: string, action: () => Promise<unknown>): Promise<void> {

@@ -1,6 +1,6 @@
 // Activity options for every node: explicit timeouts and retry policies; worktree-bound work goes to the host's
 // queue. Every call carries a readable summary for the Web UI ("pytest, attempt 2").
-import { ActivityCancellationType, proxyActivities, type ActivityOptions } from '@temporalio/workflow';
+import { ActivityCancellationType, proxyActivities, proxyLocalActivities, type ActivityOptions, type LocalActivityOptions } from '@temporalio/workflow';
 import type { TaskloopActivities } from '../../activities/index.js';
 
 const retry = (maximumAttempts: number): ActivityOptions['retry'] => ({
@@ -25,13 +25,18 @@ function bind<K extends Name>(name: K, options: ActivityOptions) {
 }
 
 const claimOptions: ActivityOptions = { startToCloseTimeout: '2 minutes', retry: retry(5) };
-const eventOptions: ActivityOptions = { startToCloseTimeout: '30 seconds', retry: retry(5) };
+const bookkeepingOptions: LocalActivityOptions = { startToCloseTimeout: '30 seconds', retry: retry(5) };
 
-/** Activities any worker may run: claiming a worktree (that worker becomes the host) and recording events. */
+/** Activities any worker may run: claiming a worktree (that worker becomes the host). */
 export const sharedActivities = {
   claimWorktree: bind('claimWorktree', claimOptions),
-  recordEvents: bind('recordEvents', eventOptions),
 };
+
+/**
+ * Bookkeeping (events to the sink, the project's failure history, reports to reflection) runs as local activities
+ * on the workflow's own worker: one marker event each and no workflow task of their own.
+ */
+export const bookkeeping = proxyLocalActivities<Pick<Activities, 'recordEvents' | 'loadTaskHistory' | 'recordTaskHistory' | 'reportFailure'>>(bookkeepingOptions);
 
 /**
  * Activities bound to one worktree run on the queue of the host that made it. A host that never picks them up

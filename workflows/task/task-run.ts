@@ -8,7 +8,7 @@ import { collectModelUsage, type AttemptRecord, type TaskPhase, type TaskState, 
 import { summarizeTelemetry } from '../../domain/telemetry.js';
 import { AttemptKey, FailureClassKey, FailurePatternKey, PhaseKey, ProjectKey, TaskIdKey, TaskStatusKey } from '../search-attributes.js';
 import type { VerdictModelChoice } from '../../activities/task-activities.js';
-import { sharedActivities } from './proxies.js';
+import { bookkeeping } from './proxies.js';
 
 export interface CarriedEvidence {
   attempts: AttemptRecord[];
@@ -25,6 +25,9 @@ export class TaskRun {
   /** Cancelled by the cancel signal, so the running node stops at once. */
   attemptScope?: CancellationScope;
   private eventSeq = 0;
+  /** Search-attribute values as last upserted (or set at start), so an upsert carries only what changed. */
+  private readonly upserted = new Map<string, unknown>();
+  private upsertQueued = false;
 
   constructor(readonly spec: TaskSpec, carried?: CarriedEvidence) {
     const attempts = carried?.attempts ?? [];
@@ -43,10 +46,8 @@ export class TaskRun {
       turnsConsumed: carried?.turnsConsumed ?? 0,
     };
     this.eventSeq = attempts.length * 10;
-    upsertSearchAttributes([
-      { key: TaskIdKey, value: spec.id },
-      { key: ProjectKey, value: spec.project },
-    ]);
+    for (const key of [TaskIdKey, ProjectKey]) this.upserted.set(key.name, workflowInfo().typedSearchAttributes.get(key));
+    this.publish();
   }
 
   get currentAttempt(): AttemptRecord {
@@ -120,21 +121,36 @@ export class TaskRun {
     const base = { workflowId: this.state.workflowId, taskId: this.state.taskId, project: this.state.project, attempt: this.state.attempt };
     const event = createTaskEvent(type, base, data as never, new Date().toISOString(), ++this.eventSeq);
     this.state.events.push(event);
-    await sharedActivities.recordEvents(`event ${type}`, { events: [event] });
+    await bookkeeping.recordEvents({ events: [event] });
   }
 
   /** Search attributes and the Web UI's current details follow every phase and status change. */
   private publish(): void {
     const { phase, status, attempt, lastFailure } = this.state;
+    const failure = lastFailure ? `\n\n**Last failure** (${lastFailure.node}, ${lastFailure.failureClass}): ${lastFailure.reason.slice(0, 300)}` : '';
+    setCurrentDetails(`**${status}**: phase \`${phase}\`, attempt ${attempt}${failure}`);
+    // Batched: every change made before the workflow next yields goes out as one upsert (one history event).
+    if (this.upsertQueued) return;
+    this.upsertQueued = true;
+    void Promise.resolve().then(() => this.upsertChanged());
+  }
+
+  private upsertChanged(): void {
+    this.upsertQueued = false;
+    const { phase, status, attempt, lastFailure } = this.state;
     const pattern = [...this.state.attempts].reverse().find((record) => record.test?.patterns?.length)?.test?.patterns?.[0]?.type;
-    upsertSearchAttributes([
+    const wanted = [
+      { key: TaskIdKey, value: this.spec.id },
+      { key: ProjectKey, value: this.spec.project },
       { key: PhaseKey, value: phase },
       { key: TaskStatusKey, value: status },
       { key: AttemptKey, value: attempt },
       ...(lastFailure ? [{ key: FailureClassKey, value: lastFailure.failureClass }] : []),
       ...(pattern ? [{ key: FailurePatternKey, value: pattern }] : []),
-    ]);
-    const failure = lastFailure ? `\n\n**Last failure** (${lastFailure.node}, ${lastFailure.failureClass}): ${lastFailure.reason.slice(0, 300)}` : '';
-    setCurrentDetails(`**${status}**: phase \`${phase}\`, attempt ${attempt}${failure}`);
+    ];
+    const changed = wanted.filter(({ key, value }) => this.upserted.get(key.name) !== value);
+    if (changed.length === 0) return;
+    for (const { key, value } of changed) this.upserted.set(key.name, value);
+    upsertSearchAttributes(changed as Parameters<typeof upsertSearchAttributes>[0]);
   }
 }

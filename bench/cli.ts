@@ -1,0 +1,65 @@
+// bench/cli: start-up of the `taskloop` bin as a user runs it (`--help`, `status ID`, `list` against the bench's
+// dev server), beside the `temporal` CLI's own start-up for reference.
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { promisify } from 'node:util';
+import { atMost, ms, reference } from './lib/figures.js';
+import { median } from './lib/stats.js';
+import type { Benchmark, BenchResult } from './lib/types.js';
+import { calcProject } from './overhead/projects.js';
+import { runTaskloopTask } from './overhead/taskloop-run.js';
+
+const run = promisify(execFile);
+
+/** The bin package.json names, so the bench measures whatever `taskloop` runs today. */
+function binPath(): string {
+  const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { bin: Record<string, string> };
+  return path.resolve(pkg.bin.taskloop ?? 'bin/taskloop.js');
+}
+
+async function timeCommand(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const started = performance.now();
+  await run(file, args, { env }).catch((error: { code?: number; stderr?: string }) => {
+    throw new Error(`${path.basename(file)} ${args.join(' ')} exited ${error.code}: ${error.stderr ?? ''}`);
+  });
+  return performance.now() - started;
+}
+
+export const cliBenchmark: Benchmark = {
+  name: 'cli',
+  defaultRuns: 5,
+  async run({ runs, log, stack: getStack }): Promise<BenchResult> {
+    const stack = await getStack();
+    const project = await calcProject();
+    const taskId = `cli-${Date.now().toString(36)}`;
+    try {
+      await runTaskloopTask({ client: stack.client, taskQueue: stack.taskQueue, project, taskId });
+    } finally {
+      await project.cleanup();
+    }
+    const env = { ...process.env, TEMPORAL_ADDRESS: stack.address, TEMPORAL_NAMESPACE: 'default' };
+    const bin = binPath();
+    const commands: [string, string, string[]][] = [
+      ['taskloop --help', process.execPath, [bin, '--help']],
+      ['taskloop status ID', process.execPath, [bin, 'status', `task-bench-${taskId}`]],
+      ['taskloop list', process.execPath, [bin, 'list']],
+      ['temporal --help (reference)', stack.cliPath, ['--help']],
+    ];
+    const samples = new Map<string, number[]>(commands.map(([name]) => [name, []]));
+    for (const [, file, args] of commands) await timeCommand(file, args, env); // warm-up: file cache
+    // Interleaved: every command once per round.
+    for (let round = 1; round <= runs; round += 1) {
+      for (const [name, file, args] of commands) samples.get(name)?.push(await timeCommand(file, args, env));
+    }
+    log(`cli: ${commands.map(([name]) => `${name} ${Math.round(median(samples.get(name) ?? [0]))} ms`).join(', ')}`);
+    return {
+      figures: commands.map(([name]) => {
+        const value = median(samples.get(name) ?? [0]);
+        return name.startsWith('temporal') ? reference(`  start-up: ${name}`, ms(value)) : atMost(`start-up: ${name}`, value, 300, ms);
+      }),
+      sections: [],
+    };
+  },
+};

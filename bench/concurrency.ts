@@ -1,0 +1,94 @@
+// bench/concurrency: 20 tasks whose tests take 1 s, started at once, on one worker process and on two worker
+// processes with separate work folders, against 20 plain scripts in parallel; wall time and CPU per task.
+import { readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { atMost, ms, reference, seconds, times } from './lib/figures.js';
+import { median } from './lib/stats.js';
+import type { BenchContext, Benchmark, BenchResult } from './lib/types.js';
+import { startWorkerProcess, type WorkerProcess } from './lib/worker-process.js';
+import { runPlainAttempt } from './overhead/plain-run.js';
+import { calcProject, type BenchProject } from './overhead/projects.js';
+import { runTaskloopTask } from './overhead/taskloop-run.js';
+
+const TASKS = 20;
+const slowTest = { 'tests/test_slow.py': 'import time\n\n\ndef test_slow():\n    time.sleep(1)\n' };
+
+interface Batch {
+  ms: number;
+  cpuMs: number;
+}
+
+/** This process's CPU plus that of the children it has waited for (the plain scripts' git and pytest), in ms. */
+async function ownCpuMs(): Promise<number> {
+  const stat = await readFile('/proc/self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return [11, 12, 13, 14].reduce((sum, index) => sum + Number(fields[index]), 0) * 10;
+}
+
+async function timeBatch(cpu: () => Promise<number>, batch: () => Promise<unknown>): Promise<Batch> {
+  const [cpuBefore, started] = [await cpu(), performance.now()];
+  await batch();
+  return { ms: performance.now() - started, cpuMs: (await cpu()) - cpuBefore };
+}
+
+async function runTasks(context: BenchContext, taskQueue: string, projects: BenchProject[], tag: string): Promise<void> {
+  const stack = await context.stack();
+  const runs = await Promise.all(projects.map((project, index) => runTaskloopTask({ client: stack.client, taskQueue, project, taskId: `${tag}-${index}` })));
+  const bad = runs.filter((run) => run.outcome?.status !== 'COMPLETED');
+  if (bad.length > 0) throw new Error(`${bad.length} of ${runs.length} concurrent tasks did not complete: ${bad[0]?.outcome?.reason ?? 'workflow failed'}`);
+}
+
+const sumCpu = (workers: WorkerProcess[]) => async () => (await Promise.all(workers.map((worker) => worker.cpuMs()))).reduce((a, b) => a + b, 0);
+
+export const concurrencyBenchmark: Benchmark = {
+  name: 'concurrency',
+  defaultRuns: 1,
+  async run(context): Promise<BenchResult> {
+    const stack = await context.stack();
+    const projects = await Promise.all(Array.from({ length: TASKS }, () => calcProject(slowTest)));
+    const workers: WorkerProcess[] = [];
+    const start = (name: string, queue: string) =>
+      startWorkerProcess({ address: stack.address, taskQueue: queue, workDir: path.join(stack.workDir, name), hostId: `bench-${name}`, log: context.log }).then((worker) => {
+        workers.push(worker);
+        return worker;
+      });
+    try {
+      const tag = `cc-${Date.now().toString(36)}`;
+      const one = await start('one', `${tag}-one`);
+      const pair = [await start('pair-a', `${tag}-pair`), await start('pair-b', `${tag}-pair`)];
+      const plainBatch = (run: string) => Promise.all(projects.map((project, index) => runPlainAttempt(project, path.join(stack.workDir, 'plain', `${run}-${index}`), `${run}-${index}`)));
+      context.log('concurrency: warm-up (2 tasks per queue, one plain batch)');
+      await runTasks(context, `${tag}-one`, projects.slice(0, 2), `${tag}-w1`);
+      await runTasks(context, `${tag}-pair`, projects.slice(0, 2), `${tag}-w2`);
+      await plainBatch(`${tag}-wp`);
+      const single: Batch[] = [];
+      const double: Batch[] = [];
+      const plain: Batch[] = [];
+      // Interleaved: one worker, plain, two workers; per run.
+      for (let run = 1; run <= context.runs; run += 1) {
+        single.push(await timeBatch(() => one.cpuMs(), () => runTasks(context, `${tag}-one`, projects, `${tag}-r${run}-one`)));
+        plain.push(await timeBatch(ownCpuMs, () => plainBatch(`${tag}-r${run}-p`)));
+        double.push(await timeBatch(sumCpu(pair), () => runTasks(context, `${tag}-pair`, projects, `${tag}-r${run}-two`)));
+        context.log(`concurrency run ${run}/${context.runs}: one worker ${seconds(single.at(-1)?.ms ?? 0)}, plain ${seconds(plain.at(-1)?.ms ?? 0)}, two workers ${seconds(double.at(-1)?.ms ?? 0)}`);
+      }
+      const wall = (batches: Batch[]) => median(batches.map((batch) => batch.ms));
+      const cpuPerTask = (batches: Batch[]) => median(batches.map((batch) => batch.cpuMs / TASKS));
+      return {
+        figures: [
+          atMost(`${TASKS} tasks, 1 s tests, concurrency ${TASKS}, one worker / plain parallel`, wall(single) / wall(plain), 1.3, times),
+          reference(`  one worker / plain parallel`, `${seconds(wall(single))} / ${seconds(wall(plain))}`),
+          atMost('CPU per task, one worker (worker + its children)', cpuPerTask(single), 900, ms),
+          reference('  CPU per task, plain parallel script', ms(cpuPerTask(plain))),
+          reference(`two workers, separate work folders / plain parallel`, `${seconds(wall(double))} / ${seconds(wall(plain))} = ${times(wall(double) / wall(plain))}`),
+          reference('  CPU per task, two workers', ms(cpuPerTask(double))),
+        ],
+        sections: [`The concurrency bench ran on ${os.cpus().length} cores; each task has its own repository, for taskloop and the plain script alike.`],
+      };
+    } finally {
+      for (const worker of workers) await worker.stop();
+      for (const project of projects) await project.cleanup();
+    }
+  },
+};
