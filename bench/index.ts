@@ -3,9 +3,10 @@ import { parseBenchArgs } from './lib/args.js';
 import { summarizeSamples } from './lib/stats.js';
 import { formatMs, formatTable } from './lib/table.js';
 import type { Benchmark, BenchResult } from './lib/types.js';
+import { coderSearchBenchmark } from './coder-search.js';
 import { overheadBenchmark } from './overhead.js';
 
-const benchmarks: Benchmark[] = [overheadBenchmark];
+const benchmarks: Benchmark[] = [overheadBenchmark, coderSearchBenchmark];
 
 function formatSummary(results: BenchResult[]): string {
   const rows = results.flatMap((result) =>

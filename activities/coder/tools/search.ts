@@ -1,5 +1,5 @@
-// search: find a text or regex in the worktree's files with `git grep` (tracked files plus untracked, not ignored
-// ones, so files the coder created are found), as `file:line: text`.
+// search: find a text or regex in the worktree's files with `git grep` (tracked files, plus the files the coder
+// created), as `file:line: text`.
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { defineTool } from './define-tool.js';
@@ -11,6 +11,23 @@ const maxMatches = 200;
 const maxLineChars = 300;
 // Caches that are not git-ignored must not be searched either (the walk skips them the same way).
 const excludeCaches = [...skippedDirectories].map((name) => `:(exclude,glob)**/${name}/**`);
+
+/** `file\0line\0text` lines of `git grep -z -n` as [file, `file:line: text`] pairs. */
+function parseMatches(stdout: string): [string, string][] {
+  return stdout
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => {
+      // -z: `file\0line\0text`, so a ':' in a file name cannot confuse the parse.
+      const [file = '', number, ...rest] = line.split('\0');
+      const text = rest.join('\0');
+      return [file, `${file}:${number}: ${text.length > maxLineChars ? `${text.slice(0, maxLineChars)}...` : text}`];
+    });
+}
+
+function isUnder(file: string, dir: string): boolean {
+  return dir === '.' || file === dir || file.startsWith(`${dir}/`);
+}
 
 export const searchTool = defineTool({
   name: 'search',
@@ -25,27 +42,27 @@ export const searchTool = defineTool({
     const resolved = await resolveInWorktree(context.root, path);
     if (!resolved.success) return { reply: resolved.error };
     if (!(await stat(resolved.data.absolute).catch(() => undefined))) return { reply: `error: '${path}' does not exist in the repository.` };
-    const grep = await runReadOnlyGit(context.root, [
-      'grep', '--untracked', '-I', '-n', '-z', '--no-color', '--full-name', regex ? '-E' : '-F', '-e', pattern, '--', resolved.data.relative, ...excludeCaches,
+    const where = resolved.data.relative;
+    const options = ['-I', '-n', '-z', '--no-color', '--full-name', regex ? '-E' : '-F', '-e', pattern, '--'];
+    // Tracked files through the index (fast on big trees); the files this coder created searched by name, in parallel.
+    const created = [...context.changedFiles].filter((file) => isUnder(file, where)).sort();
+    const [tracked, own] = await Promise.all([
+      runReadOnlyGit(context.root, ['grep', ...options, where, ...excludeCaches]),
+      created.length === 0 ? undefined : runReadOnlyGit(context.root, ['grep', '--no-index', ...options, ...created]),
     ]);
-    if (grep.exitCode === 1) return { reply: `no matches for '${pattern}' in '${resolved.data.relative}'` };
-    if (grep.exitCode !== 0) {
-      const why = grep.stderr.trim().split('\n')[0]?.replace(/^fatal: (-e option, '.*': )?/, '') || `git grep exited ${grep.exitCode}`;
+    if (tracked.exitCode > 1) {
+      const why = tracked.stderr.trim().split('\n')[0]?.replace(/^fatal: (-e option, '.*': )?/, '') || `git grep exited ${tracked.exitCode}`;
       if (regex) return { reply: `error: argument 'pattern' is not a valid regular expression (${why}); fix it or pass regex: false.` };
       return { reply: `error: search failed (${why}).` };
     }
-    const hits: string[] = [];
-    for (const line of grep.stdout.split('\n')) {
-      if (line === '') continue;
-      if (hits.length === maxMatches) {
-        hits.push(`... stopped at ${maxMatches} matches; narrow the pattern or the path`);
-        break;
-      }
-      // -z: `file\0line\0text`, so a ':' in a file name cannot confuse the parse.
-      const [file, number, ...rest] = line.split('\0');
-      const text = rest.join('\0');
-      hits.push(`${file}:${number}: ${text.length > maxLineChars ? `${text.slice(0, maxLineChars)}...` : text}`);
-    }
+    const matches = parseMatches(tracked.stdout);
+    const seen = new Set(matches.map(([file]) => file));
+    // A created file that is also tracked was searched already; deleted ones are simply not found.
+    matches.push(...parseMatches(own?.stdout ?? '').filter(([file]) => !seen.has(file)));
+    if (matches.length === 0) return { reply: `no matches for '${pattern}' in '${where}'` };
+    matches.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const hits = matches.slice(0, maxMatches).map(([, hit]) => hit);
+    if (matches.length > maxMatches) hits.push(`... stopped at ${maxMatches} matches; narrow the pattern or the path`);
     return { reply: hits.join('\n') };
   },
 });

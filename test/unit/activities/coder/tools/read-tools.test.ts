@@ -58,12 +58,14 @@ describe('search', () => {
     expect(reply).toBe('calc/core.py:1: def add(a, b):\ntests/test_core.py:3: def test_add():\ntests/test_core.py:4:     assert add(1, 2) == 3');
   });
 
-  it('finds files the coder created (untracked) but not ignored ones', async () => {
-    await writeFile(path.join(t.repo, '.gitignore'), 'build/\n');
-    await mkdir(path.join(t.repo, 'build'));
-    await writeFile(path.join(t.repo, 'build', 'out.py'), 'def add_built():\n');
+  it('finds the files the coder created, but not other untracked files', async () => {
+    await writeFile(path.join(t.repo, 'stray.py'), 'def add_stray():\n');
     await writeFile(path.join(t.repo, 'calc', 'new.py'), 'def add_more():\n');
-    expect((await searchTool.run({ pattern: 'def add_' }, createToolContext(t.repo))).reply).toBe('calc/new.py:1: def add_more():');
+    const context = createToolContext(t.repo);
+    context.changedFiles.add('calc/new.py');
+    context.changedFiles.add('calc/core.py');
+    expect((await searchTool.run({ pattern: 'def add' }, context)).reply).toBe('calc/core.py:1: def add(a, b):\ncalc/new.py:1: def add_more():');
+    expect((await searchTool.run({ pattern: 'add_more', path: 'tests' }, context)).reply).toBe("no matches for 'add_more' in 'tests'");
   });
 
   it('supports regular expressions and a path, and reports a bad regex', async () => {
