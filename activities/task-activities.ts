@@ -142,6 +142,8 @@ export function createTaskActivities(deps: ActivityDeps) {
         skillsDir: defaultSkillsDir(deps.workDir, input.project ?? 'default'),
         goal: input.goal,
         adaptations: input.adaptations ?? [],
+        worktreePath: input.worktreePath,
+        previousAttempts: input.previousAttempts,
       });
       const result = await runCoder({
         worktreePath: input.worktreePath,
