@@ -9,6 +9,11 @@ export function nodeIdsIn(texts: readonly string[]): string[] {
   return [...new Set(texts.flatMap((text) => text.match(nodeIdPattern) ?? []).map((id) => id.replace(/[.:]+$/, '')))];
 }
 
+/** Python files named in `texts` (`tests/test_calc.py`, also inside node ids), first seen first. */
+export function pythonFilesIn(texts: readonly string[]): string[] {
+  return [...new Set(texts.flatMap((text) => text.match(/[A-Za-z0-9_][A-Za-z0-9_./-]*\.py\b/g) ?? []))];
+}
+
 /** Identifiers a failure names (`calc.mul` gives `mul`), from its error lines and reasons, first seen first. */
 export function failureSymbols(texts: readonly string[]): string[] {
   const lines = texts.flatMap((text) => text.split('\n')).filter((line) => /^E\s|Error|error:|failed with|on [A-Za-z_]/.test(line));

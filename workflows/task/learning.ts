@@ -43,7 +43,8 @@ export async function learnFromFailure(run: TaskRun, record: AttemptRecord): Pro
       learning.reportFailure({
         project: spec.project,
         role: 'coder',
-        ...(spec.models.skillWriter ? { skillWriterModel: spec.models.skillWriter } : {}),
+        // The skill writer defaults to the coder's model; without a usable one the skill is distilled.
+        skillWriterModel: spec.models.skillWriter ?? spec.models.coder,
         event: {
           workflowId: run.state.workflowId,
           taskId: spec.id,
