@@ -10,6 +10,8 @@ import { loadProgress, TRANSCRIPT_NAME, type CoderHeartbeat } from './coder/prog
 import type { Adaptation } from '../domain/learning/adaptations.js';
 import { buildLearningSections } from './coder/learning-sections.js';
 import { runCoder, type CoderAllowance } from './coder/run-coder.js';
+import { DEFAULT_MAX_TEST_RUNS } from './coder/tools/run-tests.js';
+import type { Capability } from '../domain/capabilities.js';
 import { defaultSkillsDir } from './skills/index.js';
 import { appendEvents } from './events-sink.js';
 import { commitWorktree, createWorktree, removeWorktree } from './git/index.js';
@@ -37,12 +39,16 @@ interface AttemptRef {
 }
 
 export interface ClaimInput extends AttemptRef {
+  /** The coder version the task pins, if any. */
+  coderVersion?: string;
   taskId: string;
   repoPath: string;
   baseRef: string;
 }
 
 export interface Claim {
+  /** The coder version the task will use and its capabilities, for the workflow's capability check. */
+  coderAgent?: { version: string; capabilities: Capability[] };
   worktreePath: string;
   branch: string;
   baseSha: string;
@@ -68,6 +74,8 @@ export interface CoderInput extends AttemptRef {
   project?: string;
   /** What this attempt adapts (chosen by the workflow), shown to the coder with the reasons. */
   adaptations?: Adaptation[];
+  /** The task's tests, for the coder's run_tests tool (absent: run_tests is not available). */
+  tests?: { command: string[]; testEnv: Record<string, string>; timeoutMs: number; maxRuns?: number };
 }
 
 export interface TestInput extends AttemptRef {
@@ -115,8 +123,9 @@ export function createTaskActivities(deps: ActivityDeps) {
   return {
     /** Picks this host for the attempt and creates (or finds) its worktree; returns the host's own queue. */
     async claimWorktree(input: ClaimInput): Promise<Claim> {
+      const { agent } = await loadAgent('coder', { pinned: input.coderVersion });
       const created = await createWorktree({ ...input, workDir: deps.workDir });
-      return { ...created, hostId: deps.hostId, hostQueue: deps.hostQueue };
+      return { ...created, hostId: deps.hostId, hostQueue: deps.hostQueue, coderAgent: { version: agent.version, capabilities: agent.capabilities } };
     },
 
     /** Runs the coder; a retry of this activity (or a re-run of the node) resumes from the transcript saved after each turn. */
@@ -133,6 +142,8 @@ export function createTaskActivities(deps: ActivityDeps) {
         skillsDir: defaultSkillsDir(deps.workDir, input.project ?? 'default'),
         goal: input.goal,
         adaptations: input.adaptations ?? [],
+        worktreePath: input.worktreePath,
+        previousAttempts: input.previousAttempts,
       });
       const result = await runCoder({
         worktreePath: input.worktreePath,
@@ -146,6 +157,18 @@ export function createTaskActivities(deps: ActivityDeps) {
         hostId: deps.hostId,
         allowance: input.allowance,
         systemPrompt: prompt,
+        agent: { label: agentLabel(agent), capabilities: agent.capabilities },
+        tests: input.tests && {
+          command: input.tests.command,
+          env: buildTestEnv({ base: process.env, extra: input.tests.testEnv }),
+          timeoutMs: input.tests.timeoutMs,
+          secretValues: resolveSecretValues(input.secretEnvNames),
+          artifactDir: dir,
+          hostId: deps.hostId,
+          maxRuns: input.tests.maxRuns ?? DEFAULT_MAX_TEST_RUNS,
+          deadlineAt: input.allowance?.deadlineAt,
+          ...activityContext(),
+        },
         extraSections: learning.sections,
         resume,
         ...activityContext(),

@@ -1,6 +1,7 @@
 // Agent versions: each role has versions (prompt template, model, parameters) and one champion. The registry is
 // data (agents/registry.json), so promoting a new champion needs no code change.
 import { z } from 'zod';
+import { capabilitySchema, defaultCapabilities, readOnlyCapabilities, readOnlyRoles, type Capability } from './capabilities.js';
 import { modelSpecPattern } from './task-spec.js';
 
 export const agentRoles = ['coder', 'reviewer', 'judge', 'skillWriter'] as const;
@@ -15,6 +16,8 @@ export const agentVersionSchema = z.strictObject({
   model: z.string().regex(modelSpecPattern).optional(),
   parameters: z.strictObject({ temperature: z.number().min(0).max(2).optional(), maxTokens: z.number().int().min(1).optional() }).default(() => ({})),
   description: z.string().optional(),
+  /** What this version may do; the role's defaults when absent (see domain/capabilities.ts). */
+  capabilities: z.array(capabilitySchema).optional(),
 });
 export type AgentVersion = z.infer<typeof agentVersionSchema>;
 
@@ -22,19 +25,35 @@ const roleEntrySchema = z
   .strictObject({ champion: z.string().regex(versionIdPattern), versions: z.record(z.string().regex(versionIdPattern), agentVersionSchema) })
   .refine((entry) => entry.champion in entry.versions, { message: 'champion must name one of the versions', path: ['champion'] });
 
-export const agentRegistrySchema = z.strictObject({
-  coder: roleEntrySchema.optional(),
-  reviewer: roleEntrySchema.optional(),
-  judge: roleEntrySchema.optional(),
-  skillWriter: roleEntrySchema.optional(),
-});
+export const agentRegistrySchema = z
+  .strictObject({
+    coder: roleEntrySchema.optional(),
+    reviewer: roleEntrySchema.optional(),
+    judge: roleEntrySchema.optional(),
+    skillWriter: roleEntrySchema.optional(),
+  })
+  .superRefine((registry, context) => {
+    // Reviewer and judge models only read: a registry granting them more is a mistake, not a choice.
+    for (const role of readOnlyRoles) {
+      for (const [version, entry] of Object.entries(registry[role]?.versions ?? {})) {
+        const extra = (entry.capabilities ?? []).filter((capability) => !readOnlyCapabilities.includes(capability));
+        if (extra.length > 0) {
+          context.addIssue({ code: 'custom', path: [role, 'versions', version, 'capabilities'], message: `${role} is read-only; remove ${extra.join(', ')} (allowed: ${readOnlyCapabilities.join(', ')})` });
+        }
+      }
+    }
+  });
 export type AgentRegistry = z.infer<typeof agentRegistrySchema>;
 
 /** The version a run uses, as recorded on attempts and commits: `<role>/<version>`. */
 export interface SelectedAgent extends AgentVersion {
   role: AgentRole;
   version: string;
+  capabilities: Capability[];
 }
+
+/** The capabilities a version has: its own list, or its role's defaults. */
+export const capabilitiesOf = (role: AgentRole, version: AgentVersion): Capability[] => [...(version.capabilities ?? defaultCapabilities[role])];
 
 /** Validates a registry; the error names each bad field. */
 export function parseAgentRegistry(input: unknown): { success: true; data: AgentRegistry } | { success: false; error: string } {
@@ -45,7 +64,7 @@ export function parseAgentRegistry(input: unknown): { success: true; data: Agent
 }
 
 /** The built-in version a role uses when the registry has no entry for it. */
-export const builtinAgent = (role: AgentRole): SelectedAgent => ({ role, version: 'builtin', prompt: 'builtin', parameters: {} });
+export const builtinAgent = (role: AgentRole): SelectedAgent => ({ role, version: 'builtin', prompt: 'builtin', parameters: {}, capabilities: [...defaultCapabilities[role]] });
 
 /** The role's champion, or the pinned version when one is asked for; errors name the role and the versions there are. */
 export function selectAgentVersion(registry: AgentRegistry, role: AgentRole, pinned?: string): { success: true; data: SelectedAgent } | { success: false; error: string } {
@@ -54,7 +73,7 @@ export function selectAgentVersion(registry: AgentRegistry, role: AgentRole, pin
   const version = pinned ?? entry.champion;
   const found = entry.versions[version];
   if (!found) return { success: false, error: `agent ${role} has no version '${version}'; known versions: ${Object.keys(entry.versions).join(', ')}` };
-  return { success: true, data: { role, version, ...found } };
+  return { success: true, data: { role, version, ...found, capabilities: capabilitiesOf(role, found) } };
 }
 
 /** A registry whose `role` champion is `version` (which must exist); everything else unchanged. */

@@ -65,3 +65,72 @@ export function fitToBudget(sections: readonly ContextSection[], maxTokens: numb
   }
   return result;
 }
+
+/** The parts of a chat message the transcript bound reads and shrinks (structurally the coder's ChatMessage). */
+export interface TranscriptMessage {
+  role: string;
+  content: string;
+  name?: string;
+  toolCalls?: { id: string; name: string; arguments: Record<string, unknown> }[];
+}
+
+export interface TranscriptBound {
+  maxTokens: number;
+  /** Tools whose latest output always stays whole (the latest diff, the latest test summary). */
+  keepLatest: readonly string[];
+  /** The newest messages left whole while older ones can shrink. */
+  keepRecent?: number;
+  /** Where the full text of message `index` can be read (the transcript artifact). */
+  pointer: (index: number) => string;
+}
+
+const SHRINK_ARGUMENT_CHARS = 200;
+const tokensOf = (message: TranscriptMessage) => Math.ceil((message.content.length + JSON.stringify(message.toolCalls ?? []).length) / 4);
+const totalTokens = (messages: readonly TranscriptMessage[]) => messages.reduce((sum, message) => sum + tokensOf(message), 0);
+
+function shrinkMessage<M extends TranscriptMessage>(message: M, index: number, bound: TranscriptBound): M {
+  if (message.role === 'tool') {
+    if (message.content.length <= SHRINK_ARGUMENT_CHARS) return message;
+    return { ...message, content: `[${message.name ?? 'tool'} output of ${message.content.length} characters shrunk: ${bound.pointer(index)}]` };
+  }
+  if (message.role !== 'assistant' || !message.toolCalls) return message;
+  // Long arguments (a whole file given to write_file) shrink too; the call's name and short arguments stay.
+  const toolCalls = message.toolCalls.map((call) => ({
+    ...call,
+    arguments: Object.fromEntries(
+      Object.entries(call.arguments).map(([key, value]) =>
+        typeof value === 'string' && value.length > SHRINK_ARGUMENT_CHARS ? [key, `[${value.length} characters shrunk: ${bound.pointer(index)}]`] : [key, value],
+      ),
+    ),
+  }));
+  return { ...message, toolCalls };
+}
+
+/**
+ * The messages to send for the next turn, within `maxTokens` (4 characters a token) where possible: older tool
+ * outputs (and long tool-call arguments) shrink to a line pointing at the transcript, oldest first. The first two
+ * messages (rules and goal), the latest output of each `keepLatest` tool and the newest `keepRecent` messages stay.
+ */
+export function boundTranscript<M extends TranscriptMessage>(messages: readonly M[], bound: TranscriptBound): M[] {
+  const result = [...messages];
+  let total = totalTokens(result);
+  if (total <= bound.maxTokens) return result;
+  const kept = new Set<number>([0, 1]);
+  const latestOf = new Map<string, number>();
+  result.forEach((message, index) => {
+    if (message.role === 'tool' && message.name !== undefined && bound.keepLatest.includes(message.name)) latestOf.set(message.name, index);
+  });
+  for (const index of latestOf.values()) kept.add(index);
+  const recentFrom = result.length - (bound.keepRecent ?? 4);
+  // Two passes: older messages first; only when that is not enough, the recent ones too.
+  for (const limit of [recentFrom, result.length]) {
+    for (let index = 0; index < limit; index++) {
+      if (kept.has(index)) continue;
+      const shrunk = shrinkMessage(result[index], index, bound);
+      total += tokensOf(shrunk) - tokensOf(result[index]);
+      result[index] = shrunk;
+      if (total <= bound.maxTokens) return result;
+    }
+  }
+  return result;
+}

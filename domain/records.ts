@@ -34,6 +34,10 @@ export interface CoderTelemetry {
   modelRequests: number;
   inputTokens: number;
   outputTokens: number;
+  /** Test runs the coder made inside its attempt (run_tests); absent in records made before the tool. */
+  inAttemptTestRuns?: number;
+  /** Tool calls refused because the agent version lacks the tool's capability. */
+  refusedToolCalls?: number;
 }
 
 export interface CoderResult {
@@ -87,6 +91,10 @@ export interface VerdictUsage {
   modelRequests: number;
   inputTokens: number;
   outputTokens: number;
+  /** Test runs the coder made inside its attempt (run_tests); absent in records made before the tool. */
+  inAttemptTestRuns?: number;
+  /** Tool calls refused because the agent version lacks the tool's capability. */
+  refusedToolCalls?: number;
 }
 
 export interface ReviewResult {

@@ -13,6 +13,8 @@ export function emptyTelemetry(): CoderTelemetry {
     modelRequests: 0,
     inputTokens: 0,
     outputTokens: 0,
+    inAttemptTestRuns: 0,
+    refusedToolCalls: 0,
   };
 }
 
@@ -28,6 +30,8 @@ export function addTelemetry(a: CoderTelemetry, b: CoderTelemetry): CoderTelemet
     modelRequests: a.modelRequests + b.modelRequests,
     inputTokens: a.inputTokens + b.inputTokens,
     outputTokens: a.outputTokens + b.outputTokens,
+    inAttemptTestRuns: (a.inAttemptTestRuns ?? 0) + (b.inAttemptTestRuns ?? 0),
+    refusedToolCalls: (a.refusedToolCalls ?? 0) + (b.refusedToolCalls ?? 0),
   };
 }
 
@@ -44,6 +48,8 @@ export interface TelemetrySummary {
   write_file_fallback_rate: number;
   input_tokens: number;
   output_tokens: number;
+  in_attempt_test_runs: number;
+  refused_tool_calls: number;
 }
 
 /** Sums telemetry and derives the seed's rates; a rate whose denominator is 0 is 0. */
@@ -64,6 +70,8 @@ export function summarizeTelemetry(
     write_file_fallback_rate: ratio(total.writeFileFallbacks, total.writeFileOperations),
     input_tokens: total.inputTokens,
     output_tokens: total.outputTokens,
+    in_attempt_test_runs: total.inAttemptTestRuns ?? 0,
+    refused_tool_calls: total.refusedToolCalls ?? 0,
   };
 }
 

@@ -19,7 +19,7 @@ export interface ReflectionWorkflowInput {
   role: string;
   /** The project's skills folder, on the workers' file system. */
   skillsDir: string;
-  /** Model spec of the skill writer; without one, ready groups are recorded as errors. */
+  /** Model spec of the skill writer (the task's coder model by default); without one, skills are distilled without a model. */
   skillWriterModel?: string;
   /** Word overlap at which two task descriptions are similar (default 0.5). */
   threshold?: number;

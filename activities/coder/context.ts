@@ -4,7 +4,8 @@ import { STDERR_EXCERPT_CHARS, STDOUT_EXCERPT_CHARS, tailExcerpt } from '../../d
 import type { AttemptSummary, Finding } from '../../domain/records.js';
 import { scrubSecrets } from '../../domain/secrets.js';
 import type { ChatMessage } from '../models/types.js';
-import { coderSystemPrompt } from './system-prompt.js';
+import { buildSystemPrompt } from './system-prompt.js';
+import { coderTools } from './tools/registry.js';
 
 export { buildRepoMap } from './repo-map.js';
 
@@ -59,7 +60,7 @@ export function buildCoderMessages(input: {
   previousAttempts: AttemptSummary[];
   hint?: string;
   secretValues: string[];
-  /** The agent version's prompt; the built-in coder prompt when absent. */
+  /** The system prompt (buildSystemPrompt); the built-in one with every tool when absent. */
   systemPrompt?: string;
   /** Files most likely relevant (see rankRelevantFiles), with an excerpt of each. */
   relevantFiles?: ContextFile[];
@@ -85,7 +86,7 @@ export function buildCoderMessages(input: {
   sections.push({ text: 'Start by reading the relevant files, make the change with the tools, then call finish.' });
   const fitted = fitToBudget(sections, input.maxContextTokens ?? DEFAULT_CONTEXT_TOKENS);
   const messages: ChatMessage[] = [
-    { role: 'system', content: input.systemPrompt ?? coderSystemPrompt },
+    { role: 'system', content: input.systemPrompt ?? buildSystemPrompt(coderTools) },
     { role: 'user', content: fitted.map((section) => section.text).join('\n\n') },
   ];
   return scrubSecrets(messages, input.secretValues);

@@ -1,7 +1,10 @@
 // The parts of the coder's context that come from learning: skills distilled from earlier failures of the project
-// that match this goal, and the adaptations the workflow chose for this attempt, each with why.
+// that match this goal, and the adaptations the workflow chose for this attempt, each with why and with what it
+// announces (definitions, modules, tests) read from the worktree.
 import { describeAdaptation, type Adaptation } from '../../domain/learning/adaptations.js';
+import type { AttemptSummary } from '../../domain/records.js';
 import { findSkillsFor, formatSkillsForPrompt } from '../skills/index.js';
+import { readAdaptationContent, selfContainedStrategies } from './adaptation-content.js';
 
 export interface LearningSections {
   sections: { title: string; text: string }[];
@@ -9,14 +12,33 @@ export interface LearningSections {
   skillsOffered: string[];
 }
 
-export async function buildLearningSections(input: { skillsDir: string; goal: string; adaptations: Adaptation[] }): Promise<LearningSections> {
+/** What earlier attempts left to go on: reasons and pytest output. */
+const evidenceOf = (adaptation: Adaptation, attempts: readonly AttemptSummary[]) => [
+  adaptation.reason,
+  ...attempts.flatMap((attempt) => [attempt.failureReason ?? '', attempt.test?.stdoutExcerpt ?? '']),
+];
+
+async function describeWithContent(adaptation: Adaptation, input: { worktreePath?: string; previousAttempts?: AttemptSummary[] }): Promise<string | undefined> {
+  if (selfContainedStrategies.includes(adaptation.strategy)) return `- ${describeAdaptation(adaptation)}`;
+  if (input.worktreePath === undefined) return undefined;
+  const content = await readAdaptationContent(input.worktreePath, adaptation.strategy, evidenceOf(adaptation, input.previousAttempts ?? []));
+  return content.length === 0 ? undefined : [`- ${describeAdaptation(adaptation)}`, ...content].join('\n\n');
+}
+
+export async function buildLearningSections(input: {
+  skillsDir: string;
+  goal: string;
+  adaptations: Adaptation[];
+  /** The worktree the adaptations' content is read from. */
+  worktreePath?: string;
+  previousAttempts?: AttemptSummary[];
+}): Promise<LearningSections> {
   const skills = await findSkillsFor(input.skillsDir, input.goal);
   const sections: LearningSections['sections'] = [];
   if (skills.length > 0) {
     sections.push({ title: 'Skills learned from earlier failures in this project', text: formatSkillsForPrompt(skills) });
   }
-  if (input.adaptations.length > 0) {
-    sections.push({ title: 'Adaptations for this attempt', text: input.adaptations.map((adaptation) => `- ${describeAdaptation(adaptation)}`).join('\n') });
-  }
+  const described = (await Promise.all(input.adaptations.map((adaptation) => describeWithContent(adaptation, input)))).filter((text): text is string => text !== undefined);
+  if (described.length > 0) sections.push({ title: 'Adaptations for this attempt', text: described.join('\n\n') });
   return { sections, skillsOffered: skills.map((skill) => skill.id) };
 }

@@ -1,6 +1,8 @@
 // The coder loop: the model edits the worktree through tools, turn by turn, until it calls finish.
 import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
+import { defaultCapabilities, type Capability } from '../../domain/capabilities.js';
+import { boundTranscript } from '../../domain/context-budget.js';
 import type { ArtifactRef, CoderResult } from '../../domain/records.js';
 import { scrubText } from '../../domain/secrets.js';
 import { emptyTelemetry } from '../../domain/telemetry.js';
@@ -12,12 +14,18 @@ import { buildCoderMessages, buildRepoMap } from './context.js';
 import type { AttemptSummary } from './context.js';
 import { readRelevantFiles } from './relevant-files.js';
 import { saveProgress, TRANSCRIPT_NAME, type CoderHeartbeat, type SavedProgress } from './progress.js';
-import { coderToolSpecs, runToolCall } from './tools/registry.js';
+import { buildSystemPrompt } from './system-prompt.js';
+import { runToolCall, toolsFor, type ToolCaller } from './tools/registry.js';
+import type { InAttemptTests } from './tools/test-runner.js';
 import type { ToolContext } from './tools/types.js';
 
 const nudge = 'You replied without calling a tool. Use the tools to make the change, then call finish with a summary.';
 // Long model calls keep the activity alive; well under the coder's heartbeat timeout.
 const CALL_HEARTBEAT_MS = 10_000;
+/** Default context budget of one request, in estimated tokens (the transcript shrinks to stay within it). */
+export const DEFAULT_MODEL_CONTEXT_TOKENS = 64_000;
+// The outputs the coder needs whole however long the attempt: the latest diff and the latest test run.
+const KEEP_LATEST_TOOLS = ['git_diff', 'run_tests'];
 
 /** What the task may still spend; the coder stops before a turn that would go past it. */
 export interface CoderAllowance {
@@ -39,8 +47,14 @@ export interface RunCoderInput {
   artifactDir: string;
   hostId: string;
   allowance?: CoderAllowance;
-  /** The agent version's system prompt; the built-in one when absent. */
+  /** The agent version's system prompt (tool lines at `{{tools}}`); the built-in one when absent. */
   systemPrompt?: string;
+  /** The agent version that runs and its capabilities; the built-in coder when absent. */
+  agent?: { label: string; capabilities: readonly Capability[] };
+  /** How run_tests runs the task's tests; without it run_tests replies that there is no test command. */
+  tests?: InAttemptTests;
+  /** Most estimated tokens one request may hold; older tool outputs shrink to stay within it. */
+  maxContextTokens?: number;
   /** Titled context sections from learning (skills, adaptations). */
   extraSections?: { title: string; text: string }[];
   /** Progress saved by an earlier try of this same run (`loadProgress`): continue after its last completed turn. */
@@ -50,10 +64,10 @@ export interface RunCoderInput {
 }
 
 /** Runs tool calls in order; stops at `finish` and returns its summary. */
-async function runToolCalls(turn: AssistantTurn, messages: ChatMessage[], context: ToolContext, signal?: AbortSignal) {
+async function runToolCalls(turn: AssistantTurn, messages: ChatMessage[], context: ToolContext, caller: ToolCaller, signal?: AbortSignal) {
   for (const call of turn.toolCalls) {
     signal?.throwIfAborted();
-    const outcome = await runToolCall(call, context);
+    const outcome = await runToolCall(call, context, caller);
     messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content: outcome.reply });
     if (outcome.finished) return outcome.finished;
   }
@@ -82,10 +96,10 @@ async function withHeartbeat<T>(promise: Promise<T>, beat: (() => void) | undefi
 }
 
 /** The system prompt and the first user message: goal, repo map, relevant files, earlier attempts, hint. */
-async function firstMessages(input: RunCoderInput): Promise<ChatMessage[]> {
+async function firstMessages(input: RunCoderInput, systemPrompt: string): Promise<ChatMessage[]> {
   const { worktreePath, goal, hint, previousAttempts } = input;
   const [repoMap, relevantFiles] = await Promise.all([buildRepoMap(worktreePath), readRelevantFiles({ worktreePath, goal, hint, previousAttempts })]);
-  return buildCoderMessages({ goal, repoMap, relevantFiles, previousAttempts, hint, secretValues: input.secretValues, systemPrompt: input.systemPrompt, extraSections: input.extraSections });
+  return buildCoderMessages({ goal, repoMap, relevantFiles, previousAttempts, hint, secretValues: input.secretValues, systemPrompt, extraSections: input.extraSections });
 }
 
 /**
@@ -104,12 +118,16 @@ export async function runCoder(input: RunCoderInput): Promise<CoderResult> {
   }
   signal?.throwIfAborted();
   const resumed = input.resume;
-  const messages = resumed?.messages ?? (await firstMessages(input));
+  const caller: ToolCaller = input.agent ? { agent: input.agent.label, capabilities: input.agent.capabilities } : { agent: 'coder/builtin', capabilities: defaultCapabilities.coder };
+  const tools = toolsFor(caller.capabilities);
+  const toolSpecs = tools.map((tool) => tool.spec);
+  const messages = resumed?.messages ?? (await firstMessages(input, buildSystemPrompt(tools, input.systemPrompt)));
   const context: ToolContext = {
     root: input.worktreePath,
-    telemetry: resumed?.progress.telemetry ?? emptyTelemetry(),
+    telemetry: { ...emptyTelemetry(), ...resumed?.progress.telemetry },
     failedReplacePaths: new Set(),
     changedFiles: new Set(resumed?.progress.changedFiles ?? []),
+    tests: input.tests,
   };
   const { telemetry } = context;
   let turnsConsumed = resumed?.progress.turnsConsumed ?? 0;
@@ -140,11 +158,15 @@ export async function runCoder(input: RunCoderInput): Promise<CoderResult> {
       await saveTranscript(step - 1);
       return result('budget_exhausted', '', exhausted);
     }
-    const request = [...messages];
+    const request = boundTranscript(messages, {
+      maxTokens: input.maxContextTokens ?? DEFAULT_MODEL_CONTEXT_TOKENS,
+      keepLatest: KEEP_LATEST_TOOLS,
+      pointer: (index) => `message ${index} of the transcript ${transcriptPath}`,
+    });
     const beat = input.heartbeat && (() => input.heartbeat?.({ step: step - 1, transcriptPath }));
     let turn: AssistantTurn;
     try {
-      turn = await withHeartbeat(abortable(input.provider.complete({ role: 'coder', messages: request, tools: coderToolSpecs }), signal), beat);
+      turn = await withHeartbeat(abortable(input.provider.complete({ role: 'coder', messages: request, tools: toolSpecs }), signal), beat);
     } catch (error) {
       // Only the model's own failure becomes a result; infrastructure failures are Temporal's to retry.
       if (!(error instanceof ModelProblem)) throw error;
@@ -158,7 +180,7 @@ export async function runCoder(input: RunCoderInput): Promise<CoderResult> {
     telemetry.outputTokens += usage.outputTokens;
     messages.push({ role: 'assistant', content: turn.content, toolCalls: turn.toolCalls });
 
-    const finished = await runToolCalls(turn, messages, context, signal);
+    const finished = await runToolCalls(turn, messages, context, caller, signal);
     if (turn.toolCalls.length === 0) messages.push({ role: 'user', content: nudge });
     await saveTranscript(step, finished?.summary);
     input.heartbeat?.({ step, transcriptPath });

@@ -1,4 +1,4 @@
-// `taskloop demo`: the main job end to end on the local dev server: four real tasks on a real Python project.
+// `taskloop demo`: the main job end to end on the local dev server: five real tasks on a real Python project.
 import path from 'node:path';
 import { projectWorkflowId } from '../../domain/project/plan.js';
 import type { projectWorkflow } from '../../workflows/project.js';
@@ -6,6 +6,7 @@ import { parseFlags } from '../args.js';
 import { connectClient } from '../connection.js';
 import { loadDemoPlan } from '../demo/demo-plan.js';
 import { prepareDemoRepo } from '../demo/prepare-repo.js';
+import { describeLearning } from '../demo/show-learning.js';
 import { watchProject } from '../demo/watch-project.js';
 import { ensureLocalServer } from '../local-server.js';
 import { formatProjectReport } from '../output/project-report.js';
@@ -16,12 +17,13 @@ const help = `Usage: taskloop demo [--model SPEC] [--json]
 
 Runs taskloop's main job on the local Temporal dev server (started in the background if none answers, and left
 running): makes a small real Python project with pytest tests from examples/calc, starts a worker, and runs the
-batch in examples/calc/tasks.yaml (four tasks, one depending on another) with the scripted model:
-  fix-add           passes at attempt 1
+batch in examples/calc/tasks.yaml (five tasks, one depending on two others) with the scripted model:
+  fix-add           edits wrongly, runs the tests inside its attempt, reads the failure, fixes: passes at attempt 1
   fix-mean          fails its tests at attempt 1 and passes at attempt 2 with the pytest evidence
+  fix-median        fails the same way as fix-mean, then passes at attempt 2; the two failures make a skill
   fix-mul-doc       is rejected by review (it edits a test) and passes when retried
-  document-spread   waits for fix-mean, then passes
-It shows live progress, prints the report and the Web UI address of the project.
+  document-spread   waits for fix-mean and fix-median, is offered the skill, then passes
+It shows live progress, prints the report, the skill and the Web UI address of the project.
 
   --model SPEC   the coder model for every task instead of the recorded one (openai:<model>, anthropic:<model>,
                  or scripted:<file.json>); the demo's outcomes above hold only for the recorded scripts
@@ -30,7 +32,7 @@ It shows live progress, prints the report and the Web UI address of the project.
 Exit codes: 0 every task completed, 1 a task did not (or the demo could not run), 2 bad flags.`;
 
 export const demoCommand: Command = {
-  summary: 'run four real tasks on a real Python project, live, on the local dev server',
+  summary: 'run five real tasks on a real Python project, live, on the local dev server',
   help,
   async run(argv) {
     const { values } = parseFlags('demo', argv, { model: { type: 'string' }, json: { type: 'boolean' } });
@@ -43,7 +45,7 @@ export const demoCommand: Command = {
     log('taskloop demo: claim -> worktree -> code -> test -> review -> judge -> commit, on Temporal\n');
     const server = await ensureLocalServer(log);
     const repo = await prepareDemoRepo(runDir);
-    log(`Made the Python project ${repo} (git, pytest tests, three bugs)`);
+    log(`Made the Python project ${repo} (git, pytest tests, four bugs)`);
     const plan = await loadDemoPlan({ project, repo, model: values.model });
     const { launchWorker } = await import('../../workers/launch.js');
     const worker = await launchWorker({ log, shutdownGraceTime: '5s' });
@@ -61,6 +63,7 @@ export const demoCommand: Command = {
       await watchProject(handle, log);
       const report = await handle.result();
       log(`\nReport for ${project}:\n${formatProjectReport(report)}`);
+      for (const line of await describeLearning(report, worker.host.workDir)) log(line);
       log(`\nBranches with the commits: git -C ${repo} log --oneline --all`);
       log(`Web UI: ${ui}/namespaces/${target.namespace}/workflows/${workflowId}  (filter tasks with: Project="${project}")`);
       log(`The Temporal server keeps running at ${server.address} so the runs can be inspected.`);

@@ -12,6 +12,8 @@ export const skillSchema = z.object({
   /** Workflows whose failures the skill was distilled from. */
   sourceWorkflowIds: z.array(z.string()),
   createdAt: z.string().min(1),
+  /** `model`: written by the skill-writer model; `distilled`: made without a model from the failures (replaced later). */
+  writtenBy: z.enum(['model', 'distilled']).optional(),
 });
 export type Skill = z.infer<typeof skillSchema>;
 
@@ -35,6 +37,7 @@ export function renderSkill(skill: Skill): string {
     `applies_when: ${scalar(collapse(skill.whenItApplies))}`,
     `source_workflows:${workflows === '' ? ' []' : workflows}`,
     `created_at: ${scalar(skill.createdAt)}`,
+    ...(skill.writtenBy === undefined ? [] : [`written_by: ${skill.writtenBy}`]),
     '---',
     '',
     whenHeading,
@@ -68,6 +71,7 @@ export function parseSkill(text: string): ParseSkillResult {
     whatToDo: body.slice(whatAt + whatHeading.length + 2).trim(),
     sourceWorkflowIds: fields.data.source_workflows,
     createdAt: fields.data.created_at,
+    ...(fields.data.written_by === undefined ? {} : { writtenBy: fields.data.written_by }),
   };
   const parsed = skillSchema.safeParse(candidate);
   if (!parsed.success) {
@@ -92,6 +96,7 @@ const frontMatterSchema = z.object({
   applies_when: z.string(),
   source_workflows: z.array(z.string()),
   created_at: z.string().min(1),
+  written_by: z.enum(['model', 'distilled']).optional(),
 });
 
 type FrontMatter = z.infer<typeof frontMatterSchema>;

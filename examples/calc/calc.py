@@ -11,3 +11,8 @@ def mul(a, b):
 
 def mean(values):
     return sum(values) / (len(values) + 1)
+
+
+def median(values):
+    ordered = sorted(values)
+    return ordered[len(ordered) // 2]

@@ -7,7 +7,7 @@ import { runTaskloop } from '../support/cli.js';
 import { uniqueId } from './support/temporal.js';
 
 describe('taskloop demo', () => {
-  it('runs the four calc tasks on the test server to the expected outcomes and prints them in its report', async () => {
+  it('runs the five calc tasks on the test server to the expected outcomes, with an in-attempt test run and a skill offered', async () => {
     const home = await mkdtemp(path.join(os.tmpdir(), 'taskloop-demo-home-'));
     // TEMPORAL_ADDRESS makes the demo attach to the test server instead of starting one; a queue of its own keeps
     // its worker away from other test files' workflows.
@@ -19,12 +19,22 @@ describe('taskloop demo', () => {
     expect(report.tasks.map((task) => [task.id, task.status, task.attempts])).toEqual([
       ['fix-add', 'COMPLETED', 1],
       ['fix-mean', 'COMPLETED', 2],
+      ['fix-median', 'COMPLETED', 2],
       ['fix-mul-doc', 'COMPLETED', 2],
       ['document-spread', 'COMPLETED', 1],
     ]);
-    expect(report).toMatchObject({ status: 'COMPLETED', total: 4, passRate: 1, passRateAtAttempt1: 0.5 });
+    expect(report).toMatchObject({ status: 'COMPLETED', total: 5, passRate: 1, passRateAtAttempt1: 0.4 });
+    // fix-add checked its own work twice inside attempt 1; fix-mean and fix-median failed alike and made a skill.
+    expect(report.telemetry.in_attempt_test_runs).toBe(2);
+    const skilled = report.runTasks?.filter((task) => (task.usedSkills ?? []).length > 0).map((task) => task.taskId);
+    // The later task is offered the skill; a retry of the two that made it may be too, when it is written in time.
+    expect(skilled).toContain('document-spread');
+    expect(skilled?.every((id) => ['fix-mean', 'fix-median', 'document-spread'].includes(id))).toBe(true);
+    expect(result.stderr).toContain('In-attempt test runs: 2');
+    expect(result.stderr).toMatch(/Skill [0-9a-f]{12} \(wrong_constant, distilled-written, from 2 failures\), offered to: [a-z, -]*document-spread/);
+    expect(result.stderr).toMatch(/Report card, skills: with [1-3] tasks, pass 100%/);
     // What a person reads: the same outcomes in the printed table.
-    for (const [id, attempts] of [['fix-add', 1], ['fix-mean', 2], ['fix-mul-doc', 2], ['document-spread', 1]] as const) {
+    for (const [id, attempts] of [['fix-add', 1], ['fix-mean', 2], ['fix-median', 2], ['fix-mul-doc', 2], ['document-spread', 1]] as const) {
       expect(result.stderr).toMatch(new RegExp(`\\n {2}${id} +COMPLETED +${attempts} `));
     }
     expect(result.stderr).toContain(`Temporal is serving at ${inject('temporalAddress')}`);

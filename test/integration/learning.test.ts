@@ -50,6 +50,37 @@ describe('learning in the loop: patterns, adaptations, reflection and skills', (
     expect(await firstUserMessage(outcome.attempts[1]?.coder?.transcript?.path)).toContain('Adaptations for this attempt');
   });
 
+  it('distils a skill from two similar failures with no skill-writer model, and offers it to the next similar task', async () => {
+    const repo = await makeRepo(meanFiles);
+    const dir = await makeTempDir();
+    const project = uniqueId('distil');
+    reflections.push(reflectionWorkflowId(project, 'coder'));
+    const run = async (id: string, goal: string, coder: ScriptTurn[], extra: Partial<Parameters<typeof taskSpec>[0]> = {}) => {
+      const scriptFile = path.join(dir, `${id}.json`);
+      await writeFile(scriptFile, JSON.stringify({ coder }));
+      return (await startTestTask(t.client, t.host.taskQueue, taskSpec({ id, project, repo, goal, maxRetries: 0, models: { coder: `scripted:${scriptFile}` }, ...extra }))).result();
+    };
+    expect((await run('mean-1', 'Fix calc.mean returning the wrong average (case 1)', wrongMean())).status).toBe('FAILED');
+    expect((await run('mean-2', 'Fix calc.mean returning the wrong average (case 2)', wrongMean())).status).toBe('FAILED');
+
+    const skillsDir = path.join(t.host.workDir, 'skills', project);
+    const files = await eventually('the distilled skill file', async () => {
+      const found = await readdir(skillsDir).catch(() => []);
+      return found.length > 0 ? found : undefined;
+    });
+    expect(files).toHaveLength(1);
+    const skill = await readFile(path.join(skillsDir, files[0] ?? ''), 'utf8');
+    expect(skill).toContain('written_by: distilled');
+    expect(skill).toContain('pattern: wrong_constant');
+    expect(skill).toContain(`mean-1 (task-${project}-mean-1, attempt 1)`);
+    expect(skill).toContain(`mean-2 (task-${project}-mean-2, attempt 1)`);
+    expect(skill).toContain('assert 1 == 1.5');
+
+    const later = await run('mean-3', 'Fix calc.mean returning the wrong average (case 3)', fixTurns(), { maxRetries: 2, testCommand: ['python3', '-m', 'pytest', '-q', 'tests/test_calc.py'] });
+    expect(later.attempts[0]?.coder?.skillsOffered).toEqual([files[0]?.replace(/\.md$/, '')]);
+    expect(await firstUserMessage(later.attempts[0]?.coder?.transcript?.path)).toContain('Similar tasks failed 2 times with the pattern wrong_constant');
+  });
+
   it('turns two similar failures into a skill that a later similar task is given, with the history adaptation', async () => {
     const repo = await makeRepo(meanFiles);
     const dir = await makeTempDir();

@@ -116,20 +116,24 @@ describe('the reflection workflow on a real server', () => {
     expect(await skillFiles(skillsDir)).toEqual([]);
   });
 
-  it('records a failing skill writer, keeps running, and writes a skill for a later pair', async () => {
-    const { skillsDir, send, stateWhen, handle } = await setUp([{ content: 'I think you should be careful.' }, draft('Adding a divide command to the calculator CLI')]);
+  it('distils a skill when the skill writer fails, keeps running, and a model-written skill replaces it when the pattern recurs', async () => {
+    const { skillsDir, send, stateWhen, handle } = await setUp([{ content: 'I think you should be careful.' }, draft('Fixing the cache key the fetcher module ignores')]);
     await send(cacheGoal(1));
-    await send(cacheGoal(2));
-    const failed = await stateWhen('the skill error recorded', (s) => s.errors.length === 1);
-    expect(failed.errors[0]!.message).toContain('MalformedSkill');
-    expect(failed.buffer).toEqual([]);
+    await send(cacheGoal(1));
+    const distilled = await stateWhen('a distilled skill written', (s) => s.skills.length === 1);
+    expect(distilled.skills[0]).toMatchObject({ writtenBy: 'distilled', distilledBecause: expect.stringContaining('skill writer reply is not JSON') });
+    expect(distilled.errors).toEqual([]);
     expect((await handle.describe()).status.name).toBe('RUNNING');
+    const [file] = await skillFiles(skillsDir);
+    expect(await readFile(path.join(skillsDir, file!), 'utf8')).toContain('written_by: distilled');
 
-    await send('Add a divide command to the calculator CLI');
-    await send('Add a divide command to the calculator CLI with tests');
-    const state = await stateWhen('a skill written', (s) => s.skills.length === 1);
-    expect(state.errors).toHaveLength(1);
-    expect(await skillFiles(skillsDir)).toHaveLength(1);
+    await send(cacheGoal(1));
+    await send(cacheGoal(1));
+    const replaced = await stateWhen('a model-written skill', (s) => s.skills.length === 2);
+    expect(replaced.skills[1]).toMatchObject({ id: distilled.skills[0]!.id, writtenBy: 'model' });
+    expect(await skillFiles(skillsDir)).toEqual([file]);
+    const skill = parseSkill(await readFile(path.join(skillsDir, file!), 'utf8'));
+    expect(skill.success && skill.data).toMatchObject({ writtenBy: 'model', sourceWorkflowIds: expect.arrayContaining([expect.stringMatching(/-t1$/), expect.stringMatching(/-t4$/)]) });
   });
 
   it('continues as new and keeps the buffer, so a pair split across runs still makes a skill', async () => {

@@ -1,4 +1,5 @@
-// Turns every group of similar failures that reached the threshold into a skill; a failure is recorded, never thrown.
+// Turns every group of similar failures that reached the threshold into a skill (model-written, or distilled without
+// a model); a failure is recorded, never thrown.
 import { ActivityFailure, ApplicationFailure, log } from '@temporalio/workflow';
 import {
   describeGroupPattern,
@@ -26,17 +27,11 @@ export async function writeReadySkills(state: ReflectionState, options: SkillWri
 
 async function writeSkill(state: ReflectionState, group: FailureGroup<ReflectionFailure>, options: SkillWriting): Promise<void> {
   const pattern = describeGroupPattern(group);
-  if (options.skillWriterModel === undefined) {
-    const message = `no skill will be written for pattern ${pattern}: skillWriterModel is not set; give the task spec models.skillWriter`;
-    log.warn(message, { sourceWorkflowIds: group.workflowIds });
-    recordSkillError(state, group, message, new Date().toISOString());
-    return;
-  }
   const startTurn = state.skillWriterCalls++;
   try {
     const written = await generateSkill({
       skillsDir: options.skillsDir,
-      modelSpec: options.skillWriterModel,
+      ...(options.skillWriterModel === undefined ? {} : { modelSpec: options.skillWriterModel }),
       startTurn,
       pattern,
       description: group.description,
@@ -44,7 +39,7 @@ async function writeSkill(state: ReflectionState, group: FailureGroup<Reflection
       sourceWorkflowIds: group.workflowIds,
     });
     recordSkillWritten(state, group, written, new Date().toISOString());
-    log.info('skill written', { id: written.id, path: written.path, sourceWorkflowIds: written.sourceWorkflowIds });
+    log.info('skill written', { id: written.id, path: written.path, writtenBy: written.writtenBy, sourceWorkflowIds: written.sourceWorkflowIds });
   } catch (error) {
     const message = `skill generation for pattern ${pattern} failed: ${describeError(error)}`;
     log.warn(message, { sourceWorkflowIds: group.workflowIds });

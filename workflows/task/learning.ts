@@ -36,7 +36,8 @@ export async function learnFromFailure(run: TaskRun, record: AttemptRecord): Pro
     reason: failure.reason,
     evidence: (record.test?.stdoutExcerpt ?? '').slice(-EVIDENCE_CHARS),
   };
-  const skillWriter = spec.models.skillWriter ? { skillWriterModel: spec.models.skillWriter } : {};
+  // The skill writer defaults to the coder's model; without a usable one the skill is distilled.
+  const skillWriter = { skillWriterModel: spec.models.skillWriter ?? spec.models.coder };
   // Both local activities start in one activation, so they share one workflow task.
   await CancellationScope.nonCancellable(() =>
     Promise.all([

@@ -1,6 +1,7 @@
 // One attempt of the task graph: claim -> code -> test -> review -> judge -> commit. Each node is one awaited
 // activity (the judge is a pure rule) and one pure decision; the worktree is removed whatever happens.
 import { CancellationScope, log } from '@temporalio/workflow';
+import { findMissingCapability } from '../../domain/capabilities.js';
 import { judgeAttempt } from '../../domain/judge.js';
 import type { CommitResult } from '../../domain/records.js';
 import { agentVersionsOf, describeNodeFailure, summarizeAttempt, type AttemptFailure } from '../../domain/task-state.js';
@@ -21,7 +22,7 @@ export async function runAttempt(context: AttemptContext): Promise<AttemptResult
 
   await checkpoint(run, 'claim');
   const claimed = await runNode(context, 'claim', async () =>
-    passed(await sharedActivities.claimWorktree(`worktree, attempt ${ref.attempt}`, { ...ref, taskId: spec.id, repoPath: spec.repo, baseRef: spec.baseRef })),
+    passed(await sharedActivities.claimWorktree(`worktree, attempt ${ref.attempt}`, { ...ref, taskId: spec.id, repoPath: spec.repo, baseRef: spec.baseRef, coderVersion: spec.agents?.coder })),
   );
   if (!claimed.ok) return { kind: 'failed', ...claimed };
   const claim = claimed.value;
@@ -53,6 +54,9 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
   const coded = await runNode(context, 'code', async () => {
     const exhausted = run.exhaustedBudget();
     if (exhausted) return failed(exhausted);
+    // A coder version that cannot do what the task needs fails before any model call (cause CapabilityMissing).
+    const missing = claim.coderAgent && findMissingCapability({ role: 'coder', version: claim.coderAgent.version, granted: claim.coderAgent.capabilities });
+    if (missing) return failed(missing.message);
     record.coderModel = spec.models.coder;
     const coder = await host.runCoder(`coder, attempt ${ref.attempt}`, {
       ...ref,
@@ -68,6 +72,7 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
       secretEnvNames: spec.secretEnvNames,
       project: spec.project,
       adaptations: record.adaptations,
+      tests: { command: spec.testCommand, testEnv: spec.testEnv, timeoutMs: spec.testTimeoutMs },
     });
     record.coder = coder;
     run.state.turnsConsumed += coder.turnsConsumed;

@@ -1,24 +1,13 @@
 // finish: the model says it is done; its summary becomes the coder result's summary.
 import { z } from 'zod';
-import { parseArguments } from './arguments.js';
-import type { CoderTool } from './types.js';
+import { defineTool } from './define-tool.js';
 
-const argsSchema = z.object({ summary: z.string().trim().min(1) });
-
-export const finishTool: CoderTool = {
-  spec: {
-    name: 'finish',
-    description: 'Call once the change is complete. The summary says what you changed and why; it is shown to the reviewer.',
-    parameters: {
-      type: 'object',
-      properties: { summary: { type: 'string', description: 'What you changed and why, in a few sentences.' } },
-      required: ['summary'],
-      additionalProperties: false,
-    },
+export const finishTool = defineTool({
+  name: 'finish',
+  capability: 'READ_REPOSITORY',
+  description: 'End your work once the change is complete; the summary says what you changed and why and is shown to the reviewer.',
+  args: z.strictObject({ summary: z.string().trim().min(1).describe('What you changed and why, in a few sentences.') }),
+  async run({ summary }) {
+    return { reply: 'finished', finished: { summary } };
   },
-  async run(args) {
-    const parsed = parseArguments('finish', argsSchema, args);
-    if (!parsed.success) return { reply: parsed.error };
-    return { reply: 'finished', finished: { summary: parsed.data.summary } };
-  },
-};
+});

@@ -1,38 +1,23 @@
 // read_file: a file's lines, numbered, bounded so one read cannot flood the model's context.
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { parseArguments } from './arguments.js';
+import { defineTool } from './define-tool.js';
 import { resolveInWorktree } from './path-guard.js';
-import type { CoderTool } from './types.js';
 
 const maxLines = 1000;
 const maxChars = 60_000;
 
-const argsSchema = z.object({
-  path: z.string().min(1),
-  start_line: z.int().positive().optional(),
-  end_line: z.int().positive().optional(),
-});
-
-export const readFileTool: CoderTool = {
-  spec: {
-    name: 'read_file',
-    description: `Read a text file. Each line is shown as '<number>\\t<text>'; the numbers are not part of the file. At most ${maxLines} lines per call: use start_line/end_line for longer files.`,
-    parameters: {
-      type: 'object',
-      properties: {
-        path: { type: 'string', description: 'File path relative to the repository root.' },
-        start_line: { type: 'integer', minimum: 1, description: 'First line to show (1-based, default 1).' },
-        end_line: { type: 'integer', minimum: 1, description: 'Last line to show (inclusive).' },
-      },
-      required: ['path'],
-      additionalProperties: false,
-    },
-  },
+export const readFileTool = defineTool({
+  name: 'read_file',
+  capability: 'READ_REPOSITORY',
+  description: `Read a text file; each line is shown as '<number>\\t<text>' (the numbers are not part of the file), at most ${maxLines} lines per call.`,
+  args: z.strictObject({
+    path: z.string().min(1).describe('File path relative to the repository root.'),
+    start_line: z.int().positive().optional().describe('First line to show (1-based, default 1).'),
+    end_line: z.int().positive().optional().describe('Last line to show (inclusive).'),
+  }),
   async run(args, context) {
-    const parsed = parseArguments('read_file', argsSchema, args);
-    if (!parsed.success) return { reply: parsed.error };
-    const { path: p, start_line: startArg, end_line: endArg } = parsed.data;
+    const { path: p, start_line: startArg, end_line: endArg } = args;
     const resolved = await resolveInWorktree(context.root, p);
     if (!resolved.success) return { reply: resolved.error };
     let text: string;
@@ -69,4 +54,4 @@ export const readFileTool: CoderTool = {
     const more = last < lines.length ? `; call again with start_line=${last + 1} for more` : '';
     return { reply: `${resolved.data.relative} (lines ${start}-${last} of ${lines.length}${more})\n${out.join('\n')}` };
   },
-};
+});

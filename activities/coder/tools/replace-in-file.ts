@@ -1,16 +1,10 @@
 // replace_in_file: the patch tool; `old` must occur exactly once, else the reply shows the real lines.
 import { readFile, writeFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { parseArguments } from './arguments.js';
+import { defineTool } from './define-tool.js';
 import { findClosestRegion, formatRegion, occurrenceLines } from './closest-lines.js';
 import { resolveInWorktree } from './path-guard.js';
-import type { CoderTool, ToolContext, ToolOutcome } from './types.js';
-
-const argsSchema = z.object({
-  path: z.string().min(1),
-  old: z.string().min(1),
-  new: z.string(),
-});
+import type { ToolContext, ToolOutcome } from './types.js';
 
 function describeMismatch(path: string, text: string, old: string): string {
   const lines = text.split('\n');
@@ -38,26 +32,23 @@ function fail(context: ToolContext, relative: string | undefined, reply: string)
   return { reply };
 }
 
-export const replaceInFileTool: CoderTool = {
-  spec: {
-    name: 'replace_in_file',
-    description: 'Replace one exact occurrence of `old` with `new` in a file. `old` must match the file exactly (including indentation) and occur exactly once.',
-    parameters: {
-      type: 'object',
-      properties: {
-        path: { type: 'string', description: 'File path relative to the repository root.' },
-        old: { type: 'string', description: 'The exact text to replace; include enough lines to be unique.' },
-        new: { type: 'string', description: 'The replacement text.' },
-      },
-      required: ['path', 'old', 'new'],
-      additionalProperties: false,
-    },
+export const replaceInFileTool = defineTool({
+  name: 'replace_in_file',
+  capability: 'WRITE_WORKTREE',
+  description: 'Replace one exact, unique occurrence of old with new in a file (indentation included); preferred for edits.',
+  args: z.strictObject({
+    path: z.string().min(1).describe('File path relative to the repository root.'),
+    old: z.string().min(1).describe('The exact text to replace; include enough lines to be unique.'),
+    new: z.string().describe('The replacement text.'),
+  }),
+  onCall(context) {
+    context.telemetry.patchAttempts += 1;
+  },
+  onRefused(context) {
+    context.telemetry.patchMismatches += 1;
   },
   async run(args, context) {
-    context.telemetry.patchAttempts += 1;
-    const parsed = parseArguments('replace_in_file', argsSchema, args);
-    if (!parsed.success) return fail(context, undefined, parsed.error);
-    const { path, old } = parsed.data;
+    const { path, old } = args;
     const resolved = await resolveInWorktree(context.root, path);
     if (!resolved.success) return fail(context, undefined, resolved.error);
     const { absolute, relative } = resolved.data;
@@ -74,7 +65,7 @@ export const replaceInFileTool: CoderTool = {
     if (at === -1 || text.indexOf(old, at + 1) !== -1) return fail(context, relative, describeMismatch(relative, text, old));
 
     try {
-      await writeFile(absolute, text.slice(0, at) + parsed.data.new + text.slice(at + old.length), 'utf8');
+      await writeFile(absolute, text.slice(0, at) + args.new + text.slice(at + old.length), 'utf8');
     } catch (error) {
       return fail(context, relative, `error: cannot write '${path}' (${(error as NodeJS.ErrnoException).code ?? String(error)}).`);
     }
@@ -83,4 +74,4 @@ export const replaceInFileTool: CoderTool = {
     context.changedFiles.add(relative);
     return { reply: `replaced 1 occurrence in ${relative} at line ${text.slice(0, at).split('\n').length}` };
   },
-};
+});

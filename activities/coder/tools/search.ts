@@ -1,84 +1,68 @@
-// search: find a text or regex in the worktree's files, as `file:line: text` (pure Node, no grep).
-import { readFile, stat } from 'node:fs/promises';
+// search: find a text or regex in the worktree's files with `git grep` (tracked files, plus the files the coder
+// created), as `file:line: text`.
+import { stat } from 'node:fs/promises';
 import { z } from 'zod';
-import { parseArguments } from './arguments.js';
+import { defineTool } from './define-tool.js';
+import { runReadOnlyGit } from './git-command.js';
 import { resolveInWorktree } from './path-guard.js';
-import type { CoderTool } from './types.js';
-import { walkDirectory } from './walk.js';
+import { skippedDirectories } from './walk.js';
 
 const maxMatches = 200;
-const maxFileBytes = 1_000_000;
 const maxLineChars = 300;
+// Caches that are not git-ignored must not be searched either (the walk skips them the same way).
+const excludeCaches = [...skippedDirectories].map((name) => `:(exclude,glob)**/${name}/**`);
 
-const argsSchema = z.object({
-  pattern: z.string().min(1),
-  path: z.string().default('.'),
-  regex: z.boolean().default(false),
-});
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** `file\0line\0text` lines of `git grep -z -n` as [file, `file:line: text`] pairs. */
+function parseMatches(stdout: string): [string, string][] {
+  return stdout
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => {
+      // -z: `file\0line\0text`, so a ':' in a file name cannot confuse the parse.
+      const [file = '', number, ...rest] = line.split('\0');
+      const text = rest.join('\0');
+      return [file, `${file}:${number}: ${text.length > maxLineChars ? `${text.slice(0, maxLineChars)}...` : text}`];
+    });
 }
 
-async function* filesUnder(root: string, absolute: string, relative: string): AsyncGenerator<{ relative: string; absolute: string }> {
-  const info = await stat(absolute).catch(() => undefined);
-  if (info?.isFile()) {
-    yield { relative, absolute };
-    return;
-  }
-  for await (const entry of walkDirectory(root, absolute, true)) {
-    if (entry.kind === 'file') yield entry;
-  }
+function isUnder(file: string, dir: string): boolean {
+  return dir === '.' || file === dir || file.startsWith(`${dir}/`);
 }
 
-export const searchTool: CoderTool = {
-  spec: {
-    name: 'search',
-    description: `Search file contents for a plain text (default) or a JavaScript regular expression (regex: true). Replies with 'file:line: text', at most ${maxMatches} matches.`,
-    parameters: {
-      type: 'object',
-      properties: {
-        pattern: { type: 'string', description: 'Text to find (or a regular expression when regex is true).' },
-        path: { type: 'string', description: "File or directory to search, relative to the repository root (default '.')." },
-        regex: { type: 'boolean', description: 'Treat pattern as a regular expression (default false).' },
-      },
-      required: ['pattern'],
-      additionalProperties: false,
-    },
-  },
-  async run(args, context) {
-    const parsed = parseArguments('search', argsSchema, args);
-    if (!parsed.success) return { reply: parsed.error };
-    const { pattern, regex } = parsed.data;
-    let matcher: RegExp;
-    try {
-      matcher = new RegExp(regex ? pattern : escapeRegExp(pattern));
-    } catch (error) {
-      return { reply: `error: argument 'pattern' is not a valid regular expression (${(error as Error).message}); fix it or pass regex: false.` };
-    }
-    const resolved = await resolveInWorktree(context.root, parsed.data.path);
+export const searchTool = defineTool({
+  name: 'search',
+  capability: 'READ_REPOSITORY',
+  description: `Find a plain text (default) or an extended regular expression (regex: true, as grep -E) in the repository's files; replies 'file:line: text', at most ${maxMatches} matches.`,
+  args: z.strictObject({
+    pattern: z.string().min(1).describe('Text to find (or a regular expression when regex is true).'),
+    path: z.string().default('.').describe("File or directory to search, relative to the repository root (default '.')."),
+    regex: z.boolean().default(false).describe('Treat pattern as an extended regular expression (default false).'),
+  }),
+  async run({ pattern, path, regex }, context) {
+    const resolved = await resolveInWorktree(context.root, path);
     if (!resolved.success) return { reply: resolved.error };
-    if (!(await stat(resolved.data.absolute).catch(() => undefined))) {
-      return { reply: `error: '${parsed.data.path}' does not exist in the repository.` };
+    if (!(await stat(resolved.data.absolute).catch(() => undefined))) return { reply: `error: '${path}' does not exist in the repository.` };
+    const where = resolved.data.relative;
+    const options = ['-I', '-n', '-z', '--no-color', '--full-name', regex ? '-E' : '-F', '-e', pattern, '--'];
+    // Tracked files through the index (fast on big trees); the files this coder created searched by name, in parallel.
+    const created = [...context.changedFiles].filter((file) => isUnder(file, where)).sort();
+    const [tracked, own] = await Promise.all([
+      runReadOnlyGit(context.root, ['grep', ...options, where, ...excludeCaches]),
+      created.length === 0 ? undefined : runReadOnlyGit(context.root, ['grep', '--no-index', ...options, ...created]),
+    ]);
+    if (tracked.exitCode > 1) {
+      const why = tracked.stderr.trim().split('\n')[0]?.replace(/^fatal: (-e option, '.*': )?/, '') || `git grep exited ${tracked.exitCode}`;
+      if (regex) return { reply: `error: argument 'pattern' is not a valid regular expression (${why}); fix it or pass regex: false.` };
+      return { reply: `error: search failed (${why}).` };
     }
-
-    const hits: string[] = [];
-    search: for await (const file of filesUnder(context.root, resolved.data.absolute, resolved.data.relative)) {
-      const info = await stat(file.absolute).catch(() => undefined);
-      if (!info || info.size > maxFileBytes) continue;
-      const text = await readFile(file.absolute, 'utf8').catch(() => '\0');
-      if (text.includes('\0')) continue; // Binary or unreadable.
-      const lines = text.split(/\r?\n/);
-      for (let i = 0; i < lines.length; i++) {
-        if (!matcher.test(lines[i])) continue;
-        if (hits.length === maxMatches) {
-          hits.push(`... stopped at ${maxMatches} matches; narrow the pattern or the path`);
-          break search;
-        }
-        const line = lines[i].length > maxLineChars ? `${lines[i].slice(0, maxLineChars)}...` : lines[i];
-        hits.push(`${file.relative}:${i + 1}: ${line}`);
-      }
-    }
-    return { reply: hits.length > 0 ? hits.join('\n') : `no matches for '${pattern}' in '${resolved.data.relative}'` };
+    const matches = parseMatches(tracked.stdout);
+    const seen = new Set(matches.map(([file]) => file));
+    // A created file that is also tracked was searched already; deleted ones are simply not found.
+    matches.push(...parseMatches(own?.stdout ?? '').filter(([file]) => !seen.has(file)));
+    if (matches.length === 0) return { reply: `no matches for '${pattern}' in '${where}'` };
+    matches.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const hits = matches.slice(0, maxMatches).map(([, hit]) => hit);
+    if (matches.length > maxMatches) hits.push(`... stopped at ${maxMatches} matches; narrow the pattern or the path`);
+    return { reply: hits.join('\n') };
   },
-};
+});

@@ -1,6 +1,8 @@
 // The contract between the coder loop and its tools.
+import type { Capability } from '../../../domain/capabilities.js';
 import type { CoderTelemetry } from '../../../domain/records.js';
 import type { ToolSpec } from '../../models/types.js';
+import type { InAttemptTests } from './test-runner.js';
 
 /** Mutable state of one coder run that tools read and update. */
 export interface ToolContext {
@@ -9,8 +11,10 @@ export interface ToolContext {
   telemetry: CoderTelemetry;
   /** Repo-relative paths where a replace_in_file failed, to count write_file fallbacks. */
   failedReplacePaths: Set<string>;
-  /** Repo-relative paths successfully written or replaced. */
+  /** Repo-relative paths successfully written, replaced, deleted or moved. */
   changedFiles: Set<string>;
+  /** How run_tests runs the task's tests; absent when the run has no test command. */
+  tests?: InAttemptTests;
 }
 
 /** What a tool hands back: the reply text for the model, and `finished` when it ends the run. */
@@ -21,5 +25,9 @@ export interface ToolOutcome {
 
 export interface CoderTool {
   spec: ToolSpec;
+  /** What an agent version must be granted to be offered the tool. */
+  capability: Capability;
+  /** The tool's line in the system prompt. */
+  promptLine: string;
   run(args: Record<string, unknown>, context: ToolContext): Promise<ToolOutcome>;
 }

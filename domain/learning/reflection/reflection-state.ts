@@ -11,6 +11,9 @@ export interface WrittenSkillRecord {
   path: string;
   pattern: string;
   sourceWorkflowIds: string[];
+  /** `distilled` when made without a model (with why); a model-written skill replaces it later. */
+  writtenBy?: 'model' | 'distilled';
+  distilledBecause?: string;
   at: string;
 }
 

@@ -1,4 +1,4 @@
-from calc import add, mean, mul
+from calc import add, mean, median, mul
 
 
 def test_add():
@@ -12,3 +12,8 @@ def test_mul():
 def test_mean():
     assert mean([1, 2, 3]) == 2
     assert mean([1, 2]) == 1.5
+
+
+def test_median():
+    assert median([3, 1, 2]) == 2
+    assert median([1, 2]) == 1.5

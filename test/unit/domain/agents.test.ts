@@ -12,7 +12,7 @@ const registry = (): AgentRegistry => {
 
 describe('agent versions', () => {
   it('selects the champion, or a pinned version, with its prompt, model and parameters', () => {
-    expect(selectAgentVersion(registry(), 'coder')).toEqual({ success: true, data: { role: 'coder', version: 'c1', prompt: 'builtin', parameters: {} } });
+    expect(selectAgentVersion(registry(), 'coder')).toEqual({ success: true, data: { role: 'coder', version: 'c1', prompt: 'builtin', parameters: {}, capabilities: ['READ_REPOSITORY', 'INVESTIGATE_WORKTREE', 'WRITE_WORKTREE', 'RUN_TESTS'] } });
     expect(selectAgentVersion(registry(), 'coder', 'c2')).toMatchObject({ success: true, data: { version: 'c2', prompt: 'prompts/c2.md', model: 'openai:gpt-4o', parameters: { temperature: 0.3 } } });
   });
 
@@ -20,6 +20,15 @@ describe('agent versions', () => {
     expect(selectAgentVersion(registry(), 'judge')).toMatchObject({ success: true, data: { role: 'judge', version: 'builtin' } });
     const missing = selectAgentVersion(registry(), 'coder', 'c9');
     expect(missing).toEqual({ success: false, error: "agent coder has no version 'c9'; known versions: c1, c2" });
+  });
+
+  it('gives a version its own capabilities or its role defaults, and keeps reviewer and judge read-only', () => {
+    const parsed = parseAgentRegistry({ coder: { champion: 'ro', versions: { ro: { capabilities: ['READ_REPOSITORY'] } } } });
+    expect(parsed.success && selectAgentVersion(parsed.data, 'coder')).toMatchObject({ success: true, data: { capabilities: ['READ_REPOSITORY'] } });
+    expect(selectAgentVersion(registry(), 'judge')).toMatchObject({ data: { capabilities: ['READ_REPOSITORY', 'INVESTIGATE_WORKTREE'] } });
+    const writingJudge = parseAgentRegistry({ judge: { champion: 'j', versions: { j: { capabilities: ['READ_REPOSITORY', 'WRITE_WORKTREE'] } } } });
+    expect(writingJudge).toEqual({ success: false, error: 'judge.versions.j.capabilities: judge is read-only; remove WRITE_WORKTREE (allowed: READ_REPOSITORY, INVESTIGATE_WORKTREE)' });
+    expect(parseAgentRegistry({ coder: { champion: 'c', versions: { c: { capabilities: ['FLY'] } } } }).success).toBe(false);
   });
 
   it('promotes a new champion as data, and refuses a version that does not exist', () => {

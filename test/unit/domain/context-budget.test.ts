@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractSymbols, fitToBudget, rankRelevantFiles } from '../../../domain/context-budget.js';
+import { boundTranscript, extractSymbols, fitToBudget, rankRelevantFiles } from '../../../domain/context-budget.js';
 
 describe('rankRelevantFiles', () => {
   const files = ['README.md', 'src/cache.py', 'src/store.py', 'src/util.py', 'tests/test_cache.py'];
@@ -34,5 +34,28 @@ describe('fitToBudget', () => {
     expect(fitted[2]?.text.endsWith('[trimmed to fit the context budget]')).toBe(true);
     expect(fitted[3]?.text).toBe(small.text);
     expect(fitted.reduce((sum, section) => sum + section.text.length, 0)).toBeLessThanOrEqual(3200);
+  });
+});
+
+describe('boundTranscript', () => {
+  const pointer = (index: number) => `see message ${index}`;
+  const long = 'x'.repeat(4000);
+  const messages = [
+    { role: 'system', content: 'rules' },
+    { role: 'user', content: 'goal' },
+    { role: 'tool', name: 'run_tests', content: `tests failed ${long}` },
+    { role: 'tool', name: 'read_file', content: long },
+    { role: 'tool', name: 'read_file', content: long },
+  ];
+
+  it('sends everything while it fits', () => {
+    expect(boundTranscript(messages, { maxTokens: 10_000, keepLatest: ['run_tests'], pointer })).toEqual(messages);
+  });
+
+  it('shrinks the oldest outputs first and keeps the rules, the goal and the latest test run whole', () => {
+    const bounded = boundTranscript(messages, { maxTokens: 2_200, keepLatest: ['run_tests'], keepRecent: 1, pointer });
+    expect(bounded.map((message) => message.content.length < 200)).toEqual([true, true, false, true, false]);
+    expect(bounded[3]?.content).toBe('[read_file output of 4000 characters shrunk: see message 3]');
+    expect(bounded[2]?.content.startsWith('tests failed')).toBe(true);
   });
 });

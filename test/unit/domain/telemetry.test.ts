@@ -7,7 +7,7 @@ const sample = (overrides: Partial<CoderTelemetry>): CoderTelemetry => ({ ...emp
 describe('telemetry', () => {
   it('starts every counter at zero', () => {
     expect(Object.values(emptyTelemetry()).every((value) => value === 0)).toBe(true);
-    expect(Object.keys(emptyTelemetry())).toHaveLength(9);
+    expect(Object.keys(emptyTelemetry())).toHaveLength(11);
   });
 
   it('adds field by field', () => {
@@ -35,7 +35,14 @@ describe('telemetry', () => {
       write_file_fallback_rate: 0.25,
       input_tokens: 15,
       output_tokens: 5,
+      in_attempt_test_runs: 0,
+      refused_tool_calls: 0,
     });
+  });
+
+  it('adds records made before the in-attempt counters as zero', () => {
+    const { inAttemptTestRuns: _runs, refusedToolCalls: _refused, ...old } = sample({ modelRequests: 1 });
+    expect(addTelemetry(old, sample({ inAttemptTestRuns: 2 }))).toEqual(sample({ modelRequests: 1, inAttemptTestRuns: 2 }));
   });
 
   it('gives 0 for every ratio whose denominator is 0', () => {

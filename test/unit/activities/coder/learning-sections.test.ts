@@ -1,9 +1,11 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildLearningSections } from '../../../../activities/coder/learning-sections.js';
+import type { Strategy } from '../../../../domain/learning/patterns/types.js';
 import { renderSkill, skillId } from '../../../../domain/learning/skills.js';
+import { createTempRepo, type TempRepo } from './fixtures.js';
 
 describe("the learning parts of the coder's context", () => {
   it('offers the matching skill and lists the adaptations with their reasons', async () => {
@@ -28,5 +30,50 @@ describe("the learning parts of the coder's context", () => {
   it('adds nothing when there are no skills and no adaptations', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'taskloop-skills-'));
     expect(await buildLearningSections({ skillsDir: dir, goal: 'Fix add', adaptations: [] })).toEqual({ sections: [], skillsOffered: [] });
+  });
+});
+
+describe('adaptations deliver what they announce', () => {
+  const calc = 'import math\n\n\ndef mean(values):\n    """Average."""\n    return sum(values) // len(values)\n\n\ndef mul(a, b):\n    return a * b\n';
+  const tests = 'from calc import mean\n\n\ndef test_mean():\n    assert mean([1, 2], weights=None) == 1.5\n\n\ndef test_other():\n    assert True\n';
+  const previousAttempts = [
+    {
+      attempt: 1,
+      status: 'REWORK_REQUIRED',
+      failureReason: 'tests failed: 1 failed, 0 errors (tests/test_calc.py::test_mean)',
+      reviewFindings: [],
+      judgeFindings: [],
+      test: { counts: { total: 2, passed: 1, failed: 1, errors: 0, skipped: 0 }, stdoutExcerpt: "E       TypeError: mean() got an unexpected keyword argument 'weights'", stderrExcerpt: '' },
+    },
+  ];
+  let t: TempRepo;
+  beforeAll(async () => {
+    t = await createTempRepo({ 'calc.py': calc, 'tests/test_calc.py': tests });
+  });
+  afterAll(() => t.cleanup());
+
+  const build = (strategy: Strategy, attempts = previousAttempts) =>
+    buildLearningSections({ skillsDir: t.base, goal: 'Fix mean', adaptations: [{ strategy, reason: 'attempt 1 failed with api_mismatch on calc.mean', source: 'own_attempts' }], worktreePath: t.repo, previousAttempts: attempts });
+  const textOf = async (strategy: Strategy, attempts = previousAttempts) => (await build(strategy, attempts)).sections[0]?.text ?? '';
+
+  it('fix_signatures shows the exact signature of the symbol the failure names', async () => {
+    const text = await textOf('fix_signatures');
+    expect(text).toContain('mean in calc.py:\n```python\ndef mean(values):\n```');
+    expect(text).not.toContain('return sum(values)');
+  });
+
+  it('include_source_excerpt shows the definition of the symbol, body included', async () => {
+    expect(await textOf('include_source_excerpt')).toContain('def mean(values):\n    """Average."""\n    return sum(values) // len(values)');
+  });
+
+  it("increase_tests_shown shows the failing test's source, and expand_dependency_context the modules it imports", async () => {
+    const shown = await textOf('increase_tests_shown');
+    expect(shown).toContain('tests/test_calc.py::test_mean:\n```python\ndef test_mean():\n    assert mean([1, 2], weights=None) == 1.5\n```');
+    expect(shown).not.toContain('test_other');
+    expect(await textOf('expand_dependency_context')).toContain(`module calc (calc.py):\n\`\`\`python\n${calc.trimEnd()}`);
+  });
+
+  it('leaves out an adaptation with nothing to add', async () => {
+    expect((await build('increase_tests_shown', [])).sections).toEqual([]);
   });
 });

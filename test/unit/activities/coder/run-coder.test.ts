@@ -79,6 +79,8 @@ describe('runCoder', () => {
       modelRequests: 5,
       inputTokens: 500,
       outputTokens: 50,
+      inAttemptTestRuns: 0,
+      refusedToolCalls: 0,
     });
     const summary = summarizeTelemetry([result.telemetry], { tasks: 1, acceptedTasks: 1 });
     expect(summary).toMatchObject({ patch_mismatch_count: 1, patch_success_rate: 0.5, write_file_fallbacks: 1, write_file_fallback_rate: 0.5, model_requests_per_task: 5 });

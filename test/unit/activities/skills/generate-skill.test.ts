@@ -30,10 +30,10 @@ describe('generateSkill', () => {
     const { skillsDir, input, deps } = await setUp([reply('Fixing cache keys')]);
     const written = await generateSkill(input(0, ['task-p-t1', 'task-p-t2']), deps);
     const id = skillId('cross_dep', 'Fix the cache key');
-    expect(written).toEqual({ id, path: path.join(skillsDir, `${id}.md`), pattern: 'cross_dep', sourceWorkflowIds: ['task-p-t1', 'task-p-t2'] });
+    expect(written).toEqual({ id, path: path.join(skillsDir, `${id}.md`), pattern: 'cross_dep', sourceWorkflowIds: ['task-p-t1', 'task-p-t2'], writtenBy: 'model' });
     expect(parseSkill(await readFile(written.path, 'utf8'))).toEqual({
       success: true,
-      data: { id, pattern: 'cross_dep', whenItApplies: 'Fixing cache keys', whatToDo: 'Read fetcher.py first.', sourceWorkflowIds: ['task-p-t1', 'task-p-t2'], createdAt: '2026-02-03T04:05:06.000Z' },
+      data: { id, pattern: 'cross_dep', whenItApplies: 'Fixing cache keys', whatToDo: 'Read fetcher.py first.', sourceWorkflowIds: ['task-p-t1', 'task-p-t2'], createdAt: '2026-02-03T04:05:06.000Z', writtenBy: 'model' },
     });
   });
 
@@ -53,14 +53,37 @@ describe('generateSkill', () => {
     expect(stored.success && stored.data).toMatchObject({ whenItApplies: 'Fixing cache keys, revised', createdAt: '2026-02-03T04:05:06.000Z' });
   });
 
-  it('fails with a retryable MalformedSkill and writes nothing when the reply is not a draft', async () => {
-    const { skillsDir, input, deps } = await setUp([{ content: 'Be careful.' }]);
-    await expect(generateSkill(input(0, ['task-p-t1']), deps)).rejects.toMatchObject({ type: 'MalformedSkill', nonRetryable: false });
-    await expect(readdir(skillsDir)).rejects.toMatchObject({ code: 'ENOENT' });
+  it('distils a skill without a model when the reply is not a draft, saying why', async () => {
+    const { input, deps } = await setUp([{ content: 'Be careful.' }]);
+    const written = await generateSkill(input(0, ['task-p-t1']), deps);
+    expect(written).toMatchObject({ writtenBy: 'distilled', distilledBecause: expect.stringContaining('skill writer reply is not JSON') });
+    const stored = parseSkill(await readFile(written.path, 'utf8'));
+    expect(stored.success && stored.data).toMatchObject({ writtenBy: 'distilled', whenItApplies: 'Fix the cache key', whatToDo: expect.stringContaining('expand_dependency_context') });
   });
 
-  it('fails as a model problem when the script has no skill-writer turn left', async () => {
+  it('distils a skill from the pattern, the evidence and the tasks when no model is set or the script has no turn', async () => {
     const { input, deps } = await setUp([]);
-    await expect(generateSkill(input(0, ['task-p-t1']), deps)).rejects.toThrow(/model problem: .*no skillWriter turn left/);
+    const failures = [1, 2].map((n) => ({ workflowId: `task-p-t${n}`, taskId: `t${n}`, attempt: 1, description: 'Fix the cache key', failureClass: 'code_defect', reason: 'tests failed', evidence: `collected 3 items\nE       ImportError: cannot import name 'key_for' (case ${n})\n1 failed` }));
+    const unset = await generateSkill({ ...input(0, ['task-p-t1', 'task-p-t2']), modelSpec: undefined, failures }, deps);
+    expect(unset).toMatchObject({ writtenBy: 'distilled', distilledBecause: 'no skill-writer model is set' });
+    const text = await readFile(unset.path, 'utf8');
+    expect(text).toContain('written_by: distilled');
+    expect(text).toContain("- E       ImportError: cannot import name 'key_for' (case 1)");
+    expect(text).toContain('- t2 (task-p-t2, attempt 1)');
+    expect(text).not.toContain('collected 3 items');
+    const noTurn = await generateSkill(input(0, ['task-p-t3']), deps);
+    expect(noTurn.distilledBecause).toMatch(/model problem: .*no skillWriter turn left/);
+  });
+
+  it('replaces a distilled skill with a model-written one, and never the reverse', async () => {
+    const { input, deps } = await setUp([reply('Fixing cache keys')]);
+    const distilled = await generateSkill({ ...input(0, ['task-p-t1']), modelSpec: undefined }, deps);
+    const model = await generateSkill(input(0, ['task-p-t2']), deps);
+    expect(model.path).toBe(distilled.path);
+    const afterModel = parseSkill(await readFile(model.path, 'utf8'));
+    expect(afterModel.success && afterModel.data).toMatchObject({ writtenBy: 'model', whenItApplies: 'Fixing cache keys', sourceWorkflowIds: ['task-p-t1', 'task-p-t2'] });
+    await generateSkill({ ...input(0, ['task-p-t3']), modelSpec: undefined }, deps);
+    const afterDistil = parseSkill(await readFile(model.path, 'utf8'));
+    expect(afterDistil.success && afterDistil.data).toMatchObject({ writtenBy: 'model', whenItApplies: 'Fixing cache keys', sourceWorkflowIds: ['task-p-t1', 'task-p-t2', 'task-p-t3'] });
   });
 });

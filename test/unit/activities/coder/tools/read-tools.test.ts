@@ -58,6 +58,16 @@ describe('search', () => {
     expect(reply).toBe('calc/core.py:1: def add(a, b):\ntests/test_core.py:3: def test_add():\ntests/test_core.py:4:     assert add(1, 2) == 3');
   });
 
+  it('finds the files the coder created, but not other untracked files', async () => {
+    await writeFile(path.join(t.repo, 'stray.py'), 'def add_stray():\n');
+    await writeFile(path.join(t.repo, 'calc', 'new.py'), 'def add_more():\n');
+    const context = createToolContext(t.repo);
+    context.changedFiles.add('calc/new.py');
+    context.changedFiles.add('calc/core.py');
+    expect((await searchTool.run({ pattern: 'def add' }, context)).reply).toBe('calc/core.py:1: def add(a, b):\ncalc/new.py:1: def add_more():');
+    expect((await searchTool.run({ pattern: 'add_more', path: 'tests' }, context)).reply).toBe("no matches for 'add_more' in 'tests'");
+  });
+
   it('supports regular expressions and a path, and reports a bad regex', async () => {
     const context = createToolContext(t.repo);
     expect((await searchTool.run({ pattern: '^def \\w+\\(', regex: true, path: 'calc' }, context)).reply).toBe('calc/core.py:1: def add(a, b):\ncalc/core.py:4: def sub(a, b):');

@@ -1,0 +1,38 @@
+// The one place run_tests reaches the test node's runner: re-point `runTaskTests` when the runner moves.
+import type { TestRunResult } from '../../../domain/records.js';
+import { runTests } from '../../tests/index.js';
+
+/** How the coder's in-attempt test runs run: the task's command, environment and limits. */
+export interface InAttemptTests {
+  /** The task's test command (argv). */
+  command: string[];
+  /** The whole environment of the test process (buildTestEnv). */
+  env: Record<string, string>;
+  timeoutMs: number;
+  secretValues: string[];
+  /** Each run's logs go to `<artifactDir>/coder-tests/run-<n>`. */
+  artifactDir: string;
+  hostId: string;
+  /** Most runs in one attempt. */
+  maxRuns: number;
+  /** Epoch ms when the task's wall-time budget ends: a run never goes past it. */
+  deadlineAt?: number;
+  heartbeat?: (details?: unknown) => void;
+  signal?: AbortSignal;
+}
+
+/** Runs `argv` in the worktree through the test node's runner (timeout, process tree killed, scrubbed environment). */
+export async function runTaskTests(tests: InAttemptTests, input: { worktreePath: string; argv: string[]; artifactDir: string; timeoutMs: number }): Promise<TestRunResult> {
+  return runTests({
+    worktreePath: input.worktreePath,
+    command: input.argv,
+    env: tests.env,
+    timeoutMs: input.timeoutMs,
+    secretValues: tests.secretValues,
+    artifactDir: input.artifactDir,
+    hostId: tests.hostId,
+    maxCases: 50,
+    heartbeat: tests.heartbeat,
+    signal: tests.signal,
+  });
+}
