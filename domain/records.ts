@@ -76,6 +76,12 @@ export interface TestRunResult {
   log?: ArtifactRef;
   /** What kind of failure the pytest output shows (strongest first, at most 5), when the run did not pass. */
   patterns?: FailurePattern[];
+  /** The typed cause when the sandbox refused an action or a limit stopped the run (shape of FailureCause). */
+  cause?: { kind: string; message: string; details?: Record<string, string | number | boolean> };
+  /** Findings of the review's path rules that kept the tests from running at all. */
+  refused?: Finding[];
+  /** How the run was isolated: `bwrap` or the opt-in `none`. */
+  sandbox?: { mode: 'bwrap' | 'none'; network: boolean };
 }
 
 /** Model calls a reviewer or judge made, for the task's budget. */
