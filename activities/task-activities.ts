@@ -186,6 +186,7 @@ export function createTaskActivities(deps: ActivityDeps) {
         secretValues: resolveSecretValues(input.secretEnvNames),
         artifactDir: artifactDir(input),
         hostId: deps.hostId,
+        sandbox: sandboxPolicyFor(workerSandbox),
       });
       if (!input.model) return review;
       const model = { ...input.model, cwd: deps.cwd ?? process.cwd() };

@@ -52,7 +52,7 @@ export const taskSpecSchema = z.strictObject({
   /** How test runs are isolated: `bwrap` (the worker's default) or `none` (no sandbox: explicit opt-in). */
   sandbox: z.enum(['bwrap', 'none']).optional(),
   /** Lets the tests use the host's network (bwrap mode unshares it by default). */
-  network: z.boolean().default(false),
+  network: z.boolean().optional(),
   /** Resource limits of test runs, over the worker's defaults. */
   limits: z
     .strictObject({

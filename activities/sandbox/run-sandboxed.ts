@@ -6,6 +6,7 @@ import { buildSandboxEnv, buildTestEnv } from '../process-env.js';
 import { bwrapArgs, prlimitArgs, SANDBOX_HOME } from './bwrap-args.js';
 import { detectRunCause, type RunCause } from './detect-cause.js';
 import { findProgram } from './find-program.js';
+import { guardGitConfig } from './git-config-guard.js';
 import { worktreeGitDirs } from './git-dirs.js';
 import { readTail } from './output-files.js';
 import { createPidsCgroup, joinCgroupArgs } from './pids-cgroup.js';
@@ -76,6 +77,8 @@ export async function runSandboxed(input: SandboxedRunInput): Promise<SandboxedR
         })
       : [...prlimitArgs(policy.limits), ...input.argv];
   const cgroup = await createPidsCgroup(policy.limits.processes);
+  // bwrap shows .git read-only; without it the run could rewrite the config taskloop's git commands read.
+  const gitGuard = policy.mode === 'none' ? await guardGitConfig(input.worktree) : undefined;
   try {
     const run = await runProcessTree({
       argv: joinCgroupArgs(cgroup, argv),
@@ -91,11 +94,18 @@ export async function runSandboxed(input: SandboxedRunInput): Promise<SandboxedR
       onGroup: input.processDir ? (pgid) => recordGroup(input.processDir ?? '', input.worktree, pgid) : undefined,
     });
     const outputTail = `${await readTail(stdoutFile, TAIL_BYTES)}\n${await readTail(stderrFile, TAIL_BYTES)}`;
-    const cause = detectRunCause({ policy, timedOut: run.timedOut, timeoutMs: input.timeoutMs, outputTooLarge: run.outputTooLarge, signal: run.signal, outputTail });
+    const restored = (await gitGuard?.restore()) ?? [];
+    const cause =
+      detectRunCause({ policy, timedOut: run.timedOut, timeoutMs: input.timeoutMs, outputTooLarge: run.outputTooLarge, signal: run.signal, outputTail }) ??
+      (restored.length > 0 ? gitConfigCause(restored) : undefined);
     return { ...run, stdoutFile, stderrFile, ...(cause ? { cause } : {}) };
   } finally {
     await cgroup?.remove();
   }
+}
+
+function gitConfigCause(restored: string[]): RunCause {
+  return { kind: 'SandboxDenied', message: `sandbox: the run changed the repository's git config (${restored.join(', ')}); taskloop restored it`, details: { restored: restored.length } };
 }
 
 function notStarted(spawnError: 'ENOENT' | 'EACCES'): ProcessTreeRun {
