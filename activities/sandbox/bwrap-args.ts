@@ -47,14 +47,13 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
   const args = ['bwrap', '--unshare-all', '--unshare-user', '--die-with-parent', '--new-session', '--cap-drop', 'ALL'];
   if (plan.network) args.push('--share-net');
   args.push('--ro-bind', '/', '/', '--tmpfs', SANDBOX_TMP);
-  const hidden = plan.hidden.filter((dir) => dir !== '/' && !systemFolders.some((system) => isInside(system, dir)) && !isInside(SANDBOX_TMP, dir));
-  // Folders inside an earlier hidden one are hidden already; binding a tmpfs there again would only add noise.
-  for (const dir of hidden.sort()) {
-    if (!isInside(dir, SANDBOX_TMP)) args.push('--tmpfs', dir);
-  }
+  const hidden = plan.hidden.filter((dir) => dir !== '/' && !systemFolders.some((system) => isInside(system, dir)) && !isInside(SANDBOX_TMP, dir)).sort();
+  for (const dir of hidden) args.push('--tmpfs', dir);
   for (const dir of plan.readOnly) args.push('--ro-bind-try', dir, dir);
   args.push('--bind', plan.worktree, plan.worktree);
   for (const dir of plan.writable) args.push('--bind', dir, dir);
+  // The empty stand-ins become read-only once the worktree and outputs are bound into them: no writes land there.
+  for (const dir of hidden) args.push('--remount-ro', dir);
   args.push('--dir', SANDBOX_HOME, '--dev', '/dev', '--proc', '/proc', '--chdir', plan.worktree, '--clearenv');
   for (const [name, value] of Object.entries(plan.env)) args.push('--setenv', name, value);
   return [...args, '--', ...prlimitArgs(plan.limits), ...plan.argv];

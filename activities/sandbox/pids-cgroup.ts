@@ -40,7 +40,24 @@ export async function createPidsCgroup(max: number): Promise<PidsCgroup | undefi
     await rmdir(dir).catch(() => undefined);
     return undefined;
   }
-  return { path: dir, remove: () => rmdir(dir).catch(() => undefined) };
+  return { path: dir, remove: () => killAndRemove(dir) };
+}
+
+// A process that left the group (setsid) is still in the cgroup: kill whatever is left, then drop the cgroup.
+async function killAndRemove(dir: string): Promise<void> {
+  for (let round = 0; round < 20; round += 1) {
+    const pids = (await readFile(path.join(dir, 'cgroup.procs'), 'utf8').catch(() => '')).split('\n').filter(Boolean).map(Number);
+    if (pids.length === 0) break;
+    for (const pid of pids) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await rmdir(dir).catch(() => undefined);
 }
 
 /** Wraps argv so the process joins the cgroup before it execs (nothing it starts escapes the cap). */
