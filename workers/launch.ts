@@ -46,7 +46,7 @@ export async function launchWorker(options: LaunchOptions = {}): Promise<Launche
   } catch (error) {
     throw error instanceof SandboxConfigError ? new PreflightError(error.message) : error;
   }
-  await checkSandbox(sandbox, log);
+  await checkSandbox(sandbox, log, env);
   // Test process groups a crashed predecessor left behind are orphans: nothing will ever read their results.
   const orphans = await killRecordedGroups(processRecordsDir(host.workDir));
   if (orphans.length > 0) log(`  killed ${orphans.length} test process group(s) left by an earlier worker: ${orphans.join(', ')}`);

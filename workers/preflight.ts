@@ -48,13 +48,13 @@ export async function checkSearchAttributes(target: TemporalTarget): Promise<voi
  * In the default mode every test run goes through bubblewrap: a worker where it cannot start a sandbox refuses to
  * start, naming the package and the explicit opt-out. In `none` mode it says so loudly instead.
  */
-export async function checkSandbox(sandbox: WorkerSandbox, log: (line: string) => void): Promise<void> {
+export async function checkSandbox(sandbox: WorkerSandbox, log: (line: string) => void, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   if (sandbox.mode === 'none') {
     log('  !!! SANDBOX DISABLED (--sandbox none / TASKLOOP_SANDBOX=none): repository code and its tests run as this user,');
     log('  !!! with its files, network and processes; every test record says sandbox mode "none"');
     return;
   }
-  const probe = await probeBwrap();
+  const probe = await probeBwrap(env.PATH);
   if (!probe.ok) {
     throw new PreflightError(
       `the test sandbox does not work on this host: ${probe.reason}. Install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; ` +
