@@ -1,5 +1,6 @@
 // Issue 11, item 1: a test process never outlives its activity. Without a sandbox the process group is recorded
-// on disk, so a worker killed with SIGKILL mid-test leaves nothing behind once it restarts and the run is retried.
+// on disk, so a worker killed with SIGKILL mid-test leaves nothing behind once it restarts and the run is retried;
+// in bwrap mode the PID namespace and --die-with-parent end it with the worker.
 import { readdirSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -25,9 +26,9 @@ function processesIn(dir: string): number[] {
 describe('test processes never outlive their activity', () => {
   const t = useTestClient();
 
-  it('kills the old pytest group when a SIGKILLed worker restarts; the retried run never overlaps it; cancel kills the rest', async () => {
+  it.each(['none', 'bwrap'])('%s mode: a SIGKILLed worker leaves no pytest once the run is retried; the retry never overlaps it; cancel kills the rest', async (mode) => {
     const taskQueue = uniqueId('orphans');
-    const env = await workerProcessEnv(taskQueue, { TASKLOOP_SANDBOX: 'none' });
+    const env = await workerProcessEnv(taskQueue, { TASKLOOP_SANDBOX: mode });
     const worktrees = path.join(env.TASKLOOP_WORK_DIR ?? '', 'worktrees');
     const marker = `${Math.floor(Math.random() * 1e6) + 1000}.${Math.floor(Math.random() * 1e6)}`;
     const hang = `import subprocess, time\n\ndef test_hang():\n    subprocess.Popen(['sleep', '${marker}'])\n    time.sleep(600)\n`;
