@@ -38,3 +38,22 @@ export function buildTestEnv(input: {
   env.PYTHONUNBUFFERED = '1';
   return env;
 }
+
+/**
+ * The environment inside the bwrap sandbox, built from nothing: a PATH, a home and temp folder on the
+ * sandbox's private /tmp, a UTF-8 locale and the task's variables (secret-named ones dropped).
+ */
+export function buildSandboxEnv(input: { pathDirs: string[]; home: string; extra: Record<string, string> }): Record<string, string> {
+  const env: Record<string, string> = {
+    PATH: [...input.pathDirs, '/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'].join(':'),
+    HOME: input.home,
+    TMPDIR: '/tmp',
+    LANG: 'C.UTF-8',
+  };
+  for (const [name, value] of Object.entries(input.extra)) {
+    if (!isSecretEnvName(name)) env[name] = value;
+  }
+  env.PYTHONDONTWRITEBYTECODE = '1';
+  env.PYTHONUNBUFFERED = '1';
+  return env;
+}

@@ -18,10 +18,10 @@ import { commitWorktree, createWorktree, removeWorktree } from './git/index.js';
 import { loadAgent } from './models/agent-registry.js';
 import { judgeWithModel, reviewWithModel, type VerdictModel } from './models/model-verdicts.js';
 import { createModelProvider } from './models/router.js';
-import { buildTestEnv } from './process-env.js';
 import { reviewChanges } from './review/index.js';
 import { resolveSecretValues } from './secret-values.js';
-import { runTests } from './tests/index.js';
+import { processRecordsDir, resolveWorkerSandbox, sandboxPolicyFor, type TaskSandboxFields, type WorkerSandbox } from './sandbox/index.js';
+import { runTests, type PathPolicy } from './tests/index.js';
 
 export interface ActivityDeps {
   hostId: string;
@@ -31,6 +31,8 @@ export interface ActivityDeps {
   eventsFile: string;
   /** Where relative `scripted:` model files resolve (the worker's working folder). */
   cwd?: string;
+  /** The worker's sandbox mode and default limits; by default from TASKLOOP_SANDBOX* variables (bwrap). */
+  sandbox?: WorkerSandbox;
 }
 
 interface AttemptRef {
@@ -76,6 +78,8 @@ export interface CoderInput extends AttemptRef {
   adaptations?: Adaptation[];
   /** The task's tests, for the coder's run_tests tool (absent: run_tests is not available). */
   tests?: { command: string[]; testEnv: Record<string, string>; timeoutMs: number; maxRuns?: number };
+  /** The task's sandbox fields (mode, network, limits): the coder's test runs are isolated like the test node's. */
+  sandbox?: TaskSandboxFields;
 }
 
 export interface TestInput extends AttemptRef {
@@ -86,6 +90,10 @@ export interface TestInput extends AttemptRef {
   secretEnvNames: string[];
   /** Most per-test results returned (failing ones first), to keep history small. */
   maxCases?: number;
+  /** The task's sandbox fields (mode, network, limits) over the worker's defaults. */
+  sandbox?: TaskSandboxFields;
+  /** The review's path rules, checked before the tests run. */
+  pathPolicy?: PathPolicy;
 }
 
 export interface ReviewInput extends AttemptRef {
@@ -112,6 +120,7 @@ export interface JudgeModelInput extends AttemptRef {
 }
 
 export function createTaskActivities(deps: ActivityDeps) {
+  const workerSandbox = deps.sandbox ?? resolveWorkerSandbox({ workDir: deps.workDir });
   // Per run as well as per attempt: a later run of the same workflow id (a retried project task) starts again at
   // attempt 1 and must not find, or resume from, the transcript of an earlier run.
   const artifactDir = (ref: AttemptRef) => path.join(artifactDirFor(deps.workDir, ref.workflowId, ref.attempt), Context.current().info.workflowExecution?.runId ?? 'no-run');
@@ -160,7 +169,9 @@ export function createTaskActivities(deps: ActivityDeps) {
         agent: { label: agentLabel(agent), capabilities: agent.capabilities },
         tests: input.tests && {
           command: input.tests.command,
-          env: buildTestEnv({ base: process.env, extra: input.tests.testEnv }),
+          testEnv: input.tests.testEnv,
+          sandbox: sandboxPolicyFor(workerSandbox, input.sandbox),
+          processDir: processRecordsDir(deps.workDir),
           timeoutMs: input.tests.timeoutMs,
           secretValues: resolveSecretValues(input.secretEnvNames),
           artifactDir: dir,
@@ -180,7 +191,10 @@ export function createTaskActivities(deps: ActivityDeps) {
       return runTests({
         worktreePath: input.worktreePath,
         command: input.command,
-        env: buildTestEnv({ base: process.env, extra: input.testEnv }),
+        testEnv: input.testEnv,
+        sandbox: sandboxPolicyFor(workerSandbox, input.sandbox),
+        pathPolicy: input.pathPolicy,
+        processDir: processRecordsDir(deps.workDir),
         timeoutMs: input.timeoutMs,
         secretValues: resolveSecretValues(input.secretEnvNames),
         artifactDir: artifactDir(input),
@@ -199,6 +213,7 @@ export function createTaskActivities(deps: ActivityDeps) {
         secretValues: resolveSecretValues(input.secretEnvNames),
         artifactDir: artifactDir(input),
         hostId: deps.hostId,
+        sandbox: sandboxPolicyFor(workerSandbox),
       });
       if (!input.model) return review;
       const model = { ...input.model, cwd: deps.cwd ?? process.cwd() };

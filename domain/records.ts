@@ -83,6 +83,10 @@ export interface TestRunResult {
   patterns?: FailurePattern[];
   /** Why the run did not pass, typed (see domain/test-failure-cause.ts). */
   cause?: FailureCause;
+  /** Findings of the review's path rules that kept the tests from running at all. */
+  refused?: Finding[];
+  /** How the run was isolated: `bwrap` or the opt-in `none`. */
+  sandbox?: { mode: 'bwrap' | 'none'; network: boolean };
 }
 
 /** Model calls a reviewer or judge made, for the task's budget. */

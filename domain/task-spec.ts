@@ -49,6 +49,21 @@ export const taskSpecSchema = z.strictObject({
   envRetryLimit: wholeNumber(0, 10).default(3),
   /** Limits across all attempts (model calls, tokens, cost, wall time); each has a safe default. */
   budgets: budgetsSchema.prefault({}),
+  /** How test runs are isolated: `bwrap` (the worker's default) or `none` (no sandbox: explicit opt-in). */
+  sandbox: z.enum(['bwrap', 'none']).optional(),
+  /** Lets the tests use the host's network (bwrap mode unshares it by default). */
+  network: z.boolean().optional(),
+  /** Resource limits of test runs, over the worker's defaults. */
+  limits: z
+    .strictObject({
+      memoryMb: wholeNumber(16),
+      processes: wholeNumber(4),
+      fileSizeMb: wholeNumber(1),
+      cpuSeconds: wholeNumber(1),
+      outputMb: wholeNumber(1),
+    })
+    .partial()
+    .optional(),
   /** Agent versions to use instead of each role's champion in agents/registry.json. */
   agents: z.strictObject({ coder: agentVersionId, reviewer: agentVersionId, judge: agentVersionId, skillWriter: agentVersionId }).optional(),
 });
@@ -75,6 +90,7 @@ const knownFields: Record<string, string[]> = {
   models: Object.keys(modelsSchema.shape),
   budgets: Object.keys(budgetsSchema.shape),
   agents: ['coder', 'reviewer', 'judge', 'skillWriter'],
+  limits: ['memoryMb', 'processes', 'fileSizeMb', 'cpuSeconds', 'outputMb'],
 };
 
 /** The workflow id of a task; fixed per task so a second start of the same task is a no-op. */

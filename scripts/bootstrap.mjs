@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // First-run set-up behind `npm run demo` and `npm test`: installs the npm packages when they are missing or older
-// than package-lock.json, checks Python with pytest and git, and makes sure the Temporal CLI is there.
+// than package-lock.json, checks Python with pytest, git and bubblewrap, and makes sure the Temporal CLI is there.
 // Plain JavaScript with no dependencies, because it runs before anything is installed.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
@@ -47,6 +47,22 @@ try {
 } catch {
   say('git was not found: install git (e.g. apt-get install git).');
   process.exit(1);
+}
+
+// Test runs go through bubblewrap unless TASKLOOP_SANDBOX=none; install it where we can, else say how.
+if (process.env.TASKLOOP_SANDBOX !== 'none' && spawnSync('bwrap', ['--version'], { stdio: 'ignore' }).status !== 0) {
+  const isDebian = existsSync('/etc/debian_version');
+  if (isDebian && process.getuid?.() === 0) {
+    say('bubblewrap (bwrap) is missing; installing it with apt-get (the test sandbox)');
+    run('apt-get', ['update', '-qq'], 'apt-get update');
+    run('apt-get', ['install', '-y', '-qq', 'bubblewrap'], 'installing bubblewrap');
+  } else {
+    say(
+      'bubblewrap (bwrap) is missing: test runs are sandboxed with it. Install it (Debian/Ubuntu: sudo apt-get install bubblewrap; ' +
+        'Fedora: sudo dnf install bubblewrap; Arch: sudo pacman -S bubblewrap), or opt out explicitly with TASKLOOP_SANDBOX=none.',
+    );
+    process.exit(1);
+  }
 }
 
 run(process.execPath, [path.join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(root, 'scripts', 'install-temporal.ts')], 'finding or installing the Temporal CLI');

@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createActivities } from '../activities/index.js';
 import { SHARED_TASK_QUEUE } from '../workflows/task-queues.js';
+import type { WorkerSandbox } from '../activities/sandbox/index.js';
 import type { HostIdentity } from './host.js';
 
 const require = createRequire(import.meta.url);
@@ -20,12 +21,14 @@ export interface WorkerSetOptions {
   taskQueue?: string;
   /** How long in-flight activities may finish after SIGINT/SIGTERM before they are cancelled. */
   shutdownGraceTime?: WorkerOptions['shutdownGraceTime'];
+  /** The sandbox mode and default limits of test runs (from TASKLOOP_SANDBOX* when absent). */
+  sandbox?: WorkerSandbox;
 }
 
 export const workflowsPath = () => require.resolve(path.join('..', 'workflows', 'index.ts'));
 
 export async function createWorkerSet(options: WorkerSetOptions): Promise<Worker[]> {
-  const activities = createActivities({ ...options.host, eventsFile: options.eventsFile });
+  const activities = createActivities({ ...options.host, eventsFile: options.eventsFile, sandbox: options.sandbox });
   const common = {
     connection: options.connection,
     namespace: options.namespace,

@@ -7,12 +7,15 @@ import { stateDir } from '../client/paths.js';
 import { SHARED_TASK_QUEUE } from '../workflows/task-queues.js';
 import { createWorkerSet, runWorkerSet } from './create-workers.js';
 import { resolveHost, type HostIdentity } from './host.js';
-import { checkSearchAttributes, checkWorkerTools } from './preflight.js';
+import { killRecordedGroups, processRecordsDir, resolveWorkerSandbox, SandboxConfigError } from '../activities/sandbox/index.js';
+import { checkSandbox, checkSearchAttributes, checkWorkerTools, PreflightError } from './preflight.js';
 
 export interface LaunchOptions {
   env?: NodeJS.ProcessEnv;
   shutdownGraceTime?: string;
   log?: (line: string) => void;
+  /** The `--sandbox` flag (bwrap or none); TASKLOOP_SANDBOX when absent. */
+  sandbox?: string;
 }
 
 export interface LaunchedWorker {
@@ -37,6 +40,16 @@ export async function launchWorker(options: LaunchOptions = {}): Promise<Launche
   const tools = await checkWorkerTools(env);
   const target = resolveTemporalTarget(env);
   const host = resolveHost(env);
+  let sandbox;
+  try {
+    sandbox = resolveWorkerSandbox({ workDir: host.workDir, flag: options.sandbox, env });
+  } catch (error) {
+    throw error instanceof SandboxConfigError ? new PreflightError(error.message) : error;
+  }
+  await checkSandbox(sandbox, log, env);
+  // Test process groups a crashed predecessor left behind are orphans: nothing will ever read their results.
+  const orphans = await killRecordedGroups(processRecordsDir(host.workDir));
+  if (orphans.length > 0) log(`  killed ${orphans.length} test process group(s) left by an earlier worker: ${orphans.join(', ')}`);
   const taskQueue = env.TASKLOOP_TASK_QUEUE ?? SHARED_TASK_QUEUE;
   let connection: NativeConnection;
   try {
@@ -52,7 +65,7 @@ export async function launchWorker(options: LaunchOptions = {}): Promise<Launche
   }
   const eventsFile = path.resolve(env.TASKLOOP_EVENTS_FILE ?? path.join(stateDir(env), 'events.jsonl'));
   try {
-    const workers = await createWorkerSet({ connection, namespace: target.namespace, host, eventsFile, taskQueue, shutdownGraceTime: options.shutdownGraceTime });
+    const workers = await createWorkerSet({ connection, namespace: target.namespace, host, eventsFile, taskQueue, shutdownGraceTime: options.shutdownGraceTime, sandbox });
     log(`taskloop worker ${host.hostId} connected to ${target.address} (namespace ${target.namespace})`);
     log(`  serving task queues: ${taskQueue} (workflows, claims), ${host.hostQueue} (worktree-bound activities)`);
     log(`  work folder: ${host.workDir}; events: ${eventsFile}; python/pytest: ${tools.python}`);

@@ -2,6 +2,7 @@
 import { Connection } from '@temporalio/client';
 import { execa } from 'execa';
 import type { TemporalTarget } from '../client/connection.js';
+import { probeBwrap, type WorkerSandbox } from '../activities/sandbox/index.js';
 import { searchAttributeCliPairs } from '../workflows/search-attributes.js';
 
 export class PreflightError extends Error {
@@ -41,4 +42,26 @@ export async function checkSearchAttributes(target: TemporalTarget): Promise<voi
   } finally {
     await connection.close();
   }
+}
+
+/**
+ * In the default mode every test run goes through bubblewrap: a worker where it cannot start a sandbox refuses to
+ * start, naming the package and the explicit opt-out. In `none` mode it says so loudly instead.
+ */
+export async function checkSandbox(sandbox: WorkerSandbox, log: (line: string) => void, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  if (sandbox.mode === 'none') {
+    log('  !!! SANDBOX DISABLED (--sandbox none / TASKLOOP_SANDBOX=none): repository code and its tests run as this user,');
+    log('  !!! with its files, network and processes; every test record says sandbox mode "none"');
+    return;
+  }
+  const probe = await probeBwrap(env.PATH);
+  if (!probe.ok) {
+    throw new PreflightError(
+      `the test sandbox does not work on this host: ${probe.reason}. Install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; ` +
+        'Fedora: dnf install bubblewrap) and allow unprivileged user namespaces, or run without a sandbox, explicitly: ' +
+        'taskloop worker --sandbox none (or TASKLOOP_SANDBOX=none)',
+    );
+  }
+  const { limits } = sandbox;
+  log(`  sandbox: bwrap (${probe.version}); limits: ${limits.memoryMb} MB memory, ${limits.processes} processes, ${limits.fileSizeMb} MB files, ${limits.cpuSeconds} s CPU, ${limits.outputMb} MB output`);
 }

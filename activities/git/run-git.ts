@@ -3,14 +3,17 @@ import { stat } from 'node:fs/promises';
 import { GitError, simpleGit, type SimpleGit } from 'simple-git';
 import { invalidRepo, invalidWorktree } from './failures.js';
 
-// Output that other code parses must not depend on the user's color or path-quoting settings.
-const stableConfig = ['color.ui=false', 'core.quotepath=false'];
+// Output that other code parses must not depend on the user's color or path-quoting settings; and repository
+// code (tests may have rewritten .git/config) must never run through taskloop's git: no hooks, no fsmonitor.
+const stableConfig = ['color.ui=false', 'core.quotepath=false', 'core.hooksPath=/dev/null', 'core.fsmonitor=false'];
 
 /** A simple-git client for `dir` with stable output settings (plus any extra `-c` settings). */
 export function openGit(dir: string, extraConfig: string[] = []): SimpleGit {
   return simpleGit({
     baseDir: dir,
     config: [...stableConfig, ...extraConfig],
+    // Our own fixed core.hooksPath=/dev/null (above) disables hooks; simple-git guards against callers setting it.
+    unsafe: { allowUnsafeHooksPath: true, allowUnsafeFsMonitor: true },
     // Any non-zero exit is a failure (simple-git's default ignores failures that print nothing on stderr).
     errors: (error, result) =>
       error ?? (result.exitCode === 0 ? undefined : Buffer.concat([...result.stdOut, ...result.stdErr])),

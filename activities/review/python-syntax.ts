@@ -1,9 +1,10 @@
 // Review rule `python_syntax`: parses changed Python files with the host's python3 (ast.parse, nothing imported).
-import { stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
-import { execa } from 'execa';
 import type { Finding } from '../../domain/records.js';
+import { resolveWorkerSandbox, runSandboxed, sandboxPolicyFor, type SandboxPolicy } from '../sandbox/index.js';
 
 // Reads each file as bytes (so PEP 263 encodings work) and prints one JSON list of problems.
 const parseScript = `
@@ -26,21 +27,36 @@ interface Problem {
   message: string;
 }
 
-/** Checks every changed `.py` file that still exists; deleted files are skipped. */
-export async function checkPythonSyntax(worktreePath: string, changedFiles: string[]): Promise<Finding[]> {
+const SYNTAX_CHECK_TIMEOUT_MS = 60_000;
+
+/** Checks every changed `.py` file that still exists (deleted files are skipped), in the sandbox like any run of repository files. */
+export async function checkPythonSyntax(
+  worktreePath: string,
+  changedFiles: string[],
+  sandbox: SandboxPolicy = sandboxPolicyFor(resolveWorkerSandbox({ workDir: os.tmpdir() })),
+): Promise<Finding[]> {
   const files: string[] = [];
   for (const file of changedFiles.filter((name) => name.endsWith('.py'))) {
     if (await isFile(path.join(worktreePath, file))) files.push(file);
   }
   if (files.length === 0) return [];
   // -I: the worktree's own modules (an `ast.py`, say) must not shadow the standard library; -B: no __pycache__.
-  const result = await execa('python3', ['-I', '-B', '-c', parseScript, ...files], {
-    cwd: worktreePath,
-    env: { PYTHONDONTWRITEBYTECODE: '1' },
-    reject: false,
-    stdin: 'ignore',
-  });
-  if ((result as { code?: string }).code === 'ENOENT') {
+  const logDir = await mkdtemp(path.join(os.tmpdir(), 'taskloop-syntax-'));
+  let result: { stdout: string; stderr: string; exitCode: number | null; spawnError?: string };
+  try {
+    const run = await runSandboxed({
+      argv: ['python3', '-I', '-B', '-c', parseScript, ...files],
+      worktree: path.resolve(worktreePath),
+      testEnv: {},
+      policy: { ...sandbox, network: false },
+      timeoutMs: SYNTAX_CHECK_TIMEOUT_MS,
+      logDir,
+    });
+    result = { stdout: await readFile(run.stdoutFile, 'utf8'), stderr: await readFile(run.stderrFile, 'utf8'), exitCode: run.exitCode, spawnError: run.spawnError };
+  } finally {
+    await rm(logDir, { recursive: true, force: true });
+  }
+  if (result.spawnError === 'ENOENT') {
     throw ApplicationFailure.create({
       type: 'PythonMissing',
       message: 'python3 was not found on PATH of the worker: install Python 3 on this host to check changed Python files',

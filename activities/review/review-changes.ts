@@ -7,6 +7,7 @@ import { parseAddedLines } from './added-lines.js';
 import { checkConflictMarkers, checkSecrets } from './content-rules.js';
 import { checkAllowedPaths, checkEmptyDiff, checkTestEdits } from './path-rules.js';
 import { checkPythonSyntax } from './python-syntax.js';
+import type { SandboxPolicy } from '../sandbox/index.js';
 
 export interface ReviewChangesInput {
   worktreePath: string;
@@ -17,6 +18,8 @@ export interface ReviewChangesInput {
   secretValues: string[];
   artifactDir: string;
   hostId: string;
+  /** How the syntax check runs the worktree's files (the worker's sandbox by default). */
+  sandbox?: SandboxPolicy;
 }
 
 /**
@@ -33,7 +36,7 @@ export async function reviewChanges(input: ReviewChangesInput): Promise<ReviewRe
     ...checkAllowedPaths(changedFiles, input.allowedPaths),
     ...checkConflictMarkers(added),
     ...secrets.findings,
-    ...(await checkPythonSyntax(input.worktreePath, changedFiles)),
+    ...(await checkPythonSyntax(input.worktreePath, changedFiles, input.sandbox)),
   ];
   const hidden = [...input.secretValues, ...secrets.matches];
   const stored = await writeArtifact({

@@ -1,30 +1,45 @@
-// The test node: runs the task's test command in the worktree and returns a TestRunResult (a failing run is a value).
+// The test node: runs the task's test command in the worktree, through the sandbox, and returns a
+// TestRunResult (a failing run is a value). The review's path rules run first: a refused change never runs.
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { STDERR_EXCERPT_CHARS, STDOUT_EXCERPT_CHARS, tailExcerpt } from '../../domain/evidence.js';
-import type { TestCaseResult, TestRunResult } from '../../domain/records.js';
+import type { FailureCause } from '../../domain/failure-causes.js';
+import type { Finding, TestCaseResult, TestRunResult } from '../../domain/records.js';
 import { scrubText } from '../../domain/secrets.js';
 import { writeArtifact } from '../artifacts.js';
+import { readTail } from '../sandbox/output-files.js';
+import type { SandboxPolicy } from '../sandbox/policy.js';
+import { runSandboxed } from '../sandbox/run-sandboxed.js';
+import { scrubFileToArtifact } from '../sandbox/scrub-file.js';
 import { toCaseId } from './case-ids.js';
 import { interpretRun } from './interpret-run.js';
 import { parseJunitXml } from './junit.js';
+import { refusedByPathRules, type PathPolicy } from './path-policy.js';
 import { repositoryModules } from './repo-modules.js';
 import { isPytestCommand, withPytestOptions } from './pytest-command.js';
-import { runProcessTree } from './run-process-tree.js';
 import { boundCases, countCases } from './summarize-cases.js';
+
+// Pattern detection reads the end of the logs only: a huge log is never loaded whole.
+const PATTERN_TAIL_BYTES = 256 * 1024;
 
 export interface RunTestsInput {
   worktreePath: string;
   /** argv, run without a shell, e.g. ['python', '-m', 'pytest']. */
   command: string[];
-  /** The whole environment of the test process (build it with buildTestEnv); process.env is not merged. */
-  env: Record<string, string>;
+  /** The task's own variables; the sandbox builds the rest of the environment (never the worker's secrets). */
+  testEnv: Record<string, string>;
   timeoutMs: number;
   secretValues: string[];
   artifactDir: string;
   hostId: string;
+  /** Mode, network and limits of the run (see activities/sandbox/policy.ts). */
+  sandbox: SandboxPolicy;
+  /** The review's path rules, checked before anything runs (a refused test edit never executes). */
+  pathPolicy?: PathPolicy;
+  /** Where the running process group is recorded, so a retry or a restarted worker can kill it. */
+  processDir?: string;
   heartbeat?: (details?: unknown) => void;
   signal?: AbortSignal;
   /** Most cases kept in the result (failing ones first); default 500. */
@@ -39,17 +54,25 @@ export interface RunTestsInput {
  */
 export async function runTests(input: RunTestsInput): Promise<TestRunResult> {
   checkInput(input);
+  const refused = input.pathPolicy ? await refusedByPathRules(input.worktreePath, input.pathPolicy) : [];
+  if (refused.length > 0) return refusedResult(refused, input.sandbox);
+
   const artifactDir = path.resolve(input.artifactDir);
-  const junitPath = path.join(artifactDir, 'junit.xml');
+  const outDir = path.join(artifactDir, 'test-out'); // the one artifact folder the run may write (its JUnit report)
+  const junitPath = path.join(outDir, 'junit.xml');
   const pytest = isPytestCommand(input.command);
-  await mkdir(artifactDir, { recursive: true });
+  await mkdir(outDir, { recursive: true });
   await rm(junitPath, { force: true }); // a retried run must not read the previous run's report
 
-  const run = await runProcessTree({
+  const run = await runSandboxed({
     argv: pytest ? withPytestOptions(input.command, junitPath) : input.command,
-    cwd: input.worktreePath,
-    env: input.env,
+    worktree: path.resolve(input.worktreePath),
+    testEnv: input.testEnv,
+    policy: input.sandbox,
     timeoutMs: input.timeoutMs,
+    logDir: path.join(artifactDir, 'raw'),
+    writable: [outDir],
+    processDir: input.processDir,
     heartbeat: input.heartbeat,
     signal: input.signal,
     heartbeatIntervalMs: input.heartbeatIntervalMs,
@@ -63,10 +86,15 @@ export async function runTests(input: RunTestsInput): Promise<TestRunResult> {
     await writeArtifact({ dir: artifactDir, name: 'junit.xml', content: scrub(junitXml), hostId: input.hostId });
   }
   const counts = countCases(allCases);
-  const stdout = scrub(run.stdout);
-  const stderr = scrub(run.stderr);
+  // Logs are streamed to files by the sandbox; only their tails are read back, so a huge log is never loaded whole.
+  const artifact = (source: string, name: string) => scrubFileToArtifact({ source, dir: artifactDir, name, secretValues: input.secretValues, hostId: input.hostId });
+  const log = await artifact(run.stdoutFile, 'test-stdout.log');
+  await artifact(run.stderrFile, 'test-stderr.log');
+  await rm(path.dirname(run.stdoutFile), { recursive: true, force: true });
+  const stdoutTail = scrub(await readTail(log.path, PATTERN_TAIL_BYTES));
+  const stderrTail = scrub(await readTail(path.join(artifactDir, 'test-stderr.log'), PATTERN_TAIL_BYTES));
   const ownModules = pytest ? await repositoryModules(input.worktreePath) : undefined;
-  const { outcome, reason, cause, patterns } = interpretRun({
+  const interpreted = interpretRun({
     pytest,
     argv0: input.command[0] ?? '',
     timeoutMs: input.timeoutMs,
@@ -77,14 +105,16 @@ export async function runTests(input: RunTestsInput): Promise<TestRunResult> {
     outputTooLarge: run.outputTooLarge,
     failingCases: counts.failed + counts.errors,
     junitFound: junitXml !== undefined,
-    stdout,
-    stderr,
+    stdout: stdoutTail,
+    stderr: stderrTail,
     counts,
     ownModules,
   });
-
-  const log = await writeArtifact({ dir: artifactDir, name: 'test-stdout.log', content: stdout, hostId: input.hostId });
-  await writeArtifact({ dir: artifactDir, name: 'test-stderr.log', content: stderr, hostId: input.hostId });
+  const { outcome, patterns } = interpreted;
+  // A sandbox refusal or a limit is the cause even when pytest only reports the test as failed.
+  const sandboxCause = run.cause && outcome !== 'passed' ? (run.cause as FailureCause) : undefined;
+  const cause = sandboxCause ?? interpreted.cause;
+  const reason = sandboxCause ? sandboxCause.message : interpreted.reason;
   return {
     outcome,
     exitCode: run.exitCode,
@@ -93,10 +123,27 @@ export async function runTests(input: RunTestsInput): Promise<TestRunResult> {
     ...boundCases(allCases, input.maxCases ?? 500),
     ...(reason === undefined ? {} : { reason: scrub(reason) }),
     ...(cause === undefined ? {} : { cause: { ...cause, message: scrub(cause.message) } }),
-    stdoutExcerpt: tailExcerpt(stdout, STDOUT_EXCERPT_CHARS),
-    stderrExcerpt: tailExcerpt(stderr, STDERR_EXCERPT_CHARS),
+    sandbox: { mode: input.sandbox.mode, network: input.sandbox.network },
+    stdoutExcerpt: tailExcerpt(stdoutTail, STDOUT_EXCERPT_CHARS),
+    stderrExcerpt: tailExcerpt(stderrTail, STDERR_EXCERPT_CHARS),
     durationMs: run.durationMs,
     log,
+  };
+}
+
+function refusedResult(findings: Finding[], sandbox: SandboxPolicy): TestRunResult {
+  return {
+    outcome: 'error',
+    exitCode: null,
+    counts: { total: 0, passed: 0, failed: 0, errors: 0, skipped: 0 },
+    cases: [],
+    casesTruncated: false,
+    reason: `tests not run: the review's path rules refused the change (${findings.map((finding) => finding.rule).join(', ')})`,
+    refused: findings,
+    sandbox: { mode: sandbox.mode, network: sandbox.network },
+    stdoutExcerpt: '',
+    stderrExcerpt: '',
+    durationMs: 0,
   };
 }
 

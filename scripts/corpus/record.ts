@@ -12,7 +12,7 @@ import { tailExcerpt } from '../../domain/evidence.js';
 import { parseJunitXml } from '../../activities/tests/junit.js';
 import { withPytestOptions } from '../../activities/tests/pytest-command.js';
 import { repositoryModules } from '../../activities/tests/repo-modules.js';
-import { runProcessTree } from '../../activities/tests/run-process-tree.js';
+import { runProcessTree } from '../../activities/sandbox/process-tree.js';
 import { breakages, projects, type Breakage } from './breakages.js';
 
 export const fixturesDir = path.resolve('test/corpus/fixtures');
@@ -71,7 +71,11 @@ async function runOnce(cwd: string, command: string[], breakage: Breakage, ownMo
   const timeoutMs = breakage.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: os.homedir(), PYTHONDONTWRITEBYTECODE: '1', LANG: 'C.UTF-8' };
   const pytest = command.some((arg, i) => path.basename(arg) === 'pytest' || (arg === '-m' && command[i + 1] === 'pytest'));
-  const run = await runProcessTree({ argv: pytest ? withPytestOptions(command, junitPath) : command, cwd, env, timeoutMs });
+  const stdoutFile = path.join(cwd, '..', `${breakage.id}-stdout.log`);
+  const stderrFile = path.join(cwd, '..', `${breakage.id}-stderr.log`);
+  const argv = pytest ? withPytestOptions(command, junitPath) : command;
+  const run = await runProcessTree({ argv, cwd, env, timeoutMs, stdoutFile, stderrFile, maxOutputBytes: 64 * 1024 * 1024 });
+  const [stdout, stderr] = await Promise.all([readFile(stdoutFile, 'utf8'), readFile(stderrFile, 'utf8')]);
   const cases = existsSync(junitPath) ? parseJunitXml(await readFile(junitPath, 'utf8')) : [];
   const count = (outcome: string) => cases.filter((c) => c.outcome === outcome).length;
   return {
@@ -86,8 +90,8 @@ async function runOnce(cwd: string, command: string[], breakage: Breakage, ownMo
     outputTooLarge: run.outputTooLarge,
     junitFound: cases.length > 0 || existsSync(junitPath),
     counts: { passed: count('passed'), failed: count('failed'), errors: count('error'), skipped: count('skipped') },
-    stdoutTail: tailExcerpt(run.stdout.split(cwd).join('.'), run.outputTooLarge ? FLOOD_TAIL : STDOUT_TAIL),
-    stderrTail: tailExcerpt(run.stderr.split(cwd).join('.'), STDERR_TAIL),
+    stdoutTail: tailExcerpt(stdout.split(cwd).join('.'), run.outputTooLarge ? FLOOD_TAIL : STDOUT_TAIL),
+    stderrTail: tailExcerpt(stderr.split(cwd).join('.'), STDERR_TAIL),
   };
 }
 

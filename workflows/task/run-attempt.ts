@@ -73,6 +73,7 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
       project: spec.project,
       adaptations: record.adaptations,
       tests: { command: spec.testCommand, testEnv: spec.testEnv, timeoutMs: spec.testTimeoutMs },
+      sandbox: { sandbox: spec.sandbox, network: spec.network, limits: spec.limits },
     });
     record.coder = coder;
     run.state.turnsConsumed += coder.turnsConsumed;
@@ -91,8 +92,11 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
       timeoutMs: spec.testTimeoutMs,
       secretEnvNames: spec.secretEnvNames,
       maxCases: MAX_CASES_IN_HISTORY,
+      sandbox: { sandbox: spec.sandbox, network: spec.network, limits: spec.limits },
+      pathPolicy: { baseSha: claim.baseSha, allowedPaths: spec.allowedPaths, allowTestEdits: spec.allowTestEdits },
     });
-    return record.test.outcome === 'passed' ? passed(record.test) : failed(describeNodeFailure('test', record));
+    // A change the review's path rules refuse never ran: the review node below records the refusal.
+    return record.test.outcome === 'passed' || record.test.refused ? passed(record.test) : failed(describeNodeFailure('test', record));
   });
   if (!tested.ok) {
     await run.emit('TEST_FAILED', { counts: record.test?.counts, reason: tested.failure.reason });
@@ -101,6 +105,11 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
 
   await checkpoint(run, 'review');
   const reviewed = await runNode(context, 'review', async () => {
+    const refused = tested.value.refused;
+    if (refused) {
+      record.review = { passed: false, findings: refused, changedFiles: [], diffStat: { files: 0, insertions: 0, deletions: 0 } };
+      return failed(describeNodeFailure('review', record), refused);
+    }
     const reviewerModel = run.verdictModel('reviewer');
     const exhausted = reviewerModel && run.exhaustedBudget();
     if (exhausted) return failed(exhausted);

@@ -1,13 +1,18 @@
-// The one place run_tests reaches the test node's runner: re-point `runTaskTests` when the runner moves.
+// The one place run_tests reaches the test node's runner: the same sandboxed runner as the test node.
 import type { TestRunResult } from '../../../domain/records.js';
-import { runTests } from '../../tests/index.js';
+import type { SandboxPolicy } from '../../sandbox/index.js';
+import { runTestCommand } from '../../tests/index.js';
 
 /** How the coder's in-attempt test runs run: the task's command, environment and limits. */
 export interface InAttemptTests {
   /** The task's test command (argv). */
   command: string[];
-  /** The whole environment of the test process (buildTestEnv). */
-  env: Record<string, string>;
+  /** The task's own test variables; the sandbox builds the rest of the environment. */
+  testEnv: Record<string, string>;
+  /** The same isolation as the test node (mode, network, limits). */
+  sandbox: SandboxPolicy;
+  /** Where running process groups are recorded, so a retry or a restarted worker can kill them. */
+  processDir?: string;
   timeoutMs: number;
   secretValues: string[];
   /** Each run's logs go to `<artifactDir>/coder-tests/run-<n>`. */
@@ -23,10 +28,12 @@ export interface InAttemptTests {
 
 /** Runs `argv` in the worktree through the test node's runner (timeout, process tree killed, scrubbed environment). */
 export async function runTaskTests(tests: InAttemptTests, input: { worktreePath: string; argv: string[]; artifactDir: string; timeoutMs: number }): Promise<TestRunResult> {
-  return runTests({
+  return runTestCommand({
     worktreePath: input.worktreePath,
     command: input.argv,
-    env: tests.env,
+    testEnv: tests.testEnv,
+    sandbox: tests.sandbox,
+    processDir: tests.processDir,
     timeoutMs: input.timeoutMs,
     secretValues: tests.secretValues,
     artifactDir: input.artifactDir,

@@ -4,7 +4,7 @@ import { runCoder } from '../../../../activities/coder/run-coder.js';
 import { estimateUsage } from '../../../../activities/models/estimate-tokens.js';
 import { createModelProvider } from '../../../../activities/models/router.js';
 import type { ChatMessage, ModelProvider } from '../../../../activities/models/types.js';
-import { buildTestEnv } from '../../../../activities/process-env.js';
+import { resolveWorkerSandbox, sandboxPolicyFor } from '../../../../activities/sandbox/index.js';
 import { call, createTempRepo, writeScript, type TempRepo } from './fixtures.js';
 
 const bigFile = Array.from({ length: 900 }, (_, i) => `VALUE_${i} = ${i}  # a constant the coder reads over and over again`).join('\n');
@@ -28,7 +28,7 @@ describe('the bounded transcript', () => {
     const scripted = await createModelProvider('scripted:script.json', { role: 'coder', startTurn: 0, cwd: t.base });
     const requests: ChatMessage[][] = [];
     const provider: ModelProvider = { spec: scripted.spec, complete: (request) => (requests.push(request.messages), scripted.complete(request)) };
-    const tests = { command: ['python', '-m', 'pytest', '-q'], env: buildTestEnv({ base: process.env, extra: {} }), timeoutMs: 60_000, secretValues: [], artifactDir: t.artifacts, hostId: 'h', maxRuns: 5 };
+    const tests = { command: ['python', '-m', 'pytest', '-q'], testEnv: {}, sandbox: sandboxPolicyFor(resolveWorkerSandbox({ workDir: t.artifacts })), timeoutMs: 60_000, secretValues: [], artifactDir: t.artifacts, hostId: 'h', maxRuns: 5 };
 
     const result = await runCoder({ worktreePath: t.repo, goal: 'Fix add in calc.py', provider, maxSteps: 60, previousAttempts: [], secretValues: [], artifactDir: t.artifacts, hostId: 'h', tests, maxContextTokens: budget });
 

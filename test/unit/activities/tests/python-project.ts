@@ -1,7 +1,7 @@
 // Test helper: small Python projects in temp folders, and a check that a process is really gone.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { buildTestEnv } from '../../../../activities/process-env.js';
+import { resolveWorkerSandbox, sandboxPolicyFor } from '../../../../activities/sandbox/index.js';
 import type { RunTestsInput } from '../../../../activities/tests/run-tests.js';
 import { makeTempDir, writeFiles } from '../../../support/git-repo.js';
 
@@ -20,7 +20,9 @@ export async function makePythonProject(
     root,
     worktreePath,
     command: ['python3', '-m', 'pytest', '-q'],
-    env: buildTestEnv({ base: process.env, extra: { PYTHONPATH: worktreePath } }),
+    testEnv: { PYTHONPATH: worktreePath },
+    // The worker's mode from TASKLOOP_SANDBOX (bwrap unless set to none), as a real worker would run it.
+    sandbox: sandboxPolicyFor(resolveWorkerSandbox({ workDir: root })),
     timeoutMs: 60_000,
     secretValues: [],
     artifactDir: path.join(root, 'artifacts'),
@@ -51,4 +53,18 @@ export async function waitFor(check: () => boolean, limitMs = 5_000): Promise<bo
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return check();
+}
+
+/** Host pids of processes whose command line holds `marker` (works across PID namespaces, unlike a recorded pid). */
+export function processesWith(marker: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      if (cmdline.includes(marker) && isAlive(Number(entry))) pids.push(Number(entry));
+    } catch {
+      // Gone while we looked.
+    }
+  }
+  return pids;
 }

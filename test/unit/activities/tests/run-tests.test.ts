@@ -2,10 +2,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildTestEnv } from '../../../../activities/process-env.js';
 import { runTests } from '../../../../activities/tests/run-tests.js';
 import { removeDirs, writeFiles } from '../../../support/git-repo.js';
-import { isAlive, makePythonProject, waitFor } from './python-project.js';
+import { makePythonProject, processesWith, waitFor } from './python-project.js';
 
 const dirs: string[] = [];
 afterEach(() => removeDirs(dirs));
@@ -24,18 +23,17 @@ const passingTests = {
   ].join('\n'),
 };
 
-// A test that starts a sleeping child, records its pid, then sleeps itself: only killing the group ends both.
-const spawningTest = (pidFile: string) =>
+// A test that starts a sleeping child marked by a unique number, then sleeps itself: only killing the group ends both.
+const spawningTest = (marker: string) =>
   [
     'import subprocess, sys, time',
     '',
     'def test_hangs():',
-    "    child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(120)'])",
-    `    with open(${JSON.stringify(pidFile)}, 'w') as f:`,
-    '        f.write(str(child.pid))',
+    `    subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(120)', '${marker}'])`,
     '    time.sleep(120)',
     '',
   ].join('\n');
+const uniqueMarker = () => `marker-${process.pid}-${Math.random().toString(36).slice(2)}`;
 
 describe('runTests with pytest', () => {
   it('reports a passing run with pytest-like ids and stores the logs', async () => {
@@ -125,7 +123,7 @@ describe('runTests with pytest', () => {
       dirs,
     );
 
-    const result = await runTests({ ...input, env: { ...input.env, DEMO_VALUE: secret }, secretValues: [secret] });
+    const result = await runTests({ ...input, testEnv: { ...input.testEnv, DEMO_VALUE: secret }, secretValues: [secret] });
 
     expect(result.outcome).toBe('failed');
     expect(result.stdoutExcerpt).toContain('[redacted]');
@@ -140,12 +138,9 @@ describe('runTests with pytest', () => {
       { 'tests/test_env.py': 'import os\n\ndef test_env():\n    print("ENV:" + ",".join(sorted(os.environ)))\n' },
       dirs,
     );
-    const env = buildTestEnv({
-      base: { ...process.env, WORKER_ONLY_SETTING: 'leak' },
-      extra: { API_TOKEN: 'tok-1234567890', VISIBLE_SETTING: 'yes', PYTHONPATH: input.worktreePath },
-    });
-
-    const result = await runTests({ ...input, command: [...input.command, '-s'], env });
+    const testEnv = { API_TOKEN: 'tok-1234567890', VISIBLE_SETTING: 'yes', PYTHONPATH: input.worktreePath };
+    process.env.WORKER_ONLY_SETTING = 'leak';
+    const result = await runTests({ ...input, command: [...input.command, '-s'], testEnv }).finally(() => delete process.env.WORKER_ONLY_SETTING);
 
     const line = result.stdoutExcerpt.split('\n').find((text) => text.includes('ENV:')) ?? '';
     expect(line).toContain('VISIBLE_SETTING');
@@ -156,30 +151,28 @@ describe('runTests with pytest', () => {
 
   it('kills the whole process tree on timeout and says so', async () => {
     const input = await makePythonProject({}, dirs);
-    const pidFile = path.join(input.root, 'child.pid');
-    await writeFiles(input.worktreePath, { 'tests/test_hang.py': spawningTest(pidFile) });
+    const marker = uniqueMarker();
+    await writeFiles(input.worktreePath, { 'tests/test_hang.py': spawningTest(marker) });
 
     const result = await runTests({ ...input, timeoutMs: 5_000 });
 
-    expect(result).toMatchObject({ outcome: 'error', reason: 'timeout: test command exceeded 5000 ms', exitCode: null });
-    const childPid = Number(readFileSync(pidFile, 'utf8'));
-    expect(await waitFor(() => !isAlive(childPid))).toBe(true);
+    expect(result).toMatchObject({ outcome: 'error', reason: 'timeout: test command exceeded 5000 ms', exitCode: null, cause: { kind: 'TestTimeout' } });
+    expect(await waitFor(() => processesWith(marker).length === 0)).toBe(true);
   });
 
   it('kills the whole process tree when cancelled through the abort signal', async () => {
     const input = await makePythonProject({}, dirs);
-    const pidFile = path.join(input.root, 'child.pid');
-    await writeFiles(input.worktreePath, { 'tests/test_hang.py': spawningTest(pidFile) });
+    const marker = uniqueMarker();
+    await writeFiles(input.worktreePath, { 'tests/test_hang.py': spawningTest(marker) });
     const controller = new AbortController();
 
     const run = runTests({ ...input, signal: controller.signal });
-    const started = await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').length > 0, 20_000);
+    const started = await waitFor(() => processesWith(marker).length > 0, 20_000);
     controller.abort(new Error('cancelled by test'));
 
     await expect(run).rejects.toThrow('cancelled by test');
     expect(started).toBe(true);
-    const childPid = Number(readFileSync(pidFile, 'utf8'));
-    expect(await waitFor(() => !isAlive(childPid))).toBe(true);
+    expect(await waitFor(() => processesWith(marker).length === 0)).toBe(true);
   });
 
   it('heartbeats with the elapsed time while the command runs', async () => {
@@ -194,7 +187,7 @@ describe('runTests with pytest', () => {
     });
 
     expect(beats.length).toBeGreaterThan(0);
-    expect(beats[0]).toEqual({ elapsedMs: expect.any(Number) });
+    expect(beats[0]).toMatchObject({ elapsedMs: expect.any(Number) });
   });
 });
 

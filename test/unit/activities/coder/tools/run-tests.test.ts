@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { narrowCommand, runTestsTool } from '../../../../../activities/coder/tools/run-tests.js';
 import type { ToolContext } from '../../../../../activities/coder/tools/types.js';
-import { buildTestEnv } from '../../../../../activities/process-env.js';
+import { resolveWorkerSandbox, sandboxPolicyFor } from '../../../../../activities/sandbox/index.js';
 import { createTempRepo, createToolContext, type TempRepo } from '../fixtures.js';
 
 let t: TempRepo;
@@ -19,7 +19,7 @@ function withTests(maxRuns = 5): ToolContext {
   const context = createToolContext(t.repo);
   context.tests = {
     command: ['python', '-m', 'pytest', '-q'],
-    env: buildTestEnv({ base: process.env, extra: {} }),
+    testEnv: {}, sandbox: sandboxPolicyFor(resolveWorkerSandbox({ workDir: t.artifacts })),
     timeoutMs: 60_000,
     secretValues: [],
     artifactDir: t.artifacts,

@@ -1,0 +1,113 @@
+// The one way taskloop runs repository code: in bubblewrap (default) or, by explicit opt-in, unsandboxed;
+// in both modes with resource limits, output streamed to capped files and the process group recorded.
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { buildSandboxEnv, buildTestEnv } from '../process-env.js';
+import { bwrapArgs, prlimitArgs, SANDBOX_HOME } from './bwrap-args.js';
+import { detectRunCause, type RunCause } from './detect-cause.js';
+import { findProgram } from './find-program.js';
+import { guardGitConfig } from './git-config-guard.js';
+import { worktreeGitDirs } from './git-dirs.js';
+import { readTail } from './output-files.js';
+import { createPidsCgroup, joinCgroupArgs } from './pids-cgroup.js';
+import type { SandboxPolicy } from './policy.js';
+import { killGroupIn, recordGroup } from './process-records.js';
+import { runProcessTree, type ProcessTreeRun } from './process-tree.js';
+import { findPythonPaths } from './python-paths.js';
+
+export interface SandboxedRunInput {
+  argv: string[];
+  /** The worktree: the run's working folder and the only project folder it may write. */
+  worktree: string;
+  /** The task's own variables; the rest of the environment is built by the sandbox. */
+  testEnv: Record<string, string>;
+  policy: SandboxPolicy;
+  timeoutMs: number;
+  /** Host folder for stdout.log and stderr.log (never visible to the run). */
+  logDir: string;
+  /** Host folders the run may also write (e.g. where pytest puts its JUnit report). */
+  writable?: string[];
+  /** Where the running process group is recorded (the worker's work folder/processes). */
+  processDir?: string;
+  heartbeat?: (details?: unknown) => void;
+  signal?: AbortSignal;
+  heartbeatIntervalMs?: number;
+}
+
+export interface SandboxedRun extends ProcessTreeRun {
+  stdoutFile: string;
+  stderrFile: string;
+  /** What stopped or refused the run, when the sandbox or a limit did. */
+  cause?: RunCause;
+}
+
+const MB = 1024 * 1024;
+const TAIL_BYTES = 64 * 1024;
+
+export async function runSandboxed(input: SandboxedRunInput): Promise<SandboxedRun> {
+  const { policy } = input;
+  await mkdir(input.logDir, { recursive: true });
+  const stdoutFile = path.join(input.logDir, 'stdout.log');
+  const stderrFile = path.join(input.logDir, 'stderr.log');
+  // A retried run must never overlap the group an earlier (perhaps crashed) run left in this worktree.
+  if (input.processDir) await killGroupIn(input.processDir, input.worktree);
+
+  const python = policy.mode === 'bwrap' ? await findPythonPaths() : { readOnly: [], binDirs: [] };
+  const env =
+    policy.mode === 'bwrap'
+      ? buildSandboxEnv({ pathDirs: python.binDirs, home: SANDBOX_HOME, extra: input.testEnv })
+      : buildTestEnv({ base: process.env, extra: input.testEnv });
+  const [program = ''] = input.argv;
+  const lookup = findProgram(program, env.PATH ?? '', input.worktree);
+  if (!lookup.found) {
+    return { ...notStarted(lookup.error), stdoutFile, stderrFile };
+  }
+
+  const argv =
+    policy.mode === 'bwrap'
+      ? bwrapArgs({
+          worktree: input.worktree,
+          writable: input.writable ?? [],
+          readOnly: [...python.readOnly, ...worktreeGitDirs(input.worktree)],
+          hidden: policy.hiddenPaths,
+          network: policy.network,
+          env,
+          limits: policy.limits,
+          argv: input.argv,
+        })
+      : [...prlimitArgs(policy.limits), ...input.argv];
+  const cgroup = await createPidsCgroup(policy.limits.processes);
+  // bwrap shows .git read-only; without it the run could rewrite the config taskloop's git commands read.
+  const gitGuard = policy.mode === 'none' ? await guardGitConfig(input.worktree) : undefined;
+  try {
+    const run = await runProcessTree({
+      argv: joinCgroupArgs(cgroup, argv),
+      cwd: input.worktree,
+      env,
+      timeoutMs: input.timeoutMs,
+      stdoutFile,
+      stderrFile,
+      maxOutputBytes: policy.limits.outputMb * MB,
+      heartbeat: input.heartbeat,
+      signal: input.signal,
+      heartbeatIntervalMs: input.heartbeatIntervalMs,
+      onGroup: input.processDir ? (pgid) => recordGroup(input.processDir ?? '', input.worktree, pgid) : undefined,
+    });
+    const outputTail = `${await readTail(stdoutFile, TAIL_BYTES)}\n${await readTail(stderrFile, TAIL_BYTES)}`;
+    const restored = (await gitGuard?.restore()) ?? [];
+    const cause =
+      detectRunCause({ policy, timedOut: run.timedOut, timeoutMs: input.timeoutMs, outputTooLarge: run.outputTooLarge, signal: run.signal, outputTail }) ??
+      (restored.length > 0 ? gitConfigCause(restored) : undefined);
+    return { ...run, stdoutFile, stderrFile, ...(cause ? { cause } : {}) };
+  } finally {
+    await cgroup?.remove();
+  }
+}
+
+function gitConfigCause(restored: string[]): RunCause {
+  return { kind: 'SandboxDenied', message: `sandbox: the run changed the repository's git config (${restored.join(', ')}); taskloop restored it`, details: { restored: restored.length } };
+}
+
+function notStarted(spawnError: 'ENOENT' | 'EACCES'): ProcessTreeRun {
+  return { exitCode: null, timedOut: false, cancelled: false, spawnError, outputTooLarge: false, durationMs: 0, stdoutBytes: 0, stderrBytes: 0 };
+}

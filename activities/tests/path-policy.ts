@@ -1,0 +1,16 @@
+// The review's path rules, checked before the tests run: a change the review would refuse never executes.
+import type { Finding } from '../../domain/records.js';
+import { diffWorktree } from '../git/diff-worktree.js';
+import { checkAllowedPaths, checkTestEdits } from '../review/path-rules.js';
+
+export interface PathPolicy {
+  baseSha: string;
+  allowedPaths: string[];
+  allowTestEdits: boolean;
+}
+
+/** Findings of the rules test_file_edited and path_not_allowed on the worktree's change since baseSha. */
+export async function refusedByPathRules(worktreePath: string, policy: PathPolicy): Promise<Finding[]> {
+  const { changedFiles } = await diffWorktree({ worktreePath, baseSha: policy.baseSha });
+  return [...checkTestEdits(changedFiles, policy.allowTestEdits), ...checkAllowedPaths(changedFiles, policy.allowedPaths)];
+}

@@ -1,0 +1,38 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { scrubChunk, scrubFileToArtifact } from '../../../../activities/sandbox/scrub-file.js';
+import { makeTempDir, removeDirs } from '../../../support/git-repo.js';
+
+const dirs: string[] = [];
+afterEach(() => removeDirs(dirs));
+
+describe('scrubbing a log chunk by chunk', () => {
+  it('never emits part of a secret that straddles a chunk boundary', () => {
+    const secret = 'hunter2-secret';
+    const text = `aaaa${secret}bbbb${secret}`;
+    for (let size = 1; size <= text.length; size += 1) {
+      let carry = '';
+      let out = '';
+      for (let at = 0; at < text.length; at += size) {
+        const next = scrubChunk(carry + text.slice(at, at + size), [secret], false);
+        out += next.out;
+        carry = next.carry;
+      }
+      out += scrubChunk(carry, [secret], true).out;
+      expect(out).toBe('aaaa[redacted]bbbb[redacted]');
+    }
+  });
+
+  it('copies a log into an artifact without the secret values', async () => {
+    const dir = await makeTempDir();
+    dirs.push(dir);
+    const source = path.join(dir, 'raw.log');
+    await writeFile(source, `${'x'.repeat(200_000)}token-abcdef${'y'.repeat(70_000)}token-abcdef`);
+    const ref = await scrubFileToArtifact({ source, dir, name: 'test-stdout.log', secretValues: ['token-abcdef'], hostId: 'h' });
+    const text = await readFile(ref.path, 'utf8');
+    expect(text).not.toContain('token-abcdef');
+    expect(text.match(/\[redacted\]/g)).toHaveLength(2);
+    expect(ref.bytes).toBe(Buffer.byteLength(text));
+  });
+});
