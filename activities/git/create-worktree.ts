@@ -3,9 +3,9 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { SimpleGit } from 'simple-git';
 import { assertAttempt, toSafeName } from '../artifacts.js';
-import { branchInUse, emptyRepo, invalidTaskId, unknownBaseRef } from './failures.js';
-import { openGit, openRepo, tryGit } from './run-git.js';
-import { findWorktree, listWorktrees } from './worktree-list.js';
+import { emptyRepo, invalidTaskId, unknownBaseRef } from './failures.js';
+import { openRepo, tryGit } from './run-git.js';
+import { findWorktree } from './worktree-list.js';
 
 export interface CreateWorktreeInput {
   repoPath: string;
@@ -33,9 +33,10 @@ export function worktreePathFor(workDir: string, workflowId: string, attempt: nu
 }
 
 /**
- * Creates a worktree on branch `taskloop/<taskId>` at `baseRef`'s commit, or returns this attempt's existing one.
- * Earlier attempts' worktrees keep their files but lose the branch (detached HEAD).
- * Throws non-retryable `InvalidRepo`, `EmptyRepo`, `UnknownBaseRef`, `InvalidTaskId` or `BranchInUse`.
+ * Creates a worktree with a detached HEAD at `baseRef`'s commit, or returns this attempt's existing one. `branch` is
+ * the name the commit will be kept under (`taskloop/<taskId>`): no branch exists until commit, so a failed or
+ * cancelled attempt leaves none behind. Throws non-retryable `InvalidRepo`, `EmptyRepo`, `UnknownBaseRef` or
+ * `InvalidTaskId`.
  */
 export async function createWorktree(input: CreateWorktreeInput): Promise<CreatedWorktree> {
   assertAttempt(input.attempt);
@@ -52,16 +53,14 @@ export async function createWorktree(input: CreateWorktreeInput): Promise<Create
   if (existing) {
     const recorded = await readRecordedBase(worktreePath);
     const baseSha = recorded ?? (await resolveBaseRef(git, input.baseRef, input.repoPath));
-    return { worktreePath, branch: existing.branch ?? branch, baseSha, reused: true };
+    return { worktreePath, branch, baseSha, reused: true };
   }
 
   const baseSha = await resolveBaseRef(git, input.baseRef, input.repoPath);
   // A folder git does not know is debris of an interrupted add: it is ours (keyed by workflow and attempt).
   await rm(worktreePath, { recursive: true, force: true });
   await mkdir(path.dirname(worktreePath), { recursive: true });
-  await releaseBranch(git, branch, input.repoPath);
-  // -f: the branch may still be checked out in a stale worktree of a lost host.
-  await git.raw(['worktree', 'add', '-f', '-B', branch, worktreePath, baseSha]);
+  await git.raw(['worktree', 'add', '--detach', worktreePath, baseSha]);
   await recordBase(worktreePath, baseSha);
   return { worktreePath, branch, baseSha, reused: false };
 }
@@ -78,27 +77,19 @@ async function resolveBaseRef(git: SimpleGit, baseRef: string, repoPath: string)
   throw unknownBaseRef(baseRef, repoPath);
 }
 
-/**
- * Detaches HEAD in earlier attempts' worktrees that still have `branch` checked out (their files and commits stay),
- * because git refuses to reset a branch checked out elsewhere. The user's main checkout is never touched.
- */
-async function releaseBranch(git: SimpleGit, branch: string, repoPath: string): Promise<void> {
-  for (const entry of await listWorktrees(git)) {
-    if (entry.branch !== branch) continue;
-    if (entry.main) throw branchInUse(branch, repoPath);
-    await openGit(entry.path).raw(['checkout', '--quiet', '--detach']);
-  }
-}
-
-async function privateGitDir(worktreePath: string): Promise<string> {
-  return (await openGit(worktreePath).raw(['rev-parse', '--absolute-git-dir'])).trim();
+/** A linked worktree's private git folder, read from its `.git` file (`gitdir: <path>`) without starting git. */
+export async function privateGitDir(worktreePath: string): Promise<string> {
+  const pointer = (await readFile(path.join(worktreePath, '.git'), 'utf8')).trim();
+  if (!pointer.startsWith('gitdir: ')) throw new Error(`${worktreePath}/.git is not a linked worktree's pointer file`);
+  return path.resolve(worktreePath, pointer.slice('gitdir: '.length));
 }
 
 async function recordBase(worktreePath: string, baseSha: string): Promise<void> {
   await writeFile(path.join(await privateGitDir(worktreePath), baseShaFile), `${baseSha}\n`, 'utf8');
 }
 
-async function readRecordedBase(worktreePath: string): Promise<string | undefined> {
+/** The base commit recorded when the worktree was made, if any. */
+export async function readRecordedBase(worktreePath: string): Promise<string | undefined> {
   try {
     const text = await readFile(path.join(await privateGitDir(worktreePath), baseShaFile), 'utf8');
     return /^[0-9a-f]{40,64}$/.test(text.trim()) ? text.trim() : undefined;

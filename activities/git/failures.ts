@@ -25,12 +25,6 @@ export const invalidTaskId = (taskId: string): ApplicationFailure =>
     `taskId ${JSON.stringify(taskId)} does not make a valid branch name taskloop/<taskId>: use letters, digits, "-", "_" and "."`,
   );
 
-export const branchInUse = (branch: string, repoPath: string): ApplicationFailure =>
-  fail(
-    'BranchInUse',
-    `branch ${JSON.stringify(branch)} is checked out in the main worktree of ${JSON.stringify(repoPath)}: check out another branch there`,
-  );
-
 export const invalidWorktree = (worktreePath: string, problem: string): ApplicationFailure =>
   fail('InvalidWorktree', `worktreePath ${JSON.stringify(worktreePath)} ${problem}: pass the worktreePath returned by createWorktree`);
 
