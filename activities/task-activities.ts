@@ -188,7 +188,8 @@ export function createTaskActivities(deps: ActivityDeps) {
       return judgeWithModel({ judge: input.judge, goal: input.goal, test: input.test, diffPath: input.diffPath, model, secretValues: resolveSecretValues(input.secretEnvNames) });
     },
 
-    async commitWorktree(input: AttemptRef & { worktreePath: string; branch: string; message: string }): Promise<CommitResult> {
+    /** `staged`: the review staged the worktree, so the commit records exactly the reviewed change. */
+    async commitWorktree(input: AttemptRef & { worktreePath: string; branch: string; message: string; staged?: boolean }): Promise<CommitResult> {
       return commitWorktree(input);
     },
 

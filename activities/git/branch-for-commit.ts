@@ -16,6 +16,8 @@ const maxRuns = 100_000;
  * run's commit stays on its own branch.
  */
 export async function branchForCommit(git: SimpleGit, sha: string, preferred: string, reflogMessage: string): Promise<string> {
+  // The common case, a task id's first run: one process.
+  if (await createBranch(git, preferred, sha, reflogMessage)) return preferred;
   for (let tries = 0; tries < 3; tries += 1) {
     const taken = await listRunBranches(git, preferred);
     const holding = [...taken].find(([, target]) => target === sha);
@@ -23,10 +25,14 @@ export async function branchForCommit(git: SimpleGit, sha: string, preferred: st
     let n = 1;
     while (taken.has(runBranchName(preferred, n)) && n < maxRuns) n += 1;
     const name = runBranchName(preferred, n);
-    // The empty old value makes git create the ref only if it does not exist: a concurrent claim of the name loses.
-    if ((await tryGit(git, ['update-ref', '-m', reflogMessage, `refs/heads/${name}`, sha, ''])) !== undefined) return name;
+    if (await createBranch(git, name, sha, reflogMessage)) return name;
   }
   throw new Error(`could not create a branch for commit ${sha} under ${preferred}: its names kept being taken concurrently`);
+}
+
+/** Creates branch `name` at `sha` unless it exists: the empty old value makes a concurrent creator of the name lose. */
+async function createBranch(git: SimpleGit, name: string, sha: string, reflogMessage: string): Promise<boolean> {
+  return (await tryGit(git, ['update-ref', '-m', reflogMessage, `refs/heads/${name}`, sha, ''])) !== undefined;
 }
 
 /** Branch name → tip sha of `preferred` and its `-runN` siblings. */

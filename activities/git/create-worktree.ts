@@ -3,9 +3,9 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { SimpleGit } from 'simple-git';
 import { assertAttempt, toSafeName } from '../artifacts.js';
-import { emptyRepo, invalidTaskId, unknownBaseRef } from './failures.js';
-import { openRepo, tryGit } from './run-git.js';
-import { findWorktree } from './worktree-list.js';
+import { emptyRepo, invalidTaskId, unknownBaseRef, worktreeError } from './failures.js';
+import { assertRepo, openRepo, privateGitDir, runGit, tryGit, withRepoLock } from './run-git.js';
+import { canonical, isWorktreeOf } from './worktree-owner.js';
 
 export interface CreateWorktreeInput {
   repoPath: string;
@@ -42,27 +42,35 @@ export async function createWorktree(input: CreateWorktreeInput): Promise<Create
   assertAttempt(input.attempt);
   const git = await openRepo(input.repoPath);
   const branch = `taskloop/${input.taskId}`;
-  if (input.taskId.length === 0 || (await tryGit(git, ['check-ref-format', '--branch', branch])) === undefined) {
-    throw invalidTaskId(input.taskId);
-  }
+  if (!(await isValidTaskBranch(git, input.taskId, branch))) throw invalidTaskId(input.taskId);
   const worktreePath = worktreePathFor(input.workDir, input.workflowId, input.attempt);
-  // Forget worktrees whose folders are gone (e.g. a lost host's), so their branch and path can be reused.
-  await git.raw(['worktree', 'prune']);
+  // Worktree add, prune and remove race inside git when run concurrently on one repository: one at a time per worker.
+  return withRepoLock(await canonical(input.repoPath), async () => {
+    // Forget worktrees whose folders are gone (e.g. a lost host's), so a dead host's worktree does not stay registered.
+    await runGit(git, ['worktree', 'prune']).catch(async (error: unknown) => {
+      await assertRepo(git, input.repoPath);
+      throw error;
+    });
+    const reused = await readRecordedBase(worktreePath);
+    if (reused && (await isWorktreeOf(worktreePath, input.repoPath))) return { worktreePath, branch, baseSha: reused, reused: true };
 
-  const existing = await findWorktree(git, worktreePath);
-  if (existing) {
-    const recorded = await readRecordedBase(worktreePath);
-    const baseSha = recorded ?? (await resolveBaseRef(git, input.baseRef, input.repoPath));
-    return { worktreePath, branch, baseSha, reused: true };
-  }
+    const baseSha = await resolveBaseRef(git, input.baseRef, input.repoPath);
+    // A folder git does not know is debris of an interrupted add: it is ours (keyed by workflow and attempt).
+    await rm(worktreePath, { recursive: true, force: true });
+    await mkdir(path.dirname(worktreePath), { recursive: true });
+    await runGit(git, ['worktree', 'add', '--detach', worktreePath, baseSha]);
+    await recordBase(worktreePath, baseSha);
+    return { worktreePath, branch, baseSha, reused: false };
+  });
+}
 
-  const baseSha = await resolveBaseRef(git, input.baseRef, input.repoPath);
-  // A folder git does not know is debris of an interrupted add: it is ours (keyed by workflow and attempt).
-  await rm(worktreePath, { recursive: true, force: true });
-  await mkdir(path.dirname(worktreePath), { recursive: true });
-  await git.raw(['worktree', 'add', '--detach', worktreePath, baseSha]);
-  await recordBase(worktreePath, baseSha);
-  return { worktreePath, branch, baseSha, reused: false };
+// Ids like these always make a valid branch name; anything else is asked of git.
+const plainId = /^[A-Za-z0-9_][A-Za-z0-9_-]*(\.[A-Za-z0-9_-]+)*$/;
+
+async function isValidTaskBranch(git: SimpleGit, taskId: string, branch: string): Promise<boolean> {
+  if (taskId.length === 0) return false;
+  if (plainId.test(taskId) && !taskId.endsWith('.lock')) return true;
+  return (await tryGit(git, ['check-ref-format', '--branch', branch])) !== undefined;
 }
 
 /** The full sha of `baseRef`'s commit; distinguishes an empty repository from an unknown ref. */
@@ -72,26 +80,24 @@ async function resolveBaseRef(git: SimpleGit, baseRef: string, repoPath: string)
     ? undefined
     : await tryGit(git, ['rev-parse', '--verify', '--quiet', `${baseRef}^{commit}`]);
   if (sha?.trim()) return sha.trim();
+  await assertRepo(git, repoPath);
   const anyCommit = await tryGit(git, ['rev-list', '-n', '1', '--all']);
   if (!anyCommit?.trim()) throw emptyRepo(repoPath, baseRef);
   throw unknownBaseRef(baseRef, repoPath);
 }
 
-/** A linked worktree's private git folder, read from its `.git` file (`gitdir: <path>`) without starting git. */
-export async function privateGitDir(worktreePath: string): Promise<string> {
-  const pointer = (await readFile(path.join(worktreePath, '.git'), 'utf8')).trim();
-  if (!pointer.startsWith('gitdir: ')) throw new Error(`${worktreePath}/.git is not a linked worktree's pointer file`);
-  return path.resolve(worktreePath, pointer.slice('gitdir: '.length));
-}
-
 async function recordBase(worktreePath: string, baseSha: string): Promise<void> {
-  await writeFile(path.join(await privateGitDir(worktreePath), baseShaFile), `${baseSha}\n`, 'utf8');
+  const gitDir = await privateGitDir(worktreePath);
+  if (!gitDir) throw worktreeError('worktree add', `${worktreePath} has no .git file after it was added`);
+  await writeFile(path.join(gitDir, baseShaFile), `${baseSha}\n`, 'utf8');
 }
 
 /** The base commit recorded when the worktree was made, if any. */
 export async function readRecordedBase(worktreePath: string): Promise<string | undefined> {
   try {
-    const text = await readFile(path.join(await privateGitDir(worktreePath), baseShaFile), 'utf8');
+    const gitDir = await privateGitDir(worktreePath);
+    if (!gitDir) return undefined;
+    const text = await readFile(path.join(gitDir, baseShaFile), 'utf8');
     return /^[0-9a-f]{40,64}$/.test(text.trim()) ? text.trim() : undefined;
   } catch {
     return undefined;

@@ -1,4 +1,4 @@
-// The typed, non-retryable failures of the git activities: each names the value, what is wrong and the fix.
+// The typed failures of the git activities: each names the value, what is wrong and the fix.
 import { ApplicationFailure } from '@temporalio/common';
 
 const fail = (type: string, message: string): ApplicationFailure =>
@@ -45,3 +45,17 @@ export const nothingToCommit = (worktreePath: string): ApplicationFailure =>
     'NothingToCommit',
     `worktree ${JSON.stringify(worktreePath)} has no changes and no earlier commit of this run: the coder must change files before commit`,
   );
+
+// Retryable infrastructure faults (class environment_problem, retry kind rerun_node): a retry of the step can help.
+const retryable = (type: string, message: string, details: Record<string, string>): ApplicationFailure =>
+  ApplicationFailure.create({ type, message, nonRetryable: false, details: [details] });
+
+export const gitLocked = (lockPath: string, command: string): ApplicationFailure =>
+  retryable(
+    'GitLocked',
+    `git ${command} found ${lockPath} held by another git process and it stayed held: if no git process runs there, delete the lock file`,
+    { lockPath, command },
+  );
+
+export const worktreeError = (command: string, problem: string): ApplicationFailure =>
+  retryable('WorktreeError', `git ${command} failed: ${problem.trim().split('\n').slice(-3).join(' ').slice(0, 400)}`, { command });

@@ -1,9 +1,11 @@
-import { writeFile } from 'node:fs/promises';
+import { utimes, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { simpleGit } from 'simple-git';
 import { afterEach, describe, expect, it } from 'vitest';
 import { commitWorktree } from '../../../../activities/git/commit-worktree.js';
 import { createWorktree } from '../../../../activities/git/create-worktree.js';
+import { privateGitDir } from '../../../../activities/git/run-git.js';
 import { removeWorktree } from '../../../../activities/git/remove-worktree.js';
 import { makeRepoWithWorktree, makeTempDir, removeDirs } from '../../../support/git-repo.js';
 
@@ -132,5 +134,35 @@ describe('commitWorktree', () => {
 
     expect(second.created).toBe(true);
     expect(second.sha).not.toBe(first.sha);
+  });
+
+  it('removes an index.lock a crashed process left before the activity started and commits in the same call', async () => {
+    const { worktreePath, branch } = await setup();
+    await writeFile(path.join(worktreePath, 'new.py'), 'x = 1\n');
+    const lock = path.join((await privateGitDir(worktreePath)) ?? '?', 'index.lock');
+    await writeFile(lock, '');
+    const crashedAt = new Date(Date.now() - 60_000);
+    await utimes(lock, crashedAt, crashedAt);
+
+    const result = await commitWorktree({ ...run, worktreePath, branch });
+
+    expect(result.created).toBe(true);
+    expect(existsSync(lock)).toBe(false);
+    expect((await simpleGit(worktreePath).raw(['ls-tree', '--name-only', result.sha])).split('\n')).toContain('new.py');
+  });
+
+  it('leaves an index.lock taken after the activity started and fails with a retryable GitLocked', async () => {
+    const { worktreePath, branch } = await setup();
+    await writeFile(path.join(worktreePath, 'new.py'), 'x = 1\n');
+    const startedAtMs = Date.now() - 60_000;
+    const lock = path.join((await privateGitDir(worktreePath)) ?? '?', 'index.lock');
+    await writeFile(lock, '');
+
+    await expect(commitWorktree({ ...run, worktreePath, branch, startedAtMs })).rejects.toMatchObject({
+      type: 'GitLocked',
+      nonRetryable: false,
+      message: expect.stringContaining('index.lock'),
+    });
+    expect(existsSync(lock)).toBe(true);
   });
 });
