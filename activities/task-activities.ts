@@ -12,7 +12,8 @@ import { buildLearningSections } from './coder/learning-sections.js';
 import { runCoder, type CoderAllowance } from './coder/run-coder.js';
 import { defaultSkillsDir } from './skills/index.js';
 import { appendEvents } from './events-sink.js';
-import { commitWorktree, createWorktree, removeWorktree } from './git/index.js';
+import { isRepoUrl } from '../domain/repo-url.js';
+import { commitWorktree, createWorktree, fetchBase, isCachedCloneWorktree, localRepoPath, pushBranch, removeWorktree } from './git/index.js';
 import { loadAgent } from './models/agent-registry.js';
 import { judgeWithModel, reviewWithModel, type VerdictModel } from './models/model-verdicts.js';
 import { createModelProvider } from './models/router.js';
@@ -115,7 +116,10 @@ export function createTaskActivities(deps: ActivityDeps) {
   return {
     /** Picks this host for the attempt and creates (or finds) its worktree; returns the host's own queue. */
     async claimWorktree(input: ClaimInput): Promise<Claim> {
-      const created = await createWorktree({ ...input, workDir: deps.workDir });
+      // A repository by URL: this host's clone, with the base ref fetched now (one fetch per claim).
+      const local = isRepoUrl(input.repoPath) ? await fetchBase(input.repoPath, deps.workDir, input.baseRef) : undefined;
+      const repo = local ? { repoPath: local.repoPath, baseRef: local.baseSha } : {};
+      const created = await createWorktree({ ...input, ...repo, workDir: deps.workDir });
       return { ...created, hostId: deps.hostId, hostQueue: deps.hostQueue };
     },
 
@@ -190,11 +194,14 @@ export function createTaskActivities(deps: ActivityDeps) {
 
     /** `staged`: the review staged the worktree, so the commit records exactly the reviewed change. */
     async commitWorktree(input: AttemptRef & { worktreePath: string; branch: string; message: string; staged?: boolean }): Promise<CommitResult> {
-      return commitWorktree(input);
+      const commit = await commitWorktree(input);
+      if (!(await isCachedCloneWorktree(input.worktreePath, deps.workDir))) return commit;
+      const { remote } = await pushBranch({ worktreePath: input.worktreePath, branch: commit.branch, sha: commit.sha });
+      return { ...commit, remote };
     },
 
     async removeWorktree(input: { repoPath: string; worktreePath: string }): Promise<{ removed: boolean; wasClean: boolean }> {
-      return removeWorktree(input);
+      return removeWorktree({ ...input, repoPath: localRepoPath(input.repoPath, deps.workDir) });
     },
 
     async recordEvents(input: { events: TaskEvent[] }): Promise<void> {

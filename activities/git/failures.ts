@@ -59,3 +59,11 @@ export const gitLocked = (lockPath: string, command: string): ApplicationFailure
 
 export const worktreeError = (command: string, problem: string): ApplicationFailure =>
   retryable('WorktreeError', `git ${command} failed: ${problem.trim().split('\n').slice(-3).join(' ').slice(0, 400)}`, { command });
+
+export const pushRejected = (branch: string, remote: string, reason: string, kept: string): ApplicationFailure =>
+  ApplicationFailure.create({
+    type: 'PushRejected',
+    message: `push of branch ${JSON.stringify(branch)} to ${remote} was rejected (${reason}): the remote branch moved or this host may not push there; nothing was forced and the commit stays on ${JSON.stringify(branch)} in ${kept}`,
+    nonRetryable: true,
+    details: [{ branch, remote, reason }],
+  });
