@@ -24,13 +24,19 @@ export async function pushBranch(input: { worktreePath: string; branch: string; 
   } catch (error) {
     const message = redactUrls(error instanceof Error ? error.message : String(error));
     if (error instanceof GitError && rejected.test(message)) {
-      const reason = /\[(?:remote )?rejected\][^\n]*/.exec(message)?.[0].replace(/^\[[^\]]+\]\s*/, '').trim() || message.trim().split('\n').pop() || 'rejected';
+      const reason = rejectionReason(message);
       const clone = (await git.raw(['rev-parse', '--path-format=absolute', '--git-common-dir']).catch(() => 'this host\'s clone')).trim();
       throw pushRejected(input.branch, remote, reason, clone);
     }
     throw worktreeError('push', message);
   }
   return { remote };
+}
+
+/** The remote's reason from git's porcelain line (`[rejected] (fetch first)`), else git's last line. */
+function rejectionReason(message: string): string {
+  const said = /\[(?:remote )?rejected\]\s*(.*)/.exec(message)?.[1]?.trim();
+  return said ? said.replace(/^\((.*)\)$/, '$1') : (message.trim().split('\n').pop() ?? 'rejected');
 }
 
 /** True when the worktree belongs to one of this host's clones of a URL (under `<workDir>/repos/`). */

@@ -69,7 +69,7 @@ describe('repositories by URL', () => {
 
     const failure = run(host.commitWorktree, { workflowId: 'task-p-t1', attempt: 1, worktreePath: claim.worktreePath, branch: claim.branch, message: 'fix add' });
 
-    await expect(failure).rejects.toMatchObject({ type: 'PushRejected', nonRetryable: true, message: expect.stringMatching(/taskloop\/t1.*rejected/) });
+    await expect(failure).rejects.toMatchObject({ type: 'PushRejected', nonRetryable: true, message: expect.stringMatching(/taskloop\/t1.*rejected \((fetch first|non-fast-forward)/) });
     expect(await remoteSha(remote, 'refs/heads/taskloop/t1')).toBe(other);
     const kept = (await simpleGit(claim.worktreePath).raw(['rev-parse', 'refs/heads/taskloop/t1'])).trim();
     expect(kept).not.toBe(other);
