@@ -6,7 +6,7 @@ import { createLearningActivities } from './learning/index.js';
 export type { ActivityDeps, Claim, ClaimInput, CoderInput, ReviewInput, TestInput } from './task-activities.js';
 
 export function createActivities(deps: ActivityDeps) {
-  return { ...createTaskActivities(deps), ...createSkillActivities(deps), ...createLearningActivities() };
+  return { ...createTaskActivities(deps), ...createSkillActivities(deps), ...createLearningActivities(deps) };
 }
 
 export type TaskloopActivities = ReturnType<typeof createActivities>;

@@ -14,7 +14,8 @@ import { DEFAULT_MAX_TEST_RUNS } from './coder/tools/run-tests.js';
 import type { Capability } from '../domain/capabilities.js';
 import { defaultSkillsDir } from './skills/index.js';
 import { appendEvents } from './events-sink.js';
-import { commitWorktree, createWorktree, removeWorktree } from './git/index.js';
+import { isRepoUrl } from '../domain/repo-url.js';
+import { commitWorktree, createWorktree, fetchBase, isCachedCloneWorktree, localRepoPath, pushBranch, removeWorktree } from './git/index.js';
 import { loadAgent } from './models/agent-registry.js';
 import { judgeWithModel, reviewWithModel, type VerdictModel } from './models/model-verdicts.js';
 import { createModelProvider } from './models/router.js';
@@ -132,8 +133,11 @@ export function createTaskActivities(deps: ActivityDeps) {
   return {
     /** Picks this host for the attempt and creates (or finds) its worktree; returns the host's own queue. */
     async claimWorktree(input: ClaimInput): Promise<Claim> {
+      // A repository by URL: this host's clone, with the base ref fetched now (one fetch per claim).
+      const local = isRepoUrl(input.repoPath) ? await fetchBase(input.repoPath, deps.workDir, input.baseRef) : undefined;
+      const repo = local ? { repoPath: local.repoPath, baseRef: local.baseSha } : {};
       const { agent } = await loadAgent('coder', { pinned: input.coderVersion });
-      const created = await createWorktree({ ...input, workDir: deps.workDir });
+      const created = await createWorktree({ ...input, ...repo, workDir: deps.workDir });
       return { ...created, hostId: deps.hostId, hostQueue: deps.hostQueue, coderAgent: { version: agent.version, capabilities: agent.capabilities } };
     },
 
@@ -226,12 +230,16 @@ export function createTaskActivities(deps: ActivityDeps) {
       return judgeWithModel({ judge: input.judge, goal: input.goal, test: input.test, diffPath: input.diffPath, model, secretValues: resolveSecretValues(input.secretEnvNames) });
     },
 
-    async commitWorktree(input: AttemptRef & { worktreePath: string; branch: string; message: string }): Promise<CommitResult> {
-      return commitWorktree(input);
+    /** `staged`: the review staged the worktree, so the commit records exactly the reviewed change. */
+    async commitWorktree(input: AttemptRef & { worktreePath: string; branch: string; message: string; staged?: boolean }): Promise<CommitResult> {
+      const commit = await commitWorktree(input);
+      if (!(await isCachedCloneWorktree(input.worktreePath, deps.workDir))) return commit;
+      const { remote } = await pushBranch({ worktreePath: input.worktreePath, branch: commit.branch, sha: commit.sha });
+      return { ...commit, remote };
     },
 
     async removeWorktree(input: { repoPath: string; worktreePath: string }): Promise<{ removed: boolean; wasClean: boolean }> {
-      return removeWorktree(input);
+      return removeWorktree({ ...input, repoPath: localRepoPath(input.repoPath, deps.workDir) });
     },
 
     async recordEvents(input: { events: TaskEvent[] }): Promise<void> {

@@ -126,6 +126,8 @@ export interface CommitResult {
   branch: string;
   /** false when a retried commit found its own earlier commit and made none. */
   created: boolean;
+  /** For a repository by URL: the remote (without credentials) the branch was pushed to. */
+  remote?: string;
   /** The agent versions whose work this commit holds, e.g. `coder/coder-1`. */
   agentVersions?: string[];
 }

@@ -1,6 +1,7 @@
 // The task spec: what one task asks for, validated at the edge (CLI, tasks file, client) before a workflow starts.
 import { z } from 'zod';
 import { budgetsSchema } from './budgets.js';
+import { repoUrlProblem } from './repo-url.js';
 import { formatSpecIssues, type SpecIssue } from './task-spec-errors.js';
 
 const namePattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -27,7 +28,8 @@ export const modelsSchema = z.strictObject({
 export const taskSpecSchema = z.strictObject({
   id: z.string().regex(namePattern),
   project: z.string().regex(namePattern).default('default'),
-  repo: z.string().min(1),
+  /** A local path or a git URL (file://, ssh://, https://, git://, user@host:path); see domain/repo-url.ts. */
+  repo: z.string().min(1).refine((repo) => repoUrlProblem(repo) === undefined, { error: (issue) => `${repoUrlProblem(String(issue.input)) ?? 'is not usable'}` }),
   baseRef: z.string().min(1).default('HEAD'),
   goal: z.string().min(1).max(20_000),
   testCommand: z

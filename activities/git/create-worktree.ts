@@ -3,9 +3,9 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { SimpleGit } from 'simple-git';
 import { assertAttempt, toSafeName } from '../artifacts.js';
-import { branchInUse, emptyRepo, invalidTaskId, unknownBaseRef } from './failures.js';
-import { openGit, openRepo, tryGit } from './run-git.js';
-import { findWorktree, listWorktrees } from './worktree-list.js';
+import { emptyRepo, invalidTaskId, unknownBaseRef, worktreeError } from './failures.js';
+import { assertRepo, openRepo, privateGitDir, runGit, tryGit, withRepoLock } from './run-git.js';
+import { canonical, isWorktreeOf } from './worktree-owner.js';
 
 export interface CreateWorktreeInput {
   repoPath: string;
@@ -33,37 +33,44 @@ export function worktreePathFor(workDir: string, workflowId: string, attempt: nu
 }
 
 /**
- * Creates a worktree on branch `taskloop/<taskId>` at `baseRef`'s commit, or returns this attempt's existing one.
- * Earlier attempts' worktrees keep their files but lose the branch (detached HEAD).
- * Throws non-retryable `InvalidRepo`, `EmptyRepo`, `UnknownBaseRef`, `InvalidTaskId` or `BranchInUse`.
+ * Creates a worktree with a detached HEAD at `baseRef`'s commit, or returns this attempt's existing one. `branch` is
+ * the name the commit will be kept under (`taskloop/<taskId>`): no branch exists until commit, so a failed or
+ * cancelled attempt leaves none behind. Throws non-retryable `InvalidRepo`, `EmptyRepo`, `UnknownBaseRef` or
+ * `InvalidTaskId`.
  */
 export async function createWorktree(input: CreateWorktreeInput): Promise<CreatedWorktree> {
   assertAttempt(input.attempt);
   const git = await openRepo(input.repoPath);
   const branch = `taskloop/${input.taskId}`;
-  if (input.taskId.length === 0 || (await tryGit(git, ['check-ref-format', '--branch', branch])) === undefined) {
-    throw invalidTaskId(input.taskId);
-  }
+  if (!(await isValidTaskBranch(git, input.taskId, branch))) throw invalidTaskId(input.taskId);
   const worktreePath = worktreePathFor(input.workDir, input.workflowId, input.attempt);
-  // Forget worktrees whose folders are gone (e.g. a lost host's), so their branch and path can be reused.
-  await git.raw(['worktree', 'prune']);
+  // Worktree add, prune and remove race inside git when run concurrently on one repository: one at a time per worker.
+  return withRepoLock(await canonical(input.repoPath), async () => {
+    // Forget worktrees whose folders are gone (e.g. a lost host's), so a dead host's worktree does not stay registered.
+    await runGit(git, ['worktree', 'prune']).catch(async (error: unknown) => {
+      await assertRepo(git, input.repoPath);
+      throw error;
+    });
+    const reused = await readRecordedBase(worktreePath);
+    if (reused && (await isWorktreeOf(worktreePath, input.repoPath))) return { worktreePath, branch, baseSha: reused, reused: true };
 
-  const existing = await findWorktree(git, worktreePath);
-  if (existing) {
-    const recorded = await readRecordedBase(worktreePath);
-    const baseSha = recorded ?? (await resolveBaseRef(git, input.baseRef, input.repoPath));
-    return { worktreePath, branch: existing.branch ?? branch, baseSha, reused: true };
-  }
+    const baseSha = await resolveBaseRef(git, input.baseRef, input.repoPath);
+    // A folder git does not know is debris of an interrupted add: it is ours (keyed by workflow and attempt).
+    await rm(worktreePath, { recursive: true, force: true });
+    await mkdir(path.dirname(worktreePath), { recursive: true });
+    await runGit(git, ['worktree', 'add', '--detach', worktreePath, baseSha]);
+    await recordBase(worktreePath, baseSha);
+    return { worktreePath, branch, baseSha, reused: false };
+  });
+}
 
-  const baseSha = await resolveBaseRef(git, input.baseRef, input.repoPath);
-  // A folder git does not know is debris of an interrupted add: it is ours (keyed by workflow and attempt).
-  await rm(worktreePath, { recursive: true, force: true });
-  await mkdir(path.dirname(worktreePath), { recursive: true });
-  await releaseBranch(git, branch, input.repoPath);
-  // -f: the branch may still be checked out in a stale worktree of a lost host.
-  await git.raw(['worktree', 'add', '-f', '-B', branch, worktreePath, baseSha]);
-  await recordBase(worktreePath, baseSha);
-  return { worktreePath, branch, baseSha, reused: false };
+// Ids like these always make a valid branch name; anything else is asked of git.
+const plainId = /^[A-Za-z0-9_][A-Za-z0-9_-]*(\.[A-Za-z0-9_-]+)*$/;
+
+async function isValidTaskBranch(git: SimpleGit, taskId: string, branch: string): Promise<boolean> {
+  if (taskId.length === 0) return false;
+  if (plainId.test(taskId) && !taskId.endsWith('.lock')) return true;
+  return (await tryGit(git, ['check-ref-format', '--branch', branch])) !== undefined;
 }
 
 /** The full sha of `baseRef`'s commit; distinguishes an empty repository from an unknown ref. */
@@ -73,34 +80,24 @@ async function resolveBaseRef(git: SimpleGit, baseRef: string, repoPath: string)
     ? undefined
     : await tryGit(git, ['rev-parse', '--verify', '--quiet', `${baseRef}^{commit}`]);
   if (sha?.trim()) return sha.trim();
+  await assertRepo(git, repoPath);
   const anyCommit = await tryGit(git, ['rev-list', '-n', '1', '--all']);
   if (!anyCommit?.trim()) throw emptyRepo(repoPath, baseRef);
   throw unknownBaseRef(baseRef, repoPath);
 }
 
-/**
- * Detaches HEAD in earlier attempts' worktrees that still have `branch` checked out (their files and commits stay),
- * because git refuses to reset a branch checked out elsewhere. The user's main checkout is never touched.
- */
-async function releaseBranch(git: SimpleGit, branch: string, repoPath: string): Promise<void> {
-  for (const entry of await listWorktrees(git)) {
-    if (entry.branch !== branch) continue;
-    if (entry.main) throw branchInUse(branch, repoPath);
-    await openGit(entry.path).raw(['checkout', '--quiet', '--detach']);
-  }
-}
-
-async function privateGitDir(worktreePath: string): Promise<string> {
-  return (await openGit(worktreePath).raw(['rev-parse', '--absolute-git-dir'])).trim();
-}
-
 async function recordBase(worktreePath: string, baseSha: string): Promise<void> {
-  await writeFile(path.join(await privateGitDir(worktreePath), baseShaFile), `${baseSha}\n`, 'utf8');
+  const gitDir = await privateGitDir(worktreePath);
+  if (!gitDir) throw worktreeError('worktree add', `${worktreePath} has no .git file after it was added`);
+  await writeFile(path.join(gitDir, baseShaFile), `${baseSha}\n`, 'utf8');
 }
 
-async function readRecordedBase(worktreePath: string): Promise<string | undefined> {
+/** The base commit recorded when the worktree was made, if any. */
+export async function readRecordedBase(worktreePath: string): Promise<string | undefined> {
   try {
-    const text = await readFile(path.join(await privateGitDir(worktreePath), baseShaFile), 'utf8');
+    const gitDir = await privateGitDir(worktreePath);
+    if (!gitDir) return undefined;
+    const text = await readFile(path.join(gitDir, baseShaFile), 'utf8');
     return /^[0-9a-f]{40,64}$/.test(text.trim()) ? text.trim() : undefined;
   } catch {
     return undefined;

@@ -1,6 +1,8 @@
 // The change an attempt made: everything in the worktree (new, modified, deleted files) against the base commit.
+import { GitError, type SimpleGit } from 'simple-git';
 import { unknownBaseSha } from './failures.js';
-import { openWorktree, tryGit } from './run-git.js';
+import { openWorktree } from './run-git.js';
+import { runInOwnWorktree } from './stale-lock.js';
 
 export interface WorktreeDiff {
   /** Unified diff with a/ and b/ prefixes; renames appear as a deletion plus an addition. */
@@ -10,43 +12,36 @@ export interface WorktreeDiff {
 }
 
 // Stable, parseable output whatever the user's config: no color, no external or textconv drivers, no rename pairs.
-const diffArgs = ['diff', '--cached', '--no-color', '--no-ext-diff', '--no-textconv', '--no-renames'];
+const diffArgs = ['--cached', '--no-color', '--no-ext-diff', '--no-textconv', '--no-renames'];
 
 /**
  * Stages everything (`git add -A`, so untracked files count and .gitignore is honoured) and diffs the index
- * against `baseSha`. Throws non-retryable `InvalidWorktree` or `UnknownBaseRef`.
+ * against `baseSha`; the index then holds exactly the reviewed change, which commit records. A stale `index.lock`
+ * older than `startedAtMs` is removed (see runInOwnWorktree). Throws non-retryable `InvalidWorktree` or
+ * `UnknownBaseRef`, retryable `GitLocked`.
  */
-export async function diffWorktree(input: { worktreePath: string; baseSha: string }): Promise<WorktreeDiff> {
+export async function diffWorktree(input: { worktreePath: string; baseSha: string; startedAtMs?: number }): Promise<WorktreeDiff> {
   const git = await openWorktree(input.worktreePath);
-  const verified = input.baseSha.startsWith('-')
-    ? undefined
-    : await tryGit(git, ['rev-parse', '--verify', '--quiet', `${input.baseSha}^{commit}`]);
-  if (!verified?.trim()) throw unknownBaseSha(input.baseSha, input.worktreePath);
-  const base = verified.trim();
-
-  await git.raw(['add', '-A']);
-  const diff = await git.raw([...diffArgs, '--src-prefix=a/', '--dst-prefix=b/', base, '--']);
-  const numstat = await git.raw([...diffArgs, '--numstat', '-z', base, '--']);
-  const rows = parseNumstat(numstat);
+  // A sha starting with "-" would be read as an option.
+  if (input.baseSha.startsWith('-')) throw unknownBaseSha(input.baseSha, input.worktreePath);
+  await runInOwnWorktree(git, input.worktreePath, input.startedAtMs ?? Date.now(), ['add', '-A']);
+  const [diff, summary] = await diffAgainst(git, input.baseSha, input.worktreePath);
   return {
     diff,
-    changedFiles: rows.map((row) => row.file),
-    stat: {
-      files: rows.length,
-      insertions: rows.reduce((sum, row) => sum + row.insertions, 0),
-      deletions: rows.reduce((sum, row) => sum + row.deletions, 0),
-    },
+    changedFiles: summary.files.map((file) => file.file),
+    stat: { files: summary.files.length, insertions: summary.insertions, deletions: summary.deletions },
   };
 }
 
-/** Parses `--numstat -z` records `added\tdeleted\tpath\0`; binary files count `-` as 0 lines. */
-export function parseNumstat(text: string): { file: string; insertions: number; deletions: number }[] {
-  const rows: { file: string; insertions: number; deletions: number }[] = [];
-  for (const record of text.split('\0')) {
-    const match = /^\n?(\d+|-)\t(\d+|-)\t(.+)$/s.exec(record);
-    if (!match) continue;
-    const [, added = '-', deleted = '-', file = ''] = match;
-    rows.push({ file, insertions: added === '-' ? 0 : Number(added), deletions: deleted === '-' ? 0 : Number(deleted) });
+async function diffAgainst(git: SimpleGit, base: string, worktreePath: string) {
+  try {
+    return await Promise.all([
+      git.raw(['diff', ...diffArgs, '--src-prefix=a/', '--dst-prefix=b/', `${base}^{commit}`, '--']),
+      // --numstat: exact line counts per file (binary files count as changed with 0 lines).
+      git.diffSummary([...diffArgs, '--numstat', `${base}^{commit}`, '--']),
+    ]);
+  } catch (error) {
+    if (error instanceof GitError && /bad (object|revision)|unknown revision|not a valid/i.test(error.message)) throw unknownBaseSha(base, worktreePath);
+    throw error;
   }
-  return rows;
 }

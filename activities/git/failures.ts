@@ -1,4 +1,4 @@
-// The typed, non-retryable failures of the git activities: each names the value, what is wrong and the fix.
+// The typed failures of the git activities: each names the value, what is wrong and the fix.
 import { ApplicationFailure } from '@temporalio/common';
 
 const fail = (type: string, message: string): ApplicationFailure =>
@@ -25,12 +25,6 @@ export const invalidTaskId = (taskId: string): ApplicationFailure =>
     `taskId ${JSON.stringify(taskId)} does not make a valid branch name taskloop/<taskId>: use letters, digits, "-", "_" and "."`,
   );
 
-export const branchInUse = (branch: string, repoPath: string): ApplicationFailure =>
-  fail(
-    'BranchInUse',
-    `branch ${JSON.stringify(branch)} is checked out in the main worktree of ${JSON.stringify(repoPath)}: check out another branch there`,
-  );
-
 export const invalidWorktree = (worktreePath: string, problem: string): ApplicationFailure =>
   fail('InvalidWorktree', `worktreePath ${JSON.stringify(worktreePath)} ${problem}: pass the worktreePath returned by createWorktree`);
 
@@ -51,3 +45,25 @@ export const nothingToCommit = (worktreePath: string): ApplicationFailure =>
     'NothingToCommit',
     `worktree ${JSON.stringify(worktreePath)} has no changes and no earlier commit of this run: the coder must change files before commit`,
   );
+
+// Retryable infrastructure faults (class environment_problem, retry kind rerun_node): a retry of the step can help.
+const retryable = (type: string, message: string, details: Record<string, string>): ApplicationFailure =>
+  ApplicationFailure.create({ type, message, nonRetryable: false, details: [details] });
+
+export const gitLocked = (lockPath: string, command: string): ApplicationFailure =>
+  retryable(
+    'GitLocked',
+    `git ${command} found ${lockPath} held by another git process and it stayed held: if no git process runs there, delete the lock file`,
+    { lockPath, command },
+  );
+
+export const worktreeError = (command: string, problem: string): ApplicationFailure =>
+  retryable('WorktreeError', `git ${command} failed: ${problem.trim().split('\n').slice(-3).join(' ').slice(0, 400)}`, { command });
+
+export const pushRejected = (branch: string, remote: string, reason: string, kept: string): ApplicationFailure =>
+  ApplicationFailure.create({
+    type: 'PushRejected',
+    message: `push of branch ${JSON.stringify(branch)} to ${remote} was rejected (${reason}): the remote branch moved or this host may not push there; nothing was forced and the commit stays on ${JSON.stringify(branch)} in ${kept}`,
+    nonRetryable: true,
+    details: [{ branch, remote, reason }],
+  });

@@ -2,3 +2,5 @@ export { createWorktree, worktreePathFor, type CreateWorktreeInput, type Created
 export { diffWorktree, type WorktreeDiff } from './diff-worktree.js';
 export { commitWorktree, runTrailer, type CommitWorktreeInput } from './commit-worktree.js';
 export { removeWorktree } from './remove-worktree.js';
+export { fetchBase, localRepoPath } from './repo-cache.js';
+export { isCachedCloneWorktree, pushBranch } from './push-branch.js';

@@ -1,12 +1,16 @@
-// Removes an attempt's worktree after reporting whether it was clean; the branch (and any commit) stays.
+// Removes an attempt's worktree, reporting whether it was clean; the branch (and any commit) stays.
 import path from 'node:path';
+import { GitError } from 'simple-git';
 import { invalidWorktree } from './failures.js';
-import { isDirectory, openGit, openRepo } from './run-git.js';
-import { findWorktree } from './worktree-list.js';
+import { isDirectory, openRepo, runGit, withRepoLock } from './run-git.js';
+import { canonical, isWorktreeOf } from './worktree-owner.js';
+
+// What `git worktree remove` (without --force) says when the worktree has changes or untracked files.
+const dirtyMessage = /contains modified or untracked files|is dirty/i;
 
 /**
- * Reports whether the worktree had no changes against HEAD and no untracked files, then force-removes it and prunes.
- * Idempotent: a missing worktree gives removed=false (and wasClean=true: nothing is left dirty).
+ * Removes the worktree: a plain `git worktree remove` succeeds only when it is clean (wasClean=true); a dirty one is
+ * then force-removed (wasClean=false). Idempotent: a missing worktree gives removed=false (and wasClean=true).
  * Refuses (non-retryable `InvalidWorktree`) a folder that is not a linked worktree of `repoPath`.
  */
 export async function removeWorktree(input: {
@@ -14,18 +18,20 @@ export async function removeWorktree(input: {
   worktreePath: string;
 }): Promise<{ removed: boolean; wasClean: boolean }> {
   const git = await openRepo(input.repoPath);
-  await git.raw(['worktree', 'prune']);
   const worktreePath = path.resolve(input.worktreePath);
   if (!(await isDirectory(worktreePath))) return { removed: false, wasClean: true };
-
-  const entry = await findWorktree(git, worktreePath);
-  if (!entry || entry.main) {
+  if (!(await isWorktreeOf(worktreePath, input.repoPath))) {
     throw invalidWorktree(worktreePath, `is not a linked worktree of repository ${JSON.stringify(input.repoPath)}`);
   }
-  const status = await openGit(worktreePath).raw(['status', '--porcelain', '--untracked-files=all']);
-  const wasClean = status.trim().length === 0;
-  // Twice --force: also removes a dirty or locked worktree; the caller has already recorded wasClean.
-  await git.raw(['worktree', 'remove', '--force', '--force', worktreePath]);
-  await git.raw(['worktree', 'prune']);
-  return { removed: true, wasClean };
+  return withRepoLock(await canonical(input.repoPath), async () => {
+    try {
+      await git.raw(['worktree', 'remove', worktreePath]);
+      return { removed: true, wasClean: true };
+    } catch (error) {
+      const dirty = error instanceof GitError && dirtyMessage.test(error.message);
+      // Twice --force: a dirty or locked worktree goes too; a lock held by another git process is waited for.
+      await runGit(git, ['worktree', 'remove', '--force', '--force', worktreePath]);
+      return { removed: true, wasClean: !dirty };
+    }
+  });
 }

@@ -1,7 +1,8 @@
 // Opening repositories and worktrees with simple-git, with the checks that turn bad input into clear, final failures.
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
 import { GitError, simpleGit, type SimpleGit } from 'simple-git';
-import { invalidRepo, invalidWorktree } from './failures.js';
+import { gitLocked, invalidRepo, invalidWorktree, worktreeError } from './failures.js';
 
 // Output that other code parses must not depend on the user's color or path-quoting settings; and repository
 // code (tests may have rewritten .git/config) must never run through taskloop's git: no hooks, no fsmonitor.
@@ -14,6 +15,8 @@ export function openGit(dir: string, extraConfig: string[] = []): SimpleGit {
     config: [...stableConfig, ...extraConfig],
     // Our own fixed core.hooksPath=/dev/null (above) disables hooks; simple-git guards against callers setting it.
     unsafe: { allowUnsafeHooksPath: true, allowUnsafeFsMonitor: true },
+    // Resolve as soon as git exits, instead of simple-git's fixed 50 ms wait after a command that printed nothing.
+    completion: { onClose: true, onExit: 0 },
     // Any non-zero exit is a failure (simple-git's default ignores failures that print nothing on stderr).
     errors: (error, result) =>
       error ?? (result.exitCode === 0 ? undefined : Buffer.concat([...result.stdOut, ...result.stdErr])),
@@ -30,6 +33,54 @@ export async function tryGit(git: SimpleGit, args: string[]): Promise<string | u
   }
 }
 
+// What git prints when another git process holds a lock (or a concurrent worktree add/remove is half done).
+const lockMessage = /Unable to create '([^']+\.lock)'|cannot lock ref|could not lock|unable to lock|failed to read .*commondir/i;
+
+/** The lock file a git error names, or '' when it is a lock error that names none; undefined when not a lock error. */
+export function lockFileOf(error: unknown): string | undefined {
+  if (!(error instanceof GitError)) return undefined;
+  const match = lockMessage.exec(error.message);
+  return match ? (match[1] ?? '') : undefined;
+}
+
+const lockRetries = 6;
+
+/**
+ * Runs `args`, retrying with a short backoff while git reports a lock held by another process; throws retryable
+ * `GitLocked` when the lock stays, and retryable `WorktreeError` for any other git failure.
+ */
+export async function runGit(git: SimpleGit, args: string[]): Promise<string> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await git.raw(args);
+    } catch (error) {
+      const lock = lockFileOf(error);
+      if (lock === undefined) throw error instanceof GitError ? worktreeError(args[0] ?? 'git', error.message) : error;
+      if (attempt >= lockRetries) throw gitLocked(lock || 'a lock file', args.join(' '));
+      await new Promise((resolve) => setTimeout(resolve, 10 * 2 ** attempt + Math.random() * 20));
+    }
+  }
+}
+
+// One queue per repository in this worker process: git's own worktree add/prune/remove race when run concurrently.
+const repoQueues = new Map<string, Promise<void>>();
+
+/** Runs `step` after every earlier step queued for the same repository has ended. */
+export async function withRepoLock<T>(repoKey: string, step: () => Promise<T>): Promise<T> {
+  const previous = repoQueues.get(repoKey) ?? Promise.resolve();
+  let release = (): void => undefined;
+  const mine = new Promise<void>((resolve) => (release = resolve));
+  const tail = previous.then(() => mine);
+  repoQueues.set(repoKey, tail);
+  await previous;
+  try {
+    return await step();
+  } finally {
+    release();
+    if (repoQueues.get(repoKey) === tail) repoQueues.delete(repoKey);
+  }
+}
+
 /** True when `dir` exists and is a folder. */
 export async function isDirectory(dir: string): Promise<boolean> {
   try {
@@ -42,18 +93,31 @@ export async function isDirectory(dir: string): Promise<boolean> {
 /** Opens the repository at `repoPath`; throws `InvalidRepo` (non-retryable) when it is missing or not a git repository. */
 export async function openRepo(repoPath: string): Promise<SimpleGit> {
   if (!(await isDirectory(repoPath))) throw invalidRepo(repoPath, 'does not exist or is not a folder');
-  const git = openGit(repoPath);
-  if ((await tryGit(git, ['rev-parse', '--git-dir'])) === undefined) {
-    throw invalidRepo(repoPath, 'is not a git repository');
-  }
-  return git;
+  return openGit(repoPath);
 }
 
-/** Opens a worktree at `worktreePath`; throws `InvalidWorktree` (non-retryable) when it is missing or not a work tree. */
+/** Throws `InvalidRepo` when `repoPath` is not a git repository (called after a command there failed, to say why). */
+export async function assertRepo(git: SimpleGit, repoPath: string): Promise<void> {
+  if ((await tryGit(git, ['rev-parse', '--git-dir'])) === undefined) throw invalidRepo(repoPath, 'is not a git repository');
+}
+
+/** A linked worktree's private git folder, read from its `.git` file (`gitdir: <path>`) without starting git. */
+export async function privateGitDir(worktreePath: string): Promise<string | undefined> {
+  try {
+    const pointer = (await readFile(path.join(worktreePath, '.git'), 'utf8')).trim();
+    return pointer.startsWith('gitdir: ') ? path.resolve(worktreePath, pointer.slice('gitdir: '.length)) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Opens the linked worktree at `worktreePath` (checked without starting git); throws `InvalidWorktree`
+ * (non-retryable) when it is missing or not a linked worktree.
+ */
 export async function openWorktree(worktreePath: string, extraConfig: string[] = []): Promise<SimpleGit> {
   if (!(await isDirectory(worktreePath))) throw invalidWorktree(worktreePath, 'does not exist');
-  const git = openGit(worktreePath, extraConfig);
-  const inside = await tryGit(git, ['rev-parse', '--is-inside-work-tree']);
-  if (inside?.trim() !== 'true') throw invalidWorktree(worktreePath, 'is not a git work tree');
-  return git;
+  const gitDir = await privateGitDir(worktreePath);
+  if (!gitDir || !(await isDirectory(gitDir))) throw invalidWorktree(worktreePath, 'is not a git work tree');
+  return openGit(worktreePath, extraConfig);
 }

@@ -1,13 +1,15 @@
 // Activities of learning across tasks: the project's failure history beside the repository.
+import { localRepoPath } from '../git/repo-cache.js';
 import { appendTaskHistory, loadTaskHistory, type TaskHistoryRecord } from './task-history.js';
 
-export function createLearningActivities() {
+/** `workDir`: where a repository by URL has this host's clone, whose git folder holds the history. */
+export function createLearningActivities(deps: { workDir: string } = { workDir: '.' }) {
   return {
     async recordTaskHistory(input: { repoPath: string; record: TaskHistoryRecord }): Promise<void> {
-      await appendTaskHistory(input.repoPath, input.record);
+      await appendTaskHistory(localRepoPath(input.repoPath, deps.workDir), input.record);
     },
     async loadTaskHistory(input: { repoPath: string; project: string; taskId: string }) {
-      return loadTaskHistory(input.repoPath, input.project, input.taskId);
+      return loadTaskHistory(localRepoPath(input.repoPath, deps.workDir), input.project, input.taskId);
     },
   };
 }

@@ -8,7 +8,7 @@ const MAX_REASON_CHARS = 100;
 /** The result of a closed task: one headline, the attempts, the telemetry. */
 export function formatOutcome(outcome: TaskOutcome): string {
   const attempts = `${outcome.attempts.length} attempt${outcome.attempts.length === 1 ? '' : 's'}`;
-  const commit = outcome.commit ? `; commit ${outcome.commit.sha.slice(0, 12)} on ${outcome.commit.branch}` : '';
+  const commit = outcome.commit ? `; commit ${outcome.commit.sha.slice(0, 12)} on ${outcome.commit.branch}${outcome.commit.remote ? `, pushed to ${outcome.commit.remote}` : ''}` : '';
   const why = outcome.status === 'COMPLETED' ? '' : `: ${outcome.reason ?? 'no reason recorded'}`;
   const next = outcome.recommendation ? `\nrecommendation: ${outcome.recommendation}` : '';
   return [`${outcome.workflowId}: ${outcome.status} after ${attempts}${commit}${why}${next}`, formatAttempts(outcome.attempts), formatTelemetry(outcome.telemetry)]

@@ -1,4 +1,5 @@
 // Reads a tasks file (YAML or JSON) into a validated project plan, or errors with line and column.
+import { isRepoUrl } from '../../domain/repo-url.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
@@ -45,7 +46,7 @@ export async function loadTasksFile(file: string): Promise<LoadTasksFileResult> 
   errors.push(...checkOutlineIds(root));
 
   const top = isRecord(root) ? root : {};
-  const repo = typeof top.repo === 'string' ? path.resolve(path.dirname(absolute), top.repo) : '';
+  const repo = typeof top.repo === 'string' ? (isRepoUrl(top.repo) ? top.repo : path.resolve(path.dirname(absolute), top.repo)) : '';
   const rawTasks = collectRawTasks(root);
   const checked = checkTasks(rawTasks, {
     project: typeof top.project === 'string' ? top.project : '',

@@ -66,8 +66,8 @@ const defaultsSchema = z.looseObject(
 export const tasksFileSchema = z.strictObject(
   {
     project: idSchema('my-project'),
-    repo: z.string({ error: 'expected a path to the git repository (relative to this file)' }).min(1, {
-      error: 'expected a path to the git repository (relative to this file)',
+    repo: z.string({ error: 'expected a git URL or the path of the git repository (relative to this file)' }).min(1, {
+      error: 'expected a git URL or the path of the git repository (relative to this file)',
     }),
     defaults: defaultsSchema.optional(),
     milestones: z

@@ -4,14 +4,16 @@ import { execa } from 'execa';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseScript } from '../../domain/model-script.js';
+import { isRepoUrl, redactUrls } from '../../domain/repo-url.js';
 import { parseTaskSpec, type TaskSpec } from '../../domain/task-spec.js';
 import { UsageError } from '../cli-errors.js';
 
 export async function prepareTaskSpec(input: Record<string, unknown>, cwd: string): Promise<TaskSpec> {
   const parsed = parseTaskSpec(input);
   if (!parsed.success) throw new UsageError(`invalid task: ${parsed.error}`);
-  const spec = { ...parsed.data, repo: path.resolve(cwd, parsed.data.repo) };
-  await checkRepository(spec.repo, spec.baseRef);
+  const remote = isRepoUrl(parsed.data.repo);
+  const spec = { ...parsed.data, repo: remote ? parsed.data.repo : path.resolve(cwd, parsed.data.repo) };
+  await (remote ? checkRemote(spec.repo) : checkRepository(spec.repo, spec.baseRef));
   spec.models = { ...spec.models };
   for (const role of ['coder', 'reviewer', 'judge', 'skillWriter'] as const) {
     const model = spec.models[role];
@@ -25,6 +27,15 @@ async function checkRepository(repo: string, baseRef: string): Promise<void> {
   if (gitDir.failed) throw new UsageError(`repo: ${repo} is not a git repository; pass --repo with the path of a git repository (git init it first)`);
   const ref = await execa('git', ['-C', repo, 'rev-parse', '--verify', '--quiet', `${baseRef}^{commit}`], { reject: false });
   if (ref.failed) throw new UsageError(`baseRef: ${JSON.stringify(baseRef)} is not a commit in ${repo}; pass --base-ref with an existing branch, tag or sha`);
+}
+
+/** A repository by URL is cloned by each worker host; here only that it answers (the base ref is checked at claim). */
+async function checkRemote(url: string): Promise<void> {
+  const listed = await execa('git', ['ls-remote', '--quiet', url, 'HEAD'], { reject: false, env: { GIT_TERMINAL_PROMPT: '0' } });
+  if (listed.failed) {
+    const why = redactUrls(String(listed.stderr).trim().split('\n').pop() ?? '');
+    throw new UsageError(`repo: ${redactUrls(url)} is not a reachable git repository (${why}); pass --repo with a git URL or path this machine can read`);
+  }
 }
 
 async function checkScriptFile(file: string, role: string): Promise<string> {

@@ -5,12 +5,14 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { projectWorkflowId } from '../../domain/project/plan.js';
+import { scheduledRunId } from '../../domain/project/project-state.js';
 import type { ProjectReport, ProjectStateView } from '../../domain/project/project-report.js';
 import type { WorkflowRow } from '../../client/projects/list-workflows.js';
 import type { ProjectScheduleRow } from '../../client/projects/schedules.js';
 import { runTaskloop } from '../support/cli.js';
 import { calcFiles, fixTurns, makeCalcProject } from '../support/calc-project.js';
 import { makeRepo, makeTempDir } from '../support/git-repo.js';
+import { git } from './support/tasks.js';
 import { connectTestClient, eventually, startTestWorkers, uniqueId, type TestWorkerHost } from './support/temporal.js';
 
 // Whole projects of real tasks through CLI child processes: generous on a shared two-core machine.
@@ -30,8 +32,8 @@ interface FileTask {
 }
 
 /** A tasks file on a fresh calc repository: each task fixes `add` on its own branch with its own scripted coder. */
-async function writeTasksFile(tasks: FileTask[], project = uniqueId('cp')): Promise<{ file: string; dir: string; project: string }> {
-  const repo = await makeRepo(calcFiles);
+async function writeTasksFile(tasks: FileTask[], project = uniqueId('cp'), repoPath?: string): Promise<{ file: string; dir: string; project: string; repo: string }> {
+  const repo = repoPath ?? (await makeRepo(calcFiles));
   const dir = await makeTempDir();
   await writeFile(path.join(dir, 'fix.json'), JSON.stringify({ coder: fixTurns() }));
   const lines = [
@@ -55,7 +57,7 @@ async function writeTasksFile(tasks: FileTask[], project = uniqueId('cp')): Prom
   ];
   const file = path.join(dir, 'tasks.yaml');
   await writeFile(file, `${lines.join('\n')}\n`);
-  return { file, dir, project };
+  return { file, dir, project, repo };
 }
 
 async function listRows(client: Client, project: string): Promise<string[]> {
@@ -230,6 +232,47 @@ describe('taskloop schedule, list, status, pause, resume, watch and report on pr
     await expect(schedule.describe()).rejects.toBeInstanceOf(ScheduleNotFoundError);
     const missing = await taskloop(['schedule', '--delete', project]);
     expect(missing.exitCode).toBe(2);
+  }, LONG_TEST_MS);
+
+  it.concurrent('two tasks files and two scheduled runs with one task id keep all four commits, each on a branch of its own', async () => {
+    const first = await writeTasksFile([{ id: 'a' }]);
+    const second = await writeTasksFile([{ id: 'a' }], uniqueId('cp'), first.repo);
+    const scheduled = await writeTasksFile([{ id: 'a' }], uniqueId('cp'), first.repo);
+    for (const { file, dir } of [first, second]) {
+      const result = await taskloop(['schedule', file, '--task-queue', host.taskQueue, '--wait', '--json'], dir);
+      expect(result.exitCode, result.all).toBe(0);
+    }
+    const created = await taskloop(['schedule', scheduled.file, '--every', '1h', '--task-queue', host.taskQueue, '--json'], scheduled.dir);
+    expect(created.exitCode, created.all).toBe(0);
+    const schedule = client.schedule.getHandle(`schedule-${scheduled.project}`);
+    const scheduledRuns: string[] = [];
+    try {
+      for (const run of [1, 2]) {
+        await schedule.trigger();
+        const runId = await eventually(`scheduled run ${run}`, async () => {
+          const recent = (await schedule.describe()).info.recentActions.map((action) => action.action.workflow.workflowId);
+          return recent.find((id) => !scheduledRuns.includes(id));
+        });
+        scheduledRuns.push(runId);
+        expect(((await client.workflow.getHandle(runId).result()) as ProjectReport).tasks.map((task) => task.status)).toEqual(['COMPLETED']);
+      }
+    } finally {
+      await schedule.delete();
+    }
+
+    const taskIds = [`task-${first.project}-a`, `task-${second.project}-a`, ...scheduledRuns.map((runId) => `task-${scheduled.project}-a-${scheduledRunId(runId, scheduled.project) ?? '?'}`)];
+    const commits = await Promise.all(
+      taskIds.map(async (id) => {
+        const status = await taskloop(['status', id, '--json']);
+        expect(status.exitCode, status.all).toBe(0);
+        return (JSON.parse(status.stdout) as { outcome: { commit: { sha: string; branch: string } } }).outcome.commit;
+      }),
+    );
+    expect(commits.map((commit) => commit.branch)).toEqual(['taskloop/a', 'taskloop/a-run2', 'taskloop/a-run3', 'taskloop/a-run4']);
+    expect(new Set(commits.map((commit) => commit.sha)).size).toBe(4);
+    // Each named branch still holds the commit status reports for it: no run reset an earlier run's branch.
+    for (const commit of commits) expect((await git(first.repo, 'rev-parse', commit.branch)).trim()).toBe(commit.sha);
+    expect((await git(first.repo, 'branch', '--list', 'taskloop/*')).split('\n')).toHaveLength(4);
   }, LONG_TEST_MS);
 
   const badFiles: [string, (text: string) => string, RegExp][] = [

@@ -64,8 +64,8 @@ describe('the task workflow on a real server, real git and real pytest', () => {
     const events = (await readEvents(t.host.eventsFile)).filter((event) => event.workflowId === handle.workflowId);
     expect(events.map((event) => event.type)).toEqual(['TEST_FAILED', 'TASK_FAILED', 'TEST_FAILED', 'TASK_FAILED', 'TASK_RETRY_EXHAUSTED']);
     expect(events.filter((event) => event.type === 'TASK_FAILED').map((event) => event.data.will_retry)).toEqual([true, false]);
-    expect(await git(project.repo, 'branch', '--list', `taskloop/${spec.id}`)).not.toBe('');
-    expect(await taskloopCommits(project.repo, `taskloop/${spec.id}`)).toEqual([]);
+    // Branches are made only at commit: a failed task leaves none behind.
+    expect(await git(project.repo, 'branch', '--list', 'taskloop/*')).toBe('');
   });
 
   it('retries after the review rejects an edit to a test file', async () => {

@@ -152,6 +152,7 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
       worktreePath: claim.worktreePath,
       branch: claim.branch,
       message: commitMessage(spec.goal, record.coder?.summary),
+      staged: true,
     });
     return passed({ ...commit, agentVersions: agentVersionsOf(record) });
   });

@@ -19,7 +19,7 @@ async function setup(files?: Record<string, string>) {
 const base = { baseRef: 'main', taskId: 'fix-218', workflowId: 'task-demo-fix-218', attempt: 1 };
 
 describe('createWorktree', () => {
-  it('creates a worktree on branch taskloop/<taskId> at the base commit', async () => {
+  it('creates a worktree with a detached HEAD at the base commit and no branch yet', async () => {
     const { repoPath, workDir } = await setup();
     const headSha = (await simpleGit(repoPath).revparse(['HEAD'])).trim();
 
@@ -32,8 +32,9 @@ describe('createWorktree', () => {
       reused: false,
     });
     expect(await readFile(path.join(created.worktreePath, 'README.md'), 'utf8')).toBe('# demo\n');
-    const branch = await simpleGit(created.worktreePath).raw(['symbolic-ref', '--short', 'HEAD']);
-    expect(branch.trim()).toBe('taskloop/fix-218');
+    const head = await simpleGit(created.worktreePath).raw(['rev-parse', '--abbrev-ref', 'HEAD']);
+    expect(head.trim()).toBe('HEAD');
+    expect((await simpleGit(repoPath).raw(['branch', '--list', 'taskloop/*'])).trim()).toBe('');
   });
 
   it('returns the same worktree untouched when called again for the same workflow and attempt', async () => {
@@ -58,7 +59,7 @@ describe('createWorktree', () => {
     expect(second.baseSha).toBe(first.baseSha);
   });
 
-  it('gives the next attempt its own worktree, detaching the earlier one that still had the branch', async () => {
+  it('gives the next attempt its own worktree and leaves the earlier one as it was', async () => {
     const { repoPath, workDir } = await setup();
     const first = await createWorktree({ ...base, repoPath, workDir });
     await writeFile(path.join(first.worktreePath, 'left.py'), 'x = 1\n');
@@ -67,21 +68,16 @@ describe('createWorktree', () => {
 
     expect(second.worktreePath).not.toBe(first.worktreePath);
     expect(second.reused).toBe(false);
-    const secondBranch = await simpleGit(second.worktreePath).raw(['symbolic-ref', '--short', 'HEAD']);
-    expect(secondBranch.trim()).toBe('taskloop/fix-218');
-    const firstHead = await simpleGit(first.worktreePath).raw(['rev-parse', '--abbrev-ref', 'HEAD']);
-    expect(firstHead.trim()).toBe('HEAD');
+    expect(second.branch).toBe('taskloop/fix-218');
     expect(await readFile(path.join(first.worktreePath, 'left.py'), 'utf8')).toBe('x = 1\n');
   });
 
-  it('refuses to take the branch from the main checkout of the repository', async () => {
+  it('leaves a taskloop branch the user has checked out in the main worktree alone', async () => {
     const { repoPath, workDir } = await setup();
     await simpleGit(repoPath).raw(['checkout', '-q', '-b', 'taskloop/fix-218']);
-    await expect(createWorktree({ ...base, repoPath, workDir })).rejects.toMatchObject({
-      type: 'BranchInUse',
-      nonRetryable: true,
-      message: expect.stringContaining('taskloop/fix-218'),
-    });
+    const created = await createWorktree({ ...base, repoPath, workDir });
+    expect(created.reused).toBe(false);
+    expect((await simpleGit(repoPath).raw(['symbolic-ref', '--short', 'HEAD'])).trim()).toBe('taskloop/fix-218');
   });
 
   it('recreates a worktree whose folder was deleted while its registration stayed behind', async () => {

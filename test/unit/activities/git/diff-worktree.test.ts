@@ -2,7 +2,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createWorktree } from '../../../../activities/git/create-worktree.js';
-import { diffWorktree, parseNumstat } from '../../../../activities/git/diff-worktree.js';
+import { diffWorktree } from '../../../../activities/git/diff-worktree.js';
 import { makeRepo, makeTempDir, removeDirs, writeFiles } from '../../../support/git-repo.js';
 
 const dirs: string[] = [];
@@ -75,11 +75,15 @@ describe('diffWorktree', () => {
   });
 });
 
-describe('parseNumstat', () => {
-  it('counts binary files as changed with zero lines', () => {
-    expect(parseNumstat('3\t1\ta.py\0-\t-\timg.png\0')).toEqual([
-      { file: 'a.py', insertions: 3, deletions: 1 },
-      { file: 'img.png', insertions: 0, deletions: 0 },
-    ]);
+describe('diffWorktree stats', () => {
+  it('counts a binary file as changed with zero lines', async () => {
+    const { worktreePath, baseSha } = await setup();
+    await writeFile(path.join(worktreePath, 'img.png'), Buffer.from([0, 1, 2, 0, 255]));
+    await writeFiles(worktreePath, { 'a.py': 'a = 1\nb = 2\nc = 3\n' });
+
+    const result = await diffWorktree({ worktreePath, baseSha });
+
+    expect(result.changedFiles.sort()).toEqual(['a.py', 'img.png']);
+    expect(result.stat).toEqual({ files: 2, insertions: 3, deletions: 0 });
   });
 });

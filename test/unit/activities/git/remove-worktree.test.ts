@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
-import { rm, writeFile } from 'node:fs/promises';
+import { realpath, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { simpleGit } from 'simple-git';
 import { afterEach, describe, expect, it } from 'vitest';
 import { commitWorktree } from '../../../../activities/git/commit-worktree.js';
+import { createWorktree } from '../../../../activities/git/create-worktree.js';
 import { removeWorktree } from '../../../../activities/git/remove-worktree.js';
-import { makeRepoWithWorktree, removeDirs } from '../../../support/git-repo.js';
+import { makeRepoWithWorktree, makeTempDir, removeDirs } from '../../../support/git-repo.js';
 
 const dirs: string[] = [];
 afterEach(() => removeDirs(dirs));
@@ -45,12 +46,15 @@ describe('removeWorktree', () => {
     expect(await removeWorktree({ repoPath, worktreePath })).toEqual({ removed: false, wasClean: true });
   });
 
-  it('prunes the registration of a worktree whose folder was deleted', async () => {
+  it('leaves the registration of a worktree whose folder was deleted to the next claim, which prunes it', async () => {
     const { repoPath, worktreePath } = await setup();
     await rm(worktreePath, { recursive: true, force: true });
 
     expect(await removeWorktree({ repoPath, worktreePath })).toEqual({ removed: false, wasClean: true });
-    expect(await registeredPaths(repoPath)).toHaveLength(1);
+    const workDir = await makeTempDir();
+    dirs.push(workDir);
+    const next = await createWorktree({ repoPath, workDir, baseRef: 'main', taskId: 't2', workflowId: 'wf-2', attempt: 1 });
+    expect(await registeredPaths(repoPath)).toEqual([await realpath(repoPath), await realpath(next.worktreePath)]);
   });
 
   it('refuses to remove a folder that is not a worktree of the repository', async () => {

@@ -1,0 +1,35 @@
+// Which repository a linked worktree belongs to, read from the files git keeps (no git process).
+import { readFile, realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { privateGitDir } from './run-git.js';
+
+/** Resolves symlinks (e.g. /tmp on macOS) so two spellings of one folder compare equal. */
+export async function canonical(dir: string): Promise<string> {
+  try {
+    return await realpath(dir);
+  } catch {
+    return path.resolve(dir);
+  }
+}
+
+/** The common git folder of the repository at `repoPath` (`.git`, a linked checkout's common folder, or a bare one). */
+async function commonGitDir(repoPath: string): Promise<string> {
+  const dotGit = path.join(repoPath, '.git');
+  const info = await stat(dotGit).catch(() => undefined);
+  if (info?.isDirectory()) return canonical(dotGit);
+  const linked = info ? await privateGitDir(repoPath) : undefined;
+  return linked ? commonOf(linked) : canonical(repoPath);
+}
+
+/** A linked worktree's private folder names its repository's common folder in `commondir` (relative, usually `../..`). */
+async function commonOf(privateDir: string): Promise<string> {
+  const relative = (await readFile(path.join(privateDir, 'commondir'), 'utf8').catch(() => '')).trim();
+  return canonical(path.resolve(privateDir, relative || '../..'));
+}
+
+/** True when `worktreePath` is a registered linked worktree of the repository at `repoPath`. */
+export async function isWorktreeOf(worktreePath: string, repoPath: string): Promise<boolean> {
+  const privateDir = await privateGitDir(worktreePath);
+  if (!privateDir || !(await stat(privateDir).catch(() => undefined))?.isDirectory()) return false;
+  return (await commonOf(privateDir)) === (await commonGitDir(repoPath));
+}

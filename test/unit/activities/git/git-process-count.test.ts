@@ -1,0 +1,47 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { commitWorktree } from '../../../../activities/git/commit-worktree.js';
+import { createWorktree } from '../../../../activities/git/create-worktree.js';
+import { diffWorktree } from '../../../../activities/git/diff-worktree.js';
+import { removeWorktree } from '../../../../activities/git/remove-worktree.js';
+import { makeRepo, makeTempDir, removeDirs } from '../../../support/git-repo.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  delete process.env.GIT_TRACE;
+  return removeDirs(dirs);
+});
+
+/** Git processes started while `step` runs, counted from GIT_TRACE (one `built-in: git` line per process). */
+async function countGitProcesses(traceFile: string, step: () => Promise<unknown>): Promise<number> {
+  process.env.GIT_TRACE = traceFile;
+  try {
+    await step();
+  } finally {
+    delete process.env.GIT_TRACE;
+  }
+  const trace = await readFile(traceFile, 'utf8').catch(() => '');
+  return trace.split('\n').filter((line) => / trace: built-in: git /.test(line)).length;
+}
+
+describe('git processes per attempt', () => {
+  it('claim, review diff, commit and removal of one passing attempt start at most 12 git processes', async () => {
+    const repoPath = await makeRepo({ 'calc.py': 'def add(a, b):\n    return a - b\n' });
+    const workDir = await makeTempDir();
+    dirs.push(repoPath, workDir);
+    const traceFile = path.join(workDir, 'git-trace.log');
+
+    const count = await countGitProcesses(traceFile, async () => {
+      const claim = await createWorktree({ repoPath, workDir, baseRef: 'main', taskId: 't1', workflowId: 'wf-1', attempt: 1 });
+      await writeFile(path.join(claim.worktreePath, 'calc.py'), 'def add(a, b):\n    return a + b\n');
+      const diff = await diffWorktree({ worktreePath: claim.worktreePath, baseSha: claim.baseSha });
+      expect(diff.changedFiles).toEqual(['calc.py']);
+      await commitWorktree({ worktreePath: claim.worktreePath, branch: claim.branch, workflowId: 'wf-1', attempt: 1, message: 'fix add', staged: true });
+      await removeWorktree({ repoPath, worktreePath: claim.worktreePath });
+    });
+
+    // Measured: 12 (claim 3 + the 2 worktree add starts itself, review 3, commit 2, removal 1 + its status); before: 30.
+    expect(count).toBeLessThanOrEqual(12);
+  });
+});
