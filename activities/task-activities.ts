@@ -6,6 +6,7 @@ import { agentLabel } from '../domain/agents.js';
 import type { TaskEvent } from '../domain/events.js';
 import type { AttemptSummary, CoderResult, CommitResult, JudgeResult, ReviewResult, TestRunResult } from '../domain/records.js';
 import { artifactDirFor } from './artifacts.js';
+import { heartbeatWhile } from './heartbeat-while.js';
 import { loadProgress, TRANSCRIPT_NAME, type CoderHeartbeat } from './coder/progress.js';
 import type { Adaptation } from '../domain/learning/adaptations.js';
 import { buildLearningSections } from './coder/learning-sections.js';
@@ -115,7 +116,7 @@ export function createTaskActivities(deps: ActivityDeps) {
   return {
     /** Picks this host for the attempt and creates (or finds) its worktree; returns the host's own queue. */
     async claimWorktree(input: ClaimInput): Promise<Claim> {
-      const created = await createWorktree({ ...input, workDir: deps.workDir });
+      const created = await heartbeatWhile(() => createWorktree({ ...input, workDir: deps.workDir }));
       return { ...created, hostId: deps.hostId, hostQueue: deps.hostQueue };
     },
 
@@ -168,7 +169,7 @@ export function createTaskActivities(deps: ActivityDeps) {
     },
 
     async reviewChanges(input: ReviewInput): Promise<ReviewResult> {
-      const review = await reviewChanges({
+      const review = await heartbeatWhile(() => reviewChanges({
         worktreePath: input.worktreePath,
         baseSha: input.baseSha,
         allowedPaths: input.allowedPaths,
@@ -176,24 +177,24 @@ export function createTaskActivities(deps: ActivityDeps) {
         secretValues: resolveSecretValues(input.secretEnvNames),
         artifactDir: artifactDir(input),
         hostId: deps.hostId,
-      });
+      }));
       if (!input.model) return review;
       const model = { ...input.model, cwd: deps.cwd ?? process.cwd() };
-      return reviewWithModel({ review, goal: input.goal ?? '', model, secretValues: resolveSecretValues(input.secretEnvNames) });
+      return heartbeatWhile(() => reviewWithModel({ review, goal: input.goal ?? '', model, secretValues: resolveSecretValues(input.secretEnvNames) }));
     },
 
     /** Merges the judge model's verdict into the rule-based judgment (only called when a judge model is set). */
     async judgeWithModel(input: JudgeModelInput): Promise<JudgeResult> {
       const model = { ...input.model, cwd: deps.cwd ?? process.cwd() };
-      return judgeWithModel({ judge: input.judge, goal: input.goal, test: input.test, diffPath: input.diffPath, model, secretValues: resolveSecretValues(input.secretEnvNames) });
+      return heartbeatWhile(() => judgeWithModel({ judge: input.judge, goal: input.goal, test: input.test, diffPath: input.diffPath, model, secretValues: resolveSecretValues(input.secretEnvNames) }));
     },
 
     async commitWorktree(input: AttemptRef & { worktreePath: string; branch: string; message: string }): Promise<CommitResult> {
-      return commitWorktree(input);
+      return heartbeatWhile(() => commitWorktree(input));
     },
 
     async removeWorktree(input: { repoPath: string; worktreePath: string }): Promise<{ removed: boolean; wasClean: boolean }> {
-      return removeWorktree(input);
+      return heartbeatWhile(() => removeWorktree(input));
     },
 
     async recordEvents(input: { events: TaskEvent[] }): Promise<void> {
