@@ -25,7 +25,33 @@ export function isSecretEnvName(name: string): boolean {
   );
 }
 
-/** Replaces every occurrence of each secret value (of 4 or more characters) with `[redacted]`. */
+/**
+ * Credential formats recognised even when no variable declares them (the documented ruleset: README, Secrets).
+ * Order matters for the label only: the more specific prefix comes first (sk-ant- before sk-).
+ */
+export const secretKeyFormats: readonly { label: string; pattern: RegExp }[] = [
+  { label: 'a GitHub fine-grained token (github_pat_...)', pattern: /github_pat_[A-Za-z0-9_]{22,}/g },
+  { label: 'a GitHub token (ghp_, gho_, ghu_, ghs_, ghr_...)', pattern: /gh[pousr]_[A-Za-z0-9]{36,}/g },
+  { label: 'a Stripe key (sk_live_, rk_live_...)', pattern: /(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}/g },
+  { label: 'a Google API key (AIza...)', pattern: /AIza[0-9A-Za-z_-]{35}/g },
+  { label: 'a Slack token (xoxb-, xoxp-...)', pattern: /xox[baprs]-[A-Za-z0-9-]{10,}/g },
+  { label: 'an AWS access key id', pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g },
+  { label: 'an Anthropic API key (sk-ant-...)', pattern: /sk-ant-[A-Za-z0-9_-]{20,}/g },
+  { label: 'an API secret key (sk-...)', pattern: /sk-(?!ant-)[A-Za-z0-9_-]{20,}/g },
+  // The whole block when it is there; the BEGIN line alone when the text was cut.
+  { label: 'a private key', pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY-----)?/g },
+];
+
+/** Every credential-format match in `text`, with the label of its format (the label never repeats the secret). */
+export function findSecretKeys(text: string): { label: string; match: string }[] {
+  return secretKeyFormats.flatMap(({ label, pattern }) => (text.match(pattern) ?? []).map((match) => ({ label, match })));
+}
+
+/**
+ * THE scrubber: every sink (artifacts, provider requests, commit messages, events, logs, history payloads) passes
+ * through it. Replaces each secret value (of 4 or more characters) and every known credential format with
+ * `[redacted]`.
+ */
 export function scrubText(text: string, secretValues: string[]): string {
   // Longest first, so a secret that contains another is removed whole.
   const values = [...new Set(secretValues)]
@@ -33,7 +59,13 @@ export function scrubText(text: string, secretValues: string[]): string {
     .sort((a, b) => b.length - a.length);
   let result = text;
   for (const value of values) result = result.split(value).join(redacted);
+  for (const { pattern } of secretKeyFormats) result = result.replace(pattern, redacted);
   return result;
+}
+
+/** The secret values found in `text` (to refuse input that carries one), longest first. */
+export function findSecretValues(text: string, secretValues: string[]): string[] {
+  return [...new Set(secretValues)].filter((value) => value.length >= MIN_SECRET_LENGTH && text.includes(value));
 }
 
 /**
