@@ -19,7 +19,7 @@ import { judgeWithModel, reviewWithModel, type VerdictModel } from './models/mod
 import { createModelProvider } from './models/router.js';
 import { buildTestEnv } from './process-env.js';
 import { reviewChanges } from './review/index.js';
-import { resolveSecretValues } from './secret-values.js';
+import { resolveSecretValues, scrubForSink } from './secret-values.js';
 import { runTests } from './tests/index.js';
 
 export interface ActivityDeps {
@@ -189,8 +189,8 @@ export function createTaskActivities(deps: ActivityDeps) {
       return heartbeatWhile(() => judgeWithModel({ judge: input.judge, goal: input.goal, test: input.test, diffPath: input.diffPath, model, secretValues: resolveSecretValues(input.secretEnvNames) }));
     },
 
-    async commitWorktree(input: AttemptRef & { worktreePath: string; branch: string; message: string }): Promise<CommitResult> {
-      return heartbeatWhile(() => commitWorktree(input));
+    async commitWorktree(input: AttemptRef & { worktreePath: string; branch: string; message: string; secretEnvNames?: string[] }): Promise<CommitResult> {
+      return heartbeatWhile(() => commitWorktree({ ...input, message: scrubForSink(input.message, input.secretEnvNames) }));
     },
 
     async removeWorktree(input: { repoPath: string; worktreePath: string }): Promise<{ removed: boolean; wasClean: boolean }> {

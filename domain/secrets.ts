@@ -88,3 +88,39 @@ function scrubValue(value: unknown, secretValues: string[]): unknown {
   }
   return copy;
 }
+
+/** Values of the named variables plus every variable whose name looks secret, split by how they were found. */
+export function secretValuesIn(env: Record<string, string | undefined>, declaredNames: string[]): { declared: string[]; detected: string[] } {
+  const declared = new Set<string>();
+  const detected = new Set<string>();
+  for (const [name, value] of Object.entries(env)) {
+    if (!value) continue;
+    if (declaredNames.includes(name)) declared.add(value);
+    else if (isSecretEnvName(name)) detected.add(value);
+  }
+  return { declared: [...declared], detected: [...detected] };
+}
+
+/** Values found only by their variable's name must be this long to refuse input: `FEATURE_KEY=true` is no secret. */
+export const MIN_DETECTED_SECRET_LENGTH = 8;
+
+/**
+ * Where a task's own fields would carry a secret into workflow history: the goal (a known value or a credential
+ * format) and the test environment (a secret-named variable, or a known value). Field names as in the tasks file.
+ */
+export function findSecretsInTask(
+  task: { goal: string; testEnv: Record<string, string> },
+  secrets: { declared: string[]; detected: string[] },
+): { field: string; what: string }[] {
+  const known = [...secrets.declared, ...secrets.detected.filter((value) => value.length >= MIN_DETECTED_SECRET_LENGTH)];
+  const inText = (text: string) => [
+    ...(findSecretValues(text, known).length > 0 ? ['the value of a secret environment variable'] : []),
+    ...findSecretKeys(text).map((hit) => hit.label),
+  ];
+  const found = inText(task.goal).map((what) => ({ field: 'goal', what }));
+  for (const [name, value] of Object.entries(task.testEnv)) {
+    if (isSecretEnvName(name)) found.push({ field: `testEnv.${name}`, what: 'a secret-named variable' });
+    else found.push(...inText(value).map((what) => ({ field: `testEnv.${name}`, what })));
+  }
+  return found;
+}

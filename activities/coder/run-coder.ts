@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ArtifactRef, CoderResult } from '../../domain/records.js';
-import { scrubText } from '../../domain/secrets.js';
+import { scrubSecrets, scrubText } from '../../domain/secrets.js';
 import { emptyTelemetry } from '../../domain/telemetry.js';
 import { estimateUsage } from '../models/estimate-tokens.js';
 import { ModelProblem } from '../models/types.js';
@@ -140,7 +140,7 @@ export async function runCoder(input: RunCoderInput): Promise<CoderResult> {
       await saveTranscript(step - 1);
       return result('budget_exhausted', '', exhausted);
     }
-    const request = [...messages];
+    const request = scrubSecrets(messages, secretValues); // tool replies carry file contents: scrub before the provider sees them
     const beat = input.heartbeat && (() => input.heartbeat?.({ step: step - 1, transcriptPath }));
     let turn: AssistantTurn;
     try {

@@ -6,10 +6,12 @@ import path from 'node:path';
 import { parseScript } from '../../domain/model-script.js';
 import { parseTaskSpec, type TaskSpec } from '../../domain/task-spec.js';
 import { UsageError } from '../cli-errors.js';
+import { refuseSecretsInTask } from './refuse-secrets.js';
 
 export async function prepareTaskSpec(input: Record<string, unknown>, cwd: string): Promise<TaskSpec> {
   const parsed = parseTaskSpec(input);
   if (!parsed.success) throw new UsageError(`invalid task: ${parsed.error}`);
+  refuseSecretsInTask(parsed.data);
   const spec = { ...parsed.data, repo: path.resolve(cwd, parsed.data.repo) };
   await checkRepository(spec.repo, spec.baseRef);
   spec.models = { ...spec.models };

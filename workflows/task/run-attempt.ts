@@ -138,6 +138,7 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
       worktreePath: claim.worktreePath,
       branch: claim.branch,
       message: commitMessage(spec.goal, record.coder?.summary),
+      secretEnvNames: spec.secretEnvNames,
     });
     return passed({ ...commit, agentVersions: agentVersionsOf(record) });
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findSecretKeys, findSecretValues, isSecretEnvName, scrubSecrets, scrubText } from '../../../domain/secrets.js';
+import { findSecretKeys, findSecretsInTask, findSecretValues, isSecretEnvName, scrubSecrets, scrubText, secretValuesIn } from '../../../domain/secrets.js';
 
 describe('isSecretEnvName', () => {
   it.each(['OPENAI_API_KEY', 'GITHUB_TOKEN', 'DB_PASSWORD', 'TEMPORAL_API_KEY', 'AWS_SECRET_ACCESS_KEY', 'SMTP_PASSWD', 'GOOGLE_CREDENTIALS', 'SSH_PRIVATE_KEY', 'PGPASSWORD', 'openaiApiKey', 'API-KEYS'])(
@@ -101,5 +101,30 @@ describe('secretKeyFormats', () => {
 describe('findSecretValues', () => {
   it('names the declared values a text holds, ignoring short ones', () => {
     expect(findSecretValues('use hunter22 and abc', ['hunter22', 'abc', 'absent-value'])).toEqual(['hunter22']);
+  });
+});
+
+describe('findSecretsInTask', () => {
+  const secrets = { declared: ['declared-value-1'], detected: ['detected-long-value', 'true'] };
+
+  it('names the goal when it holds a declared value, a detected value or a key format', () => {
+    expect(findSecretsInTask({ goal: 'use declared-value-1', testEnv: {} }, secrets)).toEqual([{ field: 'goal', what: 'the value of a secret environment variable' }]);
+    expect(findSecretsInTask({ goal: 'use detected-long-value', testEnv: {} }, secrets)).toHaveLength(1);
+    expect(findSecretsInTask({ goal: `call with ghp_${'x'.repeat(36)}`, testEnv: {} }, secrets)[0]?.what).toContain('GitHub token');
+  });
+
+  it('names test environment entries that are secret-named or hold a secret value', () => {
+    const found = findSecretsInTask({ goal: 'fix it', testEnv: { API_TOKEN: 'anything', MODE: 'declared-value-1', OK: 'plain' } }, secrets);
+    expect(found.map((hit) => hit.field)).toEqual(['testEnv.API_TOKEN', 'testEnv.MODE']);
+  });
+
+  it('does not refuse short values found only by their variable name', () => {
+    expect(findSecretsInTask({ goal: 'make it return true', testEnv: {} }, secrets)).toEqual([]);
+  });
+});
+
+describe('secretValuesIn', () => {
+  it('splits declared values from those found by name, skipping empty ones', () => {
+    expect(secretValuesIn({ MINE: 'aaaa', GH_TOKEN: 'bbbb', EMPTY_KEY: '', PATH: '/bin' }, ['MINE'])).toEqual({ declared: ['aaaa'], detected: ['bbbb'] });
   });
 });
