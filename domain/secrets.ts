@@ -27,17 +27,18 @@ export function isSecretEnvName(name: string): boolean {
 
 /**
  * Credential formats recognised even when no variable declares them (the documented ruleset: README, Secrets).
- * Order matters for the label only: the more specific prefix comes first (sk-ant- before sk-).
+ * Order matters for the label only: the more specific prefix comes first (sk-ant- before sk-). Each starts at a word
+ * boundary, so a workflow id such as `task-itest-fix-add-0123456789` is not taken for an `sk-` key.
  */
 export const secretKeyFormats: readonly { label: string; pattern: RegExp }[] = [
-  { label: 'a GitHub fine-grained token (github_pat_...)', pattern: /github_pat_[A-Za-z0-9_]{22,}/g },
-  { label: 'a GitHub token (ghp_, gho_, ghu_, ghs_, ghr_...)', pattern: /gh[pousr]_[A-Za-z0-9]{36,}/g },
-  { label: 'a Stripe key (sk_live_, rk_live_...)', pattern: /(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}/g },
-  { label: 'a Google API key (AIza...)', pattern: /AIza[0-9A-Za-z_-]{35}/g },
-  { label: 'a Slack token (xoxb-, xoxp-...)', pattern: /xox[baprs]-[A-Za-z0-9-]{10,}/g },
+  { label: 'a GitHub fine-grained token (github_pat_...)', pattern: /\bgithub_pat_[A-Za-z0-9_]{22,}/g },
+  { label: 'a GitHub token (ghp_, gho_, ghu_, ghs_, ghr_...)', pattern: /\bgh[pousr]_[A-Za-z0-9]{36,}/g },
+  { label: 'a Stripe key (sk_live_, rk_live_...)', pattern: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}/g },
+  { label: 'a Google API key (AIza...)', pattern: /\bAIza[0-9A-Za-z_-]{35}/g },
+  { label: 'a Slack token (xoxb-, xoxp-...)', pattern: /\bxox[baprs]-[A-Za-z0-9-]{10,}/g },
   { label: 'an AWS access key id', pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g },
-  { label: 'an Anthropic API key (sk-ant-...)', pattern: /sk-ant-[A-Za-z0-9_-]{20,}/g },
-  { label: 'an API secret key (sk-...)', pattern: /sk-(?!ant-)[A-Za-z0-9_-]{20,}/g },
+  { label: 'an Anthropic API key (sk-ant-...)', pattern: /\bsk-ant-[A-Za-z0-9_-]{20,}/g },
+  { label: 'an API secret key (sk-...)', pattern: /\bsk-(?!ant-)[A-Za-z0-9_-]{20,}/g },
   // The whole block when it is there; the BEGIN line alone when the text was cut.
   { label: 'a private key', pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY-----)?/g },
 ];

@@ -92,7 +92,7 @@ describe('secretKeyFormats', () => {
   });
 
   it('leaves look-alikes that are too short or not keys alone', () => {
-    const text = 'sk-short ghp_abc AKIA123 xoxb- AIzaShort task-runner sk_live_x';
+    const text = 'sk-short ghp_abc AKIA123 xoxb- AIzaShort task-runner sk_live_x task-itest-fix-add-in-calc-0123456789#1 desk_live_0123456789abcdefgh';
     expect(findSecretKeys(text)).toEqual([]);
     expect(scrubText(text, [])).toBe(text);
   });
