@@ -4,6 +4,7 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ArtifactRef } from '../domain/records.js';
+import { scrubForSink } from './secret-values.js';
 
 const unsafeChars = /[^A-Za-z0-9._-]/g;
 
@@ -35,14 +36,18 @@ export function artifactDirFor(workDir: string, workflowId: string, attempt: num
   return path.resolve(workDir, 'artifacts', toSafeName(workflowId), `a${attempt}`);
 }
 
-/** Writes one artifact atomically (temp file + rename), creating the folder; a retried write replaces it whole. */
+/**
+ * Writes one artifact atomically (temp file + rename), creating the folder; a retried write replaces it whole.
+ * Every artifact passes the scrubber on the way to disk, whatever its caller already removed.
+ */
 export async function writeArtifact(input: {
   dir: string;
   name: string;
   content: string;
   hostId: string;
 }): Promise<ArtifactRef> {
-  const { dir, name, content, hostId } = input;
+  const { dir, name, hostId } = input;
+  const content = scrubForSink(input.content);
   if (name.length === 0 || name !== path.basename(name) || name === '.' || name === '..') {
     throw ApplicationFailure.create({
       message: `artifact name must be a plain file name, got ${JSON.stringify(name)}: pass a name without folders, e.g. "diff.patch"`,

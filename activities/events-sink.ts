@@ -2,9 +2,10 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { TaskEvent } from '../domain/events.js';
+import { scrubDataForSink } from './secret-values.js';
 
 export async function appendEvents(file: string, events: TaskEvent[]): Promise<void> {
   if (events.length === 0) return;
   await mkdir(path.dirname(file), { recursive: true });
-  await appendFile(file, events.map((event) => JSON.stringify(event)).join('\n') + '\n');
+  await appendFile(file, events.map((event) => JSON.stringify(scrubDataForSink(event))).join('\n') + '\n');
 }

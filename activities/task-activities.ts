@@ -6,6 +6,7 @@ import { agentLabel } from '../domain/agents.js';
 import type { TaskEvent } from '../domain/events.js';
 import type { AttemptSummary, CoderResult, CommitResult, JudgeResult, ReviewResult, TestRunResult } from '../domain/records.js';
 import { artifactDirFor } from './artifacts.js';
+import { heartbeatWhile } from './heartbeat-while.js';
 import { loadProgress, TRANSCRIPT_NAME, type CoderHeartbeat } from './coder/progress.js';
 import type { Adaptation } from '../domain/learning/adaptations.js';
 import { buildLearningSections } from './coder/learning-sections.js';
@@ -20,7 +21,7 @@ import { loadAgent } from './models/agent-registry.js';
 import { judgeWithModel, reviewWithModel, type VerdictModel } from './models/model-verdicts.js';
 import { createModelProvider } from './models/router.js';
 import { reviewChanges } from './review/index.js';
-import { resolveSecretValues } from './secret-values.js';
+import { resolveSecretValues, scrubForSink } from './secret-values.js';
 import { processRecordsDir, resolveWorkerSandbox, sandboxPolicyFor, type TaskSandboxFields, type WorkerSandbox } from './sandbox/index.js';
 import { runTests, type PathPolicy } from './tests/index.js';
 
@@ -137,7 +138,7 @@ export function createTaskActivities(deps: ActivityDeps) {
       const local = isRepoUrl(input.repoPath) ? await fetchBase(input.repoPath, deps.workDir, input.baseRef) : undefined;
       const repo = local ? { repoPath: local.repoPath, baseRef: local.baseSha } : {};
       const { agent } = await loadAgent('coder', { pinned: input.coderVersion });
-      const created = await createWorktree({ ...input, ...repo, workDir: deps.workDir });
+      const created = await heartbeatWhile(() => createWorktree({ ...input, ...repo, workDir: deps.workDir }));
       return { ...created, hostId: deps.hostId, hostQueue: deps.hostQueue, coderAgent: { version: agent.version, capabilities: agent.capabilities } };
     },
 
@@ -209,7 +210,7 @@ export function createTaskActivities(deps: ActivityDeps) {
     },
 
     async reviewChanges(input: ReviewInput): Promise<ReviewResult> {
-      const review = await reviewChanges({
+      const review = await heartbeatWhile(() => reviewChanges({
         worktreePath: input.worktreePath,
         baseSha: input.baseSha,
         allowedPaths: input.allowedPaths,
@@ -218,28 +219,29 @@ export function createTaskActivities(deps: ActivityDeps) {
         artifactDir: artifactDir(input),
         hostId: deps.hostId,
         sandbox: sandboxPolicyFor(workerSandbox),
-      });
+      }));
       if (!input.model) return review;
       const model = { ...input.model, cwd: deps.cwd ?? process.cwd() };
-      return reviewWithModel({ review, goal: input.goal ?? '', model, secretValues: resolveSecretValues(input.secretEnvNames) });
+      return heartbeatWhile(() => reviewWithModel({ review, goal: input.goal ?? '', model, secretValues: resolveSecretValues(input.secretEnvNames) }));
     },
 
     /** Merges the judge model's verdict into the rule-based judgment (only called when a judge model is set). */
     async judgeWithModel(input: JudgeModelInput): Promise<JudgeResult> {
       const model = { ...input.model, cwd: deps.cwd ?? process.cwd() };
-      return judgeWithModel({ judge: input.judge, goal: input.goal, test: input.test, diffPath: input.diffPath, model, secretValues: resolveSecretValues(input.secretEnvNames) });
+      return heartbeatWhile(() => judgeWithModel({ judge: input.judge, goal: input.goal, test: input.test, diffPath: input.diffPath, model, secretValues: resolveSecretValues(input.secretEnvNames) }));
     },
 
     /** `staged`: the review staged the worktree, so the commit records exactly the reviewed change. */
-    async commitWorktree(input: AttemptRef & { worktreePath: string; branch: string; message: string; staged?: boolean }): Promise<CommitResult> {
-      const commit = await commitWorktree(input);
+    async commitWorktree(input: AttemptRef & { worktreePath: string; branch: string; message: string; staged?: boolean; secretEnvNames?: string[] }): Promise<CommitResult> {
+      // The message is built from the goal and the coder's summary: scrubbed before git stores it (and its reflog).
+      const commit = await heartbeatWhile(() => commitWorktree({ ...input, message: scrubForSink(input.message, input.secretEnvNames) }));
       if (!(await isCachedCloneWorktree(input.worktreePath, deps.workDir))) return commit;
-      const { remote } = await pushBranch({ worktreePath: input.worktreePath, branch: commit.branch, sha: commit.sha });
+      const { remote } = await heartbeatWhile(() => pushBranch({ worktreePath: input.worktreePath, branch: commit.branch, sha: commit.sha }));
       return { ...commit, remote };
     },
 
     async removeWorktree(input: { repoPath: string; worktreePath: string }): Promise<{ removed: boolean; wasClean: boolean }> {
-      return removeWorktree({ ...input, repoPath: localRepoPath(input.repoPath, deps.workDir) });
+      return heartbeatWhile(() => removeWorktree({ ...input, repoPath: localRepoPath(input.repoPath, deps.workDir) }));
     },
 
     async recordEvents(input: { events: TaskEvent[] }): Promise<void> {

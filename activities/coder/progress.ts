@@ -37,7 +37,7 @@ export async function saveProgress(input: {
 }): Promise<ArtifactRef> {
   const messages = scrubSecrets(input.messages, input.secretValues);
   const transcript = await writeArtifact({ dir: input.dir, name: TRANSCRIPT_NAME, content: JSON.stringify(messages, null, 2), hostId: input.hostId });
-  await writeArtifact({ dir: input.dir, name: PROGRESS_NAME, content: JSON.stringify({ ...input.progress, messages }), hostId: input.hostId });
+  await writeArtifact({ dir: input.dir, name: PROGRESS_NAME, content: JSON.stringify(scrubSecrets({ ...input.progress, messages }, input.secretValues)), hostId: input.hostId });
   return transcript;
 }
 

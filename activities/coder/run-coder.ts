@@ -4,7 +4,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { defaultCapabilities, type Capability } from '../../domain/capabilities.js';
 import { boundTranscript } from '../../domain/context-budget.js';
 import type { ArtifactRef, CoderResult } from '../../domain/records.js';
-import { scrubText } from '../../domain/secrets.js';
+import { scrubSecrets, scrubText } from '../../domain/secrets.js';
 import { emptyTelemetry } from '../../domain/telemetry.js';
 import { estimateUsage } from '../models/estimate-tokens.js';
 import { ModelProblem } from '../models/types.js';
@@ -158,7 +158,8 @@ export async function runCoder(input: RunCoderInput): Promise<CoderResult> {
       await saveTranscript(step - 1);
       return result('budget_exhausted', '', exhausted);
     }
-    const request = boundTranscript(messages, {
+    // Tool replies carry file contents: scrub before the provider sees them.
+    const request = boundTranscript(scrubSecrets(messages, secretValues), {
       maxTokens: input.maxContextTokens ?? DEFAULT_MODEL_CONTEXT_TOKENS,
       keepLatest: KEEP_LATEST_TOOLS,
       pointer: (index) => `message ${index} of the transcript ${transcriptPath}`,

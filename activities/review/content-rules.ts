@@ -1,6 +1,6 @@
 // Review rules about what the added lines say: conflict markers and secrets.
 import type { Finding } from '../../domain/records.js';
-import { MIN_SECRET_LENGTH } from '../../domain/secrets.js';
+import { MIN_SECRET_LENGTH, secretKeyFormats } from '../../domain/secrets.js';
 import type { AddedLine } from './added-lines.js';
 
 // The three markers git writes into a conflicted file; "=======" must be alone, so RST underlines of other lengths pass.
@@ -18,12 +18,7 @@ export function checkConflictMarkers(lines: AddedLine[]): Finding[] {
 }
 
 /** Common shapes of credentials, named for the finding (which never repeats the secret itself). */
-export const secretShapes: { label: string; pattern: RegExp }[] = [
-  { label: 'an AWS access key id', pattern: /AKIA[0-9A-Z]{16}/g },
-  { label: 'a private key', pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/g },
-  { label: 'an API secret key (sk-...)', pattern: /sk-[A-Za-z0-9_-]{20,}/g },
-  { label: 'a GitHub personal access token', pattern: /ghp_[A-Za-z0-9]{36}/g },
-];
+export const secretShapes = secretKeyFormats;
 
 /**
  * Finds configured secret values and credential shapes in added lines. Returns the findings and the matched

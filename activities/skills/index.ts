@@ -1,4 +1,5 @@
 // The skills activities (skill generation, failure reporting), built by a factory that takes the worker's dependencies.
+import { heartbeatWhile } from '../heartbeat-while.js';
 import { generateSkill, type GenerateSkillInput } from './generate-skill.js';
 import { reportFailure, type ReportFailureInput } from './report-failure.js';
 
@@ -16,7 +17,7 @@ export interface SkillActivityDeps {
 
 export function createSkillActivities(deps: SkillActivityDeps) {
   return {
-    generateSkill: (input: GenerateSkillInput) => generateSkill(input, { cwd: deps.cwd ?? process.cwd() }),
+    generateSkill: (input: GenerateSkillInput) => heartbeatWhile(() => generateSkill(input, { cwd: deps.cwd ?? process.cwd() })),
     reportFailure: (input: ReportFailureInput) => reportFailure(input, deps),
   };
 }

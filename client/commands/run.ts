@@ -39,7 +39,8 @@ The same command twice is the same task (the id is derived from the goal and the
   --retry-window DURATION  after failing, accept \`taskloop retry\` this long (e.g. 10m, 30s, 1h; default 0)
   --secret-env NAME        environment variable whose value is scrubbed from logs and records (repeatable)
   --task-queue Q           queue the workers serve (default $TASKLOOP_TASK_QUEUE or "taskloop")
-  --wait                   wait for the outcome: exit 0 when COMPLETED, 1 when FAILED or CANCELLED
+  --wait                   wait for the outcome: exit 0 when COMPLETED, 1 when FAILED or CANCELLED; says within
+                           seconds when no worker serves the queue, and keeps waiting
   --json                   machine-readable output: the outcome with --wait, else {"workflowId", "started"}
 
 Exit codes: 0 started (or completed with --wait), 1 the task failed, 2 invalid input (nothing started).`;
@@ -71,7 +72,7 @@ export const runCommand: Command = {
         return 0;
       }
       say(`waiting for ${handle.workflowId} (Ctrl-C stops waiting, not the task)`);
-      const outcome = await awaitOutcome('run', handle);
+      const outcome = await awaitOutcome('run', handle, say);
       console.log(request.json ? JSON.stringify(outcome, null, 2) : formatOutcome(outcome));
       return outcome.status === 'COMPLETED' ? 0 : 1;
     });

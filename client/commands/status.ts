@@ -6,6 +6,7 @@ import { formatOutcome, formatState } from '../output/task-report.js';
 import { readProject } from '../projects/read-project.js';
 import { resolveTarget } from '../projects/resolve-target.js';
 import { readTask } from '../tasks/read-task.js';
+import { assertWorkerServes } from '../tasks/queue-pollers.js';
 import { takeTaskRef } from '../tasks/resolve-task.js';
 import { withTaskClient } from '../tasks/task-client.js';
 import type { Command } from './command.js';
@@ -22,7 +23,8 @@ attribute), or a project name.
   --json   print {"workflowId", "workflowStatus", "taskQueue", "state" | "outcome" | "error"} as JSON; for a
            project {"kind": "project", ..., "state" | "report" | "error"}
 
-Exit codes: 0 shown, 1 could not be read (e.g. no worker answers the query), 2 unknown or ambiguous ID.`;
+Exit codes: 0 shown, 1 could not be read (e.g. no worker serves its task queue: said at once, naming the queue),
+2 unknown or ambiguous ID.`;
 
 export const statusCommand: Command = {
   summary: 'show what a task or project is doing, or how it ended',
@@ -32,6 +34,7 @@ export const statusCommand: Command = {
     const ref = takeTaskRef('status', positionals);
     return withTaskClient(async ({ client }) => {
       const target = await resolveTarget(client, 'status', ref);
+      await assertWorkerServes(client, 'status', target.kind === 'task' ? target.task.description : target.project.description);
       if (target.kind === 'project') {
         const reading = await readProject(client, 'status', target.project);
         if (values.json) console.log(JSON.stringify(reading, null, 2));

@@ -8,6 +8,7 @@ import { formatOutcome } from '../output/task-report.js';
 import { resolveTarget } from '../projects/resolve-target.js';
 import { watchTask } from '../projects/watch-task.js';
 import { awaitOutcome } from '../tasks/await-outcome.js';
+import { whileCheckingWorker } from '../tasks/queue-pollers.js';
 import { takeTaskRef } from '../tasks/resolve-task.js';
 import { withTaskClient } from '../tasks/task-client.js';
 import type { Command } from './command.js';
@@ -21,6 +22,9 @@ ID is a task id, a project name, or a workflow id (task-<project>-<id> or projec
 watching, not the work. A workflow that has already ended is shown at once.
 
   --json   progress lines go to stderr; stdout gets the outcome (task) or the report (project) as JSON
+
+When no worker serves the workflow's task queue, says so within seconds (naming \`taskloop worker\` and the queue)
+and keeps watching.
 
 Exit codes: 0 it ended COMPLETED (every task COMPLETED, for a project), 1 it did not, 2 unknown or ambiguous ID.`;
 
@@ -37,14 +41,14 @@ export const watchCommand: Command = {
       if (target.kind === 'task') {
         const { handle } = target.task;
         say(`watching task ${handle.workflowId}`);
-        await watchTask(handle, say);
-        const outcome = await awaitOutcome('watch', handle);
+        await whileCheckingWorker(handle, say, () => watchTask(handle, say));
+        const outcome = await awaitOutcome('watch', handle, say);
         console.log(json ? JSON.stringify(outcome, null, 2) : formatOutcome(outcome));
         return outcome.status === 'COMPLETED' ? 0 : 1;
       }
       const { handle } = target.project;
       say(`watching project ${handle.workflowId}`);
-      await watchProject(handle, say);
+      await whileCheckingWorker(handle, say, () => watchProject(handle, say));
       const report = await handle.result().catch((error: unknown) => {
         if (!(error instanceof WorkflowFailedError)) throw error;
         throw new WorkFailed(`taskloop watch: project ${handle.workflowId} ended without a report: ${error.cause?.message ?? error.message}`);

@@ -7,10 +7,12 @@ import { parseScript } from '../../domain/model-script.js';
 import { isRepoUrl, redactUrls } from '../../domain/repo-url.js';
 import { parseTaskSpec, type TaskSpec } from '../../domain/task-spec.js';
 import { UsageError } from '../cli-errors.js';
+import { refuseSecretsInTask } from './refuse-secrets.js';
 
 export async function prepareTaskSpec(input: Record<string, unknown>, cwd: string): Promise<TaskSpec> {
   const parsed = parseTaskSpec(input);
   if (!parsed.success) throw new UsageError(`invalid task: ${parsed.error}`);
+  refuseSecretsInTask(parsed.data);
   const remote = isRepoUrl(parsed.data.repo);
   const spec = { ...parsed.data, repo: remote ? parsed.data.repo : path.resolve(cwd, parsed.data.repo) };
   await (remote ? checkRemote(spec.repo) : checkRepository(spec.repo, spec.baseRef));

@@ -24,7 +24,10 @@ function bind<K extends Name>(name: K, options: ActivityOptions) {
     proxy.executeWithOptions({ ...options, summary }, args) as Promise<Awaited<ReturnType<Activities[K]>>>;
 }
 
-const claimOptions: ActivityOptions = { startToCloseTimeout: '2 minutes', retry: retry(5) };
+// Every activity that may run longer than a few seconds heartbeats (activities/heartbeat-while.ts), so a crashed
+// worker is noticed within about 20 s wherever the attempt is, not when start-to-close runs out.
+const heartbeatTimeout = '20 seconds';
+const claimOptions: ActivityOptions = { startToCloseTimeout: '2 minutes', heartbeatTimeout, retry: retry(5) };
 const bookkeepingOptions: LocalActivityOptions = { startToCloseTimeout: '30 seconds', retry: retry(5) };
 
 /** Activities any worker may run: claiming a worktree (that worker becomes the host). */
@@ -46,12 +49,12 @@ export function hostActivities(hostQueue: string, testTimeoutMs: number) {
   const bound = { taskQueue: hostQueue, scheduleToStartTimeout: '10 minutes' } as const;
   const waitForCancel = { cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED };
   return {
-    runCoder: bind('runCoder', { ...bound, ...waitForCancel, startToCloseTimeout: '30 minutes', heartbeatTimeout: '30 seconds', retry: retry(3) }),
-    runTests: bind('runTests', { ...bound, ...waitForCancel, startToCloseTimeout: testTimeoutMs + 60_000, heartbeatTimeout: '20 seconds', retry: retry(3) }),
-    reviewChanges: bind('reviewChanges', { ...bound, startToCloseTimeout: '5 minutes', retry: retry(3) }),
-    judgeWithModel: bind('judgeWithModel', { ...bound, startToCloseTimeout: '5 minutes', retry: retry(3) }),
-    commitWorktree: bind('commitWorktree', { ...bound, startToCloseTimeout: '2 minutes', retry: retry(5) }),
-    removeWorktree: bind('removeWorktree', { ...bound, startToCloseTimeout: '2 minutes', retry: retry(5) }),
+    runCoder: bind('runCoder', { ...bound, ...waitForCancel, startToCloseTimeout: '30 minutes', heartbeatTimeout, retry: retry(3) }),
+    runTests: bind('runTests', { ...bound, ...waitForCancel, startToCloseTimeout: testTimeoutMs + 60_000, heartbeatTimeout, retry: retry(3) }),
+    reviewChanges: bind('reviewChanges', { ...bound, startToCloseTimeout: '5 minutes', heartbeatTimeout, retry: retry(3) }),
+    judgeWithModel: bind('judgeWithModel', { ...bound, startToCloseTimeout: '5 minutes', heartbeatTimeout, retry: retry(3) }),
+    commitWorktree: bind('commitWorktree', { ...bound, startToCloseTimeout: '2 minutes', heartbeatTimeout, retry: retry(5) }),
+    removeWorktree: bind('removeWorktree', { ...bound, startToCloseTimeout: '2 minutes', heartbeatTimeout, retry: retry(5) }),
   };
 }
 

@@ -153,6 +153,7 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
       branch: claim.branch,
       message: commitMessage(spec.goal, record.coder?.summary),
       staged: true,
+      secretEnvNames: spec.secretEnvNames,
     });
     return passed({ ...commit, agentVersions: agentVersionsOf(record) });
   });

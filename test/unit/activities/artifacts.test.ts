@@ -52,3 +52,17 @@ describe('writeArtifact', () => {
     });
   });
 });
+
+describe('writeArtifact and the scrubber', () => {
+  it('scrubs secret-named values of the worker environment and key formats from every artifact', async () => {
+    const dir = await makeTempDir();
+    dirs.push(dir);
+    process.env.ARTIFACT_TEST_TOKEN = 'artifact-canary-7781';
+    try {
+      const ref = await writeArtifact({ dir, name: 'log.txt', content: `token artifact-canary-7781 and AKIA${'Q'.repeat(16)}`, hostId: 'h' });
+      expect(await readFile(ref.path, 'utf8')).toBe('token [redacted] and [redacted]');
+    } finally {
+      delete process.env.ARTIFACT_TEST_TOKEN;
+    }
+  });
+});

@@ -1,0 +1,18 @@
+// Keeps an activity visibly alive while a long step (git, python, a model call) runs, so a worker crash is noticed
+// by its heartbeat timeout (about 20 s) instead of its start-to-close timeout (minutes).
+import { Context } from '@temporalio/activity';
+
+/** How often a running step heartbeats; well under the 20 s heartbeat timeouts in workflows/task/proxies.ts. */
+export const HEARTBEAT_INTERVAL_MS = 5_000;
+
+/** Heartbeats now and every `intervalMs` until `work` settles; returns (or throws) what `work` does. */
+export async function heartbeatWhile<T>(work: () => Promise<T>, intervalMs = HEARTBEAT_INTERVAL_MS): Promise<T> {
+  const context = Context.current();
+  context.heartbeat();
+  const timer = setInterval(() => context.heartbeat(), intervalMs);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
+}

@@ -1,0 +1,39 @@
+// The crash matrix, part 1: a worker killed (alone with SIGKILL, or with its whole process group) at each node of
+// an attempt, restarted on the same host. Each run ends COMPLETED with one trailer commit and nothing left behind.
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { calcFiles, fixTurns } from '../support/calc-project.js';
+import { CrashRun, recordRecovery, recoveries } from './support/crash-run.js';
+import { git } from './support/tasks.js';
+import { eventually, useTestClient } from './support/temporal.js';
+
+// A test that takes a few seconds, so a kill during pytest lands while it runs.
+const slowFiles = { ...calcFiles, 'tests/test_slow.py': 'import time\n\n\ndef test_slow():\n    time.sleep(4)\n' };
+
+describe('a worker crash at each node of an attempt', () => {
+  const t = useTestClient();
+  afterEach(() => CrashRun.stopAll());
+  afterAll(() => console.log(recoveries.join('\n')));
+
+  it.each([
+    ['claim', 'group'],
+    ['code', 'worker'],
+    ['test', 'group'],
+    ['review', 'worker'],
+    ['commit', 'group'],
+  ] as const)('at %s (%s kill): completes with one commit, no worktree, no process left, no duplicate event', async (phase, mode) => {
+    const run = await CrashRun.start(t.client, { files: slowFiles, coder: fixTurns() });
+    await run.waitFor(`phase ${phase}`, (state) => state.phase === phase);
+    await run.crash(mode);
+    recordRecovery(`${phase} (${mode} kill)`, await run.finish('COMPLETED'));
+  });
+
+  it('after the commit, before the worktree is removed (group kill): one commit, the worktree removed', async () => {
+    const run = await CrashRun.start(t.client, { files: slowFiles, coder: fixTurns() });
+    await eventually('the trailer commit', async () => ((await git(run.repo, 'branch', '--list', run.branch.replace('taskloop/', 'taskloop/*'))) ? true : undefined), 90_000);
+    await eventually('the commit on the branch', async () => ((await git(run.repo, 'log', '-1', '--format=%B', run.branch).catch(() => '')).includes('Taskloop-Run') ? true : undefined), 90_000);
+    await run.crash('group');
+    const seconds = await run.finish('COMPLETED');
+    recordRecovery('after commit, before removal (group kill)', seconds);
+    expect(seconds).toBeGreaterThan(0);
+  });
+});

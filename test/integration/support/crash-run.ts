@@ -1,0 +1,115 @@
+// One task run through a crash: a `taskloop worker` process is killed at a chosen point and restarted (on the same
+// host or as another one); `finish` checks the end state and returns the recovery time (last kill to outcome).
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import { readdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { expect } from 'vitest';
+import type { TaskSpecInput } from '../../../domain/task-spec.js';
+import type { TaskOutcome, TaskState } from '../../../domain/task-state.js';
+import { calcFiles, type ScriptTurn } from '../../support/calc-project.js';
+import { descendantsOf, killWorker, leftoverProcesses, spawnWorker, stopWorker, type KillMode, type WorkerProcess } from '../../support/crash.js';
+import { makeRepo, makeTempDir } from '../../support/git-repo.js';
+import { git, readEvents, startTestTask, taskloopCommits, taskSpec, waitForState } from './tasks.js';
+import { uniqueId, workerProcessEnv } from './temporal.js';
+
+export interface CrashRunOptions {
+  files?: Record<string, string>;
+  coder: ScriptTurn[];
+  spec?: Partial<Omit<TaskSpecInput, 'id' | 'repo'>>;
+}
+
+export class CrashRun {
+  /** Runs whose worker is still up, for an afterEach that stops them when a test failed midway. */
+  static readonly open = new Set<CrashRun>();
+  private readonly envs: NodeJS.ProcessEnv[] = [];
+  private readonly killed: { pid: number; start: string }[] = [];
+  private lastKillAt = 0;
+
+  private constructor(
+    readonly handle: WorkflowHandle,
+    readonly repo: string,
+    readonly branch: string,
+    private worker: WorkerProcess | undefined,
+    env: NodeJS.ProcessEnv,
+  ) {
+    this.envs.push(env);
+    CrashRun.open.add(this);
+  }
+
+  static async stopAll(): Promise<void> {
+    for (const run of CrashRun.open) await run.stop();
+  }
+
+  async stop(): Promise<void> {
+    CrashRun.open.delete(this);
+    if (this.worker) await stopWorker(this.worker);
+    this.worker = undefined;
+  }
+
+  /** Starts a worker process on a fresh queue and the task on it. */
+  static async start(client: Client, options: CrashRunOptions): Promise<CrashRun> {
+    const repo = await makeRepo(options.files ?? calcFiles);
+    const scriptFile = path.join(await makeTempDir(), 'script.json');
+    await writeFile(scriptFile, JSON.stringify({ coder: options.coder }));
+    const taskQueue = uniqueId('crash');
+    const env = await workerProcessEnv(taskQueue);
+    const worker = await spawnWorker(env);
+    const spec = taskSpec({ repo, goal: 'Fix add in calc.py', models: { coder: `scripted:${scriptFile}` }, ...options.spec });
+    const handle = await startTestTask(client, taskQueue, spec);
+    return new CrashRun(handle, repo, `taskloop/${spec.id}`, worker, env);
+  }
+
+  waitFor(what: string, predicate: (state: TaskState) => boolean, timeoutMs = 90_000): Promise<TaskState> {
+    return waitForState(this.handle, what, predicate, timeoutMs);
+  }
+
+  /** Kills the worker (alone, or with its whole process group), then starts one on the same host or as another. */
+  async crash(mode: KillMode, restartAs: 'same' | 'other' | 'none' = 'same'): Promise<void> {
+    if (!this.worker) throw new Error('no worker is running to crash');
+    this.killed.push(...(await killWorker(this.worker, mode)));
+    this.lastKillAt = Date.now();
+    this.worker = undefined;
+    if (restartAs !== 'none') await this.restart(restartAs);
+  }
+
+  /** True once the running worker has a child process (a test run it started). */
+  async workerHasChildren(): Promise<boolean> {
+    return this.worker ? (await descendantsOf(this.worker.pid)).length > 0 : false;
+  }
+
+  async restart(as: 'same' | 'other'): Promise<void> {
+    const first = this.envs[0] ?? {};
+    const env = as === 'same' ? first : await workerProcessEnv(first.TASKLOOP_TASK_QUEUE ?? '');
+    if (as === 'other') this.envs.push(env);
+    this.worker = await spawnWorker(env);
+  }
+
+  /** Waits for the outcome, checks everything a crash may leave behind, stops the worker; returns seconds to recover. */
+  async finish(expected: TaskOutcome['status']): Promise<number> {
+    try {
+      const outcome = (await this.handle.result().catch((error: { cause?: { details?: unknown[] } }) => error.cause?.details?.[0])) as TaskOutcome;
+      const recoverySeconds = (Date.now() - this.lastKillAt) / 1000;
+      expect(outcome?.status).toBe(expected);
+      const commits = await taskloopCommits(this.repo, this.branch).catch(() => []);
+      expect(commits).toHaveLength(expected === 'COMPLETED' ? 1 : 0);
+      // The repository lists only its own checkout, and no worktree folder is left on any host.
+      expect((await git(this.repo, 'worktree', 'list', '--porcelain')).split('\n').filter((line) => line.startsWith('worktree '))).toHaveLength(1);
+      for (const env of this.envs) {
+        const workDir = env.TASKLOOP_WORK_DIR ?? '?';
+        expect(await readdir(path.join(workDir, 'worktrees')).catch(() => [])).toEqual([]);
+        expect(await leftoverProcesses(this.killed, workDir)).toEqual([]);
+      }
+      const events = (await Promise.all(this.envs.map((env) => readEvents(env.TASKLOOP_EVENTS_FILE ?? '?')))).flat();
+      const ids = events.map((event) => event.id);
+      expect(ids.length).toBeGreaterThan(0);
+      expect(ids.filter((id, index) => ids.indexOf(id) !== index)).toEqual([]);
+      return recoverySeconds;
+    } finally {
+      await this.stop();
+    }
+  }
+}
+
+/** Recovery times measured in this file, printed at the end for the README's Reliability section. */
+export const recoveries: string[] = [];
+export const recordRecovery = (name: string, seconds: number) => recoveries.push(`recovery ${name}: ${seconds.toFixed(1)} s`);

@@ -1,0 +1,29 @@
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { describe, expect, it } from 'vitest';
+import { heartbeatWhile } from '../../../activities/heartbeat-while.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('heartbeatWhile', () => {
+  it('heartbeats at once and on every interval while the work runs, then stops', async () => {
+    const env = new MockActivityEnvironment();
+    let beats = 0;
+    env.on('heartbeat', () => (beats += 1));
+    const value = await env.run(() => heartbeatWhile(async () => (await sleep(130), 'done'), 20));
+    expect(value).toBe('done');
+    expect(beats).toBeGreaterThanOrEqual(2);
+    const after = beats;
+    await sleep(60);
+    expect(beats).toBe(after);
+  });
+
+  it('passes the work’s error through and stops heartbeating', async () => {
+    const env = new MockActivityEnvironment();
+    let beats = 0;
+    env.on('heartbeat', () => (beats += 1));
+    await expect(env.run(() => heartbeatWhile(() => Promise.reject(new Error('git failed')), 10))).rejects.toThrow('git failed');
+    const after = beats;
+    await sleep(40);
+    expect(beats).toBe(after);
+  });
+});
