@@ -22,7 +22,8 @@ export interface WorkerSetOptions {
   shutdownGraceTime?: WorkerOptions['shutdownGraceTime'];
 }
 
-export const workflowsPath = () => require.resolve(path.join('..', 'workflows', 'index.ts'));
+/** The workflows' entry: TypeScript when run from source, the compiled file when run from dist/. */
+export const workflowsPath = () => require.resolve(path.join('..', 'workflows', `index${path.extname(new URL(import.meta.url).pathname)}`));
 
 export async function createWorkerSet(options: WorkerSetOptions): Promise<Worker[]> {
   const activities = createActivities({ ...options.host, eventsFile: options.eventsFile });

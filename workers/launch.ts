@@ -1,6 +1,6 @@
 // Launches one worker host in this process and hands back a way to stop it: used by `taskloop worker`, which
 // runs until a stop signal, and by the demo, which stops it when its batch is done.
-import { DefaultLogger, NativeConnection, Runtime, type LogLevel } from '@temporalio/worker';
+import { NativeConnection, Runtime } from '@temporalio/worker';
 import path from 'node:path';
 import { resolveTemporalTarget, unreachable } from '../client/connection.js';
 import { stateDir } from '../client/paths.js';
@@ -8,10 +8,16 @@ import { SHARED_TASK_QUEUE } from '../workflows/task-queues.js';
 import { createWorkerSet, runWorkerSet } from './create-workers.js';
 import { resolveHost, type HostIdentity } from './host.js';
 import { checkSearchAttributes, checkWorkerTools } from './preflight.js';
+import { LineLogger } from './logger.js';
+import { parseLogSettings } from './log-settings.js';
+import { telemetryOptions } from './telemetry.js';
 
 export interface LaunchOptions {
   env?: NodeJS.ProcessEnv;
-  shutdownGraceTime?: string;
+  /** How long in-flight activities may finish after a stop signal (ms or a duration string; default 30s). */
+  shutdownGraceTime?: number | string;
+  /** `host:port` for the Prometheus endpoint (`/metrics`); also TASKLOOP_METRICS. Off when unset. */
+  metrics?: string;
   log?: (line: string) => void;
 }
 
@@ -29,9 +35,11 @@ let runtimeInstalled = false;
 export async function launchWorker(options: LaunchOptions = {}): Promise<LaunchedWorker> {
   const env = options.env ?? process.env;
   const log = options.log ?? ((line: string) => console.log(line));
+  const logSettings = parseLogSettings(env);
+  if (!logSettings.success) throw new Error(logSettings.error);
+  const metrics = options.metrics ?? env.TASKLOOP_METRICS;
   if (!runtimeInstalled) {
-    // The SDK's own INFO lines (bundler statistics and the like) drown what an operator needs; WARN unless asked.
-    Runtime.install({ logger: new DefaultLogger((env.TASKLOOP_LOG_LEVEL ?? 'WARN').toUpperCase() as LogLevel) });
+    Runtime.install({ logger: new LineLogger(logSettings.data), telemetryOptions: telemetryOptions(metrics) });
     runtimeInstalled = true;
   }
   const tools = await checkWorkerTools(env);
@@ -56,6 +64,7 @@ export async function launchWorker(options: LaunchOptions = {}): Promise<Launche
     log(`taskloop worker ${host.hostId} connected to ${target.address} (namespace ${target.namespace})`);
     log(`  serving task queues: ${taskQueue} (workflows, claims), ${host.hostQueue} (worktree-bound activities)`);
     log(`  work folder: ${host.workDir}; events: ${eventsFile}; python/pytest: ${tools.python}`);
+    if (metrics) log(`  metrics: http://${metrics}/metrics (Prometheus)`);
     const running = runWorkerSet(workers).finally(() => connection.close());
     return {
       host,

@@ -28,7 +28,7 @@ async function writeSkill(state: ReflectionState, group: FailureGroup<Reflection
   const pattern = describeGroupPattern(group);
   if (options.skillWriterModel === undefined) {
     const message = `no skill will be written for pattern ${pattern}: skillWriterModel is not set; give the task spec models.skillWriter`;
-    log.warn(message, { sourceWorkflowIds: group.workflowIds });
+    log.warn('no skills are written: skillWriterModel is not set; give the task spec models.skillWriter', { oncePerWorker: 'skill-writer-unset', pattern });
     recordSkillError(state, group, message, new Date().toISOString());
     return;
   }
