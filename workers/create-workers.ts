@@ -6,6 +6,7 @@ import path from 'node:path';
 import { createActivities } from '../activities/index.js';
 import { SHARED_TASK_QUEUE } from '../workflows/task-queues.js';
 import type { HostIdentity } from './host.js';
+import { workerDeploymentOptions, type DeploymentSettings } from './deployment.js';
 
 const require = createRequire(import.meta.url);
 
@@ -20,6 +21,8 @@ export interface WorkerSetOptions {
   taskQueue?: string;
   /** How long in-flight activities may finish after SIGINT/SIGTERM before they are cancelled. */
   shutdownGraceTime?: WorkerOptions['shutdownGraceTime'];
+  /** The deployment version both workers declare (Worker Deployment Versioning); unversioned without it. */
+  deployment?: Pick<DeploymentSettings, 'deploymentName' | 'buildId'>;
 }
 
 /** The workflows' entry: TypeScript when run from source, the compiled file when run from dist/. */
@@ -33,6 +36,7 @@ export async function createWorkerSet(options: WorkerSetOptions): Promise<Worker
     activities,
     shutdownGraceTime: options.shutdownGraceTime ?? '30s',
     identity: `taskloop@${options.host.hostId}/${process.pid}`,
+    ...(options.deployment ? { workerDeploymentOptions: workerDeploymentOptions(options.deployment) } : {}),
   };
   const workflows = options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: workflowsPath() };
   const shared = await Worker.create({ ...common, ...workflows, taskQueue: options.taskQueue ?? SHARED_TASK_QUEUE });

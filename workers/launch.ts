@@ -11,6 +11,8 @@ import { checkSearchAttributes, checkWorkerTools } from './preflight.js';
 import { LineLogger } from './logger.js';
 import { parseLogSettings } from './log-settings.js';
 import { telemetryOptions } from './telemetry.js';
+import { promoteWhenRegistered, resolveDeployment } from './deployment.js';
+import { buildId } from '../client/version.js';
 
 export interface LaunchOptions {
   env?: NodeJS.ProcessEnv;
@@ -18,6 +20,8 @@ export interface LaunchOptions {
   shutdownGraceTime?: number | string;
   /** `host:port` for the Prometheus endpoint (`/metrics`); also TASKLOOP_METRICS. Off when unset. */
   metrics?: string;
+  /** Make this worker's deployment version current at start (also TASKLOOP_PROMOTE=1). */
+  promote?: boolean;
   log?: (line: string) => void;
 }
 
@@ -38,6 +42,8 @@ export async function launchWorker(options: LaunchOptions = {}): Promise<Launche
   const logSettings = parseLogSettings(env);
   if (!logSettings.success) throw new Error(logSettings.error);
   const metrics = options.metrics ?? env.TASKLOOP_METRICS;
+  const deployment = resolveDeployment(env, options.promote ?? env.TASKLOOP_PROMOTE === '1');
+  if (!deployment.success) throw new Error(deployment.error);
   if (!runtimeInstalled) {
     Runtime.install({ logger: new LineLogger(logSettings.data), telemetryOptions: telemetryOptions(metrics) });
     runtimeInstalled = true;
@@ -60,12 +66,22 @@ export async function launchWorker(options: LaunchOptions = {}): Promise<Launche
   }
   const eventsFile = path.resolve(env.TASKLOOP_EVENTS_FILE ?? path.join(stateDir(env), 'events.jsonl'));
   try {
-    const workers = await createWorkerSet({ connection, namespace: target.namespace, host, eventsFile, taskQueue, shutdownGraceTime: options.shutdownGraceTime });
-    log(`taskloop worker ${host.hostId} connected to ${target.address} (namespace ${target.namespace})`);
+    const version = deployment.data;
+    const workers = await createWorkerSet({ connection, namespace: target.namespace, host, eventsFile, taskQueue, shutdownGraceTime: options.shutdownGraceTime, deployment: version });
+    log(`taskloop worker ${host.hostId} (taskloop ${version?.buildId ?? buildId()}) connected to ${target.address} (namespace ${target.namespace})`);
     log(`  serving task queues: ${taskQueue} (workflows, claims), ${host.hostQueue} (worktree-bound activities)`);
     log(`  work folder: ${host.workDir}; events: ${eventsFile}; python/pytest: ${tools.python}`);
     if (metrics) log(`  metrics: http://${metrics}/metrics (Prometheus)`);
     const running = runWorkerSet(workers).finally(() => connection.close());
+    if (version) {
+      const current = await promoteWhenRegistered(target, version, `taskloop@${host.hostId}`).catch(async (error: unknown) => {
+        for (const worker of workers) if (worker.getState() === 'RUNNING') worker.shutdown();
+        await running.catch(() => undefined);
+        throw error;
+      });
+      const promoteHint = `make it current with: temporal worker deployment set-current-version --deployment-name ${version.deploymentName} --build-id ${version.buildId}`;
+      log(`  deployment ${version.deploymentName}, build id ${version.buildId}: ${current ? 'current (new tasks start here; running ones stay pinned to their version)' : `not current; ${promoteHint}`}`);
+    }
     return {
       host,
       taskQueue,
