@@ -1,6 +1,18 @@
 #!/usr/bin/env node
-// The `taskloop` command: runs the TypeScript CLI through tsx, so there is no build step to forget.
-import { register } from 'tsx/esm/api';
+// The `taskloop` command: runs the compiled CLI in dist/ (built by `npm run build`, which setup and `npm test`
+// run). When dist/ is missing or older than the sources, it runs them through tsx instead and says so once.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { distIsCurrent } from './dist-state.js';
 
-register();
-await import('../client/cli.ts');
+const root = fileURLToPath(new URL('..', import.meta.url));
+const compiled = new URL('../dist/cli/cli.js', import.meta.url);
+
+if (existsSync(compiled) && distIsCurrent(root)) {
+  await import(compiled.href);
+} else {
+  process.stderr.write('taskloop: dist/ is missing or older than the sources; running them through tsx (slower start). Run `npm run build` to fix.\n');
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('../client/cli.ts');
+}

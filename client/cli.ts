@@ -1,36 +1,58 @@
 // The `taskloop` command: dispatches to one module per command. The only place that exits the process.
 import { exitCodeFor, UsageError } from './cli-errors.js';
 import { commands } from './commands/index.js';
+import { takeGlobalFlags } from './global-flags.js';
+import { style } from './output/style.js';
 
-const usage = `taskloop: a durable orchestrator on Temporal for the coding loop claim -> worktree -> code -> test -> review -> judge -> commit
+function usage(): string {
+  const { bold } = style(process.stdout);
+  return `taskloop: a durable orchestrator on Temporal for the coding loop claim -> worktree -> code -> test -> review -> judge -> commit
 
-Usage: taskloop <command> [flags]   (taskloop <command> --help for its flags)
+${bold('Usage:')} taskloop [--address H:P] [--namespace NS] <command> [flags]   (taskloop help <command> for its flags)
 
-Commands:
+${bold('Commands:')}
 ${Object.entries(commands)
   .map(([name, command]) => `  ${name.padEnd(10)} ${command.summary}`)
   .join('\n')}
 
-Connection: TEMPORAL_ADDRESS (default 127.0.0.1:7233), TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS*, TEMPORAL_PROFILE.`;
+${bold('Global flags:')}
+  --address H:P      the Temporal frontend (overrides TEMPORAL_ADDRESS; default 127.0.0.1:7233)
+  --namespace NS     the Temporal namespace (overrides TEMPORAL_NAMESPACE; default default)
+  --no-color         plain output (also NO_COLOR=1, or whenever output is not a terminal)
+  --version          print taskloop's version and commit
+  --help, -h         this text
+
+Connection: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS*, TEMPORAL_PROFILE.`;
+}
 
 async function main(argv: string[]): Promise<number> {
-  const [name, ...rest] = argv;
-  if (!name || name === '--help' || name === '-h' || name === 'help') {
-    console.log(usage);
+  const { rest, env } = takeGlobalFlags(argv);
+  Object.assign(process.env, env);
+  const [name, ...args] = rest;
+  if (name === '--version' || name === '-V') {
+    const { buildId } = await import('./version.js');
+    console.log(`taskloop ${buildId()}`);
+    return 0;
+  }
+  if (!name || name === '--help' || name === '-h' || (name === 'help' && args.length === 0)) {
+    console.log(usage());
     return name ? 0 : 2;
   }
-  const command = commands[name];
-  if (!command) throw new UsageError(`taskloop: unknown command ${JSON.stringify(name)}; run taskloop --help for the list`);
-  if (rest.includes('--help') || rest.includes('-h')) {
+  const commandName = name === 'help' ? (args[0] as string) : name;
+  const entry = commands[commandName];
+  if (!entry) throw new UsageError(`taskloop: unknown command ${JSON.stringify(commandName)}; run taskloop --help for the list`);
+  const command = await entry.load();
+  if (name === 'help' || args.includes('--help') || args.includes('-h')) {
     console.log(command.help);
     return 0;
   }
-  return command.run(rest);
+  return command.run(args);
 }
 
 try {
   process.exitCode = await main(process.argv.slice(2));
 } catch (error) {
-  console.error(`taskloop: ${(error as Error).message ?? String(error)}`.replace(/^taskloop: taskloop/, 'taskloop'));
+  const { red } = style(process.stderr);
+  console.error(red(`taskloop: ${(error as Error).message ?? String(error)}`.replace(/^taskloop: taskloop/, 'taskloop')));
   process.exitCode = exitCodeFor(error);
 }

@@ -66,3 +66,6 @@ if (process.env.TASKLOOP_SANDBOX !== 'none' && spawnSync('bwrap', ['--version'],
 }
 
 run(process.execPath, [path.join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(root, 'scripts', 'install-temporal.ts')], 'finding or installing the Temporal CLI');
+
+// The CLI runs compiled JavaScript from dist/ (fast start); rebuild it whenever the sources changed.
+run(process.execPath, [path.join(root, 'scripts', 'build.mjs')], 'building dist/ (npm run build)');

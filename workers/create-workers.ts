@@ -7,6 +7,7 @@ import { createActivities } from '../activities/index.js';
 import { SHARED_TASK_QUEUE } from '../workflows/task-queues.js';
 import type { WorkerSandbox } from '../activities/sandbox/index.js';
 import type { HostIdentity } from './host.js';
+import { workerDeploymentOptions, type DeploymentSettings } from './deployment.js';
 
 const require = createRequire(import.meta.url);
 
@@ -23,9 +24,12 @@ export interface WorkerSetOptions {
   shutdownGraceTime?: WorkerOptions['shutdownGraceTime'];
   /** The sandbox mode and default limits of test runs (from TASKLOOP_SANDBOX* when absent). */
   sandbox?: WorkerSandbox;
+  /** The deployment version both workers declare (Worker Deployment Versioning); unversioned without it. */
+  deployment?: Pick<DeploymentSettings, 'deploymentName' | 'buildId'>;
 }
 
-export const workflowsPath = () => require.resolve(path.join('..', 'workflows', 'index.ts'));
+/** The workflows' entry: TypeScript when run from source, the compiled file when run from dist/. */
+export const workflowsPath = () => require.resolve(path.join('..', 'workflows', `index${path.extname(new URL(import.meta.url).pathname)}`));
 
 export async function createWorkerSet(options: WorkerSetOptions): Promise<Worker[]> {
   const activities = createActivities({ ...options.host, eventsFile: options.eventsFile, sandbox: options.sandbox });
@@ -35,6 +39,7 @@ export async function createWorkerSet(options: WorkerSetOptions): Promise<Worker
     activities,
     shutdownGraceTime: options.shutdownGraceTime ?? '30s',
     identity: `taskloop@${options.host.hostId}/${process.pid}`,
+    ...(options.deployment ? { workerDeploymentOptions: workerDeploymentOptions(options.deployment) } : {}),
   };
   const workflows = options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: workflowsPath() };
   const shared = await Worker.create({ ...common, ...workflows, taskQueue: options.taskQueue ?? SHARED_TASK_QUEUE });

@@ -1,6 +1,6 @@
 // Launches one worker host in this process and hands back a way to stop it: used by `taskloop worker`, which
 // runs until a stop signal, and by the demo, which stops it when its batch is done.
-import { DefaultLogger, NativeConnection, Runtime, type LogLevel } from '@temporalio/worker';
+import { NativeConnection, Runtime } from '@temporalio/worker';
 import path from 'node:path';
 import { resolveTemporalTarget, unreachable } from '../client/connection.js';
 import { stateDir } from '../client/paths.js';
@@ -9,10 +9,20 @@ import { createWorkerSet, runWorkerSet } from './create-workers.js';
 import { resolveHost, type HostIdentity } from './host.js';
 import { killRecordedGroups, processRecordsDir, resolveWorkerSandbox, SandboxConfigError } from '../activities/sandbox/index.js';
 import { checkSandbox, checkSearchAttributes, checkWorkerTools, PreflightError } from './preflight.js';
+import { LineLogger } from './logger.js';
+import { parseLogSettings } from './log-settings.js';
+import { telemetryOptions } from './telemetry.js';
+import { promoteWhenRegistered, resolveDeployment } from './deployment.js';
+import { buildId } from '../client/version.js';
 
 export interface LaunchOptions {
   env?: NodeJS.ProcessEnv;
-  shutdownGraceTime?: string;
+  /** How long in-flight activities may finish after a stop signal (ms or a duration string; default 30s). */
+  shutdownGraceTime?: number | string;
+  /** `host:port` for the Prometheus endpoint (`/metrics`); also TASKLOOP_METRICS. Off when unset. */
+  metrics?: string;
+  /** Make this worker's deployment version current at start (also TASKLOOP_PROMOTE=1). */
+  promote?: boolean;
   log?: (line: string) => void;
   /** The `--sandbox` flag (bwrap or none); TASKLOOP_SANDBOX when absent. */
   sandbox?: string;
@@ -32,9 +42,13 @@ let runtimeInstalled = false;
 export async function launchWorker(options: LaunchOptions = {}): Promise<LaunchedWorker> {
   const env = options.env ?? process.env;
   const log = options.log ?? ((line: string) => console.log(line));
+  const logSettings = parseLogSettings(env);
+  if (!logSettings.success) throw new Error(logSettings.error);
+  const metrics = options.metrics ?? env.TASKLOOP_METRICS;
+  const deployment = resolveDeployment(env, options.promote ?? env.TASKLOOP_PROMOTE === '1');
+  if (!deployment.success) throw new Error(deployment.error);
   if (!runtimeInstalled) {
-    // The SDK's own INFO lines (bundler statistics and the like) drown what an operator needs; WARN unless asked.
-    Runtime.install({ logger: new DefaultLogger((env.TASKLOOP_LOG_LEVEL ?? 'WARN').toUpperCase() as LogLevel) });
+    Runtime.install({ logger: new LineLogger(logSettings.data), telemetryOptions: telemetryOptions(metrics) });
     runtimeInstalled = true;
   }
   const tools = await checkWorkerTools(env);
@@ -65,11 +79,22 @@ export async function launchWorker(options: LaunchOptions = {}): Promise<Launche
   }
   const eventsFile = path.resolve(env.TASKLOOP_EVENTS_FILE ?? path.join(stateDir(env), 'events.jsonl'));
   try {
-    const workers = await createWorkerSet({ connection, namespace: target.namespace, host, eventsFile, taskQueue, shutdownGraceTime: options.shutdownGraceTime, sandbox });
-    log(`taskloop worker ${host.hostId} connected to ${target.address} (namespace ${target.namespace})`);
+    const version = deployment.data;
+    const workers = await createWorkerSet({ connection, namespace: target.namespace, host, eventsFile, taskQueue, shutdownGraceTime: options.shutdownGraceTime, sandbox, deployment: version });
+    log(`taskloop worker ${host.hostId} (taskloop ${version?.buildId ?? buildId()}) connected to ${target.address} (namespace ${target.namespace})`);
     log(`  serving task queues: ${taskQueue} (workflows, claims), ${host.hostQueue} (worktree-bound activities)`);
     log(`  work folder: ${host.workDir}; events: ${eventsFile}; python/pytest: ${tools.python}`);
+    if (metrics) log(`  metrics: http://${metrics}/metrics (Prometheus)`);
     const running = runWorkerSet(workers).finally(() => connection.close());
+    if (version) {
+      const current = await promoteWhenRegistered(target, version, `taskloop@${host.hostId}`).catch(async (error: unknown) => {
+        for (const worker of workers) if (worker.getState() === 'RUNNING') worker.shutdown();
+        await running.catch(() => undefined);
+        throw error;
+      });
+      const promoteHint = `make it current with: temporal worker deployment set-current-version --deployment-name ${version.deploymentName} --build-id ${version.buildId}`;
+      log(`  deployment ${version.deploymentName}, build id ${version.buildId}: ${current ? 'current (new tasks start here; running ones stay pinned to their version)' : `not current; ${promoteHint}`}`);
+    }
     return {
       host,
       taskQueue,

@@ -7,6 +7,7 @@ import { cancelSignal, pauseSignal, resumeSignal, retryUpdate, stateQuery, type 
 import { learnFromFailure } from './task/learning.js';
 import { runAttempt, type AttemptResult } from './task/run-attempt.js';
 import { TaskRun, type CarriedEvidence } from './task/task-run.js';
+import { observeAttempt, observeTaskEnd } from './metrics.js';
 
 export interface TaskWorkflowInput {
   spec: TaskSpec;
@@ -29,12 +30,14 @@ export async function taskWorkflow(input: TaskWorkflowInput): Promise<TaskOutcom
     if (result.kind === 'passed') {
       run.state.commit = result.commit;
       run.currentAttempt.status = 'PASSED';
+      observeAttempt(run);
       return finish(run, 'COMPLETED');
     }
 
     const { failure, decision } = result;
     run.currentAttempt.status = decision.attemptStatus;
     run.currentAttempt.endedAt = new Date().toISOString();
+    observeAttempt(run);
     await learnFromFailure(run, run.currentAttempt);
     if (decision.kind === 'new_attempt') {
       retriesSpent += 1;
@@ -97,6 +100,7 @@ async function finish(run: TaskRun, status: TaskOutcome['status'], reason?: stri
   state.phase = 'done';
   run.setStatus(status);
   run.refreshTelemetry();
+  observeTaskEnd(state);
   await CancellationScope.nonCancellable(() =>
     status === 'COMPLETED'
       ? run.emit('TASK_COMPLETED', { sha: state.commit?.sha, attempts: state.attempt })

@@ -7,7 +7,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { builtinAgent, parseAgentRegistry, selectAgentVersion, type AgentRole, type SelectedAgent } from '../../domain/agents.js';
 
 /** The registry shipped in the taskloop checkout. */
-export const defaultRegistryFile = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'agents', 'registry.json');
+export const defaultRegistryFile = path.resolve(path.dirname(fileURLToPath(import.meta.url)), import.meta.url.includes('/dist/') ? '../../..' : '../..', 'agents', 'registry.json');
 
 function invalidRegistry(message: string): ApplicationFailure {
   return ApplicationFailure.create({ type: 'InvalidAgentRegistry', nonRetryable: true, message });

@@ -1,30 +1,24 @@
+// Every command by name, with its one-line summary and a loader: a command's module (and the Temporal SDK it
+// pulls in) is imported only when that command runs, so `taskloop --help` and friends start fast.
 import type { Command } from './command.js';
-import { demoCommand } from './demo.js';
-import { serverCommand } from './server.js';
-import { workerCommand } from './worker.js';
-import { runCommand } from './run.js';
-import { statusCommand } from './status.js';
-import { pauseCommand } from './pause.js';
-import { resumeCommand } from './resume.js';
-import { cancelCommand } from './cancel.js';
-import { retryCommand } from './retry.js';
-import { scheduleCommand } from './schedule.js';
-import { listCommand } from './list.js';
-import { watchCommand } from './watch.js';
-import { reportCommand } from './report.js';
 
-export const commands: Record<string, Command> = {
-  demo: demoCommand,
-  server: serverCommand,
-  worker: workerCommand,
-  run: runCommand,
-  status: statusCommand,
-  pause: pauseCommand,
-  resume: resumeCommand,
-  cancel: cancelCommand,
-  retry: retryCommand,
-  schedule: scheduleCommand,
-  list: listCommand,
-  watch: watchCommand,
-  report: reportCommand,
+export interface CommandEntry {
+  summary: string;
+  load(): Promise<Command>;
+}
+
+export const commands: Record<string, CommandEntry> = {
+  demo: { summary: 'run four real tasks on a real Python project, live, on the local dev server', load: async () => (await import('./demo.js')).demoCommand },
+  server: { summary: 'start the local Temporal dev server (Web UI on :8233)', load: async () => (await import('./server.js')).serverCommand },
+  worker: { summary: 'run a worker that serves tasks (graceful on SIGINT/SIGTERM)', load: async () => (await import('./worker.js')).workerCommand },
+  run: { summary: 'start one task on a repository (--wait to wait for its outcome)', load: async () => (await import('./run.js')).runCommand },
+  status: { summary: 'show what a task or project is doing, or how it ended', load: async () => (await import('./status.js')).statusCommand },
+  pause: { summary: 'pause a task before its next node, or a whole project', load: async () => (await import('./pause.js')).pauseCommand },
+  resume: { summary: 'resume a paused task or project', load: async () => (await import('./resume.js')).resumeCommand },
+  cancel: { summary: 'cancel a task or a project (nothing is committed)', load: async () => (await import('./cancel.js')).cancelCommand },
+  retry: { summary: 'retry a failed task (or the failed tasks of a project), optionally with a hint', load: async () => (await import('./retry.js')).retryCommand },
+  schedule: { summary: 'start the project of a tasks file (or a Temporal Schedule of it with --every)', load: async () => (await import('./schedule.js')).scheduleCommand },
+  list: { summary: 'list task and project workflows (filter by status, project, failure class)', load: async () => (await import('./list.js')).listCommand },
+  watch: { summary: 'follow a task or a project live until it ends', load: async () => (await import('./watch.js')).watchCommand },
+  report: { summary: "print a project's report (table, --json or --markdown)", load: async () => (await import('./report.js')).reportCommand },
 };

@@ -9,6 +9,7 @@ import type { PathError, TasksFileError } from './errors.js';
 import { checkTaskGraph, readDependsOn } from './graph.js';
 import { buildMilestones, checkOutlineIds } from './outline.js';
 import { createLocator } from './positions.js';
+import { expandFlatForm, flatPath } from './flat-form.js';
 import { defaultConcurrency, tasksFileSchema } from './schema.js';
 import { checkTasks, collectRawTasks, isRecord } from './tasks.js';
 
@@ -40,7 +41,7 @@ export async function loadTasksFile(file: string): Promise<LoadTasksFileResult> 
     return { success: false, errors };
   }
 
-  const root: unknown = doc.toJS();
+  const { root, flat } = expandFlatForm(doc.toJS());
   const outline = tasksFileSchema.safeParse(root);
   const errors: PathError[] = outline.success ? [] : describeOutlineIssues(outline.error.issues, root);
   errors.push(...checkOutlineIds(root));
@@ -58,7 +59,8 @@ export async function loadTasksFile(file: string): Promise<LoadTasksFileResult> 
 
   if (errors.length > 0 || !outline.success) {
     const locate = createLocator(doc, lineCounter);
-    const located = dedupe(errors).map((error) => ({
+    const written = flat ? errors.map((error) => ({ ...error, path: flatPath(error.path) })) : errors;
+    const located = dedupe(written).map((error) => ({
       file,
       ...locate(error.path, error.target),
       path: formatPath(error.path),

@@ -81,7 +81,7 @@ export type TasksFile = z.infer<typeof tasksFileSchema>;
 
 /** Keys allowed at each level of the outline, for "unknown key" messages (indexed by path depth). */
 export const outlineKeys: Record<number, string[]> = {
-  0: Object.keys(tasksFileSchema.shape),
+  0: [...Object.keys(tasksFileSchema.shape), 'tasks'],
   2: Object.keys(milestoneSchema.shape),
   4: Object.keys(featureSchema.shape),
 };

@@ -1,5 +1,6 @@
 // One real Temporal dev server (in memory, headless, free port) and one workflow bundle for the whole run.
 import { bundleWorkflowCode } from '@temporalio/worker';
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,6 +8,7 @@ import type { TestProject } from 'vitest/node';
 import { startDevServerOnFreePort, type RunningDevServer } from '../../client/server/dev-server.js';
 import { ensureTemporalCli } from '../../client/server/temporal-cli.js';
 import { workflowsPath } from '../../workers/create-workers.js';
+import { projectRoot } from '../../client/paths.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -19,6 +21,8 @@ declare module 'vitest' {
 let server: RunningDevServer | undefined;
 
 export async function setup(project: TestProject): Promise<void> {
+  // The tests run the real bin, which runs dist/: build it from the sources as they are now.
+  execFileSync(process.execPath, [path.join(projectRoot, 'scripts', 'build.mjs')], { stdio: 'inherit' });
   const cliPath = await ensureTemporalCli({ log: (line) => console.log(line) });
   const logDir = await mkdtemp(path.join(os.tmpdir(), 'taskloop-server-'));
   server = await startDevServerOnFreePort({

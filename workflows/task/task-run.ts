@@ -9,6 +9,7 @@ import { summarizeTelemetry } from '../../domain/telemetry.js';
 import { AttemptKey, FailureClassKey, FailurePatternKey, PhaseKey, ProjectKey, TaskIdKey, TaskStatusKey } from '../search-attributes.js';
 import type { VerdictModelChoice } from '../../activities/task-activities.js';
 import { bookkeeping } from './proxies.js';
+import { observePhase } from '../metrics.js';
 
 export interface CarriedEvidence {
   attempts: AttemptRecord[];
@@ -68,6 +69,7 @@ export class TaskRun {
   }
 
   setPhase(phase: TaskPhase): void {
+    observePhase(this.state, phase);
     this.state.phase = phase;
     this.publish();
   }

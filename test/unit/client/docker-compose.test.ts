@@ -31,4 +31,29 @@ describe('docker-compose.temporal.yml', () => {
     expect(images.length).toBeGreaterThanOrEqual(5);
     for (const image of images) expect(image).toMatch(/^[\w./-]+:\d+(\.\d+)+$/);
   });
+
+  it('creates the namespace, waits until it serves, then creates the search attributes', async () => {
+    const { services } = await compose();
+    const script = services['temporal-search-attributes']?.command?.join('\n') ?? '';
+    const at = (pattern: RegExp) => script.search(pattern);
+    const namespace = at(/temporal operator namespace create --namespace default/);
+    const wait = at(/until temporal operator search-attribute list --namespace default/);
+    const firstCreate = at(/^\s*create TaskId/m);
+    expect(namespace).toBeGreaterThan(-1);
+    expect(wait).toBeGreaterThan(namespace);
+    expect(firstCreate).toBeGreaterThan(wait);
+  });
+
+  it('hides no failure behind `|| true`', async () => {
+    const text = await readFile(path.join(projectRoot, 'docker-compose.temporal.yml'), 'utf8');
+    expect(text).not.toMatch(/\|\|\s*true/);
+  });
+
+  it('runs the plain server image with admin tools of the same version, and a current Web UI', async () => {
+    const { services } = await compose();
+    const server = services.temporal?.image ?? '';
+    expect(server).toMatch(/^temporalio\/server:1\.(3[2-9]|[4-9]\d)\./);
+    for (const job of ['temporal-schema', 'temporal-search-attributes']) expect(services[job]?.image).toBe(server.replace('server', 'admin-tools'));
+    expect(services['temporal-ui']?.image).toMatch(/^temporalio\/ui:2\.(5[4-9]|[6-9]\d)\./);
+  });
 });

@@ -1,0 +1,75 @@
+// `taskloop worker --metrics` serves the SDK's and taskloop's metrics; the numbers match the tasks' own records.
+import type { ResultPromise } from 'execa';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { TaskOutcome } from '../../domain/task-state.js';
+import { findFreePort } from '../../client/server/ports.js';
+import { pauseSignal, cancelSignal } from '../../workflows/messages.js';
+import { startWorkerProcess } from '../support/cli.js';
+import { fixTurns, makeCalcProject, wrongTurns } from '../support/calc-project.js';
+import { startTestTask, taskSpec, waitForState } from './support/tasks.js';
+import { uniqueId, useTestClient, workerProcessEnv } from './support/temporal.js';
+
+type Sample = { name: string; labels: Record<string, string>; value: number };
+
+function parsePrometheus(text: string): Sample[] {
+  return text.split('\n').flatMap((line) => {
+    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!match) return [];
+    const labels = Object.fromEntries([...(match[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map(([, key, value]) => [key, value]));
+    return [{ name: match[1] as string, labels, value: Number(match[3]) }];
+  });
+}
+
+/** The sum of a metric over the samples whose labels include `where`. */
+const total = (samples: Sample[], name: string, where: Record<string, string> = {}) =>
+  samples.filter((s) => s.name === name && Object.entries(where).every(([key, value]) => s.labels[key] === value)).reduce((sum, s) => sum + s.value, 0);
+
+describe('taskloop worker --metrics', () => {
+  const t = useTestClient();
+  let worker: ResultPromise | undefined;
+  afterAll(async () => {
+    worker?.kill('SIGTERM');
+    await worker?.catch(() => undefined);
+  });
+
+  it('serves Prometheus metrics during and after real tasks that agree with their outcomes', async () => {
+    const queue = uniqueId('metrics');
+    const address = `127.0.0.1:${await findFreePort()}`;
+    ({ child: worker } = await startWorkerProcess(await workerProcessEnv(queue, { TASKLOOP_METRICS: address })));
+    const scrape = async () => parsePrometheus(await (await fetch(`http://${address}/metrics`)).text());
+
+    // A task that fails its first attempt and passes its second.
+    const project = await makeCalcProject({ coder: [...wrongTurns(), ...fixTurns()] });
+    const spec = taskSpec({ repo: project.repo, goal: 'Fix add in calc.py', maxRetries: 1, models: { coder: `scripted:${project.scriptFile}` } });
+    const outcome = (await (await startTestTask(t.client, queue, spec)).result()) as TaskOutcome;
+    expect(outcome.attempts.map((attempt) => attempt.status)).toEqual(['REWORK_REQUIRED', 'PASSED']);
+
+    // During: a second task held paused is running, so it is not counted as ended.
+    const other = await makeCalcProject({ coder: fixTurns() });
+    const held = await startTestTask(t.client, queue, taskSpec({ repo: other.repo, goal: 'Fix add in calc.py', models: { coder: `scripted:${other.scriptFile}` } }));
+    await held.signal(pauseSignal);
+    await waitForState(held, 'the second task paused', (state) => state.status === 'PAUSED');
+    const during = await scrape();
+    expect(total(during, 'taskloop_tasks_total')).toBe(1);
+    expect(total(during, 'taskloop_tasks_total', { status: 'COMPLETED' })).toBe(1);
+    expect(total(during, 'taskloop_attempts_total', { status: 'PASSED', class: 'none' })).toBe(1);
+    const failedClass = outcome.attempts[0]?.failure?.failureClass ?? 'missing';
+    expect(total(during, 'taskloop_attempts_total', { status: 'REWORK_REQUIRED', class: failedClass })).toBe(1);
+    const coder = outcome.attempts.map((attempt) => attempt.coder?.telemetry);
+    expect(total(during, 'taskloop_model_requests_total', { provider: 'scripted', role: 'coder' })).toBe(coder.reduce((sum, x) => sum + (x?.modelRequests ?? 0), 0));
+    expect(total(during, 'taskloop_model_tokens_total', { role: 'coder', direction: 'input' })).toBe(coder.reduce((sum, x) => sum + (x?.inputTokens ?? 0), 0));
+    expect(total(during, 'taskloop_model_tokens_total', { role: 'coder', direction: 'output' })).toBe(coder.reduce((sum, x) => sum + (x?.outputTokens ?? 0), 0));
+    // Two attempts each ran claim, code and test: one observation per node and attempt.
+    expect(total(during, 'taskloop_node_duration_count', { node: 'test' })).toBe(2);
+    expect(total(during, 'taskloop_node_duration_count', { node: 'commit' })).toBe(1);
+    // The SDK's own metrics come from the same endpoint.
+    expect(total(during, 'temporal_workflow_completed_total')).toBeGreaterThanOrEqual(1);
+
+    // After: the held task is cancelled, and counted so.
+    await held.signal(cancelSignal, { reason: 'metrics test' });
+    await held.result().catch(() => undefined);
+    const after = await scrape();
+    expect(total(after, 'taskloop_tasks_total', { status: 'CANCELLED' })).toBe(1);
+    expect(total(after, 'taskloop_tasks_total')).toBe(2);
+  });
+});
