@@ -1,5 +1,6 @@
 // Plain, JSON-safe records that travel between activities and workflows (through Temporal payloads).
 // Large texts never travel here: logs, diffs and transcripts are artifacts, referenced by `ArtifactRef`.
+import type { FailureCause } from './failure-causes.js';
 import type { FailurePattern } from './learning/patterns/types.js';
 
 /** The nodes of the task graph, in order. */
@@ -50,6 +51,8 @@ export interface CoderResult {
   agent?: string;
   /** Ids of the learned skills the coder was given. */
   skillsOffered?: string[];
+  /** Why it did not finish, typed (classed by domain/failure-causes.ts). */
+  cause?: FailureCause;
 }
 
 export type TestOutcome = 'passed' | 'failed' | 'error';
@@ -76,6 +79,8 @@ export interface TestRunResult {
   log?: ArtifactRef;
   /** What kind of failure the pytest output shows (strongest first, at most 5), when the run did not pass. */
   patterns?: FailurePattern[];
+  /** Why the run did not pass, typed (classed by domain/failure-causes.ts). */
+  cause?: FailureCause;
 }
 
 /** Model calls a reviewer or judge made, for the task's budget. */

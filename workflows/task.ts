@@ -21,10 +21,11 @@ export async function taskWorkflow(input: TaskWorkflowInput): Promise<TaskOutcom
   run.pendingHint = input.hint;
   registerHandlers(run);
   let retriesSpent = 0;
+  let reclaimsUsed = 0;
 
   for (;;) {
     run.beginAttempt();
-    const result = await runCancellable(run, () => runAttempt({ run, retriesSpent }));
+    const result = await runCancellable(run, () => runAttempt({ run, retriesSpent, reclaimsUsed }));
     if (result === 'cancelled') return finish(run, 'CANCELLED', run.cancelReason ?? 'cancelled');
     if (result.kind === 'passed') {
       run.state.commit = result.commit;
@@ -36,8 +37,9 @@ export async function taskWorkflow(input: TaskWorkflowInput): Promise<TaskOutcom
     run.currentAttempt.status = decision.attemptStatus;
     run.currentAttempt.endedAt = new Date().toISOString();
     await learnFromFailure(run, run.currentAttempt);
-    if (decision.kind === 'new_attempt') {
-      retriesSpent += 1;
+    if (decision.kind === 'new_attempt' || decision.kind === 'reclaim') {
+      if (decision.kind === 'new_attempt') retriesSpent += 1;
+      else reclaimsUsed += 1;
       await run.emit('TASK_FAILED', { will_retry: true, node: failure.node, failure_class: failure.failureClass, reason: failure.reason });
       continue;
     }
@@ -53,7 +55,8 @@ export async function taskWorkflow(input: TaskWorkflowInput): Promise<TaskOutcom
       retriesSpent = 0;
       continue;
     }
-    return finish(run, run.cancelRequested ? 'CANCELLED' : 'FAILED', `${decision.reason} (${failure.reason})`, decision.recommendation);
+    const reason = decision.reason.includes(failure.reason) ? decision.reason : `${decision.reason} (${failure.reason})`;
+    return finish(run, run.cancelRequested ? 'CANCELLED' : 'FAILED', reason, decision.recommendation);
   }
 }
 

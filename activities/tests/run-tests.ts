@@ -7,6 +7,7 @@ import { classifyTestOutput } from '../../domain/learning/patterns/index.js';
 import { STDERR_EXCERPT_CHARS, STDOUT_EXCERPT_CHARS, tailExcerpt } from '../../domain/evidence.js';
 import type { TestCaseResult, TestRunResult } from '../../domain/records.js';
 import { scrubText } from '../../domain/secrets.js';
+import { causeOfTestRun } from '../../domain/test-failure-cause.js';
 import { writeArtifact } from '../artifacts.js';
 import { toCaseId } from './case-ids.js';
 import { interpretRun } from './interpret-run.js';
@@ -82,6 +83,8 @@ export async function runTests(input: RunTestsInput): Promise<TestRunResult> {
   const stderr = scrub(run.stderr);
   const log = await writeArtifact({ dir: artifactDir, name: 'test-stdout.log', content: stdout, hostId: input.hostId });
   await writeArtifact({ dir: artifactDir, name: 'test-stderr.log', content: stderr, hostId: input.hostId });
+  const facts = { pytest, argv0: input.command[0] ?? '', timeoutMs: input.timeoutMs, exitCode: run.exitCode, timedOut: run.timedOut, spawnError: run.spawnError, outputTooLarge: run.outputTooLarge, failingCases: counts.failed + counts.errors };
+  const cause = outcome === 'passed' ? undefined : causeOfTestRun({ ...facts, output: `${stdout}\n${stderr}` });
   const patterns = outcome === 'passed' ? undefined : classifyTestOutput({ output: `${stdout}\n${stderr}`, counts }).slice(0, MAX_PATTERNS);
   return {
     outcome,
@@ -90,6 +93,7 @@ export async function runTests(input: RunTestsInput): Promise<TestRunResult> {
     ...(patterns === undefined ? {} : { patterns }),
     ...boundCases(allCases, input.maxCases ?? 500),
     ...(reason === undefined ? {} : { reason: scrub(reason) }),
+    ...(cause === undefined ? {} : { cause }),
     stdoutExcerpt: tailExcerpt(stdout, STDOUT_EXCERPT_CHARS),
     stderrExcerpt: tailExcerpt(stderr, STDERR_EXCERPT_CHARS),
     durationMs: run.durationMs,

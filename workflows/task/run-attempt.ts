@@ -3,7 +3,8 @@
 import { CancellationScope, log } from '@temporalio/workflow';
 import { judgeAttempt } from '../../domain/judge.js';
 import type { CommitResult } from '../../domain/records.js';
-import { agentVersionsOf, describeNodeFailure, summarizeAttempt, type AttemptFailure } from '../../domain/task-state.js';
+import { causeOfCoderResult, causeOfFindings, causeOfTestResult } from '../../domain/node-causes.js';
+import { agentVersionsOf, summarizeAttempt, type AttemptFailure } from '../../domain/task-state.js';
 import type { Claim } from '../../activities/index.js';
 import { chooseAttemptAdaptations } from './learning.js';
 import { hostActivities, sharedActivities, type HostActivities } from './proxies.js';
@@ -52,7 +53,7 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
   record.adaptations = await chooseAttemptAdaptations(run);
   const coded = await runNode(context, 'code', async () => {
     const exhausted = run.exhaustedBudget();
-    if (exhausted) return failed(exhausted);
+    if (exhausted) return failed({ kind: 'BudgetExhausted', message: exhausted });
     record.coderModel = spec.models.coder;
     const coder = await host.runCoder(`coder, attempt ${ref.attempt}`, {
       ...ref,
@@ -72,7 +73,7 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
     record.coder = coder;
     run.state.turnsConsumed += coder.turnsConsumed;
     run.refreshTelemetry();
-    return coder.status === 'finished' ? passed(coder) : failed(describeNodeFailure('code', record));
+    return coder.status === 'finished' ? passed(coder) : failed(causeOfCoderResult(coder));
   });
   if (!coded.ok) return { kind: 'failed', ...coded };
 
@@ -87,7 +88,7 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
       secretEnvNames: spec.secretEnvNames,
       maxCases: MAX_CASES_IN_HISTORY,
     });
-    return record.test.outcome === 'passed' ? passed(record.test) : failed(describeNodeFailure('test', record));
+    return record.test.outcome === 'passed' ? passed(record.test) : failed(causeOfTestResult(record.test));
   });
   if (!tested.ok) {
     await run.emit('TEST_FAILED', { counts: record.test?.counts, reason: tested.failure.reason });
@@ -98,7 +99,7 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
   const reviewed = await runNode(context, 'review', async () => {
     const reviewerModel = run.verdictModel('reviewer');
     const exhausted = reviewerModel && run.exhaustedBudget();
-    if (exhausted) return failed(exhausted);
+    if (exhausted) return failed({ kind: 'BudgetExhausted', message: exhausted });
     record.review = await host.reviewChanges(`review, attempt ${ref.attempt}`, {
       model: reviewerModel,
       goal: spec.goal,
@@ -109,7 +110,7 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
       allowTestEdits: spec.allowTestEdits,
       secretEnvNames: spec.secretEnvNames,
     });
-    return record.review.passed ? passed(record.review) : failed(describeNodeFailure('review', record), record.review.findings);
+    return record.review.passed ? passed(record.review) : failed(causeOfFindings('ReviewFinding', record.review.findings));
   });
   if (!reviewed.ok) {
     await run.emit('REVIEW_FAILED', { findings: record.review?.findings ?? [] });
@@ -122,12 +123,12 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
     const judgeModel = run.verdictModel('judge');
     if (judgeModel) {
       const exhausted = run.exhaustedBudget();
-      if (exhausted) return failed(exhausted);
+      if (exhausted) return failed({ kind: 'BudgetExhausted', message: exhausted });
       const test = { counts: tested.value.counts, stdoutExcerpt: tested.value.stdoutExcerpt };
       const input = { ...ref, judge: record.judge, goal: spec.goal, test, diffPath: reviewed.value.diff?.path, model: judgeModel, secretEnvNames: spec.secretEnvNames };
       record.judge = await host.judgeWithModel(`judge model, attempt ${ref.attempt}`, input);
     }
-    return record.judge.passed ? passed(record.judge) : failed(describeNodeFailure('judge', record), record.judge.findings);
+    return record.judge.passed ? passed(record.judge) : failed(causeOfFindings('JudgeFinding', record.judge.findings));
   });
   if (!judged.ok) return { kind: 'failed', ...judged };
 
