@@ -7,7 +7,8 @@ import type { FailureClass } from './failure-class.js';
 import type { AttemptSummary, CoderResult, CommitResult, JudgeResult, ReviewResult, TaskNode, TestRunResult } from './records.js';
 import type { TelemetrySummary } from './telemetry.js';
 
-export type TaskStatus = 'RUNNING' | 'PAUSED' | 'WAITING_FOR_HINT' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
+/** PAUSE_REQUESTED: a pause arrived while a node runs; the task stops (PAUSED) before its next node. */
+export type TaskStatus = 'RUNNING' | 'PAUSE_REQUESTED' | 'PAUSED' | 'WAITING_FOR_HINT' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
 export type AttemptStatus = 'RUNNING' | 'PASSED' | 'REWORK_REQUIRED' | 'NEEDS_HINT' | 'HOST_LOST' | 'FAILED' | 'CANCELLED';
 export type TaskPhase = TaskNode | 'waiting' | 'done';
 
@@ -65,6 +66,9 @@ export interface TaskState {
   /** When a failed task stops accepting `retry` (ISO), while it waits in its retry window. */
   retryWindowEndsAt?: string;
   budget?: BudgetStatus;
+  /** Once ended: why it failed or was cancelled, and what a person should do next. */
+  reason?: string;
+  recommendation?: FailureClass;
 }
 
 export interface TaskOutcome {
@@ -80,6 +84,24 @@ export interface TaskOutcome {
   reason?: string;
   turnsConsumed: number;
   budget?: BudgetStatus;
+}
+
+/** The outcome of an ended task, from its state (a cancelled workflow carries no result: its state query does). */
+export function outcomeOfState(state: TaskState): TaskOutcome {
+  const status = state.status === 'COMPLETED' || state.status === 'CANCELLED' ? state.status : 'FAILED';
+  return {
+    workflowId: state.workflowId,
+    taskId: state.taskId,
+    project: state.project,
+    status,
+    attempts: state.attempts,
+    commit: state.commit,
+    telemetry: state.telemetry,
+    recommendation: status === 'FAILED' ? state.recommendation : undefined,
+    reason: state.reason,
+    turnsConsumed: state.turnsConsumed,
+    budget: state.budget,
+  };
 }
 
 /** What attempt N+1's coder is told about attempt N. */

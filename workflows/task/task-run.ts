@@ -62,7 +62,7 @@ export class TaskRun {
     this.retryRequested = false;
     this.state.attempts.push(record);
     this.state.attempt = record.attempt;
-    this.setStatus('RUNNING');
+    this.setStatus(this.state.paused ? 'PAUSE_REQUESTED' : 'RUNNING');
     return record;
   }
 
@@ -127,14 +127,17 @@ export class TaskRun {
   private publish(): void {
     const { phase, status, attempt, lastFailure } = this.state;
     const pattern = [...this.state.attempts].reverse().find((record) => record.test?.patterns?.length)?.test?.patterns?.[0]?.type;
+    // Search attributes say the present: a completed task has no failure class or pattern (its attempts keep them).
+    const completed = status === 'COMPLETED';
     upsertSearchAttributes([
       { key: PhaseKey, value: phase },
       { key: TaskStatusKey, value: status },
       { key: AttemptKey, value: attempt },
-      ...(lastFailure ? [{ key: FailureClassKey, value: lastFailure.failureClass }] : []),
-      ...(pattern ? [{ key: FailurePatternKey, value: pattern }] : []),
+      ...(completed ? [{ key: FailureClassKey, value: null }] : lastFailure ? [{ key: FailureClassKey, value: lastFailure.failureClass }] : []),
+      ...(completed ? [{ key: FailurePatternKey, value: null }] : pattern ? [{ key: FailurePatternKey, value: pattern }] : []),
     ]);
-    const failure = lastFailure ? `\n\n**Last failure** (${lastFailure.node}, ${lastFailure.failureClass}): ${lastFailure.reason.slice(0, 300)}` : '';
-    setCurrentDetails(`**${status}**: phase \`${phase}\`, attempt ${attempt}${failure}`);
+    const failure = lastFailure && !completed ? `\n\n**Last failure** (${lastFailure.node}, ${lastFailure.failureClass}): ${lastFailure.reason.slice(0, 300)}` : '';
+    const pausing = status === 'PAUSE_REQUESTED' ? ` (pause requested, finishing ${phase})` : '';
+    setCurrentDetails(`**${status}**${pausing}: phase \`${phase}\`, attempt ${attempt}${failure}`);
   }
 }

@@ -20,8 +20,8 @@ describe('causeOfTestRun', () => {
 
   it('names a missing test binary, a timeout and too much output', () => {
     expect(causeOfTestRun(facts({ spawnError: 'ENOENT', argv0: 'pytest-nope' }))).toMatchObject({ kind: 'TestCommandNotFound', message: expect.stringContaining('pytest-nope') });
-    expect(causeOfTestRun(facts({ timedOut: true })).kind).toBe('TestTimeout');
-    expect(causeOfTestRun(facts({ outputTooLarge: true })).kind).toBe('OutputTooLarge');
+    expect(causeOfTestRun(facts({ timedOut: true }))?.kind).toBe('TestTimeout');
+    expect(causeOfTestRun(facts({ outputTooLarge: true }))?.kind).toBe('OutputTooLarge');
   });
 
   it('names a missing environment variable and how to pass it', () => {
@@ -30,10 +30,10 @@ describe('causeOfTestRun', () => {
   });
 
   it('reads pytest exit codes 2, 4 and 5, and calls other failures failing tests', () => {
-    expect(causeOfTestRun(facts({ exitCode: 2 })).kind).toBe('CollectionError');
-    expect(causeOfTestRun(facts({ exitCode: 4 })).kind).toBe('TestUsageError');
-    expect(causeOfTestRun(facts({ exitCode: 5, failingCases: 0 })).kind).toBe('NoTestsCollected');
-    expect(causeOfTestRun(facts({ output: 'E   assert 3 == 4' })).kind).toBe('TestsFailed');
-    expect(causeOfTestRun(facts({ output: 'ConnectionRefusedError: [Errno 111] Connection refused' })).kind).toBe('ConnectionRefused');
+    expect(causeOfTestRun(facts({ exitCode: 2 }))?.kind).toBe('CollectionError');
+    expect(causeOfTestRun(facts({ exitCode: 4 }))?.kind).toBe('TestUsageError');
+    expect(causeOfTestRun(facts({ exitCode: 5, failingCases: 0 }))?.kind).toBe('NoTestsCollected');
+    expect(causeOfTestRun(facts({ output: 'E   assert 3 == 4' }))?.kind).toBe('TestsFailed');
+    expect(causeOfTestRun(facts({ output: 'ConnectionRefusedError: [Errno 111] Connection refused' }))?.kind).toBe('ConnectionRefused');
   });
 });
