@@ -33,12 +33,16 @@ export const sharedActivities = {
   recordEvents: bind('recordEvents', eventOptions),
 };
 
+/** Default wait for a host to pick up a worktree-bound step before it counts as lost (spec.hostLostAfterMs). */
+export const HOST_LOST_AFTER_MS = 45_000;
+
 /**
  * Activities bound to one worktree run on the queue of the host that made it. A host that never picks them up
- * (it is gone) surfaces as a schedule-to-start timeout instead of a hang.
+ * (it is gone, or it stopped heartbeating and the retry waits on its queue) surfaces within `hostLostAfterMs` as a
+ * schedule-to-start timeout: the cause HostLost, and the attempt moves to a live host.
  */
-export function hostActivities(hostQueue: string, testTimeoutMs: number) {
-  const bound = { taskQueue: hostQueue, scheduleToStartTimeout: '10 minutes' } as const;
+export function hostActivities(hostQueue: string, testTimeoutMs: number, hostLostAfterMs = HOST_LOST_AFTER_MS) {
+  const bound = { taskQueue: hostQueue, scheduleToStartTimeout: hostLostAfterMs };
   const waitForCancel = { cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED };
   return {
     runCoder: bind('runCoder', { ...bound, ...waitForCancel, startToCloseTimeout: '30 minutes', heartbeatTimeout: '30 seconds', retry: retry(3) }),

@@ -27,11 +27,18 @@ export async function runAttempt(context: AttemptContext): Promise<AttemptResult
   if (!claimed.ok) return { kind: 'failed', ...claimed };
   const claim = claimed.value;
   record.hostId = claim.hostId;
-  const host = hostActivities(claim.hostQueue, spec.testTimeoutMs);
+  const host = hostActivities(claim.hostQueue, spec.testTimeoutMs, spec.hostLostAfterMs);
+  let result: AttemptResult | undefined;
   try {
-    return await runNodes(context, claim, host);
+    result = await runNodes(context, claim, host);
+    return result;
   } finally {
     await CancellationScope.nonCancellable(async () => {
+      // A lost host cannot remove its worktree: the next claim in the repository prunes it, so the attempt moves on at once.
+      if (result?.kind === 'failed' && result.decision.kind === 'reclaim') {
+        log.warn('host lost: its worktree stays registered until the next claim prunes it', { hostId: claim.hostId, path: claim.worktreePath });
+        return;
+      }
       try {
         const removed = await host.removeWorktree(`remove worktree, attempt ${ref.attempt}`, { repoPath: spec.repo, worktreePath: claim.worktreePath });
         if (!removed.wasClean) log.info('worktree had uncommitted changes when removed', { attempt: ref.attempt });
