@@ -6,7 +6,7 @@ export function formatTemporalHints(input: { bin: string; address: string; proje
   const bin = /\s/.test(input.bin) ? JSON.stringify(input.bin) : input.bin;
   const task = `task-${project}-${input.taskIds[0] ?? 'ID'}`;
   return [
-    `The temporal CLI on these runs (binary: ${input.bin}):`,
+    `The temporal CLI on these runs (the query needs a running \`taskloop worker\`; binary: ${input.bin}):`,
     `  ${bin} workflow query  --address ${address} --workflow-id ${task} --type state`,
     `  ${bin} workflow list   --address ${address} --query 'Project="${project}"'`,
     `  ${bin} workflow list   --address ${address} --query 'ExecutionStatus="Failed" AND Project="${project}"'`,
