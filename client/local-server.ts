@@ -1,4 +1,5 @@
 // Makes sure the local dev server is up for the demo: attaches to a running one, or starts one in the background.
+import { recordServerPid } from './server/pid-file.js';
 import path from 'node:path';
 import { isTemporalServing, startDevServer } from './server/dev-server.js';
 import { ensureTemporalCli } from './server/temporal-cli.js';
@@ -26,6 +27,7 @@ export async function ensureLocalServer(log: (line: string) => void): Promise<{ 
     detached: true,
     logFile: path.join(home, 'server.log'),
   });
-  log(`Started the Temporal dev server at ${server.address} (pid ${server.pid}, state in ${home}/temporal.db); it keeps running after the demo.`);
+  await recordServerPid(server.pid);
+  log(`Started the Temporal dev server at ${server.address} (pid ${server.pid}, state in ${home}/temporal.db); it keeps running after the demo (taskloop server stop ends it).`);
   return { address: server.address, uiUrl: server.uiUrl };
 }

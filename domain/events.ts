@@ -1,8 +1,7 @@
 // Task events, as in the seed: kept in workflow state, sent to event sinks, failures forwarded to reflection.
 
-/** Every event type a task workflow emits. */
+/** Every event type a task workflow emits (a start is the workflow's own start event, not a task event). */
 export const taskEventTypes = [
-  'TASK_STARTED',
   'TEST_FAILED',
   'REVIEW_FAILED',
   'TASK_FAILED',

@@ -1,9 +1,11 @@
-// Names why an attempt failed, from the failure text, so the retry decision and the reflection loop can act on it.
+// Word rules for free text only (a model's verdict, an unknown error): typed causes are classed by the table in
+// failure-causes.ts.
 import type { Finding, TaskNode } from './records.js';
 import { extractProse, hasPhrase } from './prose.js';
 
-/** Every failure class, in the order the word rules are checked (the last two come from the node). */
+/** Every failure class: the reference loop's classes plus code_defect (the change itself is wrong). */
 export const failureClasses = [
+  'code_defect',
   'budget_exhausted',
   'missing_capability',
   'context_problem',
@@ -46,16 +48,16 @@ export const failureClassRules: readonly { failureClass: FailureClass; phrases: 
 const keepTokens: ReadonlySet<string> = new Set([...failureClasses, 'model_error']);
 
 /**
- * Classifies a failure like the seed loop, but on whole words of prose only (never inside identifiers, paths,
- * pytest node ids or quoted code). The reason is read first; findings' messages only when the reason matched no rule.
- * With no word match, a failure at review or judge asks for a replan, anything else for a split.
+ * Classifies free text on whole words of prose only (never inside identifiers, paths, pytest node ids or quoted
+ * code). The reason is read first; findings' messages only when the reason matched no rule. With no word match
+ * the fallback stands (by default: a replan at review or judge, a code defect anywhere else).
  */
-export function classifyFailure(input: { node: TaskNode; reason: string; findings?: Finding[] }): FailureClass {
+export function classifyFailure(input: { node: TaskNode; reason: string; findings?: Finding[]; fallback?: FailureClass }): FailureClass {
   const fromReason = matchRules(input.reason);
   if (fromReason) return fromReason;
   const fromFindings = matchRules((input.findings ?? []).map((finding) => finding.message).join('\n'));
   if (fromFindings) return fromFindings;
-  return input.node === 'review' || input.node === 'judge' ? 'replan' : 'split_task';
+  return input.fallback ?? (input.node === 'review' || input.node === 'judge' ? 'replan' : 'code_defect');
 }
 
 function matchRules(text: string): FailureClass | undefined {

@@ -1,7 +1,7 @@
 // Plain, JSON-safe records that travel between activities and workflows (through Temporal payloads).
 // Large texts never travel here: logs, diffs and transcripts are artifacts, referenced by `ArtifactRef`.
-import type { FailurePattern } from './learning/patterns/types.js';
 import type { FailureCause } from './failure-causes.js';
+import type { FailurePattern } from './learning/patterns/types.js';
 
 /** The nodes of the task graph, in order. */
 export const taskNodes = ['claim', 'code', 'test', 'review', 'judge', 'commit'] as const;
@@ -55,6 +55,8 @@ export interface CoderResult {
   agent?: string;
   /** Ids of the learned skills the coder was given. */
   skillsOffered?: string[];
+  /** Why it did not finish, typed (classed by domain/failure-causes.ts). */
+  cause?: FailureCause;
 }
 
 export type TestOutcome = 'passed' | 'failed' | 'error';

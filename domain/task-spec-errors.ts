@@ -1,4 +1,5 @@
 // Turns schema issues into lines a person can act on: the field, the value received, what was expected, the fix.
+import { retryCap } from './retry-decision.js';
 
 /** One problem with a task spec. */
 export interface SpecIssue {
@@ -35,7 +36,7 @@ const help: Record<string, FieldHelp> = {
   project: { expected: nameHelp, fix: 'set project to e.g. "default", or leave it out' },
   repo: { expected: 'a non-empty path to a git repository', fix: 'set repo to e.g. "./my-repo"' },
   baseRef: { expected: 'a non-empty git ref', fix: 'set baseRef to e.g. "main", or leave it out for HEAD' },
-  goal: { expected: 'a goal of 1 to 20000 characters', fix: 'set goal to e.g. "fix #218: cache_key is ignored"' },
+  goal: { expected: 'a goal of 1 to 20000 characters, not blank', fix: 'set goal to e.g. "fix #218: cache_key is ignored"' },
   testCommand: { expected: 'a non-empty argv array of strings', fix: 'set testCommand to e.g. ["python3", "-m", "pytest"]' },
   'testCommand.*': { expected: 'a non-empty string', fix: 'remove empty or non-string arguments from testCommand' },
   testEnv: { expected: 'an object of string values', fix: 'set testEnv to e.g. {"PYTHONHASHSEED": "0"}' },
@@ -46,7 +47,7 @@ const help: Record<string, FieldHelp> = {
   allowedPaths: { expected: 'an array of paths or globs', fix: 'set allowedPaths to e.g. ["src/", "lib/**/*.py"], or leave it out' },
   'allowedPaths.*': { expected: 'a non-empty path or glob', fix: 'write it like "src/" or "src/**/*.py"' },
   allowTestEdits: { expected: 'true or false', fix: 'set allowTestEdits to true or false' },
-  maxRetries: { expected: 'a whole number from 0 to 10', fix: 'set maxRetries to e.g. 2' },
+  maxRetries: { expected: `a whole number from 0 to ${retryCap} (the loop's retry cap: at most ${retryCap + 1} coder attempts)`, fix: `set maxRetries to at most ${retryCap}` },
   models: { expected: 'an object with at least a coder model', fix: 'set models to e.g. {"coder": "openai:gpt-4o-mini"}' },
   'models.coder': modelHelp('coder'),
   'models.reviewer': modelHelp('reviewer'),
@@ -60,6 +61,7 @@ const help: Record<string, FieldHelp> = {
     fix: 'write it like "OPENAI_API_KEY"',
   },
   envRetryLimit: { expected: 'a whole number from 0 to 10', fix: 'set envRetryLimit to e.g. 3' },
+  hostLostAfterMs: { expected: 'a whole number of milliseconds from 5000 to 3600000', fix: 'set hostLostAfterMs to e.g. 45000' },
 };
 
 const maxValueChars = 80;

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { budgetsSchema } from './budgets.js';
 import { repoUrlProblem } from './repo-url.js';
+import { retryCap } from './retry-decision.js';
 import { formatSpecIssues, type SpecIssue } from './task-spec-errors.js';
 
 const namePattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -31,7 +32,10 @@ export const taskSpecSchema = z.strictObject({
   /** A local path or a git URL (file://, ssh://, https://, git://, user@host:path); see domain/repo-url.ts. */
   repo: z.string().min(1).refine((repo) => repoUrlProblem(repo) === undefined, { error: (issue) => `${repoUrlProblem(String(issue.input)) ?? 'is not usable'}` }),
   baseRef: z.string().min(1).default('HEAD'),
-  goal: z.string().min(1).max(20_000),
+  goal: z
+    .string()
+    .max(20_000)
+    .refine((goal) => goal.trim() !== '', { message: 'the goal is blank: say what the change should do' }),
   testCommand: z
     .array(z.string().min(1))
     .min(1)
@@ -42,13 +46,16 @@ export const taskSpecSchema = z.strictObject({
   /** Empty means the change may touch any path. */
   allowedPaths: z.array(z.string().min(1)).default(() => []),
   allowTestEdits: z.boolean().default(false),
-  maxRetries: wholeNumber(0, 10).default(2),
+  /** New coder attempts after a failure; the loop's cap (retryCap) is the most a task gets, so more is refused. */
+  maxRetries: wholeNumber(0, retryCap).default(retryCap),
   models: modelsSchema,
   maxCoderSteps: wholeNumber(1, 200).default(30),
   retryWindowMs: wholeNumber(0).default(0),
   /** Names of environment variables whose values are secrets (scrubbed from logs and records). */
   secretEnvNames: z.array(z.string().regex(envNamePattern)).default(() => []),
   envRetryLimit: wholeNumber(0, 10).default(3),
+  /** How long a worktree-bound step may wait for its host to pick it up before the host counts as lost (the attempt moves to a live host). */
+  hostLostAfterMs: wholeNumber(5_000, 3_600_000).default(45_000),
   /** Limits across all attempts (model calls, tokens, cost, wall time); each has a safe default. */
   budgets: budgetsSchema.prefault({}),
   /** How test runs are isolated: `bwrap` (the worker's default) or `none` (no sandbox: explicit opt-in). */

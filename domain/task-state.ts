@@ -2,18 +2,22 @@
 import type { BudgetSpend, Budgets, ModelUsage } from './budgets.js';
 import type { TaskEvent } from './events.js';
 import type { Adaptation } from './learning/adaptations.js';
+import type { FailureCause } from './failure-causes.js';
 import type { FailureClass } from './failure-class.js';
 import type { AttemptSummary, CoderResult, CommitResult, JudgeResult, ReviewResult, TaskNode, TestRunResult } from './records.js';
 import type { TelemetrySummary } from './telemetry.js';
 
-export type TaskStatus = 'RUNNING' | 'PAUSED' | 'WAITING_FOR_HINT' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
-export type AttemptStatus = 'RUNNING' | 'PASSED' | 'REWORK_REQUIRED' | 'NEEDS_HINT' | 'FAILED' | 'CANCELLED';
+/** PAUSE_REQUESTED: a pause arrived while a node runs; the task stops (PAUSED) before its next node. */
+export type TaskStatus = 'RUNNING' | 'PAUSE_REQUESTED' | 'PAUSED' | 'WAITING_FOR_HINT' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
+export type AttemptStatus = 'RUNNING' | 'PASSED' | 'REWORK_REQUIRED' | 'NEEDS_HINT' | 'HOST_LOST' | 'FAILED' | 'CANCELLED';
 export type TaskPhase = TaskNode | 'waiting' | 'done';
 
 export interface AttemptFailure {
   node: TaskNode;
   failureClass: FailureClass;
   reason: string;
+  /** The typed cause the class came from (absent in records made before causes). */
+  cause?: FailureCause;
 }
 
 export interface AttemptRecord {
@@ -62,6 +66,9 @@ export interface TaskState {
   /** When a failed task stops accepting `retry` (ISO), while it waits in its retry window. */
   retryWindowEndsAt?: string;
   budget?: BudgetStatus;
+  /** Once ended: why it failed or was cancelled, and what a person should do next. */
+  reason?: string;
+  recommendation?: FailureClass;
 }
 
 export interface TaskOutcome {
@@ -79,6 +86,24 @@ export interface TaskOutcome {
   budget?: BudgetStatus;
 }
 
+/** The outcome of an ended task, from its state (a cancelled workflow carries no result: its state query does). */
+export function outcomeOfState(state: TaskState): TaskOutcome {
+  const status = state.status === 'COMPLETED' || state.status === 'CANCELLED' ? state.status : 'FAILED';
+  return {
+    workflowId: state.workflowId,
+    taskId: state.taskId,
+    project: state.project,
+    status,
+    attempts: state.attempts,
+    commit: state.commit,
+    telemetry: state.telemetry,
+    recommendation: status === 'FAILED' ? state.recommendation : undefined,
+    reason: state.reason,
+    turnsConsumed: state.turnsConsumed,
+    budget: state.budget,
+  };
+}
+
 /** What attempt N+1's coder is told about attempt N. */
 export function summarizeAttempt(record: AttemptRecord): AttemptSummary {
   return {
@@ -91,27 +116,6 @@ export function summarizeAttempt(record: AttemptRecord): AttemptSummary {
     judgeFindings: record.judge?.findings ?? [],
     test: record.test ? { counts: record.test.counts, stdoutExcerpt: record.test.stdoutExcerpt, stderrExcerpt: record.test.stderrExcerpt } : undefined,
   };
-}
-
-/** The reason words a failed node gives the classifier. */
-export function describeNodeFailure(node: TaskNode, record: AttemptRecord): string {
-  switch (node) {
-    case 'code':
-      return record.coder?.reason ?? `coder ended with status ${record.coder?.status ?? 'unknown'}`;
-    case 'test': {
-      const test = record.test;
-      if (!test) return 'tests did not run';
-      if (test.reason) return test.reason;
-      const failing = test.cases.filter((c) => c.outcome === 'failed' || c.outcome === 'error').map((c) => c.id);
-      return `tests failed: ${test.counts.failed} failed, ${test.counts.errors} errors (${failing.slice(0, 5).join(', ')})`;
-    }
-    case 'review':
-      return `review rejected the change: ${(record.review?.findings ?? []).map((f) => f.rule).join(', ')}`;
-    case 'judge':
-      return `judge rejected the attempt: ${(record.judge?.findings ?? []).map((f) => f.rule).join(', ')}`;
-    default:
-      return `${node} failed`;
-  }
 }
 
 /** Each model-using run's usage so far (coder, reviewer and judge verdicts), for the budget sums. */

@@ -1,11 +1,12 @@
 // The task workflow: attempts of claim -> code -> test -> review -> judge -> commit until one passes, a pure
 // decision ends the task, or a person cancels it. Read top to bottom: each step is one call and one decision.
-import { allHandlersFinished, ApplicationFailure, CancellationScope, condition, isCancellation, setHandler } from '@temporalio/workflow';
+import { allHandlersFinished, ApplicationFailure, CancellationScope, CancelledFailure, condition, isCancellation, setHandler } from '@temporalio/workflow';
 import type { TaskSpec } from '../domain/task-spec.js';
-import type { TaskOutcome } from '../domain/task-state.js';
+import { outcomeOfState, type TaskOutcome } from '../domain/task-state.js';
 import { cancelSignal, pauseSignal, resumeSignal, retryUpdate, stateQuery, type RetryRequest } from './messages.js';
 import { learnFromFailure } from './task/learning.js';
 import { runAttempt, type AttemptResult } from './task/run-attempt.js';
+import { taskFailedFailure } from './task/task-failed.js';
 import { TaskRun, type CarriedEvidence } from './task/task-run.js';
 import { observeAttempt, observeTaskEnd } from './metrics.js';
 
@@ -17,16 +18,42 @@ export interface TaskWorkflowInput {
   hint?: string;
 }
 
+/**
+ * Runs the task; its end is its Temporal state: COMPLETED returns the outcome, FAILED fails the workflow with
+ * `TaskFailed` (the outcome in its details), CANCELLED by a workflow cancel request ends it cancelled.
+ */
 export async function taskWorkflow(input: TaskWorkflowInput): Promise<TaskOutcome> {
   const run = new TaskRun(input.spec, input.carried);
   run.pendingHint = input.hint;
   registerHandlers(run);
+  const root = CancellationScope.current();
+  void root.cancelRequested.catch(() => {
+    run.cancelRequested = true;
+    run.cancelReason ??= 'cancelled by a workflow cancel request';
+  });
+  let outcome: TaskOutcome;
+  try {
+    outcome = await runTask(run);
+  } catch (error) {
+    // A cancel request can interrupt any wait (a hint, the retry window): the task still ends with an outcome.
+    if (!isCancellation(error) || !root.consideredCancelled) throw error;
+    outcome = await CancellationScope.nonCancellable(() => finish(run, 'CANCELLED', run.cancelReason));
+  }
+  if (outcome.status === 'FAILED') throw taskFailedFailure(outcome);
+  // Only a workflow cancel request (`taskloop cancel`, a project's cancel) can end a workflow as cancelled; a bare
+  // cancel signal ends the task CANCELLED with its outcome returned.
+  if (outcome.status === 'CANCELLED' && root.consideredCancelled) throw new CancelledFailure(outcome.reason ?? 'cancelled');
+  return outcome;
+}
+
+async function runTask(run: TaskRun): Promise<TaskOutcome> {
   let retriesSpent = 0;
+  let reclaimsUsed = 0;
 
   for (;;) {
     run.beginAttempt();
-    const result = await runCancellable(run, () => runAttempt({ run, retriesSpent }));
-    if (result === 'cancelled') return finish(run, 'CANCELLED', run.cancelReason ?? 'cancelled');
+    const result = await runCancellable(run, () => runAttempt({ run, retriesSpent, reclaimsUsed }));
+    if (result === 'cancelled') return CancellationScope.nonCancellable(() => finish(run, 'CANCELLED', run.cancelReason ?? 'cancelled'));
     if (result.kind === 'passed') {
       run.state.commit = result.commit;
       run.currentAttempt.status = 'PASSED';
@@ -39,8 +66,9 @@ export async function taskWorkflow(input: TaskWorkflowInput): Promise<TaskOutcom
     run.currentAttempt.endedAt = new Date().toISOString();
     observeAttempt(run);
     await learnFromFailure(run, run.currentAttempt);
-    if (decision.kind === 'new_attempt') {
-      retriesSpent += 1;
+    if (decision.kind === 'new_attempt' || decision.kind === 'reclaim') {
+      if (decision.kind === 'new_attempt') retriesSpent += 1;
+      else reclaimsUsed += 1;
       await run.emit('TASK_FAILED', { will_retry: true, node: failure.node, failure_class: failure.failureClass, reason: failure.reason });
       continue;
     }
@@ -56,7 +84,8 @@ export async function taskWorkflow(input: TaskWorkflowInput): Promise<TaskOutcom
       retriesSpent = 0;
       continue;
     }
-    return finish(run, run.cancelRequested ? 'CANCELLED' : 'FAILED', `${decision.reason} (${failure.reason})`, decision.recommendation);
+    const reason = decision.reason.includes(failure.reason) ? decision.reason : `${decision.reason} (${failure.reason})`;
+    return finish(run, run.cancelRequested ? 'CANCELLED' : 'FAILED', reason, decision.recommendation);
   }
 }
 
@@ -98,6 +127,8 @@ async function finish(run: TaskRun, status: TaskOutcome['status'], reason?: stri
   const last = state.attempts.at(-1);
   if (last && !last.endedAt) last.endedAt = new Date().toISOString();
   state.phase = 'done';
+  state.reason = reason;
+  state.recommendation = status === 'FAILED' ? recommendation : undefined;
   run.setStatus(status);
   run.refreshTelemetry();
   observeTaskEnd(state);
@@ -108,29 +139,20 @@ async function finish(run: TaskRun, status: TaskOutcome['status'], reason?: stri
         ? run.emit('TASK_CANCELLED', { reason })
         : Promise.resolve(),
   );
-  await condition(allHandlersFinished);
-  return {
-    workflowId: state.workflowId,
-    taskId: state.taskId,
-    project: state.project,
-    status,
-    attempts: state.attempts,
-    commit: state.commit,
-    telemetry: state.telemetry,
-    recommendation: status === 'FAILED' ? recommendation : undefined,
-    reason,
-    turnsConsumed: state.turnsConsumed,
-    budget: state.budget,
-  };
+  await CancellationScope.nonCancellable(() => condition(allHandlersFinished));
+  return outcomeOfState(state);
 }
 
 function registerHandlers(run: TaskRun): void {
   setHandler(stateQuery, () => run.state);
   setHandler(pauseSignal, () => {
     run.state.paused = true;
+    // Shown at once: the running node finishes first, then the task stops at its next checkpoint.
+    if (run.state.status === 'RUNNING') run.setStatus('PAUSE_REQUESTED');
   });
   setHandler(resumeSignal, () => {
     run.state.paused = false;
+    if (run.state.status === 'PAUSE_REQUESTED') run.setStatus('RUNNING');
   });
   setHandler(cancelSignal, (request) => {
     run.cancelRequested = true;

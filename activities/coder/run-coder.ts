@@ -3,6 +3,8 @@ import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import { defaultCapabilities, type Capability } from '../../domain/capabilities.js';
 import { boundTranscript } from '../../domain/context-budget.js';
+import type { FailureCause } from '../../domain/failure-causes.js';
+import { causeOfCoderResult } from '../../domain/node-causes.js';
 import type { ArtifactRef, CoderResult } from '../../domain/records.js';
 import { scrubSecrets, scrubText } from '../../domain/secrets.js';
 import { emptyTelemetry } from '../../domain/telemetry.js';
@@ -137,15 +139,21 @@ export async function runCoder(input: RunCoderInput): Promise<CoderResult> {
     const progress = { step, turnsConsumed, telemetry, changedFiles: [...context.changedFiles], ...(finished === undefined ? {} : { finished }) };
     transcript = await saveProgress({ dir: input.artifactDir, hostId: input.hostId, messages, progress, secretValues });
   };
-  const result = (status: CoderResult['status'], summary: string, reason?: string): CoderResult => ({
-    status,
-    summary: scrubText(summary, secretValues),
-    ...(reason === undefined ? {} : { reason: scrubText(reason, secretValues) }),
-    changedFiles: [...context.changedFiles].sort(),
-    telemetry,
-    turnsConsumed,
-    transcript,
-  });
+  const result = (status: CoderResult['status'], summary: string, reason?: string, cause?: FailureCause['kind']): CoderResult => {
+    const scrubbed = reason === undefined ? undefined : scrubText(reason, secretValues);
+    const changedFiles = [...context.changedFiles].sort();
+    const typed = cause && scrubbed !== undefined ? { kind: cause, message: scrubbed } : undefined;
+    return {
+      status,
+      summary: scrubText(summary, secretValues),
+      ...(scrubbed === undefined ? {} : { reason: scrubbed }),
+      changedFiles,
+      telemetry,
+      turnsConsumed,
+      transcript,
+      ...(status === 'finished' ? {} : { cause: causeOfCoderResult({ status, reason: scrubbed, changedFiles, cause: typed }) }),
+    };
+  };
 
   if (resumed?.progress.finished !== undefined) {
     await saveTranscript(resumed.progress.step, resumed.progress.finished);
@@ -172,7 +180,7 @@ export async function runCoder(input: RunCoderInput): Promise<CoderResult> {
       // Only the model's own failure becomes a result; infrastructure failures are Temporal's to retry.
       if (!(error instanceof ModelProblem)) throw error;
       await saveTranscript(step - 1);
-      return result('model_error', '', error.message);
+      return result('model_error', '', error.message, error.causeKind);
     }
     turnsConsumed += 1;
     const usage = turn.usage ?? estimateUsage(request, turn);

@@ -43,7 +43,7 @@ export function createScriptedProvider(options: {
       const index = next[role];
       const turn = turns[index];
       if (turn === undefined) {
-        throw new ModelProblem(`the scripted file ${file} has no ${role} turn left (used ${index})`);
+        throw new ModelProblem(`the scripted file ${file} has no ${role} turn left (used ${index})`, 'ModelScriptExhausted');
       }
       next[role] = index + 1;
       const reply = toAssistantTurn(turn, role, index);

@@ -57,7 +57,11 @@ export interface ModelProvider {
  * `model problem:` prefix, and the coder turns it into a `model_error` result instead of throwing.
  */
 export class ModelProblem extends Error {
-  constructor(detail: string) {
+  constructor(
+    detail: string,
+    /** The cause kind it is (domain/failure-causes.ts): a bad reply, or a scripted model out of turns. */
+    readonly causeKind: 'ModelMalformed' | 'ModelScriptExhausted' = 'ModelMalformed',
+  ) {
     super(detail.startsWith('model problem:') ? detail : `model problem: ${detail}`);
     this.name = 'ModelProblem';
   }

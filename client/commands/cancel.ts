@@ -1,5 +1,6 @@
 // `taskloop cancel ID [--reason TEXT]`: ends a task (the running node is cancelled and nothing is committed), or a
 // project (nothing more starts, pending tasks are cancelled, running ones get the cancel).
+import type { WorkflowHandle } from '@temporalio/client';
 import { cancelSignal } from '../../workflows/messages.js';
 import { parseFlags } from '../args.js';
 import { signalTarget } from '../projects/signal-target.js';
@@ -9,8 +10,9 @@ import type { Command } from './command.js';
 
 const help = `Usage: taskloop cancel ID [--reason TEXT]
 
-Sends the \`cancel\` signal: the running node is cancelled, the worktree removed, nothing committed, and the task
-ends CANCELLED (a later \`taskloop retry ID\` can start it again with its evidence). A project starts nothing more,
+Sends the \`cancel\` signal (and, to a task, a workflow cancel request): the running node is cancelled, the
+worktree removed, nothing committed, and the task ends CANCELLED, its workflow Canceled (a later \`taskloop retry ID\`
+can start it again with its evidence). A project starts nothing more,
 marks its pending tasks CANCELLED, cancels its running ones and ends with its report. ID is a workflow id
 (task-<project>-<id> or project-<name>), a task id, or a project name.
 
@@ -25,7 +27,13 @@ export const cancelCommand: Command = {
     const { values, positionals } = parseFlags('cancel', argv, { reason: { type: 'string' } }, true);
     const ref = takeTaskRef('cancel', positionals);
     const request = values.reason === undefined ? {} : { reason: values.reason };
-    const { kind, workflowId } = await withTaskClient(({ client }) => signalTarget(client, 'cancel', ref, (handle) => handle.signal(cancelSignal, request)));
+    const signal = (handle: WorkflowHandle) => handle.signal(cancelSignal, request);
+    // The signal carries the reason; the cancel request makes a task's workflow end as cancelled in Temporal.
+    const cancelTask = async (handle: WorkflowHandle) => {
+      await signal(handle);
+      await handle.cancel();
+    };
+    const { kind, workflowId } = await withTaskClient(({ client }) => signalTarget(client, 'cancel', ref, signal, cancelTask));
     const next = kind === 'task' ? `taskloop status ${workflowId}` : `taskloop report ${workflowId}`;
     console.log(`sent cancel to ${workflowId}${values.reason === undefined ? '' : ` (reason: ${values.reason})`}; see how it ended with: ${next}`);
     return 0;

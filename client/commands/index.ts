@@ -8,7 +8,7 @@ export interface CommandEntry {
 }
 
 export const commands: Record<string, CommandEntry> = {
-  demo: { summary: 'run four real tasks on a real Python project, live, on the local dev server', load: async () => (await import('./demo.js')).demoCommand },
+  demo: { summary: 'run five real tasks on a real Python project, live, on the local dev server', load: async () => (await import('./demo.js')).demoCommand },
   server: { summary: 'start the local Temporal dev server (Web UI on :8233)', load: async () => (await import('./server.js')).serverCommand },
   worker: { summary: 'run a worker that serves tasks (graceful on SIGINT/SIGTERM)', load: async () => (await import('./worker.js')).workerCommand },
   run: { summary: 'start one task on a repository (--wait to wait for its outcome)', load: async () => (await import('./run.js')).runCommand },

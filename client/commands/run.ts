@@ -1,11 +1,14 @@
 // `taskloop run`: validates one task at the edge, starts it (or finds it already started), optionally waits.
-import type { WorkflowHandle } from '@temporalio/client';
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import { differingSpecFields } from '../../domain/task-spec-diff.js';
+import type { TaskSpec } from '../../domain/task-spec.js';
 import { TaskStatusKey } from '../../workflows/search-attributes.js';
 import { UsageError } from '../cli-errors.js';
 import { formatFollowHints } from '../output/follow-hints.js';
 import { formatOutcome } from '../output/task-report.js';
 import { awaitOutcome } from '../tasks/await-outcome.js';
 import { prepareTaskSpec } from '../tasks/prepare-spec.js';
+import { readRunInput } from '../tasks/run-input.js';
 import { checkRunInput, parseRunFlags } from '../tasks/run-flags.js';
 import { startTask } from '../tasks/start-task.js';
 import { withTaskClient } from '../tasks/task-client.js';
@@ -34,7 +37,7 @@ The same command twice is the same task (the id is derived from the goal and the
   --acceptance TESTID      pytest node id that must pass (repeatable)
   --allow-path P           a path or glob the change may touch (repeatable; default anywhere)
   --allow-test-edits       let the coder edit test files
-  --max-retries N          attempts after the first (0-10, default 2)
+  --max-retries N          attempts after the first (0-2, default 2; 2 is the loop's cap)
   --max-steps N            coder steps per attempt (1-200, default 30)
   --retry-window DURATION  after failing, accept \`taskloop retry\` this long (e.g. 10m, 30s, 1h; default 0)
   --secret-env NAME        environment variable whose value is scrubbed from logs and records (repeatable)
@@ -43,7 +46,8 @@ The same command twice is the same task (the id is derived from the goal and the
                            seconds when no worker serves the queue, and keeps waiting
   --json                   machine-readable output: the outcome with --wait, else {"workflowId", "started"}
 
-Exit codes: 0 started (or completed with --wait), 1 the task failed, 2 invalid input (nothing started).`;
+Exit codes: 0 started (or completed with --wait), 1 the task failed, 2 invalid input or an existing id with a
+different spec (nothing started).`;
 
 export const runCommand: Command = {
   summary: 'start one task on a repository (--wait to wait for its outcome)',
@@ -62,6 +66,7 @@ export const runCommand: Command = {
       const { handle, started } = await startTask(client, spec, { taskQueue: request.taskQueue });
       if (started) say(`started ${handle.workflowId} on task queue ${request.taskQueue}`);
       else {
+        await refuseDifferentSpec(client, handle, spec);
         const status = await describeStatus(handle);
         const again = status === 'FAILED' || status === 'CANCELLED' ? `; to try again: taskloop retry ${handle.workflowId} [--hint TEXT]` : '';
         say(`task ${handle.workflowId} already exists (status ${status})${again}`);
@@ -78,6 +83,18 @@ export const runCommand: Command = {
     });
   },
 };
+
+/** A second run of an existing id must mean the same task: a different spec is refused (exit 2) with the two ways on. */
+async function refuseDifferentSpec(client: Client, handle: WorkflowHandle, spec: TaskSpec): Promise<void> {
+  const description = await handle.describe();
+  const existing = await readRunInput(client, { workflowId: handle.workflowId, runId: description.runId });
+  const fields = differingSpecFields(existing.spec, spec);
+  if (fields.length === 0) return;
+  throw new UsageError(
+    `taskloop run: task ${handle.workflowId} already exists with a different ${fields.join(', ')}: ` +
+      `to run the existing task again use \`taskloop retry ${handle.workflowId}\`; for this spec pass a new --id`,
+  );
+}
 
 /** The task's own status (search attribute) while it runs or after it returned an outcome, else the workflow's. */
 async function describeStatus(handle: WorkflowHandle): Promise<string> {

@@ -3,10 +3,13 @@ import path from 'node:path';
 import { intFlag, parseFlags } from '../args.js';
 import { stateDir } from '../paths.js';
 import { startDevServer } from '../server/dev-server.js';
+import { recordServerPid, stopRecordedServer } from '../server/pid-file.js';
 import { ensureTemporalCli } from '../server/temporal-cli.js';
+import { WorkFailed } from '../cli-errors.js';
 import type { Command } from './command.js';
 
 const help = `Usage: taskloop server [--port 7233] [--ui-port 8233] [--ip 127.0.0.1] [--headless] [--db FILE | --memory] [--detach]
+       taskloop server stop
 
 Starts \`temporal server start-dev\` with the search attributes TaskId, Project, Phase, TaskStatus, FailureClass and
 Attempt, keeping its state in a SQLite file (WAL) under .taskloop/ so runs survive a restart. Says so and exits 0
@@ -16,12 +19,15 @@ when a Temporal server already answers on that address. Runs in the foreground u
   --ip ADDR      address to bind (default 127.0.0.1)
   --headless     no Web UI                         --memory      keep nothing on disk
   --db FILE      SQLite file (default .taskloop/temporal.db)
-  --detach       leave the server running in the background (log: .taskloop/server.log)`;
+  --detach       leave the server running in the background (log: .taskloop/server.log)
+
+\`taskloop server stop\` stops the server that --detach (or \`taskloop demo\`) left running; its state stays in the db file.`;
 
 export const serverCommand: Command = {
   summary: 'start the local Temporal dev server (Web UI on :8233)',
   help,
   async run(argv) {
+    if (argv[0] === 'stop') return stopServer();
     const { values } = parseFlags('server', argv, {
       port: { type: 'string' },
       'ui-port': { type: 'string' },
@@ -52,7 +58,8 @@ export const serverCommand: Command = {
     console.log(`Temporal dev server serving at ${server.address}${server.uiUrl ? `, Web UI at ${server.uiUrl}` : ''}`);
     if (port !== 7233) console.log(`Point taskloop at it with: export TEMPORAL_ADDRESS=${server.address}`);
     if (values.detach) {
-      console.log(`Running in the background (pid ${server.pid}); stop it with: kill ${server.pid}`);
+      await recordServerPid(server.pid);
+      console.log(`Running in the background (pid ${server.pid}); stop it with: taskloop server stop`);
       return 0;
     }
     const stop = () => void server.stop();
@@ -62,3 +69,10 @@ export const serverCommand: Command = {
     return 0;
   },
 };
+
+async function stopServer(): Promise<number> {
+  const pid = await stopRecordedServer();
+  if (pid === undefined) throw new WorkFailed('taskloop server stop: no detached server of this folder is running (none recorded in .taskloop/server.pid)');
+  console.log(`Stopped the Temporal dev server (pid ${pid}); its state stays in .taskloop/temporal.db`);
+  return 0;
+}

@@ -18,7 +18,7 @@ export function formatOutcome(outcome: TaskOutcome): string {
 
 /** The live state of a running task: status, phase, attempt, each attempt, telemetry. */
 export function formatState(state: TaskState): string {
-  const paused = state.paused && state.status !== 'PAUSED' ? ' (pause requested: stops before its next node)' : '';
+  const paused = state.status === 'PAUSE_REQUESTED' ? `: finishing ${state.phase}, stops before its next node` : state.paused && state.status !== 'PAUSED' ? ' (pause requested: stops before its next node)' : '';
   const lines = [`${state.workflowId}: ${state.status}${paused}, phase ${state.phase}, attempt ${state.attempt}`, `goal: ${firstLine(state.goal)}`];
   if (state.retryWindowEndsAt) lines.push(`failed; accepts \`taskloop retry\` until ${state.retryWindowEndsAt}`);
   if (state.status === 'WAITING_FOR_HINT') lines.push(`waiting for a hint: taskloop retry ${state.workflowId} --hint "..."`);

@@ -13,7 +13,7 @@ export interface ListFilters {
 
 export type ListQueryResult = { success: true; data: string } | { success: false; error: string };
 
-export const taskStatuses = ['RUNNING', 'PAUSED', 'WAITING_FOR_HINT', 'COMPLETED', 'FAILED', 'CANCELLED'] as const;
+export const taskStatuses = ['RUNNING', 'PAUSE_REQUESTED', 'PAUSED', 'WAITING_FOR_HINT', 'COMPLETED', 'FAILED', 'CANCELLED'] as const;
 /** Temporal's ExecutionStatus values as its query language spells them. */
 export const executionStatuses = ['Running', 'Completed', 'Failed', 'Canceled', 'Terminated', 'ContinuedAsNew', 'TimedOut'] as const;
 export const workflowTypes = { task: 'taskWorkflow', project: 'projectWorkflow' } as const;

@@ -9,9 +9,11 @@ export async function signalTarget(
   command: string,
   ref: string,
   send: (handle: WorkflowHandle) => Promise<void>,
+  /** What a task gets instead of `send`, when it differs (cancel also requests the workflow's cancellation). */
+  sendToTask = send,
 ): Promise<{ kind: 'task' | 'project'; workflowId: string }> {
   const target = await resolveTarget(client, command, ref);
-  if (target.kind === 'task') return { kind: 'task', workflowId: await signalTask(client, command, target.task.handle.workflowId, send) };
+  if (target.kind === 'task') return { kind: 'task', workflowId: await signalTask(client, command, target.task.handle.workflowId, sendToTask) };
   const { handle, description } = target.project;
   const closed = () => new WorkFailed(`taskloop ${command}: project ${handle.workflowId} has already closed (${description.status.name}); there is nothing to ${command}`);
   await sendWhileRunning(handle, description.status.name === 'RUNNING', closed, send);

@@ -1,23 +1,29 @@
-// Reads what a task is doing: the `state` query while its workflow runs, its outcome once closed.
+// Reads what a task is doing: the `state` query while its workflow runs, its outcome once closed (completed,
+// failed with TaskFailed, or cancelled).
 import { WorkflowFailedError, type Client } from '@temporalio/client';
 import type { TaskOutcome, TaskState } from '../../domain/task-state.js';
+import { WorkFailed } from '../cli-errors.js';
+import { awaitOutcome } from './await-outcome.js';
 import { queryTaskState } from './query-state.js';
 import type { ResolvedTask } from './resolve-task.js';
 
 export type TaskReading =
   | { workflowId: string; workflowStatus: 'RUNNING'; taskQueue: string; state: TaskState }
-  | { workflowId: string; workflowStatus: 'COMPLETED'; taskQueue: string; outcome: TaskOutcome }
+  | { workflowId: string; workflowStatus: 'COMPLETED' | 'FAILED' | 'CANCELLED'; taskQueue: string; outcome: TaskOutcome }
   | { workflowId: string; workflowStatus: string; taskQueue: string; error: string };
+
+const withOutcome: readonly string[] = ['COMPLETED', 'FAILED', 'CANCELLED'];
 
 export async function readTask(client: Client, { handle, description }: ResolvedTask): Promise<TaskReading> {
   const base = { workflowId: handle.workflowId, taskQueue: description.taskQueue };
   const workflowStatus = description.status.name;
   if (workflowStatus === 'RUNNING') return { ...base, workflowStatus, state: await queryTaskState(client, handle, description.taskQueue) };
   try {
-    const outcome = (await handle.result()) as TaskOutcome;
-    if (workflowStatus === 'COMPLETED') return { ...base, workflowStatus, outcome };
+    const outcome = await awaitOutcome('status', handle);
+    if (withOutcome.includes(workflowStatus)) return { ...base, workflowStatus: workflowStatus as 'COMPLETED' | 'FAILED' | 'CANCELLED', outcome };
     return { ...base, workflowStatus, error: `closed as ${workflowStatus}` };
   } catch (error) {
+    if (error instanceof WorkFailed) return { ...base, workflowStatus, error: error.message.replace(/^taskloop status: /, '') };
     const cause = error instanceof WorkflowFailedError ? (error.cause?.message ?? error.message) : (error as Error).message;
     return { ...base, workflowStatus, error: cause };
   }

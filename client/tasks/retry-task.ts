@@ -31,7 +31,8 @@ export async function retryTask(client: Client, task: ResolvedTask, hint: string
 async function restartClosedTask(client: Client, { handle, description }: ResolvedTask, hint: string | undefined): Promise<RetryResult> {
   const workflowId = handle.workflowId;
   // A workflow that ended without an outcome (terminated, timed out) has no evidence to carry; start afresh.
-  const outcome: TaskOutcome | undefined = description.status.name === 'COMPLETED' ? await awaitOutcome('retry', handle) : undefined;
+  const ended = ['COMPLETED', 'FAILED', 'CANCELLED'].includes(description.status.name);
+  const outcome: TaskOutcome | undefined = ended ? await awaitOutcome('retry', handle).catch(() => undefined) : undefined;
   if (outcome?.status === 'COMPLETED') {
     throw new WorkFailed(`taskloop retry: task ${workflowId} already completed (commit ${outcome.commit?.sha ?? 'none'}); there is nothing to retry`);
   }

@@ -61,7 +61,7 @@ const cliFixOfField: Record<string, string> = {
   goal: 'pass e.g. --goal "fix #218: cache_key is ignored"',
   models: 'pass --model openai:<model>, anthropic:<model> or scripted:<file>',
   'models.coder': 'pass --model openai:<model>, anthropic:<model> or scripted:<file>',
-  maxRetries: 'pass e.g. --max-retries 2',
+  maxRetries: 'pass --max-retries 0, 1 or 2: the loop caps retries at 2',
   maxCoderSteps: 'pass e.g. --max-steps 30',
 };
 

@@ -12,7 +12,7 @@ import { runTaskloop } from '../support/cli.js';
 import { fixTurns, makeCalcProject, wrongTurns } from '../support/calc-project.js';
 import { makeRepo } from '../support/git-repo.js';
 import { eventually, startTestWorkers, type TestWorkerHost, uniqueId, useTestTemporal } from './support/temporal.js';
-import { taskSpec } from './support/tasks.js';
+import { taskOutcome, taskSpec } from './support/tasks.js';
 
 const PROJECT = 'itest';
 const GOAL = 'Fix add in calc.py';
@@ -67,14 +67,20 @@ describe('taskloop run, status, pause, resume, cancel and retry as a person runs
     expect(outcome.attempts.map((attempt) => attempt.status)).toEqual(['PASSED']);
     expect(outcome.workflowId).toMatch(/^task-itest-fix-add-in-calc-py-[0-9a-f]{6}$/);
 
-    const [again, retry, pause] = await Promise.all([
+    const taskId = outcome.workflowId.replace(`task-${PROJECT}-`, '');
+    const [again, differs, retry, pause] = await Promise.all([
       taskloop([...args, ...testCommand, '--json'], project.dir),
+      taskloop([...args.map((arg) => (arg === GOAL ? 'Fix mul in calc.py' : arg)), ...testCommand, '--id', taskId], project.dir),
       taskloop(['retry', outcome.workflowId]),
       taskloop(['pause', outcome.workflowId]),
     ]);
     expect(again.exitCode, again.all).toBe(0);
     expect(JSON.parse(again.stdout)).toEqual({ workflowId: outcome.workflowId, started: false });
     expect(again.stderr).toContain(`task ${outcome.workflowId} already exists (status COMPLETED)`);
+    expect(differs.exitCode, differs.all).toBe(2);
+    expect(differs.stderr).toContain(`task ${outcome.workflowId} already exists with a different goal`);
+    expect(differs.stderr).toContain(`taskloop retry ${outcome.workflowId}`);
+    expect(differs.stderr).toContain('pass a new --id');
     expect(retry.exitCode).toBe(1);
     expect(retry.stderr).toContain(`task ${outcome.workflowId} already completed (commit ${outcome.commit?.sha})`);
     expect(pause.exitCode).toBe(1);
@@ -87,8 +93,12 @@ describe('taskloop run, status, pause, resume, cancel and retry as a person runs
     const first = await taskloop(runArgs(t.host.taskQueue, id, project.repo, ['--max-retries', '1', '--retry-window', '0', '--wait', '--json']), project.dir);
     expect(first.exitCode, first.all).toBe(1);
     const failed = JSON.parse(first.stdout) as TaskOutcome;
-    expect(failed).toMatchObject({ status: 'FAILED', recommendation: 'split_task' });
+    expect(failed).toMatchObject({ status: 'FAILED', recommendation: 'code_defect' });
     expect(failed.attempts.map((attempt) => attempt.status)).toEqual(['REWORK_REQUIRED', 'FAILED']);
+    const status = await taskloop(['status', id]);
+    expect(status.exitCode, status.all).toBe(0);
+    expect(status.stdout).toContain('FAILED');
+    expect(status.stdout).toContain('code_defect');
 
     const hint = 'add must return a + b, not a product';
     const retry = await taskloop(['retry', id, '--hint', hint]);
@@ -108,7 +118,7 @@ describe('taskloop run, status, pause, resume, cancel and retry as a person runs
   });
 
   it.concurrent.each([
-    ['--max-retries three', async () => ({ args: ['--max-retries', 'three'] }), /--max-retries \(maxRetries\): expected a whole number from 0 to 10, got "three"/],
+    ['--max-retries three', async () => ({ args: ['--max-retries', 'three'] }), /--max-retries \(maxRetries\): expected a whole number from 0 to 2 \(the loop's retry cap: at most 3 coder attempts\), got "three"/],
     ['repo not a git repository', async () => ({ args: [], cwd: await mkdtemp(path.join(os.tmpdir(), 'taskloop-')) }), /repo: .* is not a git repository/],
     ['unknown base ref', async () => ({ args: ['--base-ref', 'no-such-branch'] }), /baseRef: "no-such-branch" is not a commit/],
     ['malformed scripted file', async () => ({ args: [], script: { coder: [{ tool_calls: { name: 'finish' } }] } }), /models\.coder: .*tool_calls.*array/],
@@ -202,8 +212,9 @@ describe('taskloop run, status, pause, resume, cancel and retry as a person runs
       const cancel = await taskloop(['cancel', workflowIds.cancelled, '--reason', 'not needed any more']);
       expect(cancel.exitCode, cancel.all).toBe(0);
       expect(cancel.stdout).toContain(`sent cancel to ${workflowIds.cancelled} (reason: not needed any more)`);
-      const outcome = (await handle.result()) as TaskOutcome;
+      const outcome = await taskOutcome(handle);
       expect(outcome).toMatchObject({ status: 'CANCELLED', reason: 'not needed any more' });
+      expect((await handle.describe()).status.name).toBe('CANCELLED');
       expect(outcome.commit).toBeUndefined();
     });
   });

@@ -1,17 +1,20 @@
-import { mkdtemp } from 'node:fs/promises';
+import { execa } from 'execa';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import type { ProjectReport } from '../../domain/project/project-report.js';
+import { projectRoot } from '../../client/paths.js';
 import { runTaskloop } from '../support/cli.js';
-import { uniqueId } from './support/temporal.js';
+import { startTestWorkers, uniqueId } from './support/temporal.js';
 
 describe('taskloop demo', () => {
   it('runs the five calc tasks on the test server to the expected outcomes, with an in-attempt test run and a skill offered', async () => {
     const home = await mkdtemp(path.join(os.tmpdir(), 'taskloop-demo-home-'));
     // TEMPORAL_ADDRESS makes the demo attach to the test server instead of starting one; a queue of its own keeps
     // its worker away from other test files' workflows.
-    const env = { ...process.env, TEMPORAL_ADDRESS: inject('temporalAddress'), TASKLOOP_HOME: home, TASKLOOP_TASK_QUEUE: uniqueId('demo') };
+    const taskQueue = uniqueId('demo');
+    const env = { ...process.env, TEMPORAL_ADDRESS: inject('temporalAddress'), TASKLOOP_HOME: home, TASKLOOP_TASK_QUEUE: taskQueue };
     const result = await runTaskloop(['demo', '--json'], { env, timeout: 170_000 });
 
     expect(result.exitCode, result.all).toBe(0);
@@ -38,5 +41,28 @@ describe('taskloop demo', () => {
       expect(result.stderr).toMatch(new RegExp(`\\n {2}${id} +COMPLETED +${attempts} `));
     }
     expect(result.stderr).toContain(`Temporal is serving at ${inject('temporalAddress')}`);
+
+    // The temporal commands the demo prints, and the README's query and list examples, run as written on its ids.
+    const project = /Started project project-(demo-\S+) with/.exec(result.stderr)?.[1] ?? '';
+    const printed = result.stderr.split('\n').filter((line) => line.includes(' workflow ') && line.startsWith('  ')).map((line) => line.trim());
+    expect(printed).toHaveLength(3);
+    const readme = await readFile(path.join(projectRoot, 'README.md'), 'utf8');
+    const examples = readme
+      .split('\n')
+      .filter((line) => /^temporal workflow (query|list) /.test(line))
+      .map((line) => `${line.replaceAll('demo-<time>', project).replace(/^temporal/, inject('temporalCli'))} --address ${inject('temporalAddress')}`);
+    expect(examples).toHaveLength(2);
+    // A query is answered by a worker, as the demo says: start one on the demo's queue.
+    const worker = await startTestWorkers({ taskQueue });
+    try {
+    for (const command of [...printed, ...examples]) {
+      const run = await execa('sh', ['-c', `${command} --output json`], { reject: false });
+      expect(run.exitCode, `${command}\n${run.stderr}`).toBe(0);
+      if (command.includes('workflow list') && !command.includes('Failed')) expect(run.stdout).toContain(`task-${project}-fix-add`);
+      if (command.includes('workflow query')) expect(JSON.parse(run.stdout).queryResult[0]).toMatchObject({ status: 'COMPLETED', project });
+    }
+    } finally {
+      await worker.stop();
+    }
   }, 180_000);
 });

@@ -5,7 +5,7 @@ import { reflectionWorkflowId } from '../../workflows/reflection-messages.js';
 import { calcFiles, fixTurns, turn, type ScriptTurn } from '../support/calc-project.js';
 import { makeRepo, makeTempDir } from '../support/git-repo.js';
 import { eventually, uniqueId, useTestTemporal } from './support/temporal.js';
-import { startTestTask, taskSpec } from './support/tasks.js';
+import { startTestTask, taskOutcome, taskSpec } from './support/tasks.js';
 
 const meanFiles = { ...calcFiles, 'calc.py': `${calcFiles['calc.py']}\n\ndef mean(values):\n    return sum(values) // len(values)\n`, 'tests/test_mean.py': 'from calc import mean\n\n\ndef test_mean():\n    assert mean([1, 2]) == 1.5\n' };
 const wrongMean = (): ScriptTurn[] => [
@@ -40,11 +40,9 @@ describe('learning in the loop: patterns, adaptations, reflection and skills', (
     const outcome = await handle.result();
 
     expect(outcome.status).toBe('COMPLETED');
-    const listed = await eventually('FailurePattern = cross_dep beside the class in visibility', async () => {
-      for await (const execution of t.client.workflow.list({ query: `WorkflowId = "${handle.workflowId}" AND FailurePattern = "cross_dep"` })) return execution;
-      return undefined;
-    });
-    expect(listed.searchAttributes.FailureClass).toEqual(['split_task']);
+    // Visibility says the present: the completed task keeps its failed attempt's class and pattern only in its attempts.
+    expect(outcome.attempts[0]?.failure?.failureClass).toBe('code_defect');
+    expect((await handle.describe()).searchAttributes.FailurePattern).toBeUndefined();
     expect(outcome.attempts[0]?.test?.patterns?.[0]).toMatchObject({ type: 'cross_dep', symbols: expect.arrayContaining(['helpers']) });
     expect(outcome.attempts[1]?.adaptations).toEqual([expect.objectContaining({ strategy: 'expand_dependency_context', source: 'own_attempts' })]);
     expect(await firstUserMessage(outcome.attempts[1]?.coder?.transcript?.path)).toContain('Adaptations for this attempt');
@@ -94,7 +92,7 @@ describe('learning in the loop: patterns, adaptations, reflection and skills', (
     const failing = async (n: number) => {
       const scriptFile = await scriptFor(`fail-${n}`, wrongMean());
       const spec = taskSpec({ id: `mean-${n}`, project, repo, goal: `Fix calc.mean returning the wrong average (case ${n})`, maxRetries: 0, models: { coder: `scripted:${scriptFile}`, skillWriter: `scripted:${scriptFile}` } });
-      return (await startTestTask(t.client, t.host.taskQueue, spec)).result();
+      return taskOutcome(await startTestTask(t.client, t.host.taskQueue, spec));
     };
     const [first, second] = [await failing(1), await failing(2)];
     expect([first.status, second.status]).toEqual(['FAILED', 'FAILED']);

@@ -3,7 +3,7 @@ import type { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixTurns, makeCalcProject } from '../support/calc-project.js';
 import { connectTestClient, startTestWorkers, uniqueId, type TestWorkerHost } from './support/temporal.js';
-import { startTestTask, taskSpec } from './support/tasks.js';
+import { startTestTask, taskOutcome, taskSpec } from './support/tasks.js';
 
 const verdict = (value: unknown) => ({ content: typeof value === 'string' ? value : JSON.stringify(value) });
 
@@ -40,7 +40,7 @@ describe('reviewer and judge models in the task workflow', () => {
   it('fails the attempt as a model problem when the judge model twice gives no valid verdict', async () => {
     const project = await makeCalcProject({ coder: fixTurns(), judge: [verdict('looks fine'), verdict('{"verdict": fine}'), verdict({ verdict: 'pass' })] });
     const models = { coder: `scripted:${project.scriptFile}`, judge: `scripted:${project.scriptFile}` };
-    const outcome = await (await startTestTask(client, host.taskQueue, taskSpec({ repo: project.repo, goal: 'Fix add in calc.py', maxRetries: 0, models }))).result();
+    const outcome = await taskOutcome(await startTestTask(client, host.taskQueue, taskSpec({ repo: project.repo, goal: 'Fix add in calc.py', maxRetries: 0, models })));
 
     expect(outcome.status).toBe('FAILED');
     expect(outcome.attempts[0]?.judge).toMatchObject({ passed: false, agent: 'judge/judge-1' });

@@ -5,7 +5,7 @@ import { stateQuery } from '../../workflows/messages.js';
 import { makeCalcProject, turn } from '../support/calc-project.js';
 import { chatReply, startLocalModelServer, type LocalModelServer } from '../unit/activities/models/support/local-model-server.js';
 import { connectTestClient, startTestWorkers, uniqueId, type TestWorkerHost } from './support/temporal.js';
-import { startTestTask, taskloopCommits, taskSpec } from './support/tasks.js';
+import { startTestTask, taskloopCommits, taskOutcome, taskSpec } from './support/tasks.js';
 
 const edit = (to: string) => ({ body: chatReply('', [{ name: 'replace_in_file', arguments: { path: 'calc.py', old: 'return a - b', new: `return ${to}` } }]) });
 const finish = (summary: string) => ({ body: chatReply('', [{ name: 'finish', arguments: { summary } }]) });
@@ -72,15 +72,16 @@ describe('tasks with the openai provider against a local server', () => {
     expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(3000);
   });
 
-  it('fails at once on a 401, naming the variable to set, without retrying', async () => {
+  it('fails at once on a 401 as an environment problem, naming the variable to set, without retrying', async () => {
     const local = await serveCoder();
     local.push({ status: 401, body: { error: { message: 'invalid key' } } });
     const project = await makeCalcProject({});
     const spec = taskSpec({ repo: project.repo, goal: 'Fix add in calc.py', models: { coder: 'openai:local-model' } });
-    const outcome = await (await startTestTask(client, host.taskQueue, spec)).result();
+    const outcome = await taskOutcome(await startTestTask(client, host.taskQueue, spec));
 
-    expect(outcome.status).toBe('FAILED');
+    expect(outcome).toMatchObject({ status: 'FAILED', recommendation: 'environment_problem' });
     expect(outcome.attempts).toHaveLength(1);
+    expect(outcome.attempts[0]?.failure?.cause?.kind).toBe('ModelAuth');
     expect(outcome.attempts[0]?.failure?.reason).toContain('TASKLOOP_CODER_OPENAI_API_KEY');
     expect(local.requests).toHaveLength(1);
   });
@@ -90,7 +91,7 @@ describe('tasks with the openai provider against a local server', () => {
     const project = await makeCalcProject({ coder: reads });
     const spec = taskSpec({ repo: project.repo, goal: 'Fix add in calc.py', budgets: { maxModelCalls: 3 }, models: { coder: `scripted:${project.scriptFile}` } });
     const handle = await startTestTask(client, host.taskQueue, spec);
-    const outcome = await handle.result();
+    const outcome = await taskOutcome(handle);
 
     expect(outcome.status).toBe('FAILED');
     expect(outcome.recommendation).toBe('budget_exhausted');

@@ -1,9 +1,10 @@
 import { execa } from 'execa';
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { fixTurns, makeCalcProject, turn, wrongTurns } from '../support/calc-project.js';
+import { calcFiles, fixTurns, makeCalcProject, turn, wrongTurns } from '../support/calc-project.js';
 import { useTestTemporal } from './support/temporal.js';
-import { git, readEvents, startTestTask, taskloopCommits, taskSpec } from './support/tasks.js';
+import { FailureClassKey } from '../../workflows/search-attributes.js';
+import { git, readEvents, startTestTask, taskloopCommits, taskOutcome, taskSpec } from './support/tasks.js';
 
 describe('the task workflow on a real server, real git and real pytest', () => {
   const t = useTestTemporal('task-basic');
@@ -36,14 +37,16 @@ describe('the task workflow on a real server, real git and real pytest', () => {
     expect(events).toEqual(['COMMIT_CREATED', 'TASK_COMPLETED']);
   });
 
-  it("fails at attempt 1 and passes at 2, and attempt 2's coder saw attempt 1's pytest failure", async () => {
+  it("fails at attempt 1 with a code defect and passes at 2: attempt 2's coder saw the pytest failure, no FailureClass is left", async () => {
     const project = await makeCalcProject({ coder: [...wrongTurns(), ...fixTurns()] });
     const spec = taskSpec({ repo: project.repo, goal: 'Fix add in calc.py', models: { coder: `scripted:${project.scriptFile}` } });
-    const outcome = await (await startTestTask(t.client, t.host.taskQueue, spec)).result();
+    const handle = await startTestTask(t.client, t.host.taskQueue, spec);
+    const outcome = await handle.result();
 
     expect(outcome.status).toBe('COMPLETED');
     expect(outcome.attempts.map((attempt) => attempt.status)).toEqual(['REWORK_REQUIRED', 'PASSED']);
-    expect(outcome.attempts[0]?.failure?.node).toBe('test');
+    expect(outcome.attempts[0]?.failure).toMatchObject({ node: 'test', failureClass: 'code_defect', cause: { kind: 'TestsFailed' } });
+    expect((await handle.describe()).typedSearchAttributes.get(FailureClassKey)).toBeUndefined();
     expect(outcome.attempts[0]?.test?.stdoutExcerpt).toContain('assert 6 == 5');
     const transcript = JSON.parse(await readFile(outcome.attempts[1]?.coder?.transcript?.path ?? '', 'utf8')) as { role: string; content: string }[];
     const firstUser = transcript.find((message) => message.role === 'user');
@@ -51,16 +54,17 @@ describe('the task workflow on a real server, real git and real pytest', () => {
     expect(firstUser?.content).toContain('assert 6 == 5');
   });
 
-  it('fails with retries exhausted: FAILED, class recorded, TASK_RETRY_EXHAUSTED emitted, no commit', async () => {
+  it('fails with retries exhausted: the workflow FAILED with TaskFailed, class recorded, TASK_RETRY_EXHAUSTED emitted, no commit', async () => {
     const project = await makeCalcProject({ coder: [...wrongTurns(), ...wrongTurns()] });
     const spec = taskSpec({ repo: project.repo, goal: 'Fix add in calc.py', maxRetries: 1, models: { coder: `scripted:${project.scriptFile}` } });
     const handle = await startTestTask(t.client, t.host.taskQueue, spec);
-    const outcome = await handle.result();
+    const outcome = await taskOutcome(handle);
 
     expect(outcome.status).toBe('FAILED');
+    expect((await handle.describe()).status.name).toBe('FAILED');
     expect(outcome.attempts).toHaveLength(2);
-    expect(outcome.recommendation).toBe('split_task');
-    expect(outcome.attempts.every((attempt) => attempt.failure?.failureClass === 'split_task')).toBe(true);
+    expect(outcome.recommendation).toBe('code_defect');
+    expect(outcome.attempts.every((attempt) => attempt.failure?.failureClass === 'code_defect')).toBe(true);
     const events = (await readEvents(t.host.eventsFile)).filter((event) => event.workflowId === handle.workflowId);
     expect(events.map((event) => event.type)).toEqual(['TEST_FAILED', 'TASK_FAILED', 'TEST_FAILED', 'TASK_FAILED', 'TASK_RETRY_EXHAUSTED']);
     expect(events.filter((event) => event.type === 'TASK_FAILED').map((event) => event.data.will_retry)).toEqual([true, false]);
@@ -82,24 +86,39 @@ describe('the task workflow on a real server, real git and real pytest', () => {
     expect(types).toEqual(['REVIEW_FAILED', 'TASK_FAILED', 'COMMIT_CREATED', 'TASK_COMPLETED']);
   });
 
-  it('re-runs the test node for an environment problem without a new model attempt, then fails with that class', async () => {
+  it('fails at once when the test command does not exist: no node re-run, no second coder attempt', async () => {
     const project = await makeCalcProject({ coder: fixTurns() });
     const spec = taskSpec({
       repo: project.repo,
       goal: 'Fix add in calc.py',
       testCommand: ['no-such-test-runner', '-q'],
-      maxRetries: 0,
       envRetryLimit: 2,
       models: { coder: `scripted:${project.scriptFile}` },
     });
-    const outcome = await (await startTestTask(t.client, t.host.taskQueue, spec)).result();
+    const outcome = await taskOutcome(await startTestTask(t.client, t.host.taskQueue, spec));
 
     expect(outcome.status).toBe('FAILED');
     expect(outcome.recommendation).toBe('environment_problem');
     expect(outcome.attempts).toHaveLength(1);
-    expect(outcome.attempts[0]?.envRetries).toBe(2);
-    expect(outcome.attempts[0]?.failure?.reason).toContain('test command not found: no-such-test-runner');
+    expect(outcome.attempts[0]?.envRetries).toBe(0);
+    expect(outcome.attempts[0]?.failure?.cause?.kind).toBe('TestCommandNotFound');
+    expect(outcome.reason).toContain('no-such-test-runner was not found');
     expect(outcome.attempts[0]?.coder?.telemetry.modelRequests).toBe(2);
+  });
+
+  it('fails at once, naming the variable, when the tests need an environment variable that is not set', async () => {
+    const files = {
+      ...calcFiles,
+      'tests/test_calc.py': "import os\n\nfrom calc import add\n\n\ndef test_add():\n    token = os.environ['CALC_API_TOKEN']\n    assert token and add(2, 3) == 5\n",
+    };
+    const project = await makeCalcProject({ coder: [...fixTurns(), ...fixTurns()] }, files);
+    const spec = taskSpec({ repo: project.repo, goal: 'Fix add in calc.py', models: { coder: `scripted:${project.scriptFile}` } });
+    const outcome = await taskOutcome(await startTestTask(t.client, t.host.taskQueue, spec));
+
+    expect(outcome).toMatchObject({ status: 'FAILED', recommendation: 'environment_problem' });
+    expect(outcome.attempts).toHaveLength(1);
+    expect(outcome.attempts[0]?.failure?.cause).toMatchObject({ kind: 'MissingEnvVar', details: { variable: 'CALC_API_TOKEN' } });
+    expect(outcome.reason).toContain('--test-env CALC_API_TOKEN=');
   });
 
   it('starting the same task twice gives one workflow', async () => {

@@ -4,7 +4,7 @@ import { calcFiles, fixTurns, makeCalcProject, wrongTurns } from '../support/cal
 import { makeRepo, makeTempDir } from '../support/git-repo.js';
 import { cancelSignal, pauseSignal, resumeSignal, retryUpdate, stateQuery } from '../../workflows/messages.js';
 import { eventually, startTestWorkers, uniqueId, useTestTemporal } from './support/temporal.js';
-import { git, readEvents, startTestTask, taskSpec, waitForState } from './support/tasks.js';
+import { git, readEvents, startTestTask, taskloopCommits, taskOutcome, taskSpec, waitForState } from './support/tasks.js';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -52,7 +52,7 @@ describe('controlling a running task', () => {
     expect(outcome.reason).toBe('not needed any more');
     expect(outcome.attempts[0]?.status).toBe('CANCELLED');
     expect((await git(repo, 'worktree', 'list')).trim().split('\n')).toHaveLength(1);
-    expect(await git(repo, 'branch', '--list', 'taskloop/*')).toBe('');
+    expect(await taskloopCommits(repo, `taskloop/${spec.id}`)).toEqual([]);
     const pytests = await execa('pgrep', ['-f', 'test_slow'], { reject: false });
     expect(pytests.stdout.trim()).toBe('');
     const types = (await readEvents(t.host.eventsFile)).filter((event) => event.workflowId === handle.workflowId).map((event) => event.type);
@@ -104,7 +104,7 @@ describe('controlling a running task', () => {
     expect((await handle.result()).status).toBe('CANCELLED');
   });
 
-  it('answers the temporal CLI by name: signal pause, query state, and a list query on TaskStatus', async () => {
+  it('answers the temporal CLI by name: signal pause, query state, and a list query finds a FAILED task as a Failed workflow', async () => {
     const cli = inject('temporalCli');
     const address = inject('temporalAddress');
     const project = await makeCalcProject({ coder: fixTurns() });
@@ -118,9 +118,9 @@ describe('controlling a running task', () => {
 
     const failing = await makeCalcProject({ coder: wrongTurns() });
     const failed = await startTestTask(t.client, t.host.taskQueue, taskSpec({ repo: failing.repo, goal: 'Fix add', maxRetries: 0, models: { coder: `scripted:${failing.scriptFile}` } }));
-    expect((await failed.result()).status).toBe('FAILED');
+    expect((await taskOutcome(failed)).status).toBe('FAILED');
     const listed = await eventually('temporal workflow list to find the FAILED task', async () => {
-      const { stdout } = await execa(cli, ['workflow', 'list', '--address', address, '--query', `TaskStatus="FAILED" AND Project="itest"`, '--output', 'json']);
+      const { stdout } = await execa(cli, ['workflow', 'list', '--address', address, '--query', `ExecutionStatus="Failed" AND TaskStatus="FAILED" AND Project="itest"`, '--output', 'json']);
       const ids = (JSON.parse(stdout || '[]') as { execution: { workflowId: string } }[]).map((row) => row.execution.workflowId);
       return ids.includes(failed.workflowId) ? ids : undefined;
     });

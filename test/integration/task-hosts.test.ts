@@ -65,4 +65,32 @@ describe('workers as separate hosts', () => {
       await second.catch(() => undefined);
     }
   }, 150_000);
+
+  it('moves the attempt to a live host when its host is killed mid-test and never comes back', async () => {
+    const taskQueue = uniqueId('lost-host');
+    const repo = await makeRepo({ ...calcFiles, 'tests/test_slow.py': 'import time\n\n\ndef test_slow():\n    time.sleep(15)\n' });
+    const scriptFile = path.join(await makeTempDir(), 'script.json');
+    await writeFile(scriptFile, JSON.stringify({ coder: [...fixTurns(), ...fixTurns()] }));
+
+    const { child: doomed } = await startWorkerProcess(await workerProcessEnv(taskQueue));
+    const spec = taskSpec({ repo, goal: 'Fix add', models: { coder: `scripted:${scriptFile}` } });
+    const handle = await startTestTask(t.client, taskQueue, spec);
+    const testing = await waitForState(handle, 'the test node', (state) => state.phase === 'test');
+    const killedAt = Date.now();
+    doomed.kill('SIGKILL');
+    await doomed.catch(() => undefined);
+    const { child: survivor } = await startWorkerProcess(await workerProcessEnv(taskQueue));
+    try {
+      const outcome = await handle.result();
+      console.log(`lost host: task finished ${Math.round((Date.now() - killedAt) / 1000)} s after its host was killed`);
+      expect(outcome.status).toBe('COMPLETED');
+      expect(outcome.attempts.map((attempt) => attempt.status)).toEqual(['HOST_LOST', 'PASSED']);
+      expect(outcome.attempts[0]).toMatchObject({ hostId: testing.attempts[0]?.hostId, failure: { failureClass: 'environment_problem', cause: { kind: 'HostLost' } } });
+      expect(outcome.attempts[1]?.hostId).not.toBe(testing.attempts[0]?.hostId);
+      expect(await taskloopCommits(repo, `taskloop/${spec.id}`)).toHaveLength(1);
+    } finally {
+      survivor.kill('SIGTERM');
+      await survivor.catch(() => undefined);
+    }
+  }, 300_000);
 });

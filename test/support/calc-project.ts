@@ -26,8 +26,8 @@ export const wrongTurns = (): ScriptTurn[] => [
   turn('finish', { summary: 'changed add to multiply' }),
 ];
 
-export async function makeCalcProject(script: Partial<Record<'coder' | 'reviewer' | 'judge', ScriptTurn[]>>) {
-  const repo = await makeRepo(calcFiles);
+export async function makeCalcProject(script: Partial<Record<'coder' | 'reviewer' | 'judge', ScriptTurn[]>>, files: Record<string, string> = calcFiles) {
+  const repo = await makeRepo(files);
   const dir = await makeTempDir();
   const scriptFile = path.join(dir, 'script.json');
   await writeFile(scriptFile, JSON.stringify(script, null, 2));

@@ -19,6 +19,7 @@ import { markStarted, recordOutcome, recordRunError } from '../../domain/project
 import { cancelSignal, pauseSignal } from '../messages.js';
 import { ProjectKey, TaskIdKey } from '../search-attributes.js';
 import type { taskWorkflow } from '../task.js';
+import { outcomeOfFailure } from '../task/task-failed.js';
 
 type TaskHandle = ChildWorkflowHandle<typeof taskWorkflow>;
 
@@ -59,8 +60,13 @@ export class ProjectChildren {
       else if (this.state.paused) await this.trySignal(record.id, handle, pauseSignal);
       recordOutcome(record, await handle.result(), new Date().toISOString());
     } catch (error) {
-      const ended = describeRunError(error, record.workflowId);
-      recordRunError(record, ended.state, ended.reason, new Date().toISOString());
+      // A FAILED task fails its workflow with TaskFailed, which carries the outcome.
+      const outcome = outcomeOfFailure(error);
+      if (outcome) recordOutcome(record, outcome, new Date().toISOString());
+      else {
+        const ended = describeRunError(error, record.workflowId);
+        recordRunError(record, ended.state, ended.reason, new Date().toISOString());
+      }
     } finally {
       this.started.delete(record.id);
       this.inFlight -= 1;

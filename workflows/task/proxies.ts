@@ -35,6 +35,9 @@ export const sharedActivities = {
   claimWorktree: bind('claimWorktree', claimOptions),
 };
 
+/** Default wait for a host to pick up a worktree-bound step before it counts as lost (spec.hostLostAfterMs). */
+export const HOST_LOST_AFTER_MS = 45_000;
+
 /**
  * Bookkeeping (events to the sink, the project's failure history, reports to reflection) runs as local activities
  * on the workflow's own worker: one marker event each and no workflow task of their own.
@@ -43,10 +46,11 @@ export const bookkeeping = proxyLocalActivities<Pick<Activities, 'recordEvents' 
 
 /**
  * Activities bound to one worktree run on the queue of the host that made it. A host that never picks them up
- * (it is gone) surfaces as a schedule-to-start timeout instead of a hang.
+ * (it is gone, or it stopped heartbeating and the retry waits on its queue) surfaces within `hostLostAfterMs` as a
+ * schedule-to-start timeout: the cause HostLost, and the attempt moves to a live host.
  */
-export function hostActivities(hostQueue: string, testTimeoutMs: number) {
-  const bound = { taskQueue: hostQueue, scheduleToStartTimeout: '10 minutes' } as const;
+export function hostActivities(hostQueue: string, testTimeoutMs: number, hostLostAfterMs = HOST_LOST_AFTER_MS) {
+  const bound = { taskQueue: hostQueue, scheduleToStartTimeout: hostLostAfterMs };
   const waitForCancel = { cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED };
   return {
     runCoder: bind('runCoder', { ...bound, ...waitForCancel, startToCloseTimeout: '30 minutes', heartbeatTimeout, retry: retry(3) }),

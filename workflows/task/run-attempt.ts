@@ -4,7 +4,8 @@ import { CancellationScope, log } from '@temporalio/workflow';
 import { findMissingCapability } from '../../domain/capabilities.js';
 import { judgeAttempt } from '../../domain/judge.js';
 import type { CommitResult } from '../../domain/records.js';
-import { agentVersionsOf, describeNodeFailure, summarizeAttempt, type AttemptFailure } from '../../domain/task-state.js';
+import { causeOfCoderResult, causeOfFindings, causeOfTestResult } from '../../domain/node-causes.js';
+import { agentVersionsOf, summarizeAttempt, type AttemptFailure } from '../../domain/task-state.js';
 import type { Claim } from '../../activities/index.js';
 import { chooseAttemptAdaptations } from './learning.js';
 import { hostActivities, sharedActivities, type HostActivities } from './proxies.js';
@@ -27,11 +28,18 @@ export async function runAttempt(context: AttemptContext): Promise<AttemptResult
   if (!claimed.ok) return { kind: 'failed', ...claimed };
   const claim = claimed.value;
   record.hostId = claim.hostId;
-  const host = hostActivities(claim.hostQueue, spec.testTimeoutMs);
+  const host = hostActivities(claim.hostQueue, spec.testTimeoutMs, spec.hostLostAfterMs);
+  let result: AttemptResult | undefined;
   try {
-    return await runNodes(context, claim, host);
+    result = await runNodes(context, claim, host);
+    return result;
   } finally {
     await CancellationScope.nonCancellable(async () => {
+      // A lost host cannot remove its worktree: the next claim in the repository prunes it, so the attempt moves on at once.
+      if (result?.kind === 'failed' && result.decision.kind === 'reclaim') {
+        log.warn('host lost: its worktree stays registered until the next claim prunes it', { hostId: claim.hostId, path: claim.worktreePath });
+        return;
+      }
       try {
         const removed = await host.removeWorktree(`remove worktree, attempt ${ref.attempt}`, { repoPath: spec.repo, worktreePath: claim.worktreePath });
         if (!removed.wasClean) log.info('worktree had uncommitted changes when removed', { attempt: ref.attempt });
@@ -53,10 +61,10 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
   record.adaptations = await chooseAttemptAdaptations(run);
   const coded = await runNode(context, 'code', async () => {
     const exhausted = run.exhaustedBudget();
-    if (exhausted) return failed(exhausted);
+    if (exhausted) return failed({ kind: 'BudgetExhausted', message: exhausted });
     // A coder version that cannot do what the task needs fails before any model call (cause CapabilityMissing).
     const missing = claim.coderAgent && findMissingCapability({ role: 'coder', version: claim.coderAgent.version, granted: claim.coderAgent.capabilities });
-    if (missing) return failed(missing.message);
+    if (missing) return failed(missing);
     record.coderModel = spec.models.coder;
     const coder = await host.runCoder(`coder, attempt ${ref.attempt}`, {
       ...ref,
@@ -78,7 +86,7 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
     record.coder = coder;
     run.state.turnsConsumed += coder.turnsConsumed;
     run.refreshTelemetry();
-    return coder.status === 'finished' ? passed(coder) : failed(describeNodeFailure('code', record));
+    return coder.status === 'finished' ? passed(coder) : failed(causeOfCoderResult(coder));
   });
   if (!coded.ok) return { kind: 'failed', ...coded };
 
@@ -96,7 +104,7 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
       pathPolicy: { baseSha: claim.baseSha, allowedPaths: spec.allowedPaths, allowTestEdits: spec.allowTestEdits },
     });
     // A change the review's path rules refuse never ran: the review node below records the refusal.
-    return record.test.outcome === 'passed' || record.test.refused ? passed(record.test) : failed(describeNodeFailure('test', record));
+    return record.test.outcome === 'passed' || record.test.refused ? passed(record.test) : failed(causeOfTestResult(record.test));
   });
   if (!tested.ok) {
     await run.emit('TEST_FAILED', { counts: record.test?.counts, reason: tested.failure.reason });
@@ -108,11 +116,11 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
     const refused = tested.value.refused;
     if (refused) {
       record.review = { passed: false, findings: refused, changedFiles: [], diffStat: { files: 0, insertions: 0, deletions: 0 } };
-      return failed(describeNodeFailure('review', record), refused);
+      return failed(causeOfFindings('ReviewFinding', refused));
     }
     const reviewerModel = run.verdictModel('reviewer');
     const exhausted = reviewerModel && run.exhaustedBudget();
-    if (exhausted) return failed(exhausted);
+    if (exhausted) return failed({ kind: 'BudgetExhausted', message: exhausted });
     record.review = await host.reviewChanges(`review, attempt ${ref.attempt}`, {
       model: reviewerModel,
       goal: spec.goal,
@@ -123,7 +131,7 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
       allowTestEdits: spec.allowTestEdits,
       secretEnvNames: spec.secretEnvNames,
     });
-    return record.review.passed ? passed(record.review) : failed(describeNodeFailure('review', record), record.review.findings);
+    return record.review.passed ? passed(record.review) : failed(causeOfFindings('ReviewFinding', record.review.findings));
   });
   if (!reviewed.ok) {
     await run.emit('REVIEW_FAILED', { findings: record.review?.findings ?? [] });
@@ -136,12 +144,12 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
     const judgeModel = run.verdictModel('judge');
     if (judgeModel) {
       const exhausted = run.exhaustedBudget();
-      if (exhausted) return failed(exhausted);
+      if (exhausted) return failed({ kind: 'BudgetExhausted', message: exhausted });
       const test = { counts: tested.value.counts, stdoutExcerpt: tested.value.stdoutExcerpt };
       const input = { ...ref, judge: record.judge, goal: spec.goal, test, diffPath: reviewed.value.diff?.path, model: judgeModel, secretEnvNames: spec.secretEnvNames };
       record.judge = await host.judgeWithModel(`judge model, attempt ${ref.attempt}`, input);
     }
-    return record.judge.passed ? passed(record.judge) : failed(describeNodeFailure('judge', record), record.judge.findings);
+    return record.judge.passed ? passed(record.judge) : failed(causeOfFindings('JudgeFinding', record.judge.findings));
   });
   if (!judged.ok) return { kind: 'failed', ...judged };
 

@@ -1,25 +1,27 @@
-// Runs one node of an attempt and turns its failure into a classified, decided failure. Environment problems
-// re-run the node here, with backoff, without a new model attempt.
+// Runs one node of an attempt and turns its failure into a typed cause, a class and a decision (the cause table in
+// domain/failure-causes.ts). Re-runnable causes re-run the node here, with backoff, without a new model attempt.
 import { ActivityFailure, ApplicationFailure, condition, isCancellation, sleep, TimeoutFailure } from '@temporalio/workflow';
-import { classifyFailure } from '../../domain/failure-class.js';
-import type { Finding, TaskNode } from '../../domain/records.js';
+import { classifyCause, type FailureCause } from '../../domain/failure-causes.js';
+import { causeOfActivityFailure } from '../../domain/node-causes.js';
+import type { TaskNode } from '../../domain/records.js';
 import { decideNext, type Decision } from '../../domain/retry-decision.js';
 import type { AttemptFailure } from '../../domain/task-state.js';
 import type { TaskRun } from './task-run.js';
 
-export type NodeOutcome<T> = { ok: true; value: T } | { ok: false; reason: string; findings?: Finding[] };
+export type NodeOutcome<T> = { ok: true; value: T } | { ok: false; cause: FailureCause };
 /** Every decision but a node re-run, which never leaves runNode. */
 export type FinalDecision = Exclude<Decision, { kind: 'rerun_node' }>;
 export type NodeResult<T> = { ok: true; value: T } | { ok: false; failure: AttemptFailure; decision: FinalDecision };
 
 export const passed = <T>(value: T): NodeOutcome<T> => ({ ok: true, value });
-export const failed = (reason: string, findings?: Finding[]): NodeOutcome<never> => ({ ok: false, reason, findings });
+export const failed = (cause: FailureCause): NodeOutcome<never> => ({ ok: false, cause });
 
 export interface AttemptContext {
   run: TaskRun;
   retriesSpent: number;
+  /** Attempts of this task already abandoned because their host was lost. */
+  reclaimsUsed: number;
 }
-
 /** Waits here while paused; cancellation ends the wait (the attempt scope is cancelled). */
 export async function checkpoint(run: TaskRun, node: TaskNode): Promise<void> {
   if (run.state.paused) {
@@ -36,19 +38,21 @@ export async function runNode<T>(context: AttemptContext, node: TaskNode, action
   for (;;) {
     const outcome = await catchActivityFailure(action);
     if (outcome.ok) return outcome;
-    const failureClass = classifyFailure({ node, reason: outcome.reason, findings: outcome.findings });
-    const failure: AttemptFailure = { node, failureClass, reason: outcome.reason };
-    const decision: Decision = outcome.fatal
-      ? { kind: 'fail', attemptStatus: 'FAILED', recommendation: failureClass, reason: `${node} failed in a way retrying cannot fix` }
-      : decideNext({
-          failureClass,
-          node,
-          retriesSpent: context.retriesSpent,
-          maxRetries: run.spec.maxRetries,
-          envRetriesUsed: record.envRetries,
-          envRetryLimit: run.spec.envRetryLimit,
-          baseBackoffMs: 1000,
-        });
+    const { cause } = outcome;
+    const { failureClass, retry } = classifyCause(cause, node);
+    const failure: AttemptFailure = { node, failureClass, reason: cause.message, cause };
+    const decision = decideNext({
+      failureClass,
+      retry,
+      causeMessage: cause.message,
+      node,
+      retriesSpent: context.retriesSpent,
+      maxRetries: run.spec.maxRetries,
+      envRetriesUsed: record.envRetries,
+      envRetryLimit: run.spec.envRetryLimit,
+      baseBackoffMs: 1000,
+      reclaimsUsed: context.reclaimsUsed,
+    });
     record.failure = failure;
     run.state.lastFailure = failure;
     if (decision.kind !== 'rerun_node') return { ok: false, failure, decision };
@@ -58,19 +62,28 @@ export async function runNode<T>(context: AttemptContext, node: TaskNode, action
   }
 }
 
-type Caught<T> = NodeOutcome<T> & { fatal?: boolean };
-
-/** Infrastructure failures that outlived their activity retries become node failures the classifier can read. */
-async function catchActivityFailure<T>(action: () => Promise<NodeOutcome<T>>): Promise<Caught<T>> {
+/** Infrastructure failures that outlived their activity retries become typed causes (the failure's type names them). */
+async function catchActivityFailure<T>(action: () => Promise<NodeOutcome<T>>): Promise<NodeOutcome<T>> {
   try {
     return await action();
   } catch (error) {
     if (isCancellation(error) || !(error instanceof ActivityFailure)) throw error;
-    const cause = error.cause;
-    if (cause instanceof ApplicationFailure && cause.nonRetryable) return { ok: false, reason: cause.message, fatal: true };
-    if (cause instanceof TimeoutFailure) {
-      return { ok: false, reason: `environment problem: worker lost or too slow (${cause.timeoutType ?? 'timeout'} on ${error.activityType})` };
-    }
-    return { ok: false, reason: `environment problem: ${error.activityType} failed after its retries: ${cause?.message ?? error.message}` };
+    return failed(causeOfActivityError(error));
   }
+}
+
+function causeOfActivityError(error: ActivityFailure): FailureCause {
+  const { cause } = error;
+  const activityType = error.activityType ?? 'activity';
+  if (cause instanceof TimeoutFailure) {
+    // A host-bound activity nobody picked up (or whose host stopped heartbeating) means the host is gone.
+    if (cause.timeoutType === 'SCHEDULE_TO_START') {
+      return { kind: 'HostLost', message: `no worker of the host picked up ${activityType} in time: the host is gone; a live host takes over`, details: { activity: activityType } };
+    }
+    return causeOfActivityFailure({ activityType, failureType: 'Timeout', message: `environment problem: worker lost or too slow (${cause.timeoutType ?? 'timeout'} on ${activityType})`, nonRetryable: false });
+  }
+  if (cause instanceof ApplicationFailure) {
+    return causeOfActivityFailure({ activityType, failureType: cause.type ?? undefined, message: cause.message, nonRetryable: cause.nonRetryable === true });
+  }
+  return causeOfActivityFailure({ activityType, message: `environment problem: ${cause?.message ?? error.message}`, nonRetryable: false });
 }

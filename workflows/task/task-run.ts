@@ -64,7 +64,7 @@ export class TaskRun {
     this.retryRequested = false;
     this.state.attempts.push(record);
     this.state.attempt = record.attempt;
-    this.setStatus('RUNNING');
+    this.setStatus(this.state.paused ? 'PAUSE_REQUESTED' : 'RUNNING');
     return record;
   }
 
@@ -129,8 +129,10 @@ export class TaskRun {
   /** Search attributes and the Web UI's current details follow every phase and status change. */
   private publish(): void {
     const { phase, status, attempt, lastFailure } = this.state;
-    const failure = lastFailure ? `\n\n**Last failure** (${lastFailure.node}, ${lastFailure.failureClass}): ${lastFailure.reason.slice(0, 300)}` : '';
-    setCurrentDetails(`**${status}**: phase \`${phase}\`, attempt ${attempt}${failure}`);
+    const completed = status === 'COMPLETED';
+    const failure = lastFailure && !completed ? `\n\n**Last failure** (${lastFailure.node}, ${lastFailure.failureClass}): ${lastFailure.reason.slice(0, 300)}` : '';
+    const pausing = status === 'PAUSE_REQUESTED' ? ` (pause requested, finishing ${phase})` : '';
+    setCurrentDetails(`**${status}**${pausing}: phase \`${phase}\`, attempt ${attempt}${failure}`);
     // Batched: every change made before the workflow next yields goes out as one upsert (one history event).
     if (this.upsertQueued) return;
     this.upsertQueued = true;
@@ -140,6 +142,7 @@ export class TaskRun {
   private upsertChanged(): void {
     this.upsertQueued = false;
     const { phase, status, attempt, lastFailure } = this.state;
+    const completed = status === 'COMPLETED';
     const pattern = [...this.state.attempts].reverse().find((record) => record.test?.patterns?.length)?.test?.patterns?.[0]?.type;
     const wanted = [
       { key: TaskIdKey, value: this.spec.id },
@@ -147,8 +150,9 @@ export class TaskRun {
       { key: PhaseKey, value: phase },
       { key: TaskStatusKey, value: status },
       { key: AttemptKey, value: attempt },
-      ...(lastFailure ? [{ key: FailureClassKey, value: lastFailure.failureClass }] : []),
-      ...(pattern ? [{ key: FailurePatternKey, value: pattern }] : []),
+      // Search attributes say the present: a completed task has no failure class or pattern (its attempts keep them).
+      ...(completed ? [{ key: FailureClassKey, value: null }] : lastFailure ? [{ key: FailureClassKey, value: lastFailure.failureClass }] : []),
+      ...(completed ? [{ key: FailurePatternKey, value: null }] : pattern ? [{ key: FailurePatternKey, value: pattern }] : []),
     ];
     const changed = wanted.filter(({ key, value }) => this.upserted.get(key.name) !== value);
     if (changed.length === 0) return;

@@ -1,10 +1,11 @@
 // Starting and observing task workflows in integration tests, the way the CLI does it.
-import type { Client, WorkflowHandle } from '@temporalio/client';
+import { CancelledFailure, WorkflowFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { execa } from 'execa';
 import { readFile } from 'node:fs/promises';
 import { parseTaskSpec, type TaskSpec, type TaskSpecInput } from '../../../domain/task-spec.js';
 import type { TaskEvent } from '../../../domain/events.js';
-import type { TaskState } from '../../../domain/task-state.js';
+import { outcomeOfState, type TaskOutcome, type TaskState } from '../../../domain/task-state.js';
+import { outcomeOfFailure } from '../../../workflows/task/task-failed.js';
 import { startTask } from '../../../client/tasks/start-task.js';
 import { stateQuery } from '../../../workflows/messages.js';
 import type { taskWorkflow } from '../../../workflows/task.js';
@@ -19,6 +20,18 @@ export function taskSpec(input: Omit<TaskSpecInput, 'id'> & { id?: string }): Ta
 export async function startTestTask(client: Client, taskQueue: string, spec: TaskSpec): Promise<WorkflowHandle<typeof taskWorkflow>> {
   const { handle } = await startTask(client, spec, { taskQueue });
   return handle;
+}
+
+/** A task's outcome however its workflow ended: returned (COMPLETED), in TaskFailed's details (FAILED), in its state (cancelled). */
+export async function taskOutcome(handle: WorkflowHandle): Promise<TaskOutcome> {
+  try {
+    return (await handle.result()) as TaskOutcome;
+  } catch (error) {
+    const outcome = outcomeOfFailure(error);
+    if (outcome) return outcome;
+    if (error instanceof WorkflowFailedError && error.cause instanceof CancelledFailure) return outcomeOfState(await handle.query(stateQuery));
+    throw error;
+  }
 }
 
 /** Waits until the task's state satisfies `predicate` (queried, so it sees the live state). */

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { topPattern } from '../../../domain/learning/patterns/index.js';
 import { causeOfTestRun, patternsOfTestRun, type TestRunFacts } from '../../../domain/test-failure-cause.js';
-import { classOfCause } from '../../support/cause-class.js';
+import { classifyCause } from '../../../domain/failure-causes.js';
 
 interface Label {
   id: string;
@@ -55,7 +55,7 @@ function classify(fixture: Fixture) {
   };
   const cause = causeOfTestRun(facts);
   const patterns = patternsOfTestRun(facts, cause);
-  return { pattern: topPattern(patterns)?.type ?? 'none', cause: cause?.kind ?? 'none', klass: cause === undefined ? 'none' : classOfCause(cause.kind), message: cause?.message ?? '' };
+  return { pattern: topPattern(patterns)?.type ?? 'none', cause: cause?.kind ?? 'none', klass: cause === undefined ? 'none' : classifyCause(cause, 'test').failureClass, message: cause?.message ?? '' };
 }
 
 const minimumAgreement = 0.95;

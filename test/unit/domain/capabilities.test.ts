@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { findMissingCapability } from '../../../domain/capabilities.js';
-import { classifyFailure } from '../../../domain/failure-class.js';
+import { classifyCause } from '../../../domain/failure-causes.js';
 import { decideNext } from '../../../domain/retry-decision.js';
 
 describe('findMissingCapability', () => {
@@ -18,9 +18,10 @@ describe('findMissingCapability', () => {
 
   it('is classed missing_capability and fails the task at once', () => {
     const cause = findMissingCapability({ role: 'coder', version: 'ro', granted: ['READ_REPOSITORY'] });
-    const failureClass = classifyFailure({ node: 'code', reason: cause?.message ?? '' });
+    if (!cause) throw new Error('expected a missing capability');
+    const { failureClass, retry } = classifyCause(cause, 'code');
     expect(failureClass).toBe('missing_capability');
-    const decision = decideNext({ failureClass, node: 'code', retriesSpent: 0, maxRetries: 2, envRetriesUsed: 0, envRetryLimit: 3, baseBackoffMs: 1000 });
+    const decision = decideNext({ failureClass, retry, node: 'code', retriesSpent: 0, maxRetries: 2, envRetriesUsed: 0, envRetryLimit: 3, baseBackoffMs: 1000 });
     expect(decision.kind).toBe('fail');
   });
 });

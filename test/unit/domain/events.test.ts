@@ -6,7 +6,7 @@ const base = { workflowId: 'task-default-fix-1', taskId: 'fix-1', project: 'defa
 describe('createTaskEvent', () => {
   it('lists the seed event types plus start and cancel', () => {
     expect([...taskEventTypes].sort()).toEqual(
-      ['COMMIT_CREATED', 'REVIEW_FAILED', 'TASK_CANCELLED', 'TASK_COMPLETED', 'TASK_FAILED', 'TASK_RETRY_EXHAUSTED', 'TASK_STARTED', 'TEST_FAILED'].sort(),
+      ['COMMIT_CREATED', 'REVIEW_FAILED', 'TASK_CANCELLED', 'TASK_COMPLETED', 'TASK_FAILED', 'TASK_RETRY_EXHAUSTED', 'TEST_FAILED'].sort(),
     );
   });
 

@@ -51,9 +51,10 @@ describe('classifyFailure rules', () => {
     expect(classify('acceptance tests did not pass', 'judge')).toBe('replan');
   });
 
-  it('asks for a split after any other failure with no word match', () => {
-    expect(classify('3 tests failed', 'test')).toBe('split_task');
-    expect(classify('', 'code')).toBe('split_task');
+  it('calls any other failure with no word match a code defect, or the given fallback', () => {
+    expect(classify('3 tests failed', 'test')).toBe('code_defect');
+    expect(classify('', 'code')).toBe('code_defect');
+    expect(classifyFailure({ node: 'judge', reason: 'no words here', fallback: 'model_problem' })).toBe('model_problem');
   });
 
   it('returns only declared classes', () => {
@@ -105,7 +106,7 @@ describe('classifyFailure word collisions', () => {
     ['a command-line flag', 'pytest exited 1 with --timeout=5'],
     ['a word inside a longer word', 'remodeling failed; see environmentalist notes'],
   ])('does not read a class word inside %s', (_label, reason) => {
-    expect(classify(reason)).toBe('split_task');
+    expect(classify(reason)).toBe('code_defect');
   });
 
   it('still reads prose words next to code', () => {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { decideNext, effectiveRetries, type DecideNextInput } from '../../../domain/retry-decision.js';
+import { decideNext, effectiveRetries, reclaimLimit, type DecideNextInput } from '../../../domain/retry-decision.js';
 
 const base: DecideNextInput = {
-  failureClass: 'model_problem',
+  failureClass: 'code_defect',
+  retry: 'new_attempt',
   node: 'test',
   retriesSpent: 0,
   maxRetries: 2,
@@ -10,6 +11,7 @@ const base: DecideNextInput = {
   envRetryLimit: 3,
   baseBackoffMs: 1_000,
 };
+const environment = { ...base, failureClass: 'environment_problem' as const };
 
 describe('effectiveRetries', () => {
   it('caps retries at 2 like the seed', () => {
@@ -20,55 +22,53 @@ describe('effectiveRetries', () => {
   });
 });
 
-describe('decideNext', () => {
-  it('reruns the node after an environment problem with exponential backoff', () => {
-    expect(decideNext({ ...base, failureClass: 'environment_problem' })).toMatchObject({ kind: 'rerun_node', node: 'test', backoffMs: 1_000 });
-    expect(decideNext({ ...base, failureClass: 'environment_problem', envRetriesUsed: 2 })).toMatchObject({ backoffMs: 4_000 });
+describe('decideNext: rerun_node', () => {
+  it('reruns the node with exponential backoff', () => {
+    expect(decideNext({ ...environment, retry: 'rerun_node' })).toMatchObject({ kind: 'rerun_node', node: 'test', backoffMs: 1_000 });
+    expect(decideNext({ ...environment, retry: 'rerun_node', envRetriesUsed: 2 })).toMatchObject({ backoffMs: 4_000 });
   });
 
   it('caps the backoff at 60 seconds', () => {
-    const decision = decideNext({ ...base, failureClass: 'environment_problem', envRetriesUsed: 9, envRetryLimit: 10 });
+    const decision = decideNext({ ...environment, retry: 'rerun_node', envRetriesUsed: 9, envRetryLimit: 10 });
     expect(decision).toMatchObject({ kind: 'rerun_node', backoffMs: 60_000 });
   });
 
-  it('treats an environment problem like any other once the rerun limit is used up', () => {
-    const atLimit = { ...base, failureClass: 'environment_problem' as const, envRetriesUsed: 3 };
-    expect(decideNext(atLimit)).toMatchObject({ kind: 'new_attempt', attemptStatus: 'REWORK_REQUIRED' });
-    expect(decideNext({ ...atLimit, retriesSpent: 2 })).toMatchObject({
-      kind: 'fail',
-      attemptStatus: 'FAILED',
-      recommendation: 'environment_problem',
-    });
+  it('fails once the reruns are used up, spending no coder attempt and repeating the cause', () => {
+    const decision = decideNext({ ...environment, retry: 'rerun_node', envRetriesUsed: 3, causeMessage: 'the model server answered 503' });
+    expect(decision).toMatchObject({ kind: 'fail', attemptStatus: 'FAILED', recommendation: 'environment_problem' });
+    expect(decision.reason).toContain('the model server answered 503');
+    expect(decision.reason).toContain('no coder attempt was spent');
   });
 
-  it('never reruns a node when the environment retry limit is 0', () => {
-    expect(decideNext({ ...base, failureClass: 'environment_problem', envRetryLimit: 0 })).toMatchObject({ kind: 'new_attempt' });
+  it('fails at once when the rerun limit is 0', () => {
+    expect(decideNext({ ...environment, retry: 'rerun_node', envRetryLimit: 0 }).kind).toBe('fail');
+  });
+});
+
+describe('decideNext: fail', () => {
+  it('fails at once whatever retries remain, and the reason names the fix', () => {
+    const decision = decideNext({ ...environment, retry: 'fail', causeMessage: 'tests need API_TOKEN: set it with --test-env API_TOKEN=...' });
+    expect(decision).toMatchObject({ kind: 'fail', recommendation: 'environment_problem' });
+    expect(decision.reason).toMatch(/^Environment problem at test: tests need API_TOKEN: set it with --test-env/);
   });
 
-  it('waits for a hint on ambiguity, even with every retry spent', () => {
-    for (const retriesSpent of [0, 2]) {
-      expect(decideNext({ ...base, failureClass: 'intent_ambiguity', retriesSpent })).toMatchObject({
-        kind: 'wait_for_hint',
-        attemptStatus: 'NEEDS_HINT',
-      });
-    }
-  });
-
-  it('fails at once on budget exhaustion and missing capability', () => {
+  it('fails on budget exhaustion and missing capability', () => {
     for (const failureClass of ['budget_exhausted', 'missing_capability'] as const) {
-      expect(decideNext({ ...base, failureClass })).toMatchObject({ kind: 'fail', recommendation: failureClass });
+      expect(decideNext({ ...base, failureClass, retry: 'fail' })).toMatchObject({ kind: 'fail', recommendation: failureClass });
     }
   });
+});
 
-  it('starts new attempts for model, context, replan and split failures while retries remain', () => {
-    for (const failureClass of ['model_problem', 'context_problem', 'replan', 'split_task'] as const) {
-      expect(decideNext({ ...base, failureClass, retriesSpent: 1 }).kind).toBe('new_attempt');
+describe('decideNext: new_attempt', () => {
+  it('starts new attempts while retries remain', () => {
+    for (const failureClass of ['code_defect', 'model_problem', 'context_problem', 'replan'] as const) {
+      expect(decideNext({ ...base, failureClass, retriesSpent: 1 })).toMatchObject({ kind: 'new_attempt', attemptStatus: 'REWORK_REQUIRED' });
     }
   });
 
   it('fails exactly when the spent retries reach the limit, recommending the class', () => {
-    expect(decideNext({ ...base, failureClass: 'split_task', retriesSpent: 1 }).kind).toBe('new_attempt');
-    expect(decideNext({ ...base, failureClass: 'split_task', retriesSpent: 2 })).toMatchObject({ kind: 'fail', recommendation: 'split_task' });
+    expect(decideNext({ ...base, retriesSpent: 1 }).kind).toBe('new_attempt');
+    expect(decideNext({ ...base, retriesSpent: 2 })).toMatchObject({ kind: 'fail', recommendation: 'code_defect' });
     expect(decideNext({ ...base, failureClass: 'replan', maxRetries: 0 })).toMatchObject({ kind: 'fail', recommendation: 'replan' });
   });
 
@@ -79,5 +79,28 @@ describe('decideNext', () => {
   it('explains each decision in a sentence naming the node', () => {
     const reason = decideNext({ ...base, node: 'review', failureClass: 'replan', retriesSpent: 2 }).reason;
     expect(reason).toMatch(/^Plan rejected at review: .*\.$/);
+  });
+});
+
+describe('decideNext: reclaim', () => {
+  it('abandons the attempt for a live host without spending a retry, even with every retry spent', () => {
+    const decision = decideNext({ ...environment, retry: 'reclaim', retriesSpent: 2, reclaimsUsed: 0 });
+    expect(decision).toMatchObject({ kind: 'reclaim', attemptStatus: 'HOST_LOST' });
+    expect(decision.reason).toContain(`reclaim 1 of ${reclaimLimit}`);
+  });
+
+  it('fails when the reclaims are used up', () => {
+    expect(decideNext({ ...environment, retry: 'reclaim', reclaimsUsed: reclaimLimit })).toMatchObject({ kind: 'fail', recommendation: 'environment_problem' });
+  });
+});
+
+describe('decideNext: wait_for_hint', () => {
+  it('waits for a hint, even with every retry spent', () => {
+    for (const retriesSpent of [0, 2]) {
+      expect(decideNext({ ...base, failureClass: 'intent_ambiguity', retry: 'wait_for_hint', retriesSpent })).toMatchObject({
+        kind: 'wait_for_hint',
+        attemptStatus: 'NEEDS_HINT',
+      });
+    }
   });
 });

@@ -34,6 +34,7 @@ describe('parseTaskSpec', () => {
         retryWindowMs: 0,
         secretEnvNames: [],
         envRetryLimit: 3,
+        hostLostAfterMs: 45_000,
         budgets: { maxModelCalls: 200, maxTokens: 2_000_000, maxCostUsd: 20, maxWallTimeMs: 7_200_000, prices: {} },
       },
     });
@@ -55,7 +56,7 @@ describe('parseTaskSpec', () => {
       id: 'a'.repeat(64),
       goal: 'g'.repeat(20_000),
       testTimeoutMs: 1_000,
-      maxRetries: 10,
+      maxRetries: 2,
       maxCoderSteps: 200,
       envRetryLimit: 0,
       models: { coder: 'openai:gpt-4o-mini', reviewer: 'anthropic:claude', judge: 'scripted:j.json', skillWriter: 'openai:x' },
@@ -65,14 +66,14 @@ describe('parseTaskSpec', () => {
 
   it('names the field, the value and the fix in the example format', () => {
     const failure = expectFailure({ ...minimal, maxRetries: 'three' });
-    expect(failure.error).toBe('maxRetries: expected a whole number from 0 to 10, got "three" (set maxRetries to e.g. 2)');
+    expect(failure.error).toBe(`maxRetries: expected a whole number from 0 to 2 (the loop's retry cap: at most 3 coder attempts), got "three" (set maxRetries to at most 2)`);
     expect(failure.issues).toEqual([
-      { field: 'maxRetries', value: 'three', message: 'expected a whole number from 0 to 10, got "three" (set maxRetries to e.g. 2)' },
+      { field: 'maxRetries', value: 'three', message: `expected a whole number from 0 to 2 (the loop's retry cap: at most 3 coder attempts), got "three" (set maxRetries to at most 2)` },
     ]);
   });
 
   it('refuses numbers just outside the limits and fractions', () => {
-    expect(expectFailure({ ...minimal, maxRetries: 11 }).error).toContain('maxRetries: expected a whole number from 0 to 10, got 11');
+    expect(expectFailure({ ...minimal, maxRetries: 3 }).error).toContain(`maxRetries: expected a whole number from 0 to 2 (the loop's retry cap: at most 3 coder attempts), got 3`);
     expect(expectFailure({ ...minimal, maxRetries: 1.5 }).error).toContain('got 1.5');
     expect(expectFailure({ ...minimal, testTimeoutMs: 999 }).error).toMatch(/^testTimeoutMs: .*got 999/);
     expect(expectFailure({ ...minimal, maxCoderSteps: 0 }).error).toMatch(/^maxCoderSteps: .*got 0/);

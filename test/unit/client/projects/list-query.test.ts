@@ -15,9 +15,9 @@ describe('buildListQuery', () => {
   });
 
   it.each([
-    [{ status: 'DONE' }, '--status must be one of RUNNING, PAUSED, WAITING_FOR_HINT, COMPLETED, FAILED, CANCELLED, got "DONE"'],
+    [{ status: 'DONE' }, '--status must be one of RUNNING, PAUSE_REQUESTED, PAUSED, WAITING_FOR_HINT, COMPLETED, FAILED, CANCELLED, got "DONE"'],
     [{ type: 'batch' }, '--type must be one of task or project, got "batch"'],
-    [{ failureClass: 'oops' }, '--class must be one of budget_exhausted'],
+    [{ failureClass: 'oops' }, '--class must be one of code_defect, budget_exhausted'],
     [{ executionStatus: 'Sleeping' }, '--execution-status must be one of Running, Completed'],
   ])('refuses %j naming the flag, the allowed values and the value received', (filters, message) => {
     const query = buildListQuery(filters);

@@ -52,7 +52,7 @@ milestones:
           - id: remove-item
             goal: Remove an item
             dependsOn: [add-item]
-            maxRetries: 4
+            maxRetries: 0
             models: { coder: "openai:gpt-4o" }
   - id: m2
     features:
@@ -92,7 +92,7 @@ describe('loadTasksFile', () => {
       models: { coder: `scripted:${path.join(folder, 'turns/coder.json')}`, reviewer: 'openai:gpt-4o-mini' },
     });
     // The override wins for maxRetries; models merge per role, so the reviewer default stays.
-    expect(removeItem!.spec.maxRetries).toBe(4);
+    expect(removeItem!.spec.maxRetries).toBe(0);
     expect(removeItem!.spec.models).toEqual({ coder: 'openai:gpt-4o', reviewer: 'openai:gpt-4o-mini' });
   });
 
@@ -194,7 +194,7 @@ describe('loadTasksFile', () => {
     );
     expect(errors).toMatchObject([{ line: 14, column: 25, path: 'milestones[0].features[0].tasks[1].maxRetries' }]);
     const text = formatTasksFileErrors(errors.map((error) => ({ ...error, file: 'tasks.yaml' })));
-    expect(text).toMatch(/^tasks\.yaml:14:25 milestones\[0\]\.features\[0\]\.tasks\[1\]\.maxRetries: expected a whole number from 0 to 10, got "three"/);
+    expect(text).toMatch(/^tasks\.yaml:14:25 milestones\[0\]\.features\[0\]\.tasks\[1\]\.maxRetries: expected a whole number from 0 to 2 \(the loop's retry cap/);
   });
 
   it('reports a bad default once, at the defaults entry, even though every task inherits it', async () => {

@@ -75,7 +75,7 @@ describe('checkRunInput', () => {
 
   it('names the flag, the field and the value received', () => {
     const input = parseRunFlags([...base, '--max-retries', 'three'], '/work', {}).input;
-    expect(() => checkRunInput(input)).toThrow('taskloop run: --max-retries (maxRetries): expected a whole number from 0 to 10, got "three" (pass e.g. --max-retries 2)');
+    expect(() => checkRunInput(input)).toThrow(`taskloop run: --max-retries (maxRetries): expected a whole number from 0 to 2 (the loop's retry cap: at most 3 coder attempts), got "three" (pass --max-retries 0, 1 or 2: the loop caps retries at 2)`);
   });
 
   it('says which required flag is missing, one line per problem', () => {
