@@ -64,6 +64,27 @@ export default tseslint.config(
       ],
     },
   },
+  // The upward arrows: client/ is only the CLI; what workers and the CLI share lives in platform/.
+  ...[
+    { files: ['activities/**/*.ts'], above: ['workers', 'client'] },
+    { files: ['workers/**/*.ts'], above: ['client'] },
+    { files: ['platform/**/*.ts'], above: ['workers', 'client'] },
+  ].map(({ files, above }) => ({
+    files,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: above.map((layer) => `**/${layer}/**`),
+              message: `${files[0].split('/')[0]}/ must not import ${above.map((layer) => `${layer}/`).join(' or ')}: move what both need into platform/ or next to its user.`,
+            },
+          ],
+        },
+      ],
+    },
+  })),
   {
     files: ['domain/**/*.ts'],
     rules: {

@@ -1,9 +1,9 @@
 // `taskloop server`: the local Temporal dev server with taskloop's search attributes and a durable SQLite file.
 import path from 'node:path';
 import { intFlag, parseFlags } from '../args.js';
-import { stateDir } from '../paths.js';
-import { startDevServer } from '../server/dev-server.js';
-import { ensureTemporalCli } from '../server/temporal-cli.js';
+import { stateDir } from '../../platform/paths.js';
+import { startDevServer } from '../../platform/server/dev-server.js';
+import { ensureTemporalCli } from '../../platform/server/temporal-cli.js';
 import type { Command } from './command.js';
 
 const help = `Usage: taskloop server [--port 7233] [--ui-port 8233] [--ip 127.0.0.1] [--headless] [--db FILE | --memory] [--detach]
