@@ -39,6 +39,14 @@ describe('lint guards the architecture', () => {
     expect(await problems('domain/probe-lint.ts', "import { z } from 'zod';\nexport const s = z.string();\n")).toEqual([]);
   });
 
+  it('allows only the listed pure packages in domain/', async () => {
+    const pure = "import picomatch from 'picomatch';\nimport { sha256 } from '@noble/hashes/sha2';\nimport { isTestFile } from './paths.js';\nexport const p = [picomatch, sha256, isTestFile];\n";
+    expect(await problems('domain/probe-lint.ts', pure)).toEqual([]);
+    const other = await problems('domain/probe-lint.ts', "import { parse } from 'yaml';\nexport const p = parse;\n");
+    expect(other).toHaveLength(1);
+    expect(other[0]).toContain('pure packages');
+  });
+
   it('refuses Temporal, Node built-ins, the clock, randomness and the process in domain/', async () => {
     const code = [
       "import { sleep } from '@temporalio/workflow';",
