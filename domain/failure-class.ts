@@ -46,7 +46,7 @@ export const failureClassRules: readonly { failureClass: FailureClass; phrases: 
 const keepTokens: ReadonlySet<string> = new Set([...failureClasses, 'model_error']);
 
 /**
- * Classifies a failure like the seed loop, but on whole words of prose only (never inside identifiers, paths,
+ * Classifies a failure like the original Python loop (DESIGN.md), but on whole words of prose only (never inside identifiers, paths,
  * pytest node ids or quoted code). The reason is read first; findings' messages only when the reason matched no rule.
  * With no word match, a failure at review or judge asks for a replan, anything else for a split.
  */

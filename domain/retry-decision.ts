@@ -2,12 +2,12 @@
 import type { FailureClass } from './failure-class.js';
 import type { TaskNode } from './records.js';
 
-/** The seed caps retries at 2 whatever the spec asks, so a task costs at most three model attempts. */
+/** The original Python loop (DESIGN.md) caps retries at 2 whatever the spec asks, so a task costs at most three model attempts. */
 export const retryCap = 2;
 /** Longest wait before rerunning a node after an environment problem. */
 export const maxBackoffMs = 60_000;
 
-/** Retries a task really gets: `maxRetries` capped by the seed's limit. */
+/** Retries a task really gets: `maxRetries` capped at that limit. */
 export function effectiveRetries(maxRetries: number): number {
   return Math.max(0, Math.min(maxRetries, retryCap));
 }
