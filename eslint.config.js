@@ -64,6 +64,27 @@ export default tseslint.config(
       ],
     },
   },
+  // The upward arrows: client/ is only the CLI; what workers and the CLI share lives in platform/.
+  ...[
+    { files: ['activities/**/*.ts'], above: ['workers', 'client'] },
+    { files: ['workers/**/*.ts'], above: ['client'] },
+    { files: ['platform/**/*.ts'], above: ['workers', 'client'] },
+  ].map(({ files, above }) => ({
+    files,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: above.map((layer) => `**/${layer}/**`),
+              message: `${files[0].split('/')[0]}/ must not import ${above.map((layer) => `${layer}/`).join(' or ')}: move what both need into platform/ or next to its user.`,
+            },
+          ],
+        },
+      ],
+    },
+  })),
   {
     files: ['domain/**/*.ts'],
     rules: {
@@ -73,8 +94,14 @@ export default tseslint.config(
           paths: forbidden([...nodeBuiltins, ...sideEffectPackages]),
           patterns: [
             {
-              group: ['@temporalio/*', '**/activities/**', '**/workflows/**', '**/workers/**', '**/client/**'],
-              message: 'domain/ is pure logic: it may import zod and other domain/ files only.',
+              group: ['**/activities/**', '**/workflows/**', '**/workers/**', '**/client/**', '**/platform/**'],
+              message: 'domain/ is pure logic: it may import other domain/ files and the pure packages zod, picomatch, @noble/hashes.',
+            },
+            {
+              // Pure, I/O-free libraries only: zod (schemas), picomatch (path globs), @noble/hashes (SHA-256 without node:crypto).
+              // Node built-ins are left to the `paths` list above so each import is reported once.
+              regex: `^(?!\\.|zod$|picomatch$|@noble/hashes/|(?:node:)?(?:${builtinModules.join('|')})$)`,
+              message: 'domain/ is pure logic: it may import other domain/ files and the pure packages zod, picomatch, @noble/hashes.',
             },
           ],
         },

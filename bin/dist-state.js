@@ -4,7 +4,7 @@ import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 /** The folders compiled into dist/ (tsconfig.build.json includes exactly these). */
-export const sourceDirs = ['domain', 'workflows', 'activities', 'workers', 'client'];
+export const sourceDirs = ['domain', 'workflows', 'activities', 'platform', 'workers', 'client'];
 export const stampFile = path.join('dist', '.build-stamp');
 
 function newestSource(dir) {

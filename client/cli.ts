@@ -30,7 +30,7 @@ async function main(argv: string[]): Promise<number> {
   Object.assign(process.env, env);
   const [name, ...args] = rest;
   if (name === '--version' || name === '-V') {
-    const { buildId } = await import('./version.js');
+    const { buildId } = await import('../platform/version.js');
     console.log(`taskloop ${buildId()}`);
     return 0;
   }

@@ -1,4 +1,5 @@
 // Path rules for a change: which files are tests, and which paths a task may touch. Paths are repo-relative, `/`-separated.
+import picomatch from 'picomatch';
 
 /**
  * Normalises a repo-relative path (`./a//b/../c` -> `a/c`); undefined for an absolute path or one that
@@ -34,8 +35,8 @@ export function isTestFile(path: string): boolean {
 
 /**
  * True when the task may change `path`. An empty list allows every path in the repository. Entries are directory
- * prefixes (`src/`, `src`), exact files, or globs where `*` spans one segment and `**` any depth; a glob that
- * matches a directory allows what is under it. Absolute paths and paths that climb out of the repo are never allowed.
+ * prefixes (`src/`, `src`), exact files, or picomatch globs (`*` within a segment, `**` any depth, `?`, `[ab]`,
+ * `{a,b}`); a glob that matches a directory allows what is under it. Paths outside the repo are never allowed.
  */
 export function isPathAllowed(path: string, allowedPaths: string[]): boolean {
   const normalized = normalizeRepoPath(path);
@@ -48,34 +49,9 @@ function matchesEntry(path: string, entry: string): boolean {
   const prefix = normalizeRepoPath(entry);
   if (prefix === undefined) return false;
   if (prefix === '') return true; // `.` or `./` names the whole repository
-  if (!prefix.includes('*')) return path === prefix || path.startsWith(`${prefix}/`);
-  const pattern = globToRegExp(prefix);
+  if (!picomatch.scan(prefix).isGlob) return path === prefix || path.startsWith(`${prefix}/`);
+  const matches = picomatch(prefix, { dot: true, windows: false });
   const segments = path.split('/');
   // The path itself or any directory above it.
-  return segments.some((_, index) => pattern.test(segments.slice(0, index + 1).join('/')));
-}
-
-/** Compiles a glob: `*` matches within one segment, `**` matches any number of segments. */
-export function globToRegExp(glob: string): RegExp {
-  const segments = glob.split('/');
-  let source = '';
-  segments.forEach((segment, index) => {
-    const previous = segments[index - 1];
-    if (segment === '**') {
-      const isLast = index === segments.length - 1;
-      if (isLast) source += index === 0 ? '.*' : '(?:/.*)?';
-      else source += index === 0 ? '(?:[^/]+/)*' : '/(?:[^/]+/)*';
-      return;
-    }
-    if (index > 0 && previous !== '**') source += '/';
-    source += segment
-      .split('**')
-      .map((part) => part.split('*').map(escapeRegExp).join('[^/]*'))
-      .join('.*');
-  });
-  return new RegExp(`^${source}$`);
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return segments.some((_, index) => matches(segments.slice(0, index + 1).join('/')));
 }

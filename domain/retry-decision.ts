@@ -4,14 +4,14 @@ import type { FailureClass } from './failure-class.js';
 import { classTable, type RetryKind } from './failure-causes.js';
 import type { TaskNode } from './records.js';
 
-/** The seed caps retries at 2, so a task costs at most three model attempts; a larger `--max-retries` is refused. */
+/** The original Python loop (DESIGN.md) caps retries at 2, so a task costs at most three model attempts; a larger `--max-retries` is refused. */
 export const retryCap = 2;
 /** Longest wait before rerunning a node after an environment problem. */
 export const maxBackoffMs = 60_000;
 /** New attempts started because a host was lost, per task: they spend no coder retry, so they are bounded here. */
 export const reclaimLimit = 3;
 
-/** Retries a task really gets: `maxRetries` capped by the seed's limit. */
+/** Retries a task really gets: `maxRetries` capped at that limit. */
 export function effectiveRetries(maxRetries: number): number {
   return Math.max(0, Math.min(maxRetries, retryCap));
 }

@@ -1,4 +1,4 @@
-// Coder telemetry: counters summed over attempts, and the seed's batch summary (its snake_case keys and rates).
+// Coder telemetry: counters summed over attempts, and the batch summary of the original Python loop (DESIGN.md) (its snake_case keys and rates).
 import type { CoderTelemetry } from './records.js';
 
 /** Telemetry of a coder that did nothing. */
@@ -35,7 +35,7 @@ export function addTelemetry(a: CoderTelemetry, b: CoderTelemetry): CoderTelemet
   };
 }
 
-/** The seed's telemetry summary of a batch (or of one task, with counts 1 and 0|1). */
+/** The original loop's telemetry summary of a batch (or of one task, with counts 1 and 0|1). */
 export interface TelemetrySummary {
   patch_mismatch_count: number;
   patch_attempts: number;
@@ -52,7 +52,7 @@ export interface TelemetrySummary {
   refused_tool_calls: number;
 }
 
-/** Sums telemetry and derives the seed's rates; a rate whose denominator is 0 is 0. */
+/** Sums telemetry and derives the original loop's rates; a rate whose denominator is 0 is 0. */
 export function summarizeTelemetry(
   items: CoderTelemetry[],
   counts: { tasks: number; acceptedTasks: number },

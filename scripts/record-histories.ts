@@ -6,7 +6,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseTaskSpec, type TaskSpecInput } from '../domain/task-spec.js';
 import { startTask } from '../client/tasks/start-task.js';
-import { projectRoot } from '../client/paths.js';
+import { projectRoot } from '../platform/paths.js';
 import { cancelSignal, pauseSignal, resumeSignal, retryUpdate, stateQuery } from '../workflows/messages.js';
 import { startEphemeralStack, type EphemeralStack } from '../workers/ephemeral-stack.js';
 import { fixTurns, makeCalcProject, turn, wrongTurns, type ScriptTurn } from '../test/support/calc-project.js';

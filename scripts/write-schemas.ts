@@ -2,7 +2,7 @@
 // a unit test fails while the committed file is out of date).
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { projectRoot } from '../client/paths.js';
+import { projectRoot } from '../platform/paths.js';
 import { tasksFileJsonSchema } from '../client/tasks-file/json-schema.js';
 
 export const tasksFileSchemaPath = path.join(projectRoot, 'schemas', 'tasks-file.schema.json');

@@ -2,8 +2,8 @@
 // workflows stay pinned to the version that started them, so new workflow code only reaches new workflows.
 import { Connection } from '@temporalio/client';
 import type { WorkerDeploymentOptions } from '@temporalio/worker';
-import type { TemporalTarget } from '../client/connection.js';
-import { buildId as defaultBuildId } from '../client/version.js';
+import type { TemporalTarget } from '../platform/connection.js';
+import { buildId as defaultBuildId } from '../platform/version.js';
 
 export interface DeploymentSettings {
   deploymentName: string;

@@ -5,8 +5,8 @@ import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime } from '@t
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { startDevServerOnFreePort } from '../client/server/dev-server.js';
-import { ensureTemporalCli } from '../client/server/temporal-cli.js';
+import { startDevServerOnFreePort } from '../platform/server/dev-server.js';
+import { ensureTemporalCli } from '../platform/server/temporal-cli.js';
 import { createWorkerSet, runWorkerSet, workflowsPath } from './create-workers.js';
 import { hostTaskQueue } from '../workflows/task-queues.js';
 

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { stateDir } from '../client/paths.js';
+import { stateDir } from '../platform/paths.js';
 import { hostTaskQueue } from '../workflows/task-queues.js';
 
 export interface HostIdentity {

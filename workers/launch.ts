@@ -2,8 +2,8 @@
 // runs until a stop signal, and by the demo, which stops it when its batch is done.
 import { NativeConnection, Runtime } from '@temporalio/worker';
 import path from 'node:path';
-import { resolveTemporalTarget, unreachable } from '../client/connection.js';
-import { stateDir } from '../client/paths.js';
+import { resolveTemporalTarget, unreachable } from '../platform/connection.js';
+import { stateDir } from '../platform/paths.js';
 import { SHARED_TASK_QUEUE } from '../workflows/task-queues.js';
 import { createWorkerSet, runWorkerSet } from './create-workers.js';
 import { resolveHost, type HostIdentity } from './host.js';
@@ -13,7 +13,7 @@ import { LineLogger } from './logger.js';
 import { parseLogSettings } from './log-settings.js';
 import { telemetryOptions } from './telemetry.js';
 import { promoteWhenRegistered, resolveDeployment } from './deployment.js';
-import { buildId } from '../client/version.js';
+import { buildId } from '../platform/version.js';
 
 export interface LaunchOptions {
   env?: NodeJS.ProcessEnv;

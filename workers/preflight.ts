@@ -1,7 +1,7 @@
 // Checks a worker makes before it serves: the tools its activities run must exist, or it says what to install.
 import { Connection } from '@temporalio/client';
 import { execa } from 'execa';
-import type { TemporalTarget } from '../client/connection.js';
+import type { TemporalTarget } from '../platform/connection.js';
 import { probeBwrap, type WorkerSandbox } from '../activities/sandbox/index.js';
 import { searchAttributeCliPairs } from '../workflows/search-attributes.js';
 

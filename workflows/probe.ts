@@ -1,5 +1,5 @@
-// A tiny workflow `taskloop doctor` runs to prove the whole path works: a worker serves the shared queue,
-// search attributes are registered, and signals and queries reach the workflow.
+// A tiny workflow the plumbing integration test runs to prove the whole path works: a worker serves the shared
+// queue, search attributes are registered, and signals and queries reach the workflow.
 import { condition, defineQuery, defineSignal, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
 import { PhaseKey, TaskIdKey } from './search-attributes.js';
 

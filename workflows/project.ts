@@ -6,7 +6,7 @@ import { validatePlanGraph, type ProjectPlan } from '../domain/project/plan.js';
 import { buildProjectReport, type ProjectReport } from '../domain/project/project-report.js';
 import { createProjectState, describeProgress, findTask, scheduledRunId, type ProjectState } from '../domain/project/project-state.js';
 import { nextActions } from '../domain/project/scheduling.js';
-import { markNotRun } from '../domain/project/task-runs.js';
+import { markNotRun } from '../domain/project/task-record-updates.js';
 import { ProjectChildren } from './project/children.js';
 import { registerProjectHandlers } from './project/handlers.js';
 import { ProjectKey } from './search-attributes.js';

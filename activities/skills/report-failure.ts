@@ -1,7 +1,7 @@
 // The activity a workflow calls to forward a failure to reflection: workflows cannot signal-with-start themselves.
 import { Context } from '@temporalio/activity';
 import path from 'node:path';
-import { signalFailure } from '../../client/reflection.js';
+import { signalFailure } from './signal-failure.js';
 import type { FailureEventInput } from '../../domain/learning/reflection/failure-event.js';
 
 export interface ReportFailureInput {

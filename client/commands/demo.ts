@@ -3,16 +3,16 @@ import path from 'node:path';
 import { projectWorkflowId } from '../../domain/project/plan.js';
 import type { projectWorkflow } from '../../workflows/project.js';
 import { parseFlags } from '../args.js';
-import { connectClient } from '../connection.js';
+import { connectClient } from '../../platform/connection.js';
 import { loadDemoPlan } from '../demo/demo-plan.js';
 import { prepareDemoRepo } from '../demo/prepare-repo.js';
 import { describeLearning } from '../demo/show-learning.js';
 import { watchProject } from '../demo/watch-project.js';
-import { ensureLocalServer } from '../local-server.js';
+import { ensureLocalServer } from '../../platform/local-server.js';
 import { formatProjectReport } from '../output/project-report.js';
-import { stateDir } from '../paths.js';
+import { stateDir } from '../../platform/paths.js';
 import { formatTemporalHints } from '../output/temporal-hints.js';
-import { findTemporalCli } from '../server/temporal-cli.js';
+import { findTemporalCli } from '../../platform/server/temporal-cli.js';
 import type { Command } from './command.js';
 
 const help = `Usage: taskloop demo [--model SPEC] [--json]

@@ -1,10 +1,10 @@
 // `taskloop server`: the local Temporal dev server with taskloop's search attributes and a durable SQLite file.
 import path from 'node:path';
 import { intFlag, parseFlags } from '../args.js';
-import { stateDir } from '../paths.js';
-import { startDevServer } from '../server/dev-server.js';
-import { recordServerPid, stopRecordedServer } from '../server/pid-file.js';
-import { ensureTemporalCli } from '../server/temporal-cli.js';
+import { stateDir } from '../../platform/paths.js';
+import { startDevServer } from '../../platform/server/dev-server.js';
+import { recordServerPid, stopRecordedServer } from '../../platform/server/pid-file.js';
+import { ensureTemporalCli } from '../../platform/server/temporal-cli.js';
 import { WorkFailed } from '../cli-errors.js';
 import type { Command } from './command.js';
 

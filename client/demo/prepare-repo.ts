@@ -2,7 +2,7 @@
 import { execa } from 'execa';
 import { cp, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { projectRoot } from '../paths.js';
+import { projectRoot } from '../../platform/paths.js';
 
 export const exampleDir = path.join(projectRoot, 'examples', 'calc');
 const projectFiles = ['calc.py', 'stats.py', 'tests'];

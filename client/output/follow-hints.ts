@@ -1,5 +1,5 @@
 // Where to follow a task: the CLI command and, when Temporal runs locally, the Web UI page of the workflow.
-import type { TemporalTarget } from '../connection.js';
+import type { TemporalTarget } from '../../platform/connection.js';
 
 const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]', '0.0.0.0']);
 

@@ -2,7 +2,7 @@
 // report, without the telemetry and spend that only the finished report sums.
 import type { ProjectStateView } from '../../domain/project/project-report.js';
 import type { ProjectStatus } from '../../domain/project/project-state.js';
-import { summarizeProject, type ProjectSummary } from '../../domain/project/report.js';
+import { summarizeProject, type ProjectSummary } from '../../domain/project/project-summary.js';
 
 export interface LiveProjectReport extends ProjectSummary {
   status: ProjectStatus;

@@ -2,8 +2,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { buildReportCard, type ReportCard } from '../../domain/learning/report-card.js';
-import type { RunTask } from '../../domain/learning/run-task.js';
-import { stateDir } from '../paths.js';
+import type { RunTask } from '../../domain/learning/finished-task.js';
+import { stateDir } from '../../platform/paths.js';
 
 export interface StoredCard {
   project: string;

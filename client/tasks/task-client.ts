@@ -1,6 +1,6 @@
 // A Temporal client for one CLI command, always closed afterwards, whatever the command did.
 import type { Client } from '@temporalio/client';
-import { connectClient, type TemporalTarget } from '../connection.js';
+import { connectClient, type TemporalTarget } from '../../platform/connection.js';
 
 export interface TaskSession {
   client: Client;

@@ -1,7 +1,7 @@
 // Lessons: what a project run teaches, stated as short sentences with their numbers.
 import { shortHash } from './sha256.js';
-import { countPatterns, mean } from './run-task.js';
-import type { RunTask } from './run-task.js';
+import { countPatterns, mean } from './finished-task.js';
+import type { RunTask } from './finished-task.js';
 
 export interface Lesson {
   /** First 12 hex of sha256 of `${category}\n${text}`: the same lesson keeps its id across runs. */

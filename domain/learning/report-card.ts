@@ -1,8 +1,8 @@
 // The report card of a project run: grade, pass rates, time, failure patterns, trends, actions, lessons.
 import { deriveLessons } from './lessons.js';
 import type { Lesson } from './lessons.js';
-import { countPatterns, mean, median, ratio } from './run-task.js';
-import type { RunTask } from './run-task.js';
+import { countPatterns, mean, median, ratio } from './finished-task.js';
+import type { RunTask } from './finished-task.js';
 
 export type Grade = 'A' | 'B' | 'C' | 'D' | 'F';
 export type TrendDirection = 'UP' | 'DOWN' | 'STABLE';

@@ -3,11 +3,11 @@ import type { TaskPhase } from '../task-state.js';
 import { addTelemetry, emptyTelemetry, summarizeTelemetry } from '../telemetry.js';
 import type { TelemetrySummary } from '../telemetry.js';
 import { projectStatus } from './project-state.js';
-import { toRunTasks } from './run-tasks.js';
+import { toRunTasks } from './to-finished-tasks.js';
 import type { ProjectState, ProjectStatus, ProjectTaskRecord } from './project-state.js';
-import type { RunTask } from '../learning/run-task.js';
-import { summarizeProject } from './report.js';
-import type { ProjectSummary, TaskRunRecord } from './report.js';
+import type { RunTask } from '../learning/finished-task.js';
+import { summarizeProject } from './project-summary.js';
+import type { ProjectSummary, TaskRunRecord } from './project-summary.js';
 import type { TaskRunState } from './scheduling.js';
 
 /** What the project spent, summed over every attempt of every task. */

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import type { ProjectReport } from '../../domain/project/project-report.js';
-import { projectRoot } from '../../client/paths.js';
+import { projectRoot } from '../../platform/paths.js';
 import { runTaskloop } from '../support/cli.js';
 import { startTestWorkers, uniqueId } from './support/temporal.js';
 

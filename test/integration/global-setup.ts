@@ -5,10 +5,10 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { startDevServerOnFreePort, type RunningDevServer } from '../../client/server/dev-server.js';
-import { ensureTemporalCli } from '../../client/server/temporal-cli.js';
+import { startDevServerOnFreePort, type RunningDevServer } from '../../platform/server/dev-server.js';
+import { ensureTemporalCli } from '../../platform/server/temporal-cli.js';
 import { workflowsPath } from '../../workers/create-workers.js';
-import { projectRoot } from '../../client/paths.js';
+import { projectRoot } from '../../platform/paths.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

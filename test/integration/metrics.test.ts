@@ -2,7 +2,7 @@
 import type { ResultPromise } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { TaskOutcome } from '../../domain/task-state.js';
-import { findFreePort } from '../../client/server/ports.js';
+import { findFreePort } from '../../platform/server/ports.js';
 import { pauseSignal, cancelSignal } from '../../workflows/messages.js';
 import { startWorkerProcess } from '../support/cli.js';
 import { fixTurns, makeCalcProject, wrongTurns } from '../support/calc-project.js';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findSkillsFor } from '../../activities/skills/load-skills.js';
 import { reportFailure } from '../../activities/skills/report-failure.js';
-import { signalFailure } from '../../client/reflection.js';
+import { signalFailure } from '../../activities/skills/signal-failure.js';
 import { parseSkill } from '../../domain/learning/skills.js';
 import type { FailureEventInput } from '../../domain/learning/reflection/failure-event.js';
 import { reflectionStateQuery, reflectionWorkflowId, type ReflectionStateView } from '../../workflows/reflection-messages.js';

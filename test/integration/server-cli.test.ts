@@ -6,8 +6,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
-import { isTemporalServing } from '../../client/server/dev-server.js';
-import { findFreePort } from '../../client/server/ports.js';
+import { isTemporalServing } from '../../platform/server/dev-server.js';
+import { findFreePort } from '../../platform/server/ports.js';
 import { runTaskloop, startTaskloop } from '../support/cli.js';
 import { uniqueId } from './support/temporal.js';
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import type { TaskOutcome } from '../../domain/task-state.js';
-import { resolveTemporalTarget } from '../../client/connection.js';
+import { resolveTemporalTarget } from '../../platform/connection.js';
 import { createWorkerSet, runWorkerSet } from '../../workers/create-workers.js';
 import { promoteWhenRegistered } from '../../workers/deployment.js';
 import { pauseSignal, resumeSignal } from '../../workflows/messages.js';

@@ -1,7 +1,7 @@
 // Runs the real `taskloop` binary as a child process, as a user would.
 import { execa, type ResultPromise } from 'execa';
 import path from 'node:path';
-import { projectRoot } from '../../client/paths.js';
+import { projectRoot } from '../../platform/paths.js';
 
 export const taskloopBin = path.join(projectRoot, 'bin', 'taskloop.js');
 

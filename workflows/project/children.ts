@@ -15,7 +15,7 @@ import {
   type SignalDefinition,
 } from '@temporalio/workflow';
 import type { ProjectState, ProjectTaskRecord } from '../../domain/project/project-state.js';
-import { markStarted, recordOutcome, recordRunError } from '../../domain/project/task-runs.js';
+import { markStarted, recordOutcome, recordRunError } from '../../domain/project/task-record-updates.js';
 import { cancelSignal, pauseSignal } from '../messages.js';
 import { ProjectKey, TaskIdKey } from '../search-attributes.js';
 import type { taskWorkflow } from '../task.js';

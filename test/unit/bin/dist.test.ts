@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { distIsCurrent } from '../../../bin/dist-state.js';
-import { projectRoot } from '../../../client/paths.js';
+import { projectRoot } from '../../../platform/paths.js';
 
 describe('the built CLI', () => {
   it('is what bin/taskloop.js runs', async () => {

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../../client/paths.js';
+import { projectRoot } from '../../../platform/paths.js';
 import { searchAttributeCliPairs } from '../../../workflows/search-attributes.js';
 
 interface ComposeFile {

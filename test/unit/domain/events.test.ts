@@ -4,7 +4,7 @@ import { createTaskEvent, taskEventTypes } from '../../../domain/events.js';
 const base = { workflowId: 'task-default-fix-1', taskId: 'fix-1', project: 'default', attempt: 2 };
 
 describe('createTaskEvent', () => {
-  it('lists the seed event types plus start and cancel', () => {
+  it('lists the original loop event types plus start and cancel', () => {
     expect([...taskEventTypes].sort()).toEqual(
       ['COMMIT_CREATED', 'REVIEW_FAILED', 'TASK_CANCELLED', 'TASK_COMPLETED', 'TASK_FAILED', 'TASK_RETRY_EXHAUSTED', 'TEST_FAILED'].sort(),
     );

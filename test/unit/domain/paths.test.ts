@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { globToRegExp, isPathAllowed, isTestFile, normalizeRepoPath } from '../../../domain/paths.js';
+import { isPathAllowed, isTestFile, normalizeRepoPath } from '../../../domain/paths.js';
 
 describe('isTestFile', () => {
   it.each(['tests/test_calc.py', 'test/helpers.py', 'pkg/tests/data/input.json', 'test_calc.py', 'src/calc_test.py', 'conftest.py', 'src/conftest.py', './tests/x.py'])(
@@ -64,15 +64,35 @@ describe('isPathAllowed', () => {
   });
 });
 
-describe('globToRegExp', () => {
-  it('escapes regex characters in the glob', () => {
-    expect(globToRegExp('a+b/(c).py').test('a+b/(c).py')).toBe(true);
-    expect(globToRegExp('a.py').test('axpy')).toBe(false);
+describe('isPathAllowed globs (picomatch)', () => {
+  it('expands braces', () => {
+    expect(isPathAllowed('src/a.py', ['src/{a,b}.py'])).toBe(true);
+    expect(isPathAllowed('src/b.py', ['src/{a,b}.py'])).toBe(true);
+    expect(isPathAllowed('src/c.py', ['src/{a,b}.py'])).toBe(false);
+    expect(isPathAllowed('docs/x.md', ['{src,docs}/**'])).toBe(true);
   });
 
-  it('matches the directory itself for a trailing **', () => {
-    expect(globToRegExp('src/**').test('src')).toBe(true);
-    expect(globToRegExp('src/**').test('src/a/b')).toBe(true);
-    expect(globToRegExp('src/**').test('srcx')).toBe(false);
+  it('lets ? match exactly one character within a segment', () => {
+    expect(isPathAllowed('src/a1.py', ['src/a?.py'])).toBe(true);
+    expect(isPathAllowed('src/a12.py', ['src/a?.py'])).toBe(false);
+    expect(isPathAllowed('src/a/.py', ['src/a?.py'])).toBe(false);
+  });
+
+  it('matches character classes and ranges', () => {
+    expect(isPathAllowed('src/a.py', ['src/[ab].py'])).toBe(true);
+    expect(isPathAllowed('src/c.py', ['src/[ab].py'])).toBe(false);
+    expect(isPathAllowed('v3/x.py', ['v[0-9]/*.py'])).toBe(true);
+  });
+
+  it('treats regex characters in a glob literally and matches dotfiles', () => {
+    expect(isPathAllowed('a+b/c.py', ['a+b/*.py'])).toBe(true);
+    expect(isPathAllowed('axpy', ['*.py'])).toBe(false);
+    expect(isPathAllowed('src/.env.example', ['src/*'])).toBe(true);
+  });
+
+  it('matches the directory itself and all below it for a trailing **', () => {
+    expect(isPathAllowed('src', ['src/**'])).toBe(true);
+    expect(isPathAllowed('src/a/b', ['src/**'])).toBe(true);
+    expect(isPathAllowed('srcx', ['src/**'])).toBe(false);
   });
 });

@@ -14,7 +14,7 @@ const base: DecideNextInput = {
 const environment = { ...base, failureClass: 'environment_problem' as const };
 
 describe('effectiveRetries', () => {
-  it('caps retries at 2 like the seed', () => {
+  it('caps retries at 2 like the original loop', () => {
     expect(effectiveRetries(5)).toBe(2);
     expect(effectiveRetries(2)).toBe(2);
     expect(effectiveRetries(1)).toBe(1);

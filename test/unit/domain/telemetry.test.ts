@@ -18,7 +18,7 @@ describe('telemetry', () => {
     );
   });
 
-  it('summarizes sums and rates with the seed keys', () => {
+  it('summarizes sums and rates with the original loop keys', () => {
     const items = [
       sample({ patchAttempts: 3, patchSuccesses: 2, patchMismatches: 1, writeFileOperations: 2, writeFileFallbacks: 1, mutationOperations: 4, modelRequests: 5, inputTokens: 10, outputTokens: 3 }),
       sample({ patchAttempts: 1, patchSuccesses: 1, writeFileOperations: 2, mutationOperations: 2, modelRequests: 3, inputTokens: 5, outputTokens: 2 }),

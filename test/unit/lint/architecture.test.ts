@@ -1,7 +1,7 @@
 import { ESLint } from 'eslint';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../../client/paths.js';
+import { projectRoot } from '../../../platform/paths.js';
 
 // Type-aware rules need files in the project; import rules do not, so these probes lint text at sandbox paths.
 const eslint = new ESLint({
@@ -39,6 +39,14 @@ describe('lint guards the architecture', () => {
     expect(await problems('domain/probe-lint.ts', "import { z } from 'zod';\nexport const s = z.string();\n")).toEqual([]);
   });
 
+  it('allows only the listed pure packages in domain/', async () => {
+    const pure = "import picomatch from 'picomatch';\nimport { sha256 } from '@noble/hashes/sha2';\nimport { isTestFile } from './paths.js';\nexport const p = [picomatch, sha256, isTestFile];\n";
+    expect(await problems('domain/probe-lint.ts', pure)).toEqual([]);
+    const other = await problems('domain/probe-lint.ts', "import { parse } from 'yaml';\nexport const p = parse;\n");
+    expect(other).toHaveLength(1);
+    expect(other[0]).toContain('pure packages');
+  });
+
   it('refuses Temporal, Node built-ins, the clock, randomness and the process in domain/', async () => {
     const code = [
       "import { sleep } from '@temporalio/workflow';",
@@ -51,6 +59,24 @@ describe('lint guards the architecture', () => {
     ].join('\n');
     const found = await problems('domain/probe-lint.ts', code);
     expect(found).toHaveLength(6);
+  });
+
+  it.each([
+    ['activities/probe-lint.ts', "import { connectClient } from '../client/tasks/task-client.js';"],
+    ['activities/skills/probe-lint.ts', "import { stateDir } from '../../workers/host.js';"],
+    ['workers/probe-lint.ts', "import { parseArgs } from '../client/args.js';"],
+    ['platform/probe-lint.ts', "import { launch } from '../workers/launch.js';"],
+    ['platform/server/probe-lint.ts', "import { run } from '../../client/cli.js';"],
+  ])('refuses the upward import in %s', async (file, code) => {
+    const found = await problems(file, `${code}\nexport const x = 1;\n`);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toContain('no-restricted-imports');
+  });
+
+  it('allows platform/ in workers/ and client/, and workflows/ values in activities/', async () => {
+    expect(await problems('workers/probe-lint.ts', "import { stateDir } from '../platform/paths.js';\nexport const s = stateDir;\n")).toEqual([]);
+    expect(await problems('client/probe-lint.ts', "import { stateDir } from '../platform/paths.js';\nexport const s = stateDir;\n")).toEqual([]);
+    expect(await problems('activities/probe-lint.ts', "import { failureSignal } from '../workflows/reflection-messages.js';\nexport const s = failureSignal;\n")).toEqual([]);
   });
 
   it('flags a floating promise anywhere', async () => {

@@ -3,7 +3,7 @@ import { bundleWorkflowCode, Worker } from '@temporalio/worker';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { projectRoot } from '../../../client/paths.js';
+import { projectRoot } from '../../../platform/paths.js';
 import { workflowsPath } from '../../../workers/create-workers.js';
 
 const dir = path.join(projectRoot, 'test', 'fixtures', 'histories');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildReportCard } from '../../../../domain/learning/report-card.js';
-import type { RunTask } from '../../../../domain/learning/run-task.js';
+import type { RunTask } from '../../../../domain/learning/finished-task.js';
 import { formatReportCard, formatReportCardMarkdown, formatTrend } from '../../../../client/output/report-card.js';
 
 const task = (taskId: string, status: RunTask['status'], extra: Partial<RunTask> = {}): RunTask => ({

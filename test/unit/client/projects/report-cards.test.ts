@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { RunTask } from '../../../../domain/learning/run-task.js';
+import type { RunTask } from '../../../../domain/learning/finished-task.js';
 import { readStoredCards, reportCardDir, showReportCard } from '../../../../client/projects/report-cards.js';
 
 const done = (taskId: string): RunTask => ({ taskId, status: 'COMPLETED', attempts: 1, passedAtAttempt: 1, durationMs: 1, patterns: [], acceptedDiffTokens: 50, promptTokens: 10 });

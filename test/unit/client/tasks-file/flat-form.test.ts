@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { projectRoot } from '../../../../client/paths.js';
+import { projectRoot } from '../../../../platform/paths.js';
 import { tasksFileJsonSchema } from '../../../../client/tasks-file/json-schema.js';
 import { loadTasksFile } from '../../../../client/tasks-file/load.js';
 

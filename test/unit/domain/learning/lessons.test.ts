@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { deriveLessons } from '../../../../domain/learning/lessons.js';
-import type { RunTask } from '../../../../domain/learning/run-task.js';
-import { task } from './run-task-fixture.js';
+import type { RunTask } from '../../../../domain/learning/finished-task.js';
+import { task } from './finished-task-fixture.js';
 import { shortHash } from '../../../../domain/learning/sha256.js';
 
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildReportCard, gradeRun, improvementActionByPattern, trendOf } from '../../../../domain/learning/report-card.js';
-import type { RunTask } from '../../../../domain/learning/run-task.js';
-import { task } from './run-task-fixture.js';
+import type { RunTask } from '../../../../domain/learning/finished-task.js';
+import { task } from './finished-task-fixture.js';
 
 
 // A batch of six, computed by hand:

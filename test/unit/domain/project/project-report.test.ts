@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildProjectReport, viewProjectState } from '../../../../domain/project/project-report.js';
-import { markNotRun, markStarted, recordOutcome } from '../../../../domain/project/task-runs.js';
+import { markNotRun, markStarted, recordOutcome } from '../../../../domain/project/task-record-updates.js';
 import { attempt, outcome, plannedTask, projectState } from './fixtures.js';
 
 const at = (seconds: number) => new Date(Date.UTC(2024, 0, 1, 0, 0, seconds)).toISOString();

@@ -2,8 +2,8 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { connectClient, ConnectionError, DEFAULT_ADDRESS, resolveTemporalTarget } from '../../../client/connection.js';
-import { findFreePort } from '../../../client/server/ports.js';
+import { connectClient, ConnectionError, DEFAULT_ADDRESS, resolveTemporalTarget } from '../../../platform/connection.js';
+import { findFreePort } from '../../../platform/server/ports.js';
 
 const noConfigFile = async () => ({ TEMPORAL_CONFIG_FILE: path.join(await mkdtemp(path.join(os.tmpdir(), 'taskloop-env-')), 'none.toml') });
 

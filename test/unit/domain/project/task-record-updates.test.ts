@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { markNotRun, markStarted, recordOutcome, recordRunError } from '../../../../domain/project/task-runs.js';
+import { markNotRun, markStarted, recordOutcome, recordRunError } from '../../../../domain/project/task-record-updates.js';
 import { attempt, outcome, plannedTask, projectState } from './fixtures.js';
 
 const t0 = '2024-01-01T00:00:00.000Z';

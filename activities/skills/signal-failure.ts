@@ -1,8 +1,8 @@
 // Sends a failure to the reflection workflow of its project and role, starting that workflow if it is not running.
 import type { Client, WorkflowHandleWithSignaledRunId } from '@temporalio/client';
-import type { FailureEventInput } from '../domain/learning/reflection/failure-event.js';
-import { failureSignal, reflectionWorkflowId } from '../workflows/reflection-messages.js';
-import type { reflectionWorkflow, ReflectionWorkflowInput } from '../workflows/reflection.js';
+import type { FailureEventInput } from '../../domain/learning/reflection/failure-event.js';
+import { failureSignal, reflectionWorkflowId } from '../../workflows/reflection-messages.js';
+import type { reflectionWorkflow, ReflectionWorkflowInput } from '../../workflows/reflection.js';
 
 export interface SignalFailureInput {
   /** The queue the reflection workflow runs on when this signal starts it (the shared queue). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { devServerArgs } from '../../../../client/server/dev-server.js';
+import { devServerArgs } from '../../../../platform/server/dev-server.js';
 
 const flagValues = (args: string[], flag: string) => args.flatMap((arg, index) => (arg === flag ? [args[index + 1]] : []));
 

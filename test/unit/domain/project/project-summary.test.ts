@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { summarizeProject } from '../../../../domain/project/report.js';
+import { summarizeProject } from '../../../../domain/project/project-summary.js';
 
 describe('summarizeProject', () => {
   it('counts states and computes pass rates at attempt 1 and overall', () => {

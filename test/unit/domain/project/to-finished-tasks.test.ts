@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { makePattern } from '../../../../domain/learning/patterns/types.js';
 import type { PatternType } from '../../../../domain/learning/patterns/types.js';
 import { buildProjectReport } from '../../../../domain/project/project-report.js';
-import { toRunTasks } from '../../../../domain/project/run-tasks.js';
-import { markNotRun, markStarted, recordOutcome } from '../../../../domain/project/task-runs.js';
+import { toRunTasks } from '../../../../domain/project/to-finished-tasks.js';
+import { markNotRun, markStarted, recordOutcome } from '../../../../domain/project/task-record-updates.js';
 import type { AttemptRecord } from '../../../../domain/task-state.js';
 import { attempt, outcome, plannedTask, projectState } from './fixtures.js';
 
