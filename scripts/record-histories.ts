@@ -1,12 +1,14 @@
 // Records the histories of the task workflow's main paths as replay fixtures (test/fixtures/histories/).
 // Run after changing workflow code on purpose: `npm run record-histories`; CI replays the committed ones.
-import type { WorkflowHandle } from '@temporalio/client';
+import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { execa } from 'execa';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseTaskSpec, type TaskSpecInput } from '../domain/task-spec.js';
 import { startTask } from '../client/tasks/start-task.js';
 import { projectRoot } from '../platform/paths.js';
+import { outcomeOfFailure } from '../workflows/task/task-failed.js';
+import type { TaskOutcome } from '../domain/task-state.js';
 import { cancelSignal, pauseSignal, resumeSignal, retryUpdate, stateQuery } from '../workflows/messages.js';
 import { startEphemeralStack, type EphemeralStack } from '../workers/ephemeral-stack.js';
 import { fixTurns, makeCalcProject, turn, wrongTurns, type ScriptTurn } from '../test/support/calc-project.js';
@@ -59,6 +61,17 @@ async function until(handle: WorkflowHandle, predicate: (status: string) => bool
   throw new Error(`${handle.workflowId} never reached the awaited status`);
 }
 
+/** A FAILED task fails its workflow (TaskFailed, the outcome in its details); the others return it. */
+async function outcomeOf(handle: WorkflowHandle): Promise<TaskOutcome> {
+  try {
+    return (await handle.result()) as TaskOutcome;
+  } catch (error) {
+    const outcome = error instanceof WorkflowFailedError ? outcomeOfFailure(error) : undefined;
+    if (!outcome) throw error;
+    return outcome;
+  }
+}
+
 async function record(stack: EphemeralStack): Promise<void> {
   await mkdir(outDir, { recursive: true });
   for (const scenario of scenarios) {
@@ -67,7 +80,7 @@ async function record(stack: EphemeralStack): Promise<void> {
     if (!parsed.success) throw new Error(parsed.error);
     const { handle } = await startTask(stack.client, parsed.data, { taskQueue: stack.taskQueue });
     await scenario.drive?.(handle);
-    const outcome = await handle.result();
+    const outcome = await outcomeOf(handle);
     // The CLI writes the canonical JSON form of a history, which the SDK's replayer reads back.
     const { stdout } = await execa(stack.cliPath, ['workflow', 'show', '--address', stack.address, '--workflow-id', handle.workflowId, '--output', 'json']);
     await writeFile(path.join(outDir, `${scenario.name}.json`), stdout);
