@@ -81,6 +81,8 @@ export async function runTests(input: RunTestsInput): Promise<TestRunResult> {
 
   const scrub = (text: string) => scrubText(text, input.secretValues);
   const junitXml = pytest ? await readOptional(junitPath) : undefined;
+  // pytest's own report is unscrubbed: only the scrubbed copy below stays among the artifacts.
+  await rm(outDir, { recursive: true, force: true });
   const allCases = junitXml === undefined ? [] : readCases(junitXml, input.worktreePath);
   if (junitXml !== undefined) {
     await writeArtifact({ dir: artifactDir, name: 'junit.xml', content: scrub(junitXml), hostId: input.hostId });

@@ -5,7 +5,7 @@ import type { Client, Connection } from '@temporalio/client';
 import { makeCalcProject, turn } from '../support/calc-project.js';
 import { chatReply, startLocalModelServer } from '../unit/activities/models/support/local-model-server.js';
 import { connectTestClient, startTestWorkers, uniqueId, type TestWorkerHost } from './support/temporal.js';
-import { startTestTask, taskSpec } from './support/tasks.js';
+import { startTestTask, taskSpec, taskOutcome } from './support/tasks.js';
 
 type Message = { role: string; name?: string; content: string };
 const transcriptOf = async (path: string | undefined) => JSON.parse(await readFile(path ?? '', 'utf8')) as Message[];
@@ -36,7 +36,7 @@ describe('the coder as a capability-scoped agent that checks its own work', () =
       ],
     });
     const spec = taskSpec({ repo: project.repo, goal: 'Fix add in calc.py', models: { coder: `scripted:${project.scriptFile}` } });
-    const outcome = await (await startTestTask(client, host.taskQueue, spec)).result();
+    const outcome = await taskOutcome(await startTestTask(client, host.taskQueue, spec));
 
     expect(outcome.status).toBe('COMPLETED');
     expect(outcome.attempts).toHaveLength(1);
@@ -52,7 +52,7 @@ describe('the coder as a capability-scoped agent that checks its own work', () =
       coder: [turn('run_tests', {}), turn('replace_in_file', { path: 'calc.py', old: 'return a - b', new: 'return a + b' }), turn('finish', { summary: 'fixed add' })],
     });
     const spec = taskSpec({ repo: project.repo, goal: 'Fix add in calc.py', agents: { coder: 'coder-1-no-tests' }, models: { coder: `scripted:${project.scriptFile}` } });
-    const outcome = await (await startTestTask(client, host.taskQueue, spec)).result();
+    const outcome = await taskOutcome(await startTestTask(client, host.taskQueue, spec));
 
     expect(outcome.status).toBe('COMPLETED');
     expect(outcome.telemetry).toMatchObject({ in_attempt_test_runs: 0, refused_tool_calls: 1 });
@@ -63,7 +63,7 @@ describe('the coder as a capability-scoped agent that checks its own work', () =
   it('fails a task pinned to a coder version without WRITE_WORKTREE with missing_capability and no model call', async () => {
     const project = await makeCalcProject({ coder: [turn('finish', { summary: 'never called' })] });
     const spec = taskSpec({ repo: project.repo, goal: 'Fix add in calc.py', agents: { coder: 'coder-investigator' }, models: { coder: `scripted:${project.scriptFile}` } });
-    const outcome = await (await startTestTask(client, host.taskQueue, spec)).result();
+    const outcome = await taskOutcome(await startTestTask(client, host.taskQueue, spec));
 
     expect(outcome.status).toBe('FAILED');
     expect(outcome.attempts).toHaveLength(1);
@@ -88,7 +88,7 @@ describe('the coder as a capability-scoped agent that checks its own work', () =
       );
       const project = await makeCalcProject({});
       const spec = taskSpec({ repo: project.repo, goal: 'Fix add in calc.py', models: { coder: 'openai:local-model' } });
-      const outcome = await (await startTestTask(client, host.taskQueue, spec)).result();
+      const outcome = await taskOutcome(await startTestTask(client, host.taskQueue, spec));
 
       expect(outcome.status).toBe('COMPLETED');
       expect(outcome.telemetry).toMatchObject({ in_attempt_test_runs: 2 });

@@ -49,7 +49,8 @@ describe('a worker crash in each state of a task', () => {
   });
 
   it('restarted as another host (group kill during the tests): finishes on the new host', async () => {
-    const run = await CrashRun.start(t.client, { files: slowFiles, coder: fixTurns() });
+    // The lost host takes the coder's change with it: the attempt claimed on the new host codes again.
+    const run = await CrashRun.start(t.client, { files: slowFiles, coder: [...fixTurns(), ...fixTurns()] });
     await run.waitFor('testing', (state) => state.phase === 'test');
     await run.crash('group', 'other');
     recordRecovery('lost host, restart as another host (group kill)', await run.finish('COMPLETED'));

@@ -56,7 +56,7 @@ describe('learning in the loop: patterns, adaptations, reflection and skills', (
     const run = async (id: string, goal: string, coder: ScriptTurn[], extra: Partial<Parameters<typeof taskSpec>[0]> = {}) => {
       const scriptFile = path.join(dir, `${id}.json`);
       await writeFile(scriptFile, JSON.stringify({ coder }));
-      return (await startTestTask(t.client, t.host.taskQueue, taskSpec({ id, project, repo, goal, maxRetries: 0, models: { coder: `scripted:${scriptFile}` }, ...extra }))).result();
+      return taskOutcome(await startTestTask(t.client, t.host.taskQueue, taskSpec({ id, project, repo, goal, maxRetries: 0, models: { coder: `scripted:${scriptFile}` }, ...extra })));
     };
     expect((await run('mean-1', 'Fix calc.mean returning the wrong average (case 1)', wrongMean())).status).toBe('FAILED');
     expect((await run('mean-2', 'Fix calc.mean returning the wrong average (case 2)', wrongMean())).status).toBe('FAILED');
@@ -110,7 +110,7 @@ describe('learning in the loop: patterns, adaptations, reflection and skills', (
 
     const scriptFile = await scriptFor('later', fixTurns());
     const later = taskSpec({ id: 'mean-3', project, repo, goal: 'Fix calc.mean returning the wrong average (case 3)', testCommand: ['python3', '-m', 'pytest', '-q', 'tests/test_calc.py'], models: { coder: `scripted:${scriptFile}` } });
-    const outcome = await (await startTestTask(t.client, t.host.taskQueue, later)).result();
+    const outcome = await taskOutcome(await startTestTask(t.client, t.host.taskQueue, later));
     const attempt = outcome.attempts[0];
     expect(attempt?.coder?.skillsOffered).toEqual([skillFiles[0]?.replace(/\.md$/, '')]);
     expect(attempt?.adaptations).toEqual([expect.objectContaining({ strategy: 'prioritize_constants', source: 'history' })]);

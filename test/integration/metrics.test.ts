@@ -6,7 +6,7 @@ import { findFreePort } from '../../platform/server/ports.js';
 import { pauseSignal, cancelSignal } from '../../workflows/messages.js';
 import { startWorkerProcess } from '../support/cli.js';
 import { fixTurns, makeCalcProject, wrongTurns } from '../support/calc-project.js';
-import { startTestTask, taskSpec, waitForState } from './support/tasks.js';
+import { startTestTask, taskSpec, waitForState, taskOutcome } from './support/tasks.js';
 import { uniqueId, useTestClient, workerProcessEnv } from './support/temporal.js';
 
 type Sample = { name: string; labels: Record<string, string>; value: number };
@@ -41,7 +41,7 @@ describe('taskloop worker --metrics', () => {
     // A task that fails its first attempt and passes its second.
     const project = await makeCalcProject({ coder: [...wrongTurns(), ...fixTurns()] });
     const spec = taskSpec({ repo: project.repo, goal: 'Fix add in calc.py', maxRetries: 1, models: { coder: `scripted:${project.scriptFile}` } });
-    const outcome = (await (await startTestTask(t.client, queue, spec)).result()) as TaskOutcome;
+    const outcome = (await taskOutcome(await startTestTask(t.client, queue, spec))) as TaskOutcome;
     expect(outcome.attempts.map((attempt) => attempt.status)).toEqual(['REWORK_REQUIRED', 'PASSED']);
 
     // During: a second task held paused is running, so it is not counted as ended.

@@ -102,7 +102,7 @@ describe('the task workflow on a real server, real git and real pytest', () => {
     expect(outcome.attempts).toHaveLength(1);
     expect(outcome.attempts[0]?.envRetries).toBe(0);
     expect(outcome.attempts[0]?.failure?.cause?.kind).toBe('TestCommandNotFound');
-    expect(outcome.reason).toContain('no-such-test-runner was not found');
+    expect(outcome.reason).toContain('test command not found: no-such-test-runner');
     expect(outcome.attempts[0]?.coder?.telemetry.modelRequests).toBe(2);
   });
 
@@ -118,7 +118,7 @@ describe('the task workflow on a real server, real git and real pytest', () => {
     expect(outcome).toMatchObject({ status: 'FAILED', recommendation: 'environment_problem' });
     expect(outcome.attempts).toHaveLength(1);
     expect(outcome.attempts[0]?.failure?.cause).toMatchObject({ kind: 'MissingEnvVar', details: { variable: 'CALC_API_TOKEN' } });
-    expect(outcome.reason).toContain('--test-env CALC_API_TOKEN=');
+    expect(outcome.reason).toContain("set CALC_API_TOKEN in the task's testEnv");
   });
 
   it('starting the same task twice gives one workflow', async () => {

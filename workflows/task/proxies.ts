@@ -37,6 +37,8 @@ export const sharedActivities = {
 
 /** Default wait for a host to pick up a worktree-bound step before it counts as lost (spec.hostLostAfterMs). */
 export const HOST_LOST_AFTER_MS = 45_000;
+/** Longest wait for a host to remove a worktree after the attempt ended (a restarting worker bundles first). */
+const REMOVAL_WAIT_MS = 120_000;
 
 /**
  * Bookkeeping (events to the sink, the project's failure history, reports to reflection) runs as local activities
@@ -58,7 +60,8 @@ export function hostActivities(hostQueue: string, testTimeoutMs: number, hostLos
     reviewChanges: bind('reviewChanges', { ...bound, startToCloseTimeout: '5 minutes', heartbeatTimeout, retry: retry(3) }),
     judgeWithModel: bind('judgeWithModel', { ...bound, startToCloseTimeout: '5 minutes', heartbeatTimeout, retry: retry(3) }),
     commitWorktree: bind('commitWorktree', { ...bound, startToCloseTimeout: '2 minutes', heartbeatTimeout, retry: retry(5) }),
-    removeWorktree: bind('removeWorktree', { ...bound, startToCloseTimeout: '2 minutes', heartbeatTimeout, retry: retry(5) }),
+    // The attempt's work is done (committed or given up) when the removal runs: a restarting host gets longer to take it.
+    removeWorktree: bind('removeWorktree', { ...bound, scheduleToStartTimeout: Math.max(hostLostAfterMs, REMOVAL_WAIT_MS), startToCloseTimeout: '2 minutes', heartbeatTimeout, retry: retry(5) }),
   };
 }
 

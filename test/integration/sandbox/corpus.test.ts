@@ -10,7 +10,7 @@ import type { TaskOutcome } from '../../../domain/task-state.js';
 import { makeCalcProject } from '../../support/calc-project.js';
 import { processesWith } from '../../unit/activities/tests/python-project.js';
 import { useTestTemporal } from '../support/temporal.js';
-import { startTestTask, taskloopCommits, taskSpec } from '../support/tasks.js';
+import { startTestTask, taskloopCommits, taskSpec, taskOutcome } from '../support/tasks.js';
 import { corpusTurns, targetEnv, type Targets } from './corpus-files.js';
 
 const SECRET_PREFIX = 'canary-worker-secret-';
@@ -72,7 +72,7 @@ describe('the attack corpus, run as real tasks', () => {
       ...(options.sandbox ? { sandbox: options.sandbox } : {}),
       ...options.extra,
     });
-    const outcome: TaskOutcome = await (await startTestTask(t.client, t.host.taskQueue, spec)).result();
+    const outcome: TaskOutcome = await taskOutcome(await startTestTask(t.client, t.host.taskQueue, spec));
     return { outcome, before, after: await snapshot(project.repo, targets), targets, project, branch: `taskloop/${spec.id}` };
   }
 
