@@ -20,5 +20,6 @@ export const commands: Record<string, CommandEntry> = {
   schedule: { summary: 'start the project of a tasks file (or a Temporal Schedule of it with --every)', load: async () => (await import('./schedule.js')).scheduleCommand },
   list: { summary: 'list task and project workflows (filter by status, project, failure class)', load: async () => (await import('./list.js')).listCommand },
   watch: { summary: 'follow a task or a project live until it ends', load: async () => (await import('./watch.js')).watchCommand },
+  clean: { summary: 'remove empty taskloop branches, old artifacts and idle reflection workflows', load: async () => (await import('./clean.js')).cleanCommand },
   report: { summary: "print a project's report (table, --json or --markdown)", load: async () => (await import('./report.js')).reportCommand },
 };

@@ -20,6 +20,8 @@ interface TaskDef {
   dependsOn?: string[];
   /** Coder turns of this task's own script (default: one fix). */
   turns?: ScriptTurn[];
+  /** How long a failed task stays open for a retry (default none). */
+  retryWindowMs?: number;
 }
 
 type ProjectHandle = WorkflowHandle<typeof projectWorkflow>;
@@ -42,7 +44,7 @@ describe('the project workflow on a real server, with real task workflows on one
   async function plannedTask(project: string, repo: string, dir: string, def: TaskDef): Promise<PlannedTask> {
     const scriptFile = path.join(dir, `${def.id}.json`);
     await writeFile(scriptFile, JSON.stringify({ coder: def.turns ?? fixTurns() }));
-    const spec = parseTaskSpec({ id: def.id, project, repo, goal: `Fix add in calc.py (${def.id})\nTask ${def.id}.`, maxRetries: 0, models: { coder: `scripted:${scriptFile}` } });
+    const spec = parseTaskSpec({ id: def.id, project, repo, goal: `Fix add in calc.py (${def.id})\nTask ${def.id}.`, maxRetries: 0, retryWindowMs: def.retryWindowMs ?? 0, models: { coder: `scripted:${scriptFile}` } });
     if (!spec.success) throw new Error(spec.error);
     return { spec: spec.data, milestone: 'm1', feature: 'f1', dependsOn: def.dependsOn ?? [] };
   }
@@ -172,15 +174,19 @@ describe('the project workflow on a real server, with real task workflows on one
     expect(rerun.attempts.map((attempt) => attempt.hint)).toEqual(['add, do not multiply']);
   });
 
-  it('cancels: pending tasks are CANCELLED, the running one is cancelled, and the project ends CANCELLED', async () => {
-    const plan = await planProject([{ id: 'a' }, { id: 'b', dependsOn: ['a'] }], 1);
+  it('cancels: pending tasks are CANCELLED, the running one ends Canceled in Temporal, and the project ends CANCELLED', async () => {
+    // Task a fails and then stays open in its retry window, so it is surely running when the cancel comes.
+    const plan = await planProject([{ id: 'a', turns: wrongTurns(), retryWindowMs: 600_000 }, { id: 'b', dependsOn: ['a'] }], 1);
     const handle = await startProject(plan);
-    await waitForTask(handle, 'a', ['RUNNING']);
+    const view = await waitForTask(handle, 'a', ['RUNNING']);
+    const child = t.client.workflow.getHandle(view.tasks[0]!.workflowId);
+    await eventually('task a to wait in its retry window', () => child.query(stateQuery).then((s) => (s.retryWindowEndsAt ? s : undefined), () => undefined), 60_000);
     await handle.signal(cancelSignal, { reason: 'wrong goal' });
     const report = await handle.result();
 
     expect(report).toMatchObject({ status: 'CANCELLED', cancelReason: 'wrong goal' });
-    expect(['CANCELLED', 'COMPLETED']).toContain(line(report, 'a').status);
+    expect(line(report, 'a')).toMatchObject({ status: 'CANCELLED', reason: expect.stringContaining('wrong goal') });
+    expect((await child.describe()).status.name).toBe('CANCELLED');
     expect(line(report, 'b')).toMatchObject({ status: 'CANCELLED', reason: expect.stringContaining('wrong goal') });
   });
 

@@ -3,6 +3,7 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import {
   ChildWorkflowFailure,
+  getExternalWorkflowHandle,
   isCancellation,
   log,
   ParentClosePolicy,
@@ -51,12 +52,32 @@ export class ProjectChildren {
     await Promise.all([...this.started].map(([id, handle]) => this.trySignal(id, handle, signal, ...args)));
   }
 
+  /**
+   * Cancels every started child: the signal carries the reason into its outcome, the cancel request makes its
+   * workflow end Canceled. Both leave in one workflow task, so the child sees them together.
+   */
+  async cancelAll(reason: string): Promise<void> {
+    await Promise.all([...this.started].map(([id, handle]) => this.cancelOne(id, handle, reason)));
+  }
+
+  private async cancelOne(id: string, handle: TaskHandle, reason: string): Promise<void> {
+    await Promise.all([this.trySignal(id, handle, cancelSignal, { reason }), this.tryCancel(id, handle)]);
+  }
+
+  private async tryCancel(id: string, handle: TaskHandle): Promise<void> {
+    try {
+      await getExternalWorkflowHandle(handle.workflowId, handle.firstExecutionRunId).cancel();
+    } catch (error) {
+      log.info('could not request cancellation of a task; it has probably just ended', { taskId: id, error: String(error) });
+    }
+  }
+
   private async run(record: ProjectTaskRecord, hint: string | undefined): Promise<void> {
     try {
       const handle = await this.startRun(record, hint);
       this.started.set(record.id, handle);
       // A pause or cancel that arrived while the child was starting could not reach it then.
-      if (this.state.cancelRequested) await this.trySignal(record.id, handle, cancelSignal, { reason: this.state.cancelReason });
+      if (this.state.cancelRequested) await this.cancelOne(record.id, handle, projectCancelReason(this.state));
       else if (this.state.paused) await this.trySignal(record.id, handle, pauseSignal);
       recordOutcome(record, await handle.result(), new Date().toISOString());
     } catch (error) {
@@ -64,7 +85,7 @@ export class ProjectChildren {
       const outcome = outcomeOfFailure(error);
       if (outcome) recordOutcome(record, outcome, new Date().toISOString());
       else {
-        const ended = describeRunError(error, record.workflowId);
+        const ended = describeRunError(error, record.workflowId, this.state.cancelRequested ? projectCancelReason(this.state) : undefined);
         recordRunError(record, ended.state, ended.reason, new Date().toISOString());
       }
     } finally {
@@ -105,8 +126,13 @@ export class ProjectChildren {
   }
 }
 
+/** The reason a project's cancel gives its tasks (the cancel request itself carries none back). */
+export function projectCancelReason(state: ProjectState): string {
+  return `project ${state.project} cancelled: ${state.cancelReason ?? 'cancelled'}`;
+}
+
 /** How a run that produced no outcome ended; anything but a Temporal failure is a bug and stays thrown. */
-function describeRunError(error: unknown, workflowId: string): { state: 'FAILED' | 'CANCELLED'; reason: string } {
+function describeRunError(error: unknown, workflowId: string, cancelReason?: string): { state: 'FAILED' | 'CANCELLED'; reason: string } {
   if (error instanceof WorkflowExecutionAlreadyStartedError) {
     return {
       state: 'FAILED',
@@ -115,7 +141,7 @@ function describeRunError(error: unknown, workflowId: string): { state: 'FAILED'
         'wait for it or terminate it, then retry this task (retryTask) to run it under the project',
     };
   }
-  if (isCancellation(error)) return { state: 'CANCELLED', reason: `task workflow ${workflowId} was cancelled` };
+  if (isCancellation(error)) return { state: 'CANCELLED', reason: cancelReason ?? `task workflow ${workflowId} was cancelled` };
   if (error instanceof ChildWorkflowFailure) {
     const cause = error.cause;
     if (cause instanceof TerminatedFailure) return { state: 'FAILED', reason: `task workflow ${workflowId} was terminated: ${cause.message}` };

@@ -7,7 +7,7 @@ import type { ProjectState } from '../../domain/project/project-state.js';
 import { planRetry, resetForRetry } from '../../domain/project/retry-task.js';
 import { addTasksUpdate, cancelSignal, pauseSignal, projectStateQuery, resumeSignal, retryTaskUpdate } from '../project-messages.js';
 import type { AddTasksRequest, RetryTaskRequest } from '../project-messages.js';
-import type { ProjectChildren } from './children.js';
+import { projectCancelReason, type ProjectChildren } from './children.js';
 
 export function registerProjectHandlers(state: ProjectState, children: ProjectChildren, wake: () => void): void {
   setHandler(projectStateQuery, () => viewProjectState(state));
@@ -27,7 +27,7 @@ export function registerProjectHandlers(state: ProjectState, children: ProjectCh
     state.cancelRequested = true;
     state.cancelReason = request?.reason ?? 'project cancelled by signal';
     wake();
-    await children.signalAll(cancelSignal, { reason: `project ${state.project} cancelled: ${state.cancelReason}` });
+    await children.cancelAll(projectCancelReason(state));
   });
 
   setHandler(

@@ -1,0 +1,77 @@
+import { mkdir, mkdtemp, utimes, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { simpleGit } from 'simple-git';
+import { describe, expect, inject, it } from 'vitest';
+import { reflectionWorkflowId } from '../../workflows/reflection-messages.js';
+import type { ReflectionWorkflowInput } from '../../workflows/reflection.js';
+import { runTaskloop } from '../support/cli.js';
+import { makeRepo } from '../support/git-repo.js';
+import { uniqueId, useTestTemporal } from './support/temporal.js';
+
+/** An artifact folder `<workDir>/artifacts/<name>/a1/log.txt`, last written `ageMs` ago. */
+async function artifactFolder(workDir: string, name: string, ageMs: number): Promise<string> {
+  const dir = path.join(workDir, 'artifacts', name);
+  await mkdir(path.join(dir, 'a1'), { recursive: true });
+  await writeFile(path.join(dir, 'a1', 'log.txt'), 'test output\n');
+  const when = new Date(Date.now() - ageMs);
+  for (const entry of [path.join(dir, 'a1', 'log.txt'), path.join(dir, 'a1'), dir]) await utimes(entry, when, when);
+  return dir;
+}
+
+async function branches(repo: string): Promise<string[]> {
+  const listing = await simpleGit(repo).raw(['for-each-ref', '--format=%(refname:short)', 'refs/heads/']);
+  return listing.split('\n').filter(Boolean).sort();
+}
+
+describe('taskloop clean', () => {
+  const t = useTestTemporal('cli-clean');
+
+  it('removes empty taskloop branches, old artifacts and idle reflections; keeps unique commits, fresh artifacts; --dry-run changes nothing', async () => {
+    const repo = await makeRepo();
+    const git = simpleGit(repo);
+    await git.raw(['branch', 'taskloop/empty', 'main']);
+    await git.raw(['checkout', '-q', '-b', 'taskloop/kept']);
+    await writeFile(path.join(repo, 'work.txt'), 'a commit only this branch holds\n');
+    await git.raw(['add', '-A']);
+    await git.raw(['commit', '-q', '-m', 'unique']);
+    await git.raw(['checkout', '-q', 'main']);
+
+    const workDir = await mkdtemp(path.join(os.tmpdir(), 'taskloop-clean-'));
+    const oldFolder = await artifactFolder(workDir, 'task-old', 2 * 86_400_000);
+    const freshFolder = await artifactFolder(workDir, 'task-fresh', 0);
+
+    const project = uniqueId('clean');
+    const reflection: ReflectionWorkflowInput = { project, role: 'coder', skillsDir: path.join(workDir, 'skills'), learning: { enabled: true, roles: ['coder'] } };
+    const handle = await t.client.workflow.start('reflectionWorkflow', { workflowId: reflectionWorkflowId(project, 'coder'), taskQueue: t.host.taskQueue, args: [reflection] });
+
+    const env = { ...process.env, TEMPORAL_ADDRESS: inject('temporalAddress'), TASKLOOP_WORK_DIR: workDir };
+    const clean = (args: string[]) => runTaskloop(['clean', '--project', project, ...args], { env });
+
+    const bad = await clean(['--older-than', 'soon']);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain('--older-than');
+
+    const dryRun = await clean(['--repo', repo, '--older-than', '1d', '--dry-run']);
+    expect(dryRun.exitCode, dryRun.all).toBe(0);
+    expect(dryRun.stdout).toContain('would remove branch taskloop/empty');
+    expect(dryRun.stdout).toContain('keep branch taskloop/kept: holds a commit no other ref holds');
+    expect(dryRun.stdout).toContain(`would remove artifacts ${oldFolder}`);
+    expect(await branches(repo)).toEqual(['main', 'taskloop/empty', 'taskloop/kept']);
+    expect(existsSync(oldFolder)).toBe(true);
+
+    const real = await clean(['--repo', repo, '--older-than', '1d']);
+    expect(real.exitCode, real.all).toBe(0);
+    expect(await branches(repo)).toEqual(['main', 'taskloop/kept']);
+    expect(existsSync(oldFolder)).toBe(false);
+    expect(existsSync(freshFolder)).toBe(true);
+    expect((await handle.describe()).status.name).toBe('RUNNING');
+
+    // With a zero age the just-started reflection workflow is idle too: it is ended with a reason.
+    const idle = await clean(['--older-than', '0']);
+    expect(idle.exitCode, idle.all).toBe(0);
+    expect(idle.stdout).toContain(`ended reflection workflow ${handle.workflowId}`);
+    expect((await handle.describe()).status.name).toBe('TERMINATED');
+  });
+});
