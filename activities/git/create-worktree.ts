@@ -3,6 +3,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { SimpleGit } from 'simple-git';
 import { assertAttempt, toSafeName } from '../artifacts.js';
+import { removeStaleAttemptWorktrees } from './stale-worktrees.js';
 import { emptyRepo, invalidTaskId, unknownBaseRef, worktreeError } from './failures.js';
 import { assertRepo, openRepo, privateGitDir, runGit, tryGit, withRepoLock } from './run-git.js';
 import { canonical, isWorktreeOf } from './worktree-owner.js';
@@ -51,6 +52,8 @@ export async function createWorktree(input: CreateWorktreeInput): Promise<Create
       await assertRepo(git, input.repoPath);
       throw error;
     });
+    // An earlier attempt of this task whose host was lost left its worktree: that attempt is over, remove it.
+    await removeStaleAttemptWorktrees(git, input.repoPath, toSafeName(input.workflowId), input.attempt);
     const reused = await readRecordedBase(worktreePath);
     if (reused && (await isWorktreeOf(worktreePath, input.repoPath))) return { worktreePath, branch, baseSha: reused, reused: true };
 

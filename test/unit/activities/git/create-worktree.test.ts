@@ -59,7 +59,7 @@ describe('createWorktree', () => {
     expect(second.baseSha).toBe(first.baseSha);
   });
 
-  it('gives the next attempt its own worktree and leaves the earlier one as it was', async () => {
+  it('gives the next attempt its own worktree and removes an earlier attempt\'s leftover (its host was lost)', async () => {
     const { repoPath, workDir } = await setup();
     const first = await createWorktree({ ...base, repoPath, workDir });
     await writeFile(path.join(first.worktreePath, 'left.py'), 'x = 1\n');
@@ -69,7 +69,10 @@ describe('createWorktree', () => {
     expect(second.worktreePath).not.toBe(first.worktreePath);
     expect(second.reused).toBe(false);
     expect(second.branch).toBe('taskloop/fix-218');
-    expect(await readFile(path.join(first.worktreePath, 'left.py'), 'utf8')).toBe('x = 1\n');
+    // Attempts run one after another: a worktree of an earlier one still there at the next claim belongs to a host
+    // that was lost mid-attempt, and nothing of it will ever be committed.
+    expect(existsSync(first.worktreePath)).toBe(false);
+    expect(await simpleGit(repoPath).raw(['worktree', 'list', '--porcelain'])).not.toContain(first.worktreePath);
   });
 
   it('leaves a taskloop branch the user has checked out in the main worktree alone', async () => {

@@ -1,0 +1,35 @@
+// Earlier attempts' worktrees of the same task: an attempt abandoned with its host lost stays registered (and, on a
+// shared disk, on disk) until the next claim of that task removes it. Read from git's files: no git process when
+// there is nothing to remove.
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { SimpleGit } from 'simple-git';
+import { isDirectory, runGit } from './run-git.js';
+
+/** The folder holding `worktrees/` of a repository: `<repo>/.git`, or the repository itself when it is bare. */
+async function commonGitDir(repoPath: string): Promise<string> {
+  const dotGit = path.join(repoPath, '.git');
+  return (await isDirectory(dotGit)) ? dotGit : repoPath;
+}
+
+/** Registered worktree folders named `<prefix>-a<N>` with N below `attempt`. */
+export async function staleAttemptWorktrees(repoPath: string, prefix: string, attempt: number): Promise<string[]> {
+  const registry = path.join(await commonGitDir(repoPath), 'worktrees');
+  const names = await readdir(registry).catch(() => [] as string[]);
+  const stale: string[] = [];
+  for (const name of names) {
+    const gitFile = (await readFile(path.join(registry, name, 'gitdir'), 'utf8').catch(() => '')).trim();
+    if (!gitFile) continue;
+    const folder = path.dirname(gitFile);
+    const match = /^(.*)-a(\d+)$/.exec(path.basename(folder));
+    if (match && match[1] === prefix && Number(match[2]) < attempt) stale.push(folder);
+  }
+  return stale;
+}
+
+/** Removes them (forced: an abandoned attempt's changes are never committed), so they neither linger nor stay registered. */
+export async function removeStaleAttemptWorktrees(git: SimpleGit, repoPath: string, prefix: string, attempt: number): Promise<void> {
+  for (const folder of await staleAttemptWorktrees(repoPath, prefix, attempt)) {
+    await runGit(git, ['worktree', 'remove', '--force', folder]).catch(() => runGit(git, ['worktree', 'prune']));
+  }
+}
