@@ -11,8 +11,9 @@ import type { WorkflowRow } from '../../client/projects/list-workflows.js';
 import type { ProjectScheduleRow } from '../../client/projects/schedules.js';
 import { runTaskloop } from '../support/cli.js';
 import { calcFiles, fixTurns, makeCalcProject } from '../support/calc-project.js';
-import { makeRepo, makeTempDir } from '../support/git-repo.js';
+import { makeRepo } from '../support/git-repo.js';
 import { git } from './support/tasks.js';
+import { writeCalcTasksFile, type FileTask } from './support/tasks-file.js';
 import { connectTestClient, eventually, startTestWorkers, uniqueId, type TestWorkerHost } from './support/temporal.js';
 
 // Whole projects of real tasks through CLI child processes: generous on a shared two-core machine.
@@ -26,38 +27,10 @@ function taskloop(args: string[], cwd?: string) {
   return runTaskloop(args, { cwd, env: { ...process.env, TEMPORAL_ADDRESS: inject('temporalAddress'), TASKLOOP_HOME: home } });
 }
 
-interface FileTask {
-  id: string;
-  dependsOn?: string[];
-}
-
-/** A tasks file on a fresh calc repository: each task fixes `add` on its own branch with its own scripted coder. */
+/** A tasks file on a fresh calc repository (or `repoPath`): each task fixes `add` on its own branch with its own scripted coder. */
 async function writeTasksFile(tasks: FileTask[], project = uniqueId('cp'), repoPath?: string): Promise<{ file: string; dir: string; project: string; repo: string }> {
   const repo = repoPath ?? (await makeRepo(calcFiles));
-  const dir = await makeTempDir();
-  await writeFile(path.join(dir, 'fix.json'), JSON.stringify({ coder: fixTurns() }));
-  const lines = [
-    `project: ${project}`,
-    `repo: ${repo}`,
-    'defaults:',
-    '  maxRetries: 0',
-    '  concurrency: 2',
-    '  testCommand: [python3, -m, pytest, -q, -p, "no:cacheprovider"]',
-    '  models: { coder: scripted:fix.json }',
-    'milestones:',
-    '  - id: m1',
-    '    features:',
-    '      - id: f1',
-    '        tasks:',
-    ...tasks.flatMap((task) => [
-      `          - id: ${task.id}`,
-      `            goal: "Fix add in calc.py (${task.id})"`,
-      ...(task.dependsOn ? [`            dependsOn: [${task.dependsOn.join(', ')}]`] : []),
-    ]),
-  ];
-  const file = path.join(dir, 'tasks.yaml');
-  await writeFile(file, `${lines.join('\n')}\n`);
-  return { file, dir, project, repo };
+  return { ...(await writeCalcTasksFile({ repo, project, tasks, concurrency: 2 })), project, repo };
 }
 
 async function listRows(client: Client, project: string): Promise<string[]> {

@@ -1,15 +1,15 @@
 import { execa, type ResultPromise } from 'execa';
-import { writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import type { ProjectReport } from '../../domain/project/project-report.js';
 import type { TaskOutcome } from '../../domain/task-state.js';
 import { runTaskloop, startWorkerProcess } from '../support/cli.js';
-import { calcFiles, fixTurns } from '../support/calc-project.js';
+import { calcFiles } from '../support/calc-project.js';
 import { makeRepo, makeTempDir } from '../support/git-repo.js';
 import { uniqueId, workerProcessEnv } from './support/temporal.js';
 import { git } from './support/tasks.js';
+import { writeCalcTasksFile } from './support/tasks-file.js';
 
 const LONG_TEST_MS = 240_000;
 
@@ -28,27 +28,8 @@ async function makeRemote(): Promise<{ parent: string; remote: string }> {
 
 /** A tasks file of `ids` on the repository at `url`, each fixing add with the same recorded coder turns. */
 async function writeTasksFile(url: string, ids: string[]): Promise<{ file: string; dir: string; project: string }> {
-  const dir = await makeTempDir();
   const project = uniqueId('url');
-  await writeFile(path.join(dir, 'fix.json'), JSON.stringify({ coder: fixTurns() }));
-  const lines = [
-    `project: ${project}`,
-    `repo: ${url}`,
-    'defaults:',
-    '  maxRetries: 0',
-    `  concurrency: ${ids.length}`,
-    '  testCommand: [python3, -m, pytest, -q, -p, "no:cacheprovider"]',
-    '  models: { coder: scripted:fix.json }',
-    'milestones:',
-    '  - id: m1',
-    '    features:',
-    '      - id: f1',
-    '        tasks:',
-    ...ids.flatMap((id) => [`          - id: ${id}`, `            goal: "Fix add in calc.py (${id})"`]),
-  ];
-  const file = path.join(dir, 'tasks.yaml');
-  await writeFile(file, `${lines.join('\n')}\n`);
-  return { file, dir, project };
+  return { ...(await writeCalcTasksFile({ repo: url, project, tasks: ids.map((id) => ({ id })), concurrency: ids.length })), project };
 }
 
 /** Every taskloop branch on the remote with its tip's Taskloop-Run trailers (one line per commit carrying one). */
