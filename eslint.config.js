@@ -95,13 +95,15 @@ export default tseslint.config(
           patterns: [
             {
               group: ['**/activities/**', '**/workflows/**', '**/workers/**', '**/client/**', '**/platform/**'],
-              message: 'domain/ is pure logic: it may import other domain/ files and the pure packages zod, picomatch, @noble/hashes.',
+              message:
+                'domain/ is pure logic: it may import other domain/ files and the pure packages zod, picomatch, @noble/hashes.',
             },
             {
               // Pure, I/O-free libraries only: zod (schemas), picomatch (path globs), @noble/hashes (SHA-256 without node:crypto).
               // Node built-ins are left to the `paths` list above so each import is reported once.
               regex: `^(?!\\.|zod$|picomatch$|@noble/hashes/|(?:node:)?(?:${builtinModules.join('|')})$)`,
-              message: 'domain/ is pure logic: it may import other domain/ files and the pure packages zod, picomatch, @noble/hashes.',
+              message:
+                'domain/ is pure logic: it may import other domain/ files and the pure packages zod, picomatch, @noble/hashes.',
             },
           ],
         },
@@ -118,7 +120,10 @@ export default tseslint.config(
       ],
       'no-restricted-syntax': [
         'error',
-        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'domain/ must not read the clock; pass `now` in.' },
+        {
+          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+          message: 'domain/ must not read the clock; pass `now` in.',
+        },
       ],
     },
   },

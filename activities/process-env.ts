@@ -43,7 +43,11 @@ export function buildTestEnv(input: {
  * The environment inside the bwrap sandbox, built from nothing: a PATH, a home and temp folder on the
  * sandbox's private /tmp, a UTF-8 locale and the task's variables (secret-named ones dropped).
  */
-export function buildSandboxEnv(input: { pathDirs: string[]; home: string; extra: Record<string, string> }): Record<string, string> {
+export function buildSandboxEnv(input: {
+  pathDirs: string[];
+  home: string;
+  extra: Record<string, string>;
+}): Record<string, string> {
   const env: Record<string, string> = {
     PATH: [...input.pathDirs, '/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'].join(':'),
     HOME: input.home,

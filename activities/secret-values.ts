@@ -8,7 +8,9 @@ export function resolveSecretValues(names: string[], env: NodeJS.ProcessEnv = pr
 }
 
 /** The scrubber for sinks that know no declared names (artifacts, events): secret-named values and key formats. */
-export const scrubForSink = (text: string, declaredNames: string[] = []) => scrubText(text, resolveSecretValues(declaredNames));
+export const scrubForSink = (text: string, declaredNames: string[] = []) =>
+  scrubText(text, resolveSecretValues(declaredNames));
 
 /** The same for JSON data (events, records). */
-export const scrubDataForSink = <T>(value: T, declaredNames: string[] = []) => scrubSecrets(value, resolveSecretValues(declaredNames));
+export const scrubDataForSink = <T>(value: T, declaredNames: string[] = []) =>
+  scrubSecrets(value, resolveSecretValues(declaredNames));

@@ -4,7 +4,14 @@ import path from 'node:path';
 import { Context } from '@temporalio/activity';
 import { agentLabel } from '../domain/agents.js';
 import type { TaskEvent } from '../domain/events.js';
-import type { AttemptSummary, CoderResult, CommitResult, JudgeResult, ReviewResult, TestRunResult } from '../domain/records.js';
+import type {
+  AttemptSummary,
+  CoderResult,
+  CommitResult,
+  JudgeResult,
+  ReviewResult,
+  TestRunResult,
+} from '../domain/records.js';
 import { artifactDirFor } from './artifacts.js';
 import { heartbeatWhile } from './heartbeat-while.js';
 import { loadProgress, TRANSCRIPT_NAME, type CoderHeartbeat } from './coder/progress.js';
@@ -16,13 +23,27 @@ import type { Capability } from '../domain/capabilities.js';
 import { defaultSkillsDir } from './skills/index.js';
 import { appendEvents } from './events-sink.js';
 import { isRepoUrl } from '../domain/repo-url.js';
-import { commitWorktree, createWorktree, fetchBase, isCachedCloneWorktree, localRepoPath, pushBranch, removeWorktree } from './git/index.js';
+import {
+  commitWorktree,
+  createWorktree,
+  fetchBase,
+  isCachedCloneWorktree,
+  localRepoPath,
+  pushBranch,
+  removeWorktree,
+} from './git/index.js';
 import { loadAgent } from './models/agent-registry.js';
 import { judgeWithModel, reviewWithModel, type VerdictModel } from './models/model-verdicts.js';
 import { createModelProvider } from './models/router.js';
 import { reviewChanges } from './review/index.js';
 import { resolveSecretValues, scrubForSink } from './secret-values.js';
-import { processRecordsDir, resolveWorkerSandbox, sandboxPolicyFor, type TaskSandboxFields, type WorkerSandbox } from './sandbox/index.js';
+import {
+  processRecordsDir,
+  resolveWorkerSandbox,
+  sandboxPolicyFor,
+  type TaskSandboxFields,
+  type WorkerSandbox,
+} from './sandbox/index.js';
 import { runTests, type PathPolicy } from './tests/index.js';
 
 export interface ActivityDeps {
@@ -125,7 +146,11 @@ export function createTaskActivities(deps: ActivityDeps) {
   const workerSandbox = deps.sandbox ?? resolveWorkerSandbox({ workDir: deps.workDir });
   // Per run as well as per attempt: a later run of the same workflow id (a retried project task) starts again at
   // attempt 1 and must not find, or resume from, the transcript of an earlier run.
-  const artifactDir = (ref: AttemptRef) => path.join(artifactDirFor(deps.workDir, ref.workflowId, ref.attempt), Context.current().info.workflowExecution?.runId ?? 'no-run');
+  const artifactDir = (ref: AttemptRef) =>
+    path.join(
+      artifactDirFor(deps.workDir, ref.workflowId, ref.attempt),
+      Context.current().info.workflowExecution?.runId ?? 'no-run',
+    );
   const activityContext = () => {
     const context = Context.current();
     return { heartbeat: (details?: unknown) => context.heartbeat(details), signal: context.cancellationSignal };
@@ -135,11 +160,18 @@ export function createTaskActivities(deps: ActivityDeps) {
     /** Picks this host for the attempt and creates (or finds) its worktree; returns the host's own queue. */
     async claimWorktree(input: ClaimInput): Promise<Claim> {
       // A repository by URL: this host's clone, with the base ref fetched now (one fetch per claim).
-      const local = isRepoUrl(input.repoPath) ? await fetchBase(input.repoPath, deps.workDir, input.baseRef) : undefined;
+      const local = isRepoUrl(input.repoPath)
+        ? await fetchBase(input.repoPath, deps.workDir, input.baseRef)
+        : undefined;
       const repo = local ? { repoPath: local.repoPath, baseRef: local.baseSha } : {};
       const { agent } = await loadAgent('coder', { pinned: input.coderVersion });
       const created = await heartbeatWhile(() => createWorktree({ ...input, ...repo, workDir: deps.workDir }));
-      return { ...created, hostId: deps.hostId, hostQueue: deps.hostQueue, coderAgent: { version: agent.version, capabilities: agent.capabilities } };
+      return {
+        ...created,
+        hostId: deps.hostId,
+        hostQueue: deps.hostQueue,
+        coderAgent: { version: agent.version, capabilities: agent.capabilities },
+      };
     },
 
     /** Runs the coder; a retry of this activity (or a re-run of the node) resumes from the transcript saved after each turn. */
@@ -151,7 +183,12 @@ export function createTaskActivities(deps: ActivityDeps) {
       const resume = await loadProgress(details?.transcriptPath ?? path.join(dir, TRANSCRIPT_NAME));
       const startTurn = input.startTurn + (resume?.progress.turnsConsumed ?? 0);
       const { agent, prompt } = await loadAgent('coder', { pinned: input.agentVersion });
-      const provider = await createModelProvider(input.modelSpec, { role: 'coder', startTurn, cwd: deps.cwd ?? process.cwd(), parameters: agent.parameters });
+      const provider = await createModelProvider(input.modelSpec, {
+        role: 'coder',
+        startTurn,
+        cwd: deps.cwd ?? process.cwd(),
+        parameters: agent.parameters,
+      });
       const learning = await buildLearningSections({
         skillsDir: defaultSkillsDir(deps.workDir, input.project ?? 'default'),
         goal: input.goal,
@@ -189,7 +226,11 @@ export function createTaskActivities(deps: ActivityDeps) {
         resume,
         ...activityContext(),
       });
-      return { ...result, agent: agentLabel(agent), ...(learning.skillsOffered.length > 0 ? { skillsOffered: learning.skillsOffered } : {}) };
+      return {
+        ...result,
+        agent: agentLabel(agent),
+        ...(learning.skillsOffered.length > 0 ? { skillsOffered: learning.skillsOffered } : {}),
+      };
     },
 
     async runTests(input: TestInput): Promise<TestRunResult> {
@@ -210,37 +251,70 @@ export function createTaskActivities(deps: ActivityDeps) {
     },
 
     async reviewChanges(input: ReviewInput): Promise<ReviewResult> {
-      const review = await heartbeatWhile(() => reviewChanges({
-        worktreePath: input.worktreePath,
-        baseSha: input.baseSha,
-        allowedPaths: input.allowedPaths,
-        allowTestEdits: input.allowTestEdits,
-        secretValues: resolveSecretValues(input.secretEnvNames),
-        artifactDir: artifactDir(input),
-        hostId: deps.hostId,
-        sandbox: sandboxPolicyFor(workerSandbox),
-      }));
+      const review = await heartbeatWhile(() =>
+        reviewChanges({
+          worktreePath: input.worktreePath,
+          baseSha: input.baseSha,
+          allowedPaths: input.allowedPaths,
+          allowTestEdits: input.allowTestEdits,
+          secretValues: resolveSecretValues(input.secretEnvNames),
+          artifactDir: artifactDir(input),
+          hostId: deps.hostId,
+          sandbox: sandboxPolicyFor(workerSandbox),
+        }),
+      );
       if (!input.model) return review;
       const model = { ...input.model, cwd: deps.cwd ?? process.cwd() };
-      return heartbeatWhile(() => reviewWithModel({ review, goal: input.goal ?? '', model, secretValues: resolveSecretValues(input.secretEnvNames) }));
+      return heartbeatWhile(() =>
+        reviewWithModel({
+          review,
+          goal: input.goal ?? '',
+          model,
+          secretValues: resolveSecretValues(input.secretEnvNames),
+        }),
+      );
     },
 
     /** Merges the judge model's verdict into the rule-based judgment (only called when a judge model is set). */
     async judgeWithModel(input: JudgeModelInput): Promise<JudgeResult> {
       const model = { ...input.model, cwd: deps.cwd ?? process.cwd() };
-      return heartbeatWhile(() => judgeWithModel({ judge: input.judge, goal: input.goal, test: input.test, diffPath: input.diffPath, model, secretValues: resolveSecretValues(input.secretEnvNames) }));
+      return heartbeatWhile(() =>
+        judgeWithModel({
+          judge: input.judge,
+          goal: input.goal,
+          test: input.test,
+          diffPath: input.diffPath,
+          model,
+          secretValues: resolveSecretValues(input.secretEnvNames),
+        }),
+      );
     },
 
     /** `staged`: the review staged the worktree, so the commit records exactly the reviewed change. */
-    async commitWorktree(input: AttemptRef & { worktreePath: string; branch: string; message: string; staged?: boolean; secretEnvNames?: string[] }): Promise<CommitResult> {
+    async commitWorktree(
+      input: AttemptRef & {
+        worktreePath: string;
+        branch: string;
+        message: string;
+        staged?: boolean;
+        secretEnvNames?: string[];
+      },
+    ): Promise<CommitResult> {
       // The message is built from the goal and the coder's summary: scrubbed before git stores it (and its reflog).
-      const commit = await heartbeatWhile(() => commitWorktree({ ...input, message: scrubForSink(input.message, input.secretEnvNames) }));
+      const commit = await heartbeatWhile(() =>
+        commitWorktree({ ...input, message: scrubForSink(input.message, input.secretEnvNames) }),
+      );
       if (!(await isCachedCloneWorktree(input.worktreePath, deps.workDir))) return commit;
-      const { remote } = await heartbeatWhile(() => pushBranch({ worktreePath: input.worktreePath, branch: commit.branch, sha: commit.sha }));
+      const { remote } = await heartbeatWhile(() =>
+        pushBranch({ worktreePath: input.worktreePath, branch: commit.branch, sha: commit.sha }),
+      );
       return { ...commit, remote };
     },
 
-    async removeWorktree(input: { repoPath: string; worktreePath: string }): Promise<{ removed: boolean; wasClean: boolean }> {
+    async removeWorktree(input: {
+      repoPath: string;
+      worktreePath: string;
+    }): Promise<{ removed: boolean; wasClean: boolean }> {
       return heartbeatWhile(() => removeWorktree({ ...input, repoPath: localRepoPath(input.repoPath, deps.workDir) }));
     },
 

@@ -20,11 +20,22 @@ export const claimsBenchmark: Benchmark = {
       const repoPath = await makeRepo({ 'calc.py': 'def add(a, b):\n    return a + b\n' });
       const workDir = await makeTempDir();
       try {
-        const activities = createActivities({ hostId: 'bench', hostQueue: 'bench-host', workDir, eventsFile: `${workDir}/events.jsonl` });
+        const activities = createActivities({
+          hostId: 'bench',
+          hostQueue: 'bench-host',
+          workDir,
+          eventsFile: `${workDir}/events.jsonl`,
+        });
         const started = performance.now();
         const results = await Promise.allSettled(
           Array.from({ length: CLAIMS }, (_, index) =>
-            activities.claimWorktree({ workflowId: `task-bench-c${index}`, attempt: 1, taskId: `c${index}`, repoPath, baseRef: 'HEAD' }),
+            activities.claimWorktree({
+              workflowId: `task-bench-c${index}`,
+              attempt: 1,
+              taskId: `c${index}`,
+              repoPath,
+              baseRef: 'HEAD',
+            }),
           ),
         );
         wallMs += performance.now() - started;
@@ -34,7 +45,9 @@ export const claimsBenchmark: Benchmark = {
           const lines = String((result.reason as Error).message ?? result.reason).split('\n');
           messages.add(lines.find((line) => /fatal|error/i.test(line)) ?? lines.join(' '));
         }
-        log(`claims run ${run}/${runs}: ${results.filter((result) => result.status === 'rejected').length} of ${CLAIMS} failed`);
+        log(
+          `claims run ${run}/${runs}: ${results.filter((result) => result.status === 'rejected').length} of ${CLAIMS} failed`,
+        );
       } finally {
         await Promise.all([repoPath, workDir].map((dir) => rm(dir, { recursive: true, force: true })));
       }
@@ -42,7 +55,12 @@ export const claimsBenchmark: Benchmark = {
     const examples = [...messages].slice(0, 3).map((message) => `- ${message.slice(0, 200)}`);
     return {
       figures: [
-        atMost(`git errors in ${CLAIMS} concurrent claims on one repository (${runs === 1 ? 'one round' : `total of ${runs} rounds`})`, errors, 0, count),
+        atMost(
+          `git errors in ${CLAIMS} concurrent claims on one repository (${runs === 1 ? 'one round' : `total of ${runs} rounds`})`,
+          errors,
+          0,
+          count,
+        ),
         reference(`  time for ${CLAIMS} claims`, ms(wallMs / runs)),
       ],
       sections: examples.length > 0 ? [`Claim errors (first of each kind):\n${examples.join('\n')}`] : [],

@@ -57,7 +57,9 @@ export const cliBenchmark: Benchmark = {
     return {
       figures: commands.map(([name]) => {
         const value = median(samples.get(name) ?? [0]);
-        return name.startsWith('temporal') ? reference(`  start-up: ${name}`, ms(value)) : atMost(`start-up: ${name}`, value, 300, ms);
+        return name.startsWith('temporal')
+          ? reference(`  start-up: ${name}`, ms(value))
+          : atMost(`start-up: ${name}`, value, 300, ms);
       }),
       sections: [],
     };

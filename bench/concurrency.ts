@@ -33,14 +33,27 @@ async function timeBatch(cpu: () => Promise<number>, batch: () => Promise<unknow
   return { ms: performance.now() - started, cpuMs: (await cpu()) - cpuBefore };
 }
 
-async function runTasks(context: BenchContext, taskQueue: string, projects: BenchProject[], tag: string): Promise<void> {
+async function runTasks(
+  context: BenchContext,
+  taskQueue: string,
+  projects: BenchProject[],
+  tag: string,
+): Promise<void> {
   const stack = await context.stack();
-  const runs = await Promise.all(projects.map((project, index) => runTaskloopTask({ client: stack.client, taskQueue, project, taskId: `${tag}-${index}` })));
+  const runs = await Promise.all(
+    projects.map((project, index) =>
+      runTaskloopTask({ client: stack.client, taskQueue, project, taskId: `${tag}-${index}` }),
+    ),
+  );
   const bad = runs.filter((run) => run.outcome?.status !== 'COMPLETED');
-  if (bad.length > 0) throw new Error(`${bad.length} of ${runs.length} concurrent tasks did not complete: ${bad[0]?.outcome?.reason ?? 'workflow failed'}`);
+  if (bad.length > 0)
+    throw new Error(
+      `${bad.length} of ${runs.length} concurrent tasks did not complete: ${bad[0]?.outcome?.reason ?? 'workflow failed'}`,
+    );
 }
 
-const sumCpu = (workers: WorkerProcess[]) => async () => (await Promise.all(workers.map((worker) => worker.cpuMs()))).reduce((a, b) => a + b, 0);
+const sumCpu = (workers: WorkerProcess[]) => async () =>
+  (await Promise.all(workers.map((worker) => worker.cpuMs()))).reduce((a, b) => a + b, 0);
 
 export const concurrencyBenchmark: Benchmark = {
   name: 'concurrency',
@@ -50,7 +63,13 @@ export const concurrencyBenchmark: Benchmark = {
     const projects = await Promise.all(Array.from({ length: TASKS }, () => calcProject(slowTest)));
     const workers: WorkerProcess[] = [];
     const start = (name: string, queue: string) =>
-      startWorkerProcess({ address: stack.address, taskQueue: queue, workDir: path.join(stack.workDir, name), hostId: `bench-${name}`, log: context.log }).then((worker) => {
+      startWorkerProcess({
+        address: stack.address,
+        taskQueue: queue,
+        workDir: path.join(stack.workDir, name),
+        hostId: `bench-${name}`,
+        log: context.log,
+      }).then((worker) => {
         workers.push(worker);
         return worker;
       });
@@ -58,7 +77,12 @@ export const concurrencyBenchmark: Benchmark = {
       const tag = `cc-${Date.now().toString(36)}`;
       const one = await start('one', `${tag}-one`);
       const pair = [await start('pair-a', `${tag}-pair`), await start('pair-b', `${tag}-pair`)];
-      const plainBatch = (run: string) => Promise.all(projects.map((project, index) => runPlainAttempt(project, path.join(stack.workDir, 'plain', `${run}-${index}`), `${run}-${index}`)));
+      const plainBatch = (run: string) =>
+        Promise.all(
+          projects.map((project, index) =>
+            runPlainAttempt(project, path.join(stack.workDir, 'plain', `${run}-${index}`), `${run}-${index}`),
+          ),
+        );
       context.log('concurrency: warm-up (2 tasks per queue, one plain batch)');
       await runTasks(context, `${tag}-one`, projects.slice(0, 2), `${tag}-w1`);
       await runTasks(context, `${tag}-pair`, projects.slice(0, 2), `${tag}-w2`);
@@ -68,23 +92,42 @@ export const concurrencyBenchmark: Benchmark = {
       const plain: Batch[] = [];
       // Interleaved: one worker, plain, two workers; per run.
       for (let run = 1; run <= context.runs; run += 1) {
-        single.push(await timeBatch(() => one.cpuMs(), () => runTasks(context, `${tag}-one`, projects, `${tag}-r${run}-one`)));
+        single.push(
+          await timeBatch(
+            () => one.cpuMs(),
+            () => runTasks(context, `${tag}-one`, projects, `${tag}-r${run}-one`),
+          ),
+        );
         plain.push(await timeBatch(ownCpuMs, () => plainBatch(`${tag}-r${run}-p`)));
-        double.push(await timeBatch(sumCpu(pair), () => runTasks(context, `${tag}-pair`, projects, `${tag}-r${run}-two`)));
-        context.log(`concurrency run ${run}/${context.runs}: one worker ${seconds(single.at(-1)?.ms ?? 0)}, plain ${seconds(plain.at(-1)?.ms ?? 0)}, two workers ${seconds(double.at(-1)?.ms ?? 0)}`);
+        double.push(
+          await timeBatch(sumCpu(pair), () => runTasks(context, `${tag}-pair`, projects, `${tag}-r${run}-two`)),
+        );
+        context.log(
+          `concurrency run ${run}/${context.runs}: one worker ${seconds(single.at(-1)?.ms ?? 0)}, plain ${seconds(plain.at(-1)?.ms ?? 0)}, two workers ${seconds(double.at(-1)?.ms ?? 0)}`,
+        );
       }
       const wall = (batches: Batch[]) => median(batches.map((batch) => batch.ms));
       const cpuPerTask = (batches: Batch[]) => median(batches.map((batch) => batch.cpuMs / TASKS));
       return {
         figures: [
-          atMost(`${TASKS} tasks, 1 s tests, concurrency ${TASKS}, one worker / plain parallel`, wall(single) / wall(plain), 1.3, times),
+          atMost(
+            `${TASKS} tasks, 1 s tests, concurrency ${TASKS}, one worker / plain parallel`,
+            wall(single) / wall(plain),
+            1.3,
+            times,
+          ),
           reference(`  one worker / plain parallel`, `${seconds(wall(single))} / ${seconds(wall(plain))}`),
           atMost('CPU per task, one worker (worker + its children)', cpuPerTask(single), 900, ms),
           reference('  CPU per task, plain parallel script', ms(cpuPerTask(plain))),
-          reference(`two workers, separate work folders / plain parallel`, `${seconds(wall(double))} / ${seconds(wall(plain))} = ${times(wall(double) / wall(plain))}`),
+          reference(
+            `two workers, separate work folders / plain parallel`,
+            `${seconds(wall(double))} / ${seconds(wall(plain))} = ${times(wall(double) / wall(plain))}`,
+          ),
           reference('  CPU per task, two workers', ms(cpuPerTask(double))),
         ],
-        sections: [`The concurrency bench ran on ${os.cpus().length} cores; each task has its own repository, for taskloop and the plain script alike.`],
+        sections: [
+          `The concurrency bench ran on ${os.cpus().length} cores; each task has its own repository, for taskloop and the plain script alike.`,
+        ],
       };
     } finally {
       for (const worker of workers) await worker.stop();

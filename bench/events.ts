@@ -23,7 +23,11 @@ function countKinds(events: HistoryEvent[]): Map<string, number> {
 
 /** Attempts in a history: one claim is scheduled per attempt (activity retries are not scheduled again). */
 function attemptsIn(events: HistoryEvent[]): number {
-  const claims = events.filter((event) => (event.activityTaskScheduledEventAttributes as { activityType?: { name?: string } } | undefined)?.activityType?.name === 'claimWorktree');
+  const claims = events.filter(
+    (event) =>
+      (event.activityTaskScheduledEventAttributes as { activityType?: { name?: string } } | undefined)?.activityType
+        ?.name === 'claimWorktree',
+  );
   return Math.max(1, claims.length);
 }
 
@@ -36,15 +40,35 @@ export const eventsBenchmark: Benchmark = {
     const failing = await calcProject({}, undefined, [...wrongTurns(), ...wrongTurns()]);
     try {
       const tag = Date.now().toString(36);
-      const pass = await runTaskloopTask({ client: stack.client, taskQueue: stack.taskQueue, project: passing, taskId: `ev-pass-${tag}` });
-      const fail = await runTaskloopTask({ client: stack.client, taskQueue: stack.taskQueue, project: failing, taskId: `ev-fail-${tag}`, spec: { maxRetries: 1 } });
-      if (pass.outcome?.status !== 'COMPLETED') throw new Error(`the passing events task ended ${pass.outcome?.status ?? 'as a failed workflow'}`);
-      const [passAttempts, failAttempts] = [pass, fail].map((run) => attemptsIn(run.history as unknown as HistoryEvent[])) as [number, number];
-      const [passKinds, failKinds] = [pass, fail].map((run) => countKinds(run.history as unknown as HistoryEvent[])) as [Map<string, number>, Map<string, number>];
+      const pass = await runTaskloopTask({
+        client: stack.client,
+        taskQueue: stack.taskQueue,
+        project: passing,
+        taskId: `ev-pass-${tag}`,
+      });
+      const fail = await runTaskloopTask({
+        client: stack.client,
+        taskQueue: stack.taskQueue,
+        project: failing,
+        taskId: `ev-fail-${tag}`,
+        spec: { maxRetries: 1 },
+      });
+      if (pass.outcome?.status !== 'COMPLETED')
+        throw new Error(`the passing events task ended ${pass.outcome?.status ?? 'as a failed workflow'}`);
+      const [passAttempts, failAttempts] = [pass, fail].map((run) =>
+        attemptsIn(run.history as unknown as HistoryEvent[]),
+      ) as [number, number];
+      const [passKinds, failKinds] = [pass, fail].map((run) =>
+        countKinds(run.history as unknown as HistoryEvent[]),
+      ) as [Map<string, number>, Map<string, number>];
       const kinds = [...new Set([...passKinds.keys(), ...failKinds.keys()])].sort();
       const rows = kinds.map((kind) => [kind, String(passKinds.get(kind) ?? 0), String(failKinds.get(kind) ?? 0)]);
       rows.push(['total', String(pass.history.length), String(fail.history.length)]);
-      const section = formatTable(['history events by kind', `passing (${passAttempts} attempt)`, `failing (${failAttempts} attempts)`], rows, [1, 2]);
+      const section = formatTable(
+        ['history events by kind', `passing (${passAttempts} attempt)`, `failing (${failAttempts} attempts)`],
+        rows,
+        [1, 2],
+      );
       return {
         figures: [
           atMost('history events per attempt, passing', pass.history.length / passAttempts, 30, count),

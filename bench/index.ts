@@ -14,10 +14,21 @@ import { rssBenchmark } from './rss.js';
 import { searchBenchmark } from './search.js';
 import { startEphemeralStack, type EphemeralStack } from '../workers/ephemeral-stack.js';
 
-const benchmarks: Benchmark[] = [overheadBenchmark, eventsBenchmark, concurrencyBenchmark, rssBenchmark, cliBenchmark, searchBenchmark, claimsBenchmark];
+const benchmarks: Benchmark[] = [
+  overheadBenchmark,
+  eventsBenchmark,
+  concurrencyBenchmark,
+  rssBenchmark,
+  cliBenchmark,
+  searchBenchmark,
+  claimsBenchmark,
+];
 
 async function main(): Promise<number> {
-  const parsed = parseBenchArgs(process.argv.slice(2), benchmarks.map((bench) => bench.name));
+  const parsed = parseBenchArgs(
+    process.argv.slice(2),
+    benchmarks.map((bench) => bench.name),
+  );
   if (!parsed.success) {
     console.error(`bench: ${parsed.error}`);
     return 2;

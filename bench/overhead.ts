@@ -17,7 +17,8 @@ interface Paired {
 
 async function measure(context: BenchContext, project: BenchProject, tag: string): Promise<Paired> {
   const stack = await context.stack();
-  const run = (taskId: string) => timeTaskloopRun({ client: stack.client, taskQueue: stack.taskQueue, project, taskId });
+  const run = (taskId: string) =>
+    timeTaskloopRun({ client: stack.client, taskQueue: stack.taskQueue, project, taskId });
   const prefix = `${tag}-${Date.now().toString(36)}`;
   context.log(`${project.label}: warm-up, one untimed run of each`);
   await run(`${prefix}-warm`);
@@ -27,7 +28,9 @@ async function measure(context: BenchContext, project: BenchProject, tag: string
   for (let index = 1; index <= context.runs; index += 1) {
     paired.taskloop.push(await run(`${prefix}-${index}`));
     paired.plain.push(await timePlainRun(project, stack.workDir, `${prefix}-${index}`));
-    context.log(`${project.label} run ${index}/${context.runs}: taskloop ${formatMs(paired.taskloop.at(-1)?.ms ?? 0)} ms, plain ${formatMs(paired.plain.at(-1) ?? 0)} ms`);
+    context.log(
+      `${project.label} run ${index}/${context.runs}: taskloop ${formatMs(paired.taskloop.at(-1)?.ms ?? 0)} ms, plain ${formatMs(paired.plain.at(-1) ?? 0)} ms`,
+    );
   }
   return paired;
 }
@@ -43,12 +46,21 @@ export const overheadBenchmark: Benchmark = {
   async run(context): Promise<BenchResult> {
     const projects = [await toolzProject(context.cacheDir, context.log), await calcProject()];
     try {
-      const [real, demo] = [await measure(context, projects[0] as BenchProject, 'toolz'), await measure(context, projects[1] as BenchProject, 'calc')] as [Paired, Paired];
+      const [real, demo] = [
+        await measure(context, projects[0] as BenchProject, 'toolz'),
+        await measure(context, projects[1] as BenchProject, 'calc'),
+      ] as [Paired, Paired];
       const figures: Figure[] = [
         atMost(`added time per attempt, ${real.project.label}`, addedMs(real), 300, plusMs),
-        reference(`  taskloop / plain, ${real.project.label}`, `${ms(median(taskloopMs(real)))} / ${ms(median(real.plain))} = ${times(ratio(real))}`),
+        reference(
+          `  taskloop / plain, ${real.project.label}`,
+          `${ms(median(taskloopMs(real)))} / ${ms(median(real.plain))} = ${times(ratio(real))}`,
+        ),
         atMost(`taskloop / plain, ${demo.project.label}`, ratio(demo), 1.3, times),
-        reference(`  taskloop / plain, ${demo.project.label}`, `${ms(median(taskloopMs(demo)))} / ${ms(median(demo.plain))} (${plusMs(addedMs(demo))})`),
+        reference(
+          `  taskloop / plain, ${demo.project.label}`,
+          `${ms(median(taskloopMs(demo)))} / ${ms(median(demo.plain))} (${plusMs(addedMs(demo))})`,
+        ),
       ];
       return { figures, sections: [formatBreakdown(real), formatBreakdown(demo)] };
     } finally {
@@ -67,10 +79,22 @@ function formatBreakdown(paired: Paired): string {
     formatMs(median(runs.map((run) => run.times.activityMs.get(type) ?? 0))),
   ]);
   const activitySum = (run: TaskloopRun) => [...run.times.activityMs.values()].reduce((sum, value) => sum + value, 0);
-  rows.push(['workflow tasks and queueing (workflow span minus activities)', '', formatMs(median(runs.map((run) => run.times.workflowMs - activitySum(run))))]);
-  rows.push(['client start and result delivery (wall minus workflow span)', '', formatMs(median(runs.map((run) => run.ms - run.times.workflowMs)))]);
+  rows.push([
+    'workflow tasks and queueing (workflow span minus activities)',
+    '',
+    formatMs(median(runs.map((run) => run.times.workflowMs - activitySum(run)))),
+  ]);
+  rows.push([
+    'client start and result delivery (wall minus workflow span)',
+    '',
+    formatMs(median(runs.map((run) => run.ms - run.times.workflowMs))),
+  ]);
   rows.push(['total taskloop (wall clock, start -> result)', '', formatMs(median(runs.map((run) => run.ms)))]);
   rows.push(['total plain script', '', formatMs(median(paired.plain))]);
-  const table = formatTable([`where taskloop's time goes, ${paired.project.label} (median of ${runs.length})`, 'calls', 'ms'], rows, [1, 2]);
+  const table = formatTable(
+    [`where taskloop's time goes, ${paired.project.label} (median of ${runs.length})`, 'calls', 'ms'],
+    rows,
+    [1, 2],
+  );
   return `${table}\n\nActivity time is scheduled -> completed from the workflow history (it includes task-queue pickup); medians do not add up exactly.`;
 }

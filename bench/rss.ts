@@ -29,25 +29,48 @@ export const rssBenchmark: Benchmark = {
       // A fresh worker per run, so "before" is always a worker that has run the loop once with quiet tests.
       for (let run = 1; run <= context.runs; run += 1) {
         const queue = `${tag}-r${run}`;
-        const worker = await startWorkerProcess({ address: stack.address, taskQueue: queue, workDir: path.join(stack.workDir, queue), hostId: `bench-${queue}`, log: context.log });
+        const worker = await startWorkerProcess({
+          address: stack.address,
+          taskQueue: queue,
+          workDir: path.join(stack.workDir, queue),
+          hostId: `bench-${queue}`,
+          log: context.log,
+        });
         try {
           await runTaskloopTask({ client: stack.client, taskQueue: queue, project: quiet, taskId: `${queue}-quiet` });
           await sleep(1000);
           const before = await worker.rssMb();
           // One task whose attempts all fail on the loud test: ATTEMPTS attempts of 50 MB each.
-          const result = await runTaskloopTask({ client: stack.client, taskQueue: queue, project: loud, taskId: `${queue}-loud`, spec: { maxRetries: ATTEMPTS - 1 } });
-          if (result.outcome?.status === 'COMPLETED') throw new Error('the loud task passed; its test should fail on purpose');
+          const result = await runTaskloopTask({
+            client: stack.client,
+            taskQueue: queue,
+            project: loud,
+            taskId: `${queue}-loud`,
+            spec: { maxRetries: ATTEMPTS - 1 },
+          });
+          if (result.outcome?.status === 'COMPLETED')
+            throw new Error('the loud task passed; its test should fail on purpose');
           await sleep(2000);
           samples.push({ before, after: await worker.rssMb() });
-          context.log(`rss run ${run}/${context.runs}: ${megabytes(before)} -> ${megabytes(samples.at(-1)?.after ?? 0)}`);
+          context.log(
+            `rss run ${run}/${context.runs}: ${megabytes(before)} -> ${megabytes(samples.at(-1)?.after ?? 0)}`,
+          );
         } finally {
           await worker.stop();
         }
       }
       return {
         figures: [
-          atMost(`worker RSS after ${ATTEMPTS} attempts x ${MEGABYTES} MB of test output / before`, median(samples.map(({ before, after }) => after / before)), 1.2, times),
-          reference('  worker RSS before -> after', samples.map(({ before, after }) => `${megabytes(before)} -> ${megabytes(after)}`).join('; ')),
+          atMost(
+            `worker RSS after ${ATTEMPTS} attempts x ${MEGABYTES} MB of test output / before`,
+            median(samples.map(({ before, after }) => after / before)),
+            1.2,
+            times,
+          ),
+          reference(
+            '  worker RSS before -> after',
+            samples.map(({ before, after }) => `${megabytes(before)} -> ${megabytes(after)}`).join('; '),
+          ),
         ],
         sections: [],
       };

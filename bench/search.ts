@@ -24,7 +24,10 @@ async function ensureRepository(cacheDir: string, log: (line: string) => void): 
   for (let index = 0; index < FILES; index += 1) {
     const folder = path.join(root, `pkg${Math.floor(index / PER_FOLDER)}`);
     if (index % PER_FOLDER === 0) await mkdir(folder, { recursive: true });
-    const body = Array.from({ length: 20 }, (_, line) => `def function_${index}_${line}(value):\n    return value + ${line}\n`).join('\n');
+    const body = Array.from(
+      { length: 20 },
+      (_, line) => `def function_${index}_${line}(value):\n    return value + ${line}\n`,
+    ).join('\n');
     const needle = index % 1000 === 7 ? `\n\ndef ${NEEDLE}():\n    return ${index}\n` : '';
     await writeFile(path.join(folder, `module${index}.py`), body + needle);
   }
@@ -44,11 +47,19 @@ export const searchBenchmark: Benchmark = {
   defaultRuns: 5,
   async run({ runs, log, cacheDir }): Promise<BenchResult> {
     const root = await ensureRepository(cacheDir, log);
-    const context = { root, telemetry: emptyTelemetry(), failedReplacePaths: new Set<string>(), changedFiles: new Set<string>() };
+    const context = {
+      root,
+      telemetry: emptyTelemetry(),
+      failedReplacePaths: new Set<string>(),
+      changedFiles: new Set<string>(),
+    };
     const search = async () => {
       const outcome = await searchTool.run({ pattern: NEEDLE }, context);
       const hits = outcome.reply.split('\n').filter((line) => line.includes(NEEDLE)).length;
-      if (hits !== FILES / 1000) throw new Error(`search found ${hits} lines with the needle, expected ${FILES / 1000}: ${outcome.reply.slice(0, 300)}`);
+      if (hits !== FILES / 1000)
+        throw new Error(
+          `search found ${hits} lines with the needle, expected ${FILES / 1000}: ${outcome.reply.slice(0, 300)}`,
+        );
     };
     await search(); // warm-up: file cache and module load
     const tool: number[] = [];
@@ -59,7 +70,10 @@ export const searchBenchmark: Benchmark = {
     }
     log(`search: tool ${tool.map(Math.round).join(', ')} ms; git grep ${grep.map(Math.round).join(', ')} ms`);
     return {
-      figures: [atMost(`coder search, ${FILES.toLocaleString('en-US')}-file repository`, median(tool), 300, ms), reference('  git grep, same repository', ms(median(grep)))],
+      figures: [
+        atMost(`coder search, ${FILES.toLocaleString('en-US')}-file repository`, median(tool), 300, ms),
+        reference('  git grep, same repository', ms(median(grep))),
+      ],
       sections: [],
     };
   },

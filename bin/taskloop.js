@@ -11,7 +11,9 @@ const compiled = new URL('../dist/cli/cli.js', import.meta.url);
 if (existsSync(compiled) && distIsCurrent(root)) {
   await import(compiled.href);
 } else {
-  process.stderr.write('taskloop: dist/ is missing or older than the sources; running them through tsx (slower start). Run `npm run build` to fix.\n');
+  process.stderr.write(
+    'taskloop: dist/ is missing or older than the sources; running them through tsx (slower start). Run `npm run build` to fix.\n',
+  );
   const { register } = await import('tsx/esm/api');
   register();
   await import('../client/cli.ts');

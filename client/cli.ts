@@ -40,7 +40,8 @@ async function main(argv: string[]): Promise<number> {
   }
   const commandName = name === 'help' ? (args[0] as string) : name;
   const entry = commands[commandName];
-  if (!entry) throw new UsageError(`taskloop: unknown command ${JSON.stringify(commandName)}; run taskloop --help for the list`);
+  if (!entry)
+    throw new UsageError(`taskloop: unknown command ${JSON.stringify(commandName)}; run taskloop --help for the list`);
   const command = await entry.load();
   if (name === 'help' || args.includes('--help') || args.includes('-h')) {
     console.log(command.help);
@@ -53,6 +54,8 @@ try {
   process.exitCode = await main(process.argv.slice(2));
 } catch (error) {
   const { red } = style(process.stderr);
-  console.error(red(`taskloop: ${(error as Error).message ?? String(error)}`.replace(/^taskloop: taskloop/, 'taskloop')));
+  console.error(
+    red(`taskloop: ${(error as Error).message ?? String(error)}`.replace(/^taskloop: taskloop/, 'taskloop')),
+  );
   process.exitCode = exitCodeFor(error);
 }

@@ -7,10 +7,15 @@ import { z } from 'zod';
 import { modelSpecPattern } from '../domain/task-spec.js';
 import { UsageError } from './cli-errors.js';
 
-const modelSpec = z.string().regex(modelSpecPattern, { error: 'expected openai:<model>, anthropic:<model> or scripted:<file>' });
+const modelSpec = z
+  .string()
+  .regex(modelSpecPattern, { error: 'expected openai:<model>, anthropic:<model> or scripted:<file>' });
 
 const configSchema = z.strictObject({
-  models: z.strictObject({ coder: modelSpec, reviewer: modelSpec, judge: modelSpec, skillWriter: modelSpec }).partial().optional(),
+  models: z
+    .strictObject({ coder: modelSpec, reviewer: modelSpec, judge: modelSpec, skillWriter: modelSpec })
+    .partial()
+    .optional(),
   /** Checked with the task spec's own budget schema when the task is validated. */
   budgets: z.record(z.string(), z.unknown()).optional(),
 });
@@ -24,7 +29,8 @@ export async function loadTaskloopConfig(cwd: string, env: NodeJS.ProcessEnv = p
   try {
     text = await readFile(file, 'utf8');
   } catch {
-    if (env.TASKLOOP_CONFIG) throw new UsageError(`TASKLOOP_CONFIG=${env.TASKLOOP_CONFIG}: no such file; fix the path or unset it`);
+    if (env.TASKLOOP_CONFIG)
+      throw new UsageError(`TASKLOOP_CONFIG=${env.TASKLOOP_CONFIG}: no such file; fix the path or unset it`);
     return {};
   }
   let json: unknown;
@@ -36,17 +42,25 @@ export async function loadTaskloopConfig(cwd: string, env: NodeJS.ProcessEnv = p
   const parsed = configSchema.safeParse(json);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(top level)'}: ${issue.message}`);
-    throw new UsageError(`${file}: ${problems.join('; ')} (the file holds "models" {coder, reviewer, judge, skillWriter} and "budgets")`);
+    throw new UsageError(
+      `${file}: ${problems.join('; ')} (the file holds "models" {coder, reviewer, judge, skillWriter} and "budgets")`,
+    );
   }
   // Scripted model files named in the config are relative to the config file, not to wherever `run` is typed.
   const models = Object.fromEntries(
-    Object.entries(parsed.data.models ?? {}).map(([role, spec]) => [role, spec.startsWith('scripted:') ? `scripted:${path.resolve(path.dirname(file), spec.slice(9))}` : spec]),
+    Object.entries(parsed.data.models ?? {}).map(([role, spec]) => [
+      role,
+      spec.startsWith('scripted:') ? `scripted:${path.resolve(path.dirname(file), spec.slice(9))}` : spec,
+    ]),
   );
   return { ...parsed.data, ...(parsed.data.models ? { models } : {}) };
 }
 
 /** The models of a task: the config's per-role defaults, overridden role by role by the flags. */
-export function mergeModels(config: TaskloopConfig, flags: Partial<Record<'coder' | 'reviewer' | 'judge' | 'skillWriter', string>>) {
+export function mergeModels(
+  config: TaskloopConfig,
+  flags: Partial<Record<'coder' | 'reviewer' | 'judge' | 'skillWriter', string>>,
+) {
   const defined = Object.fromEntries(Object.entries(flags).filter(([, value]) => value !== undefined));
   const merged = { ...(config.models ?? {}), ...defined };
   return Object.keys(merged).length > 0 ? merged : undefined;

@@ -25,14 +25,18 @@ export function takeGlobalFlags(argv: string[]): GlobalFlags {
       env.NO_COLOR = '1';
       continue;
     }
-    const [flag, inline] = token.includes('=') ? [token.slice(0, token.indexOf('=')), token.slice(token.indexOf('=') + 1)] : [token, undefined];
+    const [flag, inline] = token.includes('=')
+      ? [token.slice(0, token.indexOf('=')), token.slice(token.indexOf('=') + 1)]
+      : [token, undefined];
     if (!(flag in globalFlags)) {
       rest.push(token);
       continue;
     }
     const value = inline ?? argv[(i += 1)];
     if (value === undefined || value === '' || value.startsWith('--')) {
-      throw new UsageError(`taskloop: ${flag} needs a value, e.g. ${flag === '--address' ? '--address 127.0.0.1:7233' : '--namespace default'}`);
+      throw new UsageError(
+        `taskloop: ${flag} needs a value, e.g. ${flag === '--address' ? '--address 127.0.0.1:7233' : '--namespace default'}`,
+      );
     }
     env[globalFlags[flag as keyof typeof globalFlags]] = value;
   }

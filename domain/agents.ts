@@ -1,7 +1,13 @@
 // Agent versions: each role has versions (prompt template, model, parameters) and one champion. The registry is
 // data (agents/registry.json), so promoting a new champion needs no code change.
 import { z } from 'zod';
-import { capabilitySchema, defaultCapabilities, readOnlyCapabilities, readOnlyRoles, type Capability } from './capabilities.js';
+import {
+  capabilitySchema,
+  defaultCapabilities,
+  readOnlyCapabilities,
+  readOnlyRoles,
+  type Capability,
+} from './capabilities.js';
 import { modelSpecPattern } from './task-spec.js';
 
 export const agentRoles = ['coder', 'reviewer', 'judge', 'skillWriter'] as const;
@@ -14,7 +20,9 @@ export const agentVersionSchema = z.strictObject({
   prompt: z.string().min(1).default('builtin'),
   /** The role's model when neither flags, the task spec nor the config choose one. */
   model: z.string().regex(modelSpecPattern).optional(),
-  parameters: z.strictObject({ temperature: z.number().min(0).max(2).optional(), maxTokens: z.number().int().min(1).optional() }).default(() => ({})),
+  parameters: z
+    .strictObject({ temperature: z.number().min(0).max(2).optional(), maxTokens: z.number().int().min(1).optional() })
+    .default(() => ({})),
   description: z.string().optional(),
   /** What this version may do; the role's defaults when absent (see domain/capabilities.ts). */
   capabilities: z.array(capabilitySchema).optional(),
@@ -22,8 +30,14 @@ export const agentVersionSchema = z.strictObject({
 export type AgentVersion = z.infer<typeof agentVersionSchema>;
 
 const roleEntrySchema = z
-  .strictObject({ champion: z.string().regex(versionIdPattern), versions: z.record(z.string().regex(versionIdPattern), agentVersionSchema) })
-  .refine((entry) => entry.champion in entry.versions, { message: 'champion must name one of the versions', path: ['champion'] });
+  .strictObject({
+    champion: z.string().regex(versionIdPattern),
+    versions: z.record(z.string().regex(versionIdPattern), agentVersionSchema),
+  })
+  .refine((entry) => entry.champion in entry.versions, {
+    message: 'champion must name one of the versions',
+    path: ['champion'],
+  });
 
 export const agentRegistrySchema = z
   .strictObject({
@@ -38,7 +52,11 @@ export const agentRegistrySchema = z
       for (const [version, entry] of Object.entries(registry[role]?.versions ?? {})) {
         const extra = (entry.capabilities ?? []).filter((capability) => !readOnlyCapabilities.includes(capability));
         if (extra.length > 0) {
-          context.addIssue({ code: 'custom', path: [role, 'versions', version, 'capabilities'], message: `${role} is read-only; remove ${extra.join(', ')} (allowed: ${readOnlyCapabilities.join(', ')})` });
+          context.addIssue({
+            code: 'custom',
+            path: [role, 'versions', version, 'capabilities'],
+            message: `${role} is read-only; remove ${extra.join(', ')} (allowed: ${readOnlyCapabilities.join(', ')})`,
+          });
         }
       }
     }
@@ -53,10 +71,14 @@ export interface SelectedAgent extends AgentVersion {
 }
 
 /** The capabilities a version has: its own list, or its role's defaults. */
-export const capabilitiesOf = (role: AgentRole, version: AgentVersion): Capability[] => [...(version.capabilities ?? defaultCapabilities[role])];
+export const capabilitiesOf = (role: AgentRole, version: AgentVersion): Capability[] => [
+  ...(version.capabilities ?? defaultCapabilities[role]),
+];
 
 /** Validates a registry; the error names each bad field. */
-export function parseAgentRegistry(input: unknown): { success: true; data: AgentRegistry } | { success: false; error: string } {
+export function parseAgentRegistry(
+  input: unknown,
+): { success: true; data: AgentRegistry } | { success: false; error: string } {
   const result = agentRegistrySchema.safeParse(input);
   if (result.success) return { success: true, data: result.data };
   const lines = result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
@@ -64,22 +86,47 @@ export function parseAgentRegistry(input: unknown): { success: true; data: Agent
 }
 
 /** The built-in version a role uses when the registry has no entry for it. */
-export const builtinAgent = (role: AgentRole): SelectedAgent => ({ role, version: 'builtin', prompt: 'builtin', parameters: {}, capabilities: [...defaultCapabilities[role]] });
+export const builtinAgent = (role: AgentRole): SelectedAgent => ({
+  role,
+  version: 'builtin',
+  prompt: 'builtin',
+  parameters: {},
+  capabilities: [...defaultCapabilities[role]],
+});
 
 /** The role's champion, or the pinned version when one is asked for; errors name the role and the versions there are. */
-export function selectAgentVersion(registry: AgentRegistry, role: AgentRole, pinned?: string): { success: true; data: SelectedAgent } | { success: false; error: string } {
+export function selectAgentVersion(
+  registry: AgentRegistry,
+  role: AgentRole,
+  pinned?: string,
+): { success: true; data: SelectedAgent } | { success: false; error: string } {
   const entry = registry[role];
-  if (!entry) return pinned === undefined || pinned === 'builtin' ? { success: true, data: builtinAgent(role) } : { success: false, error: `agent role ${role} has no versions in the registry, so version '${pinned}' does not exist` };
+  if (!entry)
+    return pinned === undefined || pinned === 'builtin'
+      ? { success: true, data: builtinAgent(role) }
+      : {
+          success: false,
+          error: `agent role ${role} has no versions in the registry, so version '${pinned}' does not exist`,
+        };
   const version = pinned ?? entry.champion;
   const found = entry.versions[version];
-  if (!found) return { success: false, error: `agent ${role} has no version '${version}'; known versions: ${Object.keys(entry.versions).join(', ')}` };
+  if (!found)
+    return {
+      success: false,
+      error: `agent ${role} has no version '${version}'; known versions: ${Object.keys(entry.versions).join(', ')}`,
+    };
   return { success: true, data: { role, version, ...found, capabilities: capabilitiesOf(role, found) } };
 }
 
 /** A registry whose `role` champion is `version` (which must exist); everything else unchanged. */
-export function promoteChampion(registry: AgentRegistry, role: AgentRole, version: string): { success: true; data: AgentRegistry } | { success: false; error: string } {
+export function promoteChampion(
+  registry: AgentRegistry,
+  role: AgentRole,
+  version: string,
+): { success: true; data: AgentRegistry } | { success: false; error: string } {
   const entry = registry[role];
-  if (!entry || !(version in entry.versions)) return { success: false, error: `cannot promote ${role}/${version}: no such version in the registry` };
+  if (!entry || !(version in entry.versions))
+    return { success: false, error: `cannot promote ${role}/${version}: no such version in the registry` };
   return { success: true, data: { ...registry, [role]: { ...entry, champion: version } } };
 }
 

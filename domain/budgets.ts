@@ -6,7 +6,12 @@ import { z } from 'zod';
 export const priceSchema = z.strictObject({ inputPerMTokUsd: z.number().min(0), outputPerMTokUsd: z.number().min(0) });
 export type Price = z.infer<typeof priceSchema>;
 
-export const DEFAULT_BUDGETS = { maxModelCalls: 200, maxTokens: 2_000_000, maxCostUsd: 20, maxWallTimeMs: 2 * 60 * 60 * 1000 } as const;
+export const DEFAULT_BUDGETS = {
+  maxModelCalls: 200,
+  maxTokens: 2_000_000,
+  maxCostUsd: 20,
+  maxWallTimeMs: 2 * 60 * 60 * 1000,
+} as const;
 
 /** The budgets of one task; every limit has a safe default so no task can spend without limit. */
 export const budgetsSchema = z.strictObject({
@@ -67,14 +72,19 @@ export interface ModelUsage {
 }
 
 /** Sums usage over all runs so far, pricing each by its own model. */
-export function sumSpend(usages: readonly ModelUsage[], prices: Readonly<Record<string, Price>>, wallTimeMs: number): BudgetSpend {
+export function sumSpend(
+  usages: readonly ModelUsage[],
+  prices: Readonly<Record<string, Price>>,
+  wallTimeMs: number,
+): BudgetSpend {
   const spend: BudgetSpend = { modelCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, wallTimeMs };
   for (const usage of usages) {
     const price = priceOf(usage.modelSpec, prices);
     spend.modelCalls += usage.modelRequests;
     spend.inputTokens += usage.inputTokens;
     spend.outputTokens += usage.outputTokens;
-    spend.costUsd += (usage.inputTokens * price.inputPerMTokUsd + usage.outputTokens * price.outputPerMTokUsd) / 1_000_000;
+    spend.costUsd +=
+      (usage.inputTokens * price.inputPerMTokUsd + usage.outputTokens * price.outputPerMTokUsd) / 1_000_000;
   }
   spend.costUsd = Math.round(spend.costUsd * 1e6) / 1e6;
   return spend;
@@ -83,20 +93,30 @@ export function sumSpend(usages: readonly ModelUsage[], prices: Readonly<Record<
 /** The first exhausted budget, as a reason the failure classifier reads (`budget exhausted: ...`), or undefined. */
 export function findExhaustedBudget(budgets: Budgets, spend: BudgetSpend): string | undefined {
   const tokens = spend.inputTokens + spend.outputTokens;
-  if (spend.modelCalls >= budgets.maxModelCalls) return `budget exhausted: ${spend.modelCalls} of ${budgets.maxModelCalls} model calls used (budgets.maxModelCalls)`;
-  if (tokens >= budgets.maxTokens) return `budget exhausted: ${tokens} of ${budgets.maxTokens} tokens used (budgets.maxTokens)`;
-  if (spend.costUsd >= budgets.maxCostUsd) return `budget exhausted: $${spend.costUsd} of $${budgets.maxCostUsd} spent (budgets.maxCostUsd)`;
-  if (spend.wallTimeMs >= budgets.maxWallTimeMs) return `budget exhausted: ${spend.wallTimeMs} of ${budgets.maxWallTimeMs} ms of wall time used (budgets.maxWallTimeMs)`;
+  if (spend.modelCalls >= budgets.maxModelCalls)
+    return `budget exhausted: ${spend.modelCalls} of ${budgets.maxModelCalls} model calls used (budgets.maxModelCalls)`;
+  if (tokens >= budgets.maxTokens)
+    return `budget exhausted: ${tokens} of ${budgets.maxTokens} tokens used (budgets.maxTokens)`;
+  if (spend.costUsd >= budgets.maxCostUsd)
+    return `budget exhausted: $${spend.costUsd} of $${budgets.maxCostUsd} spent (budgets.maxCostUsd)`;
+  if (spend.wallTimeMs >= budgets.maxWallTimeMs)
+    return `budget exhausted: ${spend.wallTimeMs} of ${budgets.maxWallTimeMs} ms of wall time used (budgets.maxWallTimeMs)`;
   return undefined;
 }
 
 /** What the next coder run may still spend: calls, tokens (also bounded by the money left at its model's price) and a deadline. */
-export function coderAllowance(budgets: Budgets, spend: BudgetSpend, modelSpec: string, nowMs: number): { modelCalls: number; tokens: number; deadlineAt: number } {
+export function coderAllowance(
+  budgets: Budgets,
+  spend: BudgetSpend,
+  modelSpec: string,
+  nowMs: number,
+): { modelCalls: number; tokens: number; deadlineAt: number } {
   const price = priceOf(modelSpec, budgets.prices);
   // Priced at the dearer of input and output, so the allowance never buys more than the money left.
   const perMTok = Math.max(price.inputPerMTokUsd, price.outputPerMTokUsd);
   const tokensLeft = Math.max(0, budgets.maxTokens - spend.inputTokens - spend.outputTokens);
-  const affordable = perMTok > 0 ? Math.floor((Math.max(0, budgets.maxCostUsd - spend.costUsd) * 1_000_000) / perMTok) : tokensLeft;
+  const affordable =
+    perMTok > 0 ? Math.floor((Math.max(0, budgets.maxCostUsd - spend.costUsd) * 1_000_000) / perMTok) : tokensLeft;
   return {
     modelCalls: Math.max(0, budgets.maxModelCalls - spend.modelCalls),
     tokens: Math.min(tokensLeft, affordable),

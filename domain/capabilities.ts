@@ -2,7 +2,13 @@
 // capability is one line in `capabilities`; a role's defaults and requirements say what it gets and needs.
 import { z } from 'zod';
 
-export const capabilities = ['READ_REPOSITORY', 'INVESTIGATE_WORKTREE', 'WRITE_WORKTREE', 'RUN_TESTS', 'COMMIT_CHANGES'] as const;
+export const capabilities = [
+  'READ_REPOSITORY',
+  'INVESTIGATE_WORKTREE',
+  'WRITE_WORKTREE',
+  'RUN_TESTS',
+  'COMMIT_CHANGES',
+] as const;
 export const capabilitySchema = z.enum(capabilities);
 export type Capability = z.infer<typeof capabilitySchema>;
 
@@ -41,8 +47,15 @@ export interface CapabilityMissingCause {
  * The first capability the task needs that the agent version lacks, as a cause naming role, version and capability;
  * undefined when it has them all. Called by the workflow before the node that would use the agent.
  */
-export function findMissingCapability(input: { role: Role; version: string; granted: readonly Capability[]; required?: readonly Capability[] }): CapabilityMissingCause | undefined {
-  const capability = (input.required ?? requiredCapabilities[input.role]).find((needed) => !input.granted.includes(needed));
+export function findMissingCapability(input: {
+  role: Role;
+  version: string;
+  granted: readonly Capability[];
+  required?: readonly Capability[];
+}): CapabilityMissingCause | undefined {
+  const capability = (input.required ?? requiredCapabilities[input.role]).find(
+    (needed) => !input.granted.includes(needed),
+  );
   if (capability === undefined) return undefined;
   return {
     kind: 'CapabilityMissing',

@@ -1,7 +1,32 @@
 // What the coder's context holds and how it fits a token budget: relevant files are named from the goal and the
 // failure evidence; when too long, the oldest and largest parts are trimmed first. Pure: texts in, texts out.
 
-const stopWords = new Set(['the', 'and', 'for', 'with', 'that', 'this', 'from', 'not', 'are', 'was', 'fix', 'test', 'tests', 'assert', 'error', 'def', 'return', 'none', 'true', 'false', 'self', 'import', 'failed', 'passed']);
+const stopWords = new Set([
+  'the',
+  'and',
+  'for',
+  'with',
+  'that',
+  'this',
+  'from',
+  'not',
+  'are',
+  'was',
+  'fix',
+  'test',
+  'tests',
+  'assert',
+  'error',
+  'def',
+  'return',
+  'none',
+  'true',
+  'false',
+  'self',
+  'import',
+  'failed',
+  'passed',
+]);
 
 /** Identifiers and file names in free text (`cache_key`, `CacheStore`, `calc.py`, the parts of `tests/test_x.py::test_y`). */
 export function extractSymbols(texts: readonly string[]): string[] {
@@ -27,7 +52,10 @@ export function rankRelevantFiles(files: readonly string[], texts: readonly stri
     let score = mentioned.includes(file) ? 5 : 0;
     if (symbols.has(base)) score += 3;
     if (symbols.has(stem)) score += 2;
-    score += file.toLowerCase().split(/[/._-]/).filter((token) => token.length >= 3 && symbols.has(token)).length;
+    score += file
+      .toLowerCase()
+      .split(/[/._-]/)
+      .filter((token) => token.length >= 3 && symbols.has(token)).length;
     return { file, index, score };
   });
   return scored
@@ -44,7 +72,8 @@ export interface ContextSection {
 }
 
 const TRIMMED = '[trimmed to fit the context budget]';
-const charsOf = (sections: readonly ContextSection[]) => sections.reduce((sum, section) => sum + section.text.length, 0);
+const charsOf = (sections: readonly ContextSection[]) =>
+  sections.reduce((sum, section) => sum + section.text.length, 0);
 
 /**
  * Cuts trimmable sections until the whole is under `maxTokens` (4 characters a token): lowest `trimOrder` first,
@@ -56,7 +85,10 @@ export function fitToBudget(sections: readonly ContextSection[], maxTokens: numb
   const candidates = result
     .map((section, index) => ({ section, index }))
     .filter((entry) => entry.section.trimOrder !== undefined)
-    .sort((a, b) => (a.section.trimOrder ?? 0) - (b.section.trimOrder ?? 0) || b.section.text.length - a.section.text.length);
+    .sort(
+      (a, b) =>
+        (a.section.trimOrder ?? 0) - (b.section.trimOrder ?? 0) || b.section.text.length - a.section.text.length,
+    );
   for (const { section } of candidates) {
     const excess = charsOf(result) - maxChars;
     if (excess <= 0) break;
@@ -85,13 +117,18 @@ export interface TranscriptBound {
 }
 
 const SHRINK_ARGUMENT_CHARS = 200;
-const tokensOf = (message: TranscriptMessage) => Math.ceil((message.content.length + JSON.stringify(message.toolCalls ?? []).length) / 4);
-const totalTokens = (messages: readonly TranscriptMessage[]) => messages.reduce((sum, message) => sum + tokensOf(message), 0);
+const tokensOf = (message: TranscriptMessage) =>
+  Math.ceil((message.content.length + JSON.stringify(message.toolCalls ?? []).length) / 4);
+const totalTokens = (messages: readonly TranscriptMessage[]) =>
+  messages.reduce((sum, message) => sum + tokensOf(message), 0);
 
 function shrinkMessage<M extends TranscriptMessage>(message: M, index: number, bound: TranscriptBound): M {
   if (message.role === 'tool') {
     if (message.content.length <= SHRINK_ARGUMENT_CHARS) return message;
-    return { ...message, content: `[${message.name ?? 'tool'} output of ${message.content.length} characters shrunk: ${bound.pointer(index)}]` };
+    return {
+      ...message,
+      content: `[${message.name ?? 'tool'} output of ${message.content.length} characters shrunk: ${bound.pointer(index)}]`,
+    };
   }
   if (message.role !== 'assistant' || !message.toolCalls) return message;
   // Long arguments (a whole file given to write_file) shrink too; the call's name and short arguments stay.
@@ -99,7 +136,9 @@ function shrinkMessage<M extends TranscriptMessage>(message: M, index: number, b
     ...call,
     arguments: Object.fromEntries(
       Object.entries(call.arguments).map(([key, value]) =>
-        typeof value === 'string' && value.length > SHRINK_ARGUMENT_CHARS ? [key, `[${value.length} characters shrunk: ${bound.pointer(index)}]`] : [key, value],
+        typeof value === 'string' && value.length > SHRINK_ARGUMENT_CHARS
+          ? [key, `[${value.length} characters shrunk: ${bound.pointer(index)}]`]
+          : [key, value],
       ),
     ),
   }));
@@ -118,7 +157,8 @@ export function boundTranscript<M extends TranscriptMessage>(messages: readonly 
   const kept = new Set<number>([0, 1]);
   const latestOf = new Map<string, number>();
   result.forEach((message, index) => {
-    if (message.role === 'tool' && message.name !== undefined && bound.keepLatest.includes(message.name)) latestOf.set(message.name, index);
+    if (message.role === 'tool' && message.name !== undefined && bound.keepLatest.includes(message.name))
+      latestOf.set(message.name, index);
   });
   for (const index of latestOf.values()) kept.add(index);
   const recentFrom = result.length - (bound.keepRecent ?? 4);

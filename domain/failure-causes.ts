@@ -63,7 +63,12 @@ export interface CauseRow {
   readWords?: boolean;
 }
 
-const row = (kind: CauseKind, failureClass: FailureClass, retry: RetryKind, extra: Partial<CauseRow> = {}): CauseRow => ({ kind, failureClass, retry, ...extra });
+const row = (
+  kind: CauseKind,
+  failureClass: FailureClass,
+  retry: RetryKind,
+  extra: Partial<CauseRow> = {},
+): CauseRow => ({ kind, failureClass, retry, ...extra });
 
 /** The table: cause (and rule) → class → retry kind. */
 export const causeTable: readonly CauseRow[] = [
@@ -135,7 +140,9 @@ export interface ClassifiedCause {
 /** The row for a cause: its rule's row when one exists, else the kind's default row. */
 export function findCauseRow(cause: Pick<FailureCause, 'kind' | 'rule'>): CauseRow {
   const rows = causeTable.filter((candidate) => candidate.kind === cause.kind);
-  const found = rows.find((candidate) => candidate.rule !== undefined && candidate.rule === cause.rule) ?? rows.find((candidate) => candidate.rule === undefined);
+  const found =
+    rows.find((candidate) => candidate.rule !== undefined && candidate.rule === cause.rule) ??
+    rows.find((candidate) => candidate.rule === undefined);
   if (!found) throw new Error(`no row for cause kind ${cause.kind}`);
   return found;
 }
@@ -160,7 +167,8 @@ function classifyActivityFault(cause: FailureCause, node: TaskNode): ClassifiedC
 function splitEvidence(cause: FailureCause): boolean {
   const details = cause.details ?? {};
   if (cause.kind === 'CoderOutOfSteps') return typeof details.changedFiles === 'number' && details.changedFiles > 0;
-  if (cause.kind === 'TestsFailed') return typeof details.failingModules === 'number' && details.failingModules >= SPLIT_MODULES;
+  if (cause.kind === 'TestsFailed')
+    return typeof details.failingModules === 'number' && details.failingModules >= SPLIT_MODULES;
   return false;
 }
 

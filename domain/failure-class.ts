@@ -52,7 +52,12 @@ const keepTokens: ReadonlySet<string> = new Set([...failureClasses, 'model_error
  * code). The reason is read first; findings' messages only when the reason matched no rule. With no word match
  * the fallback stands (by default: a replan at review or judge, a code defect anywhere else).
  */
-export function classifyFailure(input: { node: TaskNode; reason: string; findings?: Finding[]; fallback?: FailureClass }): FailureClass {
+export function classifyFailure(input: {
+  node: TaskNode;
+  reason: string;
+  findings?: Finding[];
+  fallback?: FailureClass;
+}): FailureClass {
   const fromReason = matchRules(input.reason);
   if (fromReason) return fromReason;
   const fromFindings = matchRules((input.findings ?? []).map((finding) => finding.message).join('\n'));

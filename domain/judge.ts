@@ -28,7 +28,11 @@ function checkAcceptance(acceptanceId: string, cases: TestCaseResult[]): Accepta
 }
 
 /** Judges an attempt on its test run, its review and the task's acceptance tests. */
-export function judgeAttempt(input: { tests: TestRunResult; review: ReviewResult; acceptanceTests: string[] }): JudgeResult {
+export function judgeAttempt(input: {
+  tests: TestRunResult;
+  review: ReviewResult;
+  acceptanceTests: string[];
+}): JudgeResult {
   const { tests, review } = input;
   const { counts } = tests;
   const evidence: string[] = [
@@ -52,7 +56,10 @@ export function judgeAttempt(input: { tests: TestRunResult; review: ReviewResult
       findings.push({ rule: 'acceptance_failed', message: `acceptance test ${acceptanceId} did not pass` });
     } else {
       const cut = tests.casesTruncated ? ' (the case list was truncated)' : '';
-      findings.push({ rule: 'acceptance_missing', message: `acceptance test ${acceptanceId} was not found among the test results${cut}` });
+      findings.push({
+        rule: 'acceptance_missing',
+        message: `acceptance test ${acceptanceId} was not found among the test results${cut}`,
+      });
     }
   }
   if (input.acceptanceTests.length > 0) {

@@ -58,7 +58,11 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   }
   const keys = issue.path.filter((k): k is string => typeof k === 'string');
   const last = keys.at(-1) ?? '';
-  const fixKey = ['reviewer', 'judge', 'skillWriter'].includes(last) ? 'coder' : ['input_tokens', 'output_tokens'].includes(last) ? 'usage' : last;
+  const fixKey = ['reviewer', 'judge', 'skillWriter'].includes(last)
+    ? 'coder'
+    : ['input_tokens', 'output_tokens'].includes(last)
+      ? 'usage'
+      : last;
   const fix = fixes[fixKey] ?? 'correct the value at that path';
   return `at ${where}: ${issue.message}; fix: ${fix}`;
 }
@@ -68,7 +72,7 @@ export function parseScript(value: unknown): { success: true; data: Script } | {
   const parsed = scriptSchema.safeParse(value);
   if (parsed.success) return { success: true, data: parsed.data };
   const shown = parsed.error.issues.slice(0, 5).map(describeIssue);
-  const more = parsed.error.issues.length > shown.length ? ` (and ${parsed.error.issues.length - shown.length} more)` : '';
+  const more =
+    parsed.error.issues.length > shown.length ? ` (and ${parsed.error.issues.length - shown.length} more)` : '';
   return { success: false, error: shown.join('; ') + more };
 }
-

@@ -16,16 +16,27 @@ export const failureTypeCauses: Readonly<Record<string, CauseKind>> = {
 };
 
 /** The cause of an activity failure that outlived its retries: its ApplicationFailure type names it, or it is Unknown. */
-export function causeOfActivityFailure(input: { activityType: string; failureType?: string; message: string; nonRetryable: boolean }): FailureCause {
+export function causeOfActivityFailure(input: {
+  activityType: string;
+  failureType?: string;
+  message: string;
+  nonRetryable: boolean;
+}): FailureCause {
   const kind = isCauseKind(input.failureType) ? input.failureType : failureTypeCauses[input.failureType ?? ''];
   if (kind) return { kind, message: input.message };
   const details: FailureCause['details'] = { activity: input.activityType, nonRetryable: input.nonRetryable };
   if (input.failureType) details.failureType = input.failureType;
-  return { kind: 'Unknown', message: input.nonRetryable ? input.message : `${input.activityType} failed after its retries: ${input.message}`, details };
+  return {
+    kind: 'Unknown',
+    message: input.nonRetryable ? input.message : `${input.activityType} failed after its retries: ${input.message}`,
+    details,
+  };
 }
 
 /** Why the coder did not finish. */
-export function causeOfCoderResult(coder: Pick<CoderResult, 'status' | 'reason' | 'changedFiles' | 'cause'>): FailureCause {
+export function causeOfCoderResult(
+  coder: Pick<CoderResult, 'status' | 'reason' | 'changedFiles' | 'cause'>,
+): FailureCause {
   if (coder.cause) return coder.cause;
   const message = coder.reason ?? `coder ended with status ${coder.status}`;
   switch (coder.status) {
@@ -34,7 +45,10 @@ export function causeOfCoderResult(coder: Pick<CoderResult, 'status' | 'reason' 
     case 'budget_exhausted':
       return { kind: 'BudgetExhausted', message };
     case 'model_error':
-      return { kind: /scripted file .* no \w+ turn left/.test(message) ? 'ModelScriptExhausted' : 'ModelMalformed', message };
+      return {
+        kind: /scripted file .* no \w+ turn left/.test(message) ? 'ModelScriptExhausted' : 'ModelMalformed',
+        message,
+      };
     default:
       return { kind: 'Unknown', message };
   }
@@ -50,7 +64,10 @@ export function causeOfTestResult(test: TestRunResult): FailureCause {
 function fallbackTestCause(test: TestRunResult): FailureCause {
   if (test.outcome === 'failed') {
     const failing = failingCaseIds(test);
-    return { kind: 'TestsFailed', message: `tests failed: ${test.counts.failed} failed, ${test.counts.errors} errors (${failing.slice(0, 5).join(', ')})` };
+    return {
+      kind: 'TestsFailed',
+      message: `tests failed: ${test.counts.failed} failed, ${test.counts.errors} errors (${failing.slice(0, 5).join(', ')})`,
+    };
   }
   return { kind: 'Unknown', message: test.reason ?? `the test run ended with ${test.outcome}` };
 }
@@ -67,11 +84,18 @@ function countFailingModules(test: TestRunResult): number {
 /** A review's or judge's rejection, classed by the rule of its weightiest finding (a rejected approach first). */
 export function causeOfFindings(kind: 'ReviewFinding' | 'JudgeFinding', findings: readonly Finding[]): FailureCause {
   const first = findings.find((finding) => approachRules.has(finding.rule)) ?? findings[0];
-  if (!first) return { kind, message: `${kind === 'ReviewFinding' ? 'review' : 'judge'} rejected the change without a finding` };
+  if (!first)
+    return { kind, message: `${kind === 'ReviewFinding' ? 'review' : 'judge'} rejected the change without a finding` };
   const rules = [...new Set(findings.map((finding) => finding.rule))];
   const verb = kind === 'ReviewFinding' ? 'review rejected the change' : 'judge rejected the attempt';
   return { kind, rule: first.rule, message: `${verb}: ${rules.join(', ')}: ${first.message}`.slice(0, 500) };
 }
 
 // Findings that reject the approach rather than a detail of the code: they decide the class when present.
-const approachRules: ReadonlySet<string> = new Set(['test_file_edited', 'path_not_allowed', 'diff_too_large', 'model_review', 'model_judge']);
+const approachRules: ReadonlySet<string> = new Set([
+  'test_file_edited',
+  'path_not_allowed',
+  'diff_too_large',
+  'model_review',
+  'model_judge',
+]);

@@ -40,7 +40,13 @@ function readToken(token: string, keepTokens: ReadonlySet<string>): string[] {
   if (core.length === 0) return [];
   const lower = core.toLowerCase();
   if (keepTokens.has(lower)) return lower.split('_');
-  if (core === gap || core.startsWith('-') || codeChars.test(core) || camelCase.test(core) || lettersWithDigits.test(core)) {
+  if (
+    core === gap ||
+    core.startsWith('-') ||
+    codeChars.test(core) ||
+    camelCase.test(core) ||
+    lettersWithDigits.test(core)
+  ) {
     return [gap];
   }
   // Hyphenated prose (context-window) is several words; a possessive is the word itself.

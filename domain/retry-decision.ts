@@ -46,11 +46,18 @@ export function decideNext(input: DecideNextInput): Decision {
   const { failureClass, node } = input;
   const what = `${describe(failureClass)} at ${node}`;
   const because = input.causeMessage ? `: ${input.causeMessage}` : '';
-  const fail = (reason: string): Decision => ({ kind: 'fail', attemptStatus: 'FAILED', recommendation: failureClass, reason });
+  const fail = (reason: string): Decision => ({
+    kind: 'fail',
+    attemptStatus: 'FAILED',
+    recommendation: failureClass,
+    reason,
+  });
   switch (input.retry) {
     case 'rerun_node': {
       if (input.envRetriesUsed >= input.envRetryLimit) {
-        return fail(`${what}${because} (still failing after ${input.envRetryLimit} reruns of the node; no coder attempt was spent).`);
+        return fail(
+          `${what}${because} (still failing after ${input.envRetryLimit} reruns of the node; no coder attempt was spent).`,
+        );
       }
       const backoffMs = Math.min(Math.max(0, input.baseBackoffMs) * 2 ** input.envRetriesUsed, maxBackoffMs);
       return {
@@ -62,7 +69,8 @@ export function decideNext(input: DecideNextInput): Decision {
     }
     case 'reclaim': {
       const used = input.reclaimsUsed ?? 0;
-      if (used >= reclaimLimit) return fail(`${what}${because} (${reclaimLimit} hosts were lost in this task; check the workers).`);
+      if (used >= reclaimLimit)
+        return fail(`${what}${because} (${reclaimLimit} hosts were lost in this task; check the workers).`);
       return {
         kind: 'reclaim',
         attemptStatus: 'HOST_LOST',

@@ -19,9 +19,7 @@ export function isSecretEnvName(name: string): boolean {
     .filter((word) => word.length > 0);
   return words.some(
     (word) =>
-      secretWords.has(word) ||
-      secretPlurals.has(word) ||
-      secretSuffixes.some((suffix) => word.endsWith(suffix)),
+      secretWords.has(word) || secretPlurals.has(word) || secretSuffixes.some((suffix) => word.endsWith(suffix)),
   );
 }
 
@@ -40,12 +38,17 @@ export const secretKeyFormats: readonly { label: string; pattern: RegExp }[] = [
   { label: 'an Anthropic API key (sk-ant-...)', pattern: /\bsk-ant-[A-Za-z0-9_-]{20,}/g },
   { label: 'an API secret key (sk-...)', pattern: /\bsk-(?!ant-)[A-Za-z0-9_-]{20,}/g },
   // The whole block when it is there; the BEGIN line alone when the text was cut.
-  { label: 'a private key', pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY-----)?/g },
+  {
+    label: 'a private key',
+    pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY-----)?/g,
+  },
 ];
 
 /** Every credential-format match in `text`, with the label of its format (the label never repeats the secret). */
 export function findSecretKeys(text: string): { label: string; match: string }[] {
-  return secretKeyFormats.flatMap(({ label, pattern }) => (text.match(pattern) ?? []).map((match) => ({ label, match })));
+  return secretKeyFormats.flatMap(({ label, pattern }) =>
+    (text.match(pattern) ?? []).map((match) => ({ label, match })),
+  );
 }
 
 /**
@@ -85,13 +88,21 @@ function scrubValue(value: unknown, secretValues: string[]): unknown {
   for (const [key, item] of Object.entries(value)) {
     const scrubbed = key.toLowerCase() === 'secrets' ? redacted : scrubValue(item, secretValues);
     // defineProperty, not assignment: a `__proto__` key in parsed JSON must stay data, not become a prototype.
-    Object.defineProperty(copy, scrubText(key, secretValues), { value: scrubbed, enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(copy, scrubText(key, secretValues), {
+      value: scrubbed,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return copy;
 }
 
 /** Values of the named variables plus every variable whose name looks secret, split by how they were found. */
-export function secretValuesIn(env: Record<string, string | undefined>, declaredNames: string[]): { declared: string[]; detected: string[] } {
+export function secretValuesIn(
+  env: Record<string, string | undefined>,
+  declaredNames: string[],
+): { declared: string[]; detected: string[] } {
   const declared = new Set<string>();
   const detected = new Set<string>();
   for (const [name, value] of Object.entries(env)) {
@@ -113,7 +124,10 @@ export function findSecretsInTask(
   task: { goal: string; testEnv: Record<string, string> },
   secrets: { declared: string[]; detected: string[] },
 ): { field: string; what: string }[] {
-  const known = [...secrets.declared, ...secrets.detected.filter((value) => value.length >= MIN_DETECTED_SECRET_LENGTH)];
+  const known = [
+    ...secrets.declared,
+    ...secrets.detected.filter((value) => value.length >= MIN_DETECTED_SECRET_LENGTH),
+  ];
   const inText = (text: string) => [
     ...(findSecretValues(text, known).length > 0 ? ['the value of a secret environment variable'] : []),
     ...findSecretKeys(text).map((hit) => hit.label),

@@ -36,32 +36,59 @@ const help: Record<string, FieldHelp> = {
   project: { expected: nameHelp, fix: 'set project to e.g. "default", or leave it out' },
   repo: { expected: 'a non-empty path to a git repository', fix: 'set repo to e.g. "./my-repo"' },
   baseRef: { expected: 'a non-empty git ref', fix: 'set baseRef to e.g. "main", or leave it out for HEAD' },
-  goal: { expected: 'a goal of 1 to 20000 characters, not blank', fix: 'set goal to e.g. "fix #218: cache_key is ignored"' },
-  testCommand: { expected: 'a non-empty argv array of strings', fix: 'set testCommand to e.g. ["python3", "-m", "pytest"]' },
+  goal: {
+    expected: 'a goal of 1 to 20000 characters, not blank',
+    fix: 'set goal to e.g. "fix #218: cache_key is ignored"',
+  },
+  testCommand: {
+    expected: 'a non-empty argv array of strings',
+    fix: 'set testCommand to e.g. ["python3", "-m", "pytest"]',
+  },
   'testCommand.*': { expected: 'a non-empty string', fix: 'remove empty or non-string arguments from testCommand' },
   testEnv: { expected: 'an object of string values', fix: 'set testEnv to e.g. {"PYTHONHASHSEED": "0"}' },
   'testEnv.*': { expected: 'a string value', fix: 'quote the value, e.g. "1"' },
-  testTimeoutMs: { expected: 'a whole number of milliseconds from 1000 to 7200000', fix: 'set testTimeoutMs to e.g. 600000' },
-  acceptanceTests: { expected: 'an array of pytest node ids', fix: 'set acceptanceTests to e.g. ["tests/test_x.py::test_y"]' },
+  testTimeoutMs: {
+    expected: 'a whole number of milliseconds from 1000 to 7200000',
+    fix: 'set testTimeoutMs to e.g. 600000',
+  },
+  acceptanceTests: {
+    expected: 'an array of pytest node ids',
+    fix: 'set acceptanceTests to e.g. ["tests/test_x.py::test_y"]',
+  },
   'acceptanceTests.*': { expected: 'a non-empty pytest node id', fix: 'write it like "tests/test_x.py::test_y"' },
-  allowedPaths: { expected: 'an array of paths or globs', fix: 'set allowedPaths to e.g. ["src/", "lib/**/*.py"], or leave it out' },
+  allowedPaths: {
+    expected: 'an array of paths or globs',
+    fix: 'set allowedPaths to e.g. ["src/", "lib/**/*.py"], or leave it out',
+  },
   'allowedPaths.*': { expected: 'a non-empty path or glob', fix: 'write it like "src/" or "src/**/*.py"' },
   allowTestEdits: { expected: 'true or false', fix: 'set allowTestEdits to true or false' },
-  maxRetries: { expected: `a whole number from 0 to ${retryCap} (the loop's retry cap: at most ${retryCap + 1} coder attempts)`, fix: `set maxRetries to at most ${retryCap}` },
-  models: { expected: 'an object with at least a coder model', fix: 'set models to e.g. {"coder": "openai:gpt-4o-mini"}' },
+  maxRetries: {
+    expected: `a whole number from 0 to ${retryCap} (the loop's retry cap: at most ${retryCap + 1} coder attempts)`,
+    fix: `set maxRetries to at most ${retryCap}`,
+  },
+  models: {
+    expected: 'an object with at least a coder model',
+    fix: 'set models to e.g. {"coder": "openai:gpt-4o-mini"}',
+  },
   'models.coder': modelHelp('coder'),
   'models.reviewer': modelHelp('reviewer'),
   'models.judge': modelHelp('judge'),
   'models.skillWriter': modelHelp('skillWriter'),
   maxCoderSteps: { expected: 'a whole number from 1 to 200', fix: 'set maxCoderSteps to e.g. 30' },
   retryWindowMs: { expected: 'a whole number of milliseconds, 0 or more', fix: 'set retryWindowMs to e.g. 0' },
-  secretEnvNames: { expected: 'an array of environment variable names', fix: 'set secretEnvNames to e.g. ["OPENAI_API_KEY"]' },
+  secretEnvNames: {
+    expected: 'an array of environment variable names',
+    fix: 'set secretEnvNames to e.g. ["OPENAI_API_KEY"]',
+  },
   'secretEnvNames.*': {
     expected: 'an environment variable name (letters, digits and "_", not starting with a digit)',
     fix: 'write it like "OPENAI_API_KEY"',
   },
   envRetryLimit: { expected: 'a whole number from 0 to 10', fix: 'set envRetryLimit to e.g. 3' },
-  hostLostAfterMs: { expected: 'a whole number of milliseconds from 5000 to 3600000', fix: 'set hostLostAfterMs to e.g. 45000' },
+  hostLostAfterMs: {
+    expected: 'a whole number of milliseconds from 5000 to 3600000',
+    fix: 'set hostLostAfterMs to e.g. 45000',
+  },
 };
 
 const maxValueChars = 80;
@@ -79,7 +106,11 @@ export function describeValue(value: unknown): string {
 }
 
 /** Maps zod issues to one `SpecIssue` per field and problem; `knownFields` lists the keys of each strict object. */
-export function formatSpecIssues(raw: readonly RawIssue[], input: unknown, knownFields: Record<string, string[]>): SpecIssue[] {
+export function formatSpecIssues(
+  raw: readonly RawIssue[],
+  input: unknown,
+  knownFields: Record<string, string[]>,
+): SpecIssue[] {
   const issues: SpecIssue[] = [];
   const seen = new Set<string>();
   const push = (issue: SpecIssue) => {

@@ -30,7 +30,12 @@ export const taskSpecSchema = z.strictObject({
   id: z.string().regex(namePattern),
   project: z.string().regex(namePattern).default('default'),
   /** A local path or a git URL (file://, ssh://, https://, git://, user@host:path); see domain/repo-url.ts. */
-  repo: z.string().min(1).refine((repo) => repoUrlProblem(repo) === undefined, { error: (issue) => `${repoUrlProblem(String(issue.input)) ?? 'is not usable'}` }),
+  repo: z
+    .string()
+    .min(1)
+    .refine((repo) => repoUrlProblem(repo) === undefined, {
+      error: (issue) => `${repoUrlProblem(String(issue.input)) ?? 'is not usable'}`,
+    }),
   baseRef: z.string().min(1).default('HEAD'),
   goal: z
     .string()
@@ -74,7 +79,14 @@ export const taskSpecSchema = z.strictObject({
     .partial()
     .optional(),
   /** Agent versions to use instead of each role's champion in agents/registry.json. */
-  agents: z.strictObject({ coder: agentVersionId, reviewer: agentVersionId, judge: agentVersionId, skillWriter: agentVersionId }).optional(),
+  agents: z
+    .strictObject({
+      coder: agentVersionId,
+      reviewer: agentVersionId,
+      judge: agentVersionId,
+      skillWriter: agentVersionId,
+    })
+    .optional(),
 });
 
 /** A validated task spec, defaults applied. */
@@ -83,8 +95,7 @@ export type TaskSpec = z.infer<typeof taskSpecSchema>;
 export type TaskSpecInput = z.input<typeof taskSpecSchema>;
 
 export type ParseTaskSpecResult =
-  | { success: true; data: TaskSpec }
-  | { success: false; error: string; issues: SpecIssue[] };
+  { success: true; data: TaskSpec } | { success: false; error: string; issues: SpecIssue[] };
 
 /** Validates a task spec; on failure `error` has one line per issue naming the field, the value and the fix. */
 export function parseTaskSpec(input: unknown): ParseTaskSpecResult {

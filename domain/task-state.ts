@@ -4,12 +4,22 @@ import type { TaskEvent } from './events.js';
 import type { Adaptation } from './learning/adaptations.js';
 import type { FailureCause } from './failure-causes.js';
 import type { FailureClass } from './failure-class.js';
-import type { AttemptSummary, CoderResult, CommitResult, JudgeResult, ReviewResult, TaskNode, TestRunResult } from './records.js';
+import type {
+  AttemptSummary,
+  CoderResult,
+  CommitResult,
+  JudgeResult,
+  ReviewResult,
+  TaskNode,
+  TestRunResult,
+} from './records.js';
 import type { TelemetrySummary } from './telemetry.js';
 
 /** PAUSE_REQUESTED: a pause arrived while a node runs; the task stops (PAUSED) before its next node. */
-export type TaskStatus = 'RUNNING' | 'PAUSE_REQUESTED' | 'PAUSED' | 'WAITING_FOR_HINT' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
-export type AttemptStatus = 'RUNNING' | 'PASSED' | 'REWORK_REQUIRED' | 'NEEDS_HINT' | 'HOST_LOST' | 'FAILED' | 'CANCELLED';
+export type TaskStatus =
+  'RUNNING' | 'PAUSE_REQUESTED' | 'PAUSED' | 'WAITING_FOR_HINT' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
+export type AttemptStatus =
+  'RUNNING' | 'PASSED' | 'REWORK_REQUIRED' | 'NEEDS_HINT' | 'HOST_LOST' | 'FAILED' | 'CANCELLED';
 export type TaskPhase = TaskNode | 'waiting' | 'done';
 
 export interface AttemptFailure {
@@ -114,7 +124,13 @@ export function summarizeAttempt(record: AttemptRecord): AttemptSummary {
     coderSummary: record.coder?.summary,
     reviewFindings: record.review?.findings ?? [],
     judgeFindings: record.judge?.findings ?? [],
-    test: record.test ? { counts: record.test.counts, stdoutExcerpt: record.test.stdoutExcerpt, stderrExcerpt: record.test.stderrExcerpt } : undefined,
+    test: record.test
+      ? {
+          counts: record.test.counts,
+          stdoutExcerpt: record.test.stdoutExcerpt,
+          stderrExcerpt: record.test.stderrExcerpt,
+        }
+      : undefined,
   };
 }
 
@@ -134,5 +150,7 @@ export function collectModelUsage(attempts: readonly AttemptRecord[], defaultCod
 
 /** The agent versions whose work an attempt holds, for the commit record (e.g. `coder/coder-1`). */
 export function agentVersionsOf(record: AttemptRecord): string[] {
-  return [record.coder?.agent, record.review?.agent, record.judge?.agent].filter((label): label is string => typeof label === 'string');
+  return [record.coder?.agent, record.review?.agent, record.judge?.agent].filter(
+    (label): label is string => typeof label === 'string',
+  );
 }

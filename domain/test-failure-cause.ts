@@ -23,41 +23,72 @@ export interface TestRunFacts {
 }
 
 const line = (text: string, pattern: RegExp): RegExpMatchArray | undefined =>
-  text.split(/\r?\n/).map((l) => l.replace(/^E\s+/, '').trim()).map((l) => l.match(pattern)).find((m) => m !== null) ?? undefined;
+  text
+    .split(/\r?\n/)
+    .map((l) => l.replace(/^E\s+/, '').trim())
+    .map((l) => l.match(pattern))
+    .find((m) => m !== null) ?? undefined;
 
 /** Why the run did not pass, or undefined when it passed. Environment causes are read before code defects. */
 export function causeOfTestRun(facts: TestRunFacts): FailureCause | undefined {
   const program = facts.program ?? 'the test command';
   if (facts.commandNotFound) {
-    return cause('TestCommandNotFound', `test command not found: ${program}: install it on the worker or fix the task's testCommand`, { program });
+    return cause(
+      'TestCommandNotFound',
+      `test command not found: ${program}: install it on the worker or fix the task's testCommand`,
+      { program },
+    );
   }
   if (facts.timedOut) {
     const limit = facts.timeoutMs === undefined ? '' : ` within ${facts.timeoutMs} ms`;
-    return cause('TestTimeout', `tests did not finish${limit}: a test hangs or waits for something; fix the hang or raise the task's test timeout`);
+    return cause(
+      'TestTimeout',
+      `tests did not finish${limit}: a test hangs or waits for something; fix the hang or raise the task's test timeout`,
+    );
   }
   if (facts.outputTooLarge) {
-    return cause('OutputTooLarge', 'test output too large, the run was stopped: make the tests print less (no large prints, pytest -q)');
+    return cause(
+      'OutputTooLarge',
+      'test output too large, the run was stopped: make the tests print less (no large prints, pytest -q)',
+    );
   }
   const failures = (facts.counts?.failed ?? 0) + (facts.counts?.errors ?? 0);
   if (facts.exitCode === 0 && failures === 0) return undefined;
   if (facts.exitCode === null) return cause('Unknown', 'the test command was killed by a signal');
   const text = `${facts.stdout}\n${facts.stderr}`;
   if (facts.pytest === false) return testsFailed(facts, text);
-  return environmentCause(text, facts.ownModules) ?? collectionError(text) ?? pytestExitCause(facts, text) ?? testsFailed(facts, text);
+  return (
+    environmentCause(text, facts.ownModules) ??
+    collectionError(text) ??
+    pytestExitCause(facts, text) ??
+    testsFailed(facts, text)
+  );
 }
 
 function environmentCause(text: string, ownModules: readonly string[] | undefined): FailureCause | undefined {
-  const missing = [...text.matchAll(/ModuleNotFoundError: No module named '([^']+)'/g)].map((m) => m[1]!).find((m) => isThirdPartyModule(m, ownModules));
+  const missing = [...text.matchAll(/ModuleNotFoundError: No module named '([^']+)'/g)]
+    .map((m) => m[1]!)
+    .find((m) => isThirdPartyModule(m, ownModules));
   if (missing !== undefined) {
     const top = missing.split('.')[0]!;
-    return cause('MissingThirdPartyModule', `install the package '${top}' in the worker's Python (module '${missing}' not found)`, { module: missing });
+    return cause(
+      'MissingThirdPartyModule',
+      `install the package '${top}' in the worker's Python (module '${missing}' not found)`,
+      { module: missing },
+    );
   }
   const variable = missingVariable(text);
   if (variable !== undefined) {
-    return cause('MissingEnvVar', `environment variable ${variable} is not set: set ${variable} in the task's testEnv`, { variable });
+    return cause(
+      'MissingEnvVar',
+      `environment variable ${variable} is not set: set ${variable} in the task's testEnv`,
+      { variable },
+    );
   }
   if (/ConnectionRefusedError|\bConnection refused\b|ECONNREFUSED/.test(text)) {
-    const address = text.match(/(?:\(\s*'|host=')?(\b(?:localhost|\d{1,3}(?:\.\d{1,3}){3})\b)'?(?:,\s*|:|', port=)(\d{1,5})\b/);
+    const address = text.match(
+      /(?:\(\s*'|host=')?(\b(?:localhost|\d{1,3}(?:\.\d{1,3}){3})\b)'?(?:,\s*|:|', port=)(\d{1,5})\b/,
+    );
     const where = address === null ? '' : ` to ${address[1]}:${address[2]}`;
     return cause(
       'ConnectionRefused',
@@ -76,7 +107,9 @@ function missingVariable(text: string): string | undefined {
   if (named !== undefined) return named[1];
   const lines = text.split(/\r?\n/);
   for (let i = 0; i < lines.length; i += 1) {
-    const key = lines[i]!.replace(/^E\s+/, '').trim().match(/^KeyError: '([A-Za-z_]\w*)'$/);
+    const key = lines[i]!.replace(/^E\s+/, '')
+      .trim()
+      .match(/^KeyError: '([A-Za-z_]\w*)'$/);
     if (key === null) continue;
     const before = lines.slice(Math.max(0, i - 40), i).join('\n');
     if (/\bos\.environ\b|\benviron\[|<frozen os>|\bgetenv\(/.test(before)) return key[1];
@@ -91,12 +124,21 @@ function collectionError(text: string): FailureCause | undefined {
   if (syntax !== undefined) {
     const where = text.match(/File "([^"]+)", line (\d+)/);
     const at = where === null ? '' : ` in ${where[1]} line ${where[2]}`;
-    return cause('CollectionError', `${syntax[1]}${at}: ${syntax[2]}: fix the syntax there`, where === null ? undefined : { file: where[1]!, line: Number(where[2]) });
+    return cause(
+      'CollectionError',
+      `${syntax[1]}${at}: ${syntax[2]}: fix the syntax there`,
+      where === null ? undefined : { file: where[1]!, line: Number(where[2]) },
+    );
   }
   const error = line(text, /^((?:ModuleNotFoundError|ImportError|AttributeError|NameError|TypeError): .*)$/);
   const conftest = line(text, /^ImportError while loading conftest '([^']+)'/);
-  const what = error?.[1] ?? (conftest === undefined ? 'a test module could not be imported' : `conftest ${conftest[1]} could not be imported`);
-  return cause('CollectionError', `tests could not be collected: ${what}: fix the import in the project's code or tests`);
+  const what =
+    error?.[1] ??
+    (conftest === undefined ? 'a test module could not be imported' : `conftest ${conftest[1]} could not be imported`);
+  return cause(
+    'CollectionError',
+    `tests could not be collected: ${what}: fix the import in the project's code or tests`,
+  );
 }
 
 function pytestExitCause(facts: TestRunFacts, text: string): FailureCause | undefined {
@@ -106,15 +148,25 @@ function pytestExitCause(facts: TestRunFacts, text: string): FailureCause | unde
       return cause('TestUsageError', `check testCommand: path ${missingPath[1]} not found`, { path: missingPath[1]! });
     }
     const option = line(text, /error: unrecognized arguments: (.+)$/);
-    if (option !== undefined) return cause('TestUsageError', `check testCommand: unknown option ${option[1]}`, { option: option[1]! });
+    if (option !== undefined)
+      return cause('TestUsageError', `check testCommand: unknown option ${option[1]}`, { option: option[1]! });
     const first = line(text, /^(?:ERROR|error): (.+)$/);
-    return cause('TestUsageError', `check testCommand: pytest usage error (exit 4)${first === undefined ? '' : `: ${first[1]}`}`);
+    return cause(
+      'TestUsageError',
+      `check testCommand: pytest usage error (exit 4)${first === undefined ? '' : `: ${first[1]}`}`,
+    );
   }
   if (facts.exitCode === 5) {
-    return cause('NoTestsCollected', "no tests collected (pytest exit 5): check testCommand's paths and -k/-m selections, and that test files are named test_*.py");
+    return cause(
+      'NoTestsCollected',
+      "no tests collected (pytest exit 5): check testCommand's paths and -k/-m selections, and that test files are named test_*.py",
+    );
   }
   if (facts.exitCode === 2 || facts.exitCode === 3) {
-    return cause('Unknown', facts.exitCode === 2 ? 'the test run was interrupted (pytest exit 2)' : 'pytest internal error (pytest exit 3)');
+    return cause(
+      'Unknown',
+      facts.exitCode === 2 ? 'the test run was interrupted (pytest exit 2)' : 'pytest internal error (pytest exit 3)',
+    );
   }
   return undefined;
 }
@@ -126,8 +178,15 @@ function testsFailed(facts: TestRunFacts, text: string): FailureCause {
   const first = line(text, /^((?:FAILED|ERROR) \S+)/);
   const howMany = failing > 0 ? `${failing} of ${total} tests failed` : `tests failed (exit code ${facts.exitCode})`;
   const fixture = line(text, /^fixture '([^']+)' not found/);
-  const fix = fixture === undefined ? 'fix the code so they pass' : `fixture '${fixture[1]}' not found: define it (e.g. in conftest.py) or fix the test`;
-  return cause('TestsFailed', `${howMany}${first === undefined ? '' : ` (first: ${first[1]})`}: ${fix}`, failing > 0 ? { failing, total } : undefined);
+  const fix =
+    fixture === undefined
+      ? 'fix the code so they pass'
+      : `fixture '${fixture[1]}' not found: define it (e.g. in conftest.py) or fix the test`;
+  return cause(
+    'TestsFailed',
+    `${howMany}${first === undefined ? '' : ` (first: ${first[1]})`}: ${fix}`,
+    failing > 0 ? { failing, total } : undefined,
+  );
 }
 
 function cause(kind: FailureCause['kind'], message: string, details?: FailureCause['details']): FailureCause {
@@ -137,7 +196,13 @@ function cause(kind: FailureCause['kind'], message: string, details?: FailureCau
 /** Runs cut short (or never started): their output is no test report, so it shows no failure patterns. */
 const cutShort: ReadonlySet<FailureCause['kind']> = new Set(['TestTimeout', 'OutputTooLarge', 'TestCommandNotFound']);
 /** Causes read from error text in the output: that text also shows the failure patterns. */
-const readFromErrors: ReadonlySet<FailureCause['kind']> = new Set(['TestsFailed', 'CollectionError', 'MissingThirdPartyModule', 'MissingEnvVar', 'ConnectionRefused']);
+const readFromErrors: ReadonlySet<FailureCause['kind']> = new Set([
+  'TestsFailed',
+  'CollectionError',
+  'MissingThirdPartyModule',
+  'MissingEnvVar',
+  'ConnectionRefused',
+]);
 
 /**
  * The failure patterns of a run that did not pass (at most `maxPatterns`, strongest first): none for a run cut
@@ -149,5 +214,7 @@ export function patternsOfTestRun(facts: TestRunFacts, cause: FailureCause | und
   const failures = (facts.counts?.failed ?? 0) + (facts.counts?.errors ?? 0);
   if (failures === 0 && !readFromErrors.has(cause.kind)) return [];
   const output = `${facts.stdout}\n${facts.stderr}`;
-  return capPatterns(classifyTestOutput({ output, counts: failures > 0 ? facts.counts : undefined, ownModules: facts.ownModules }));
+  return capPatterns(
+    classifyTestOutput({ output, counts: failures > 0 ? facts.counts : undefined, ownModules: facts.ownModules }),
+  );
 }

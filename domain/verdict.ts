@@ -5,7 +5,9 @@ import type { Finding } from './records.js';
 export const verdictSchema = z.object({
   verdict: z.enum(['pass', 'fail']),
   findings: z
-    .array(z.object({ file: z.string().optional(), line: z.number().int().min(1).optional(), reason: z.string().min(1) }))
+    .array(
+      z.object({ file: z.string().optional(), line: z.number().int().min(1).optional(), reason: z.string().min(1) }),
+    )
     .default(() => []),
 });
 export type Verdict = z.infer<typeof verdictSchema>;
@@ -25,7 +27,10 @@ export function parseVerdict(text: string): { success: true; data: Verdict } | {
   }
   const result = verdictSchema.safeParse(json);
   if (result.success) return { success: true, data: result.data };
-  return { success: false, error: result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ') };
+  return {
+    success: false,
+    error: result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; '),
+  };
 }
 
 /** A model's verdict as findings under `rule`; a fail with no findings still yields one, so it is never silent. */
@@ -36,12 +41,21 @@ export function verdictFindings(verdict: Verdict, rule: string): Finding[] {
     ...(finding.file === undefined ? {} : { file: finding.file }),
     ...(finding.line === undefined ? {} : { line: finding.line }),
   }));
-  if (verdict.verdict === 'fail' && findings.length === 0) findings.push({ rule, message: 'the model judged the change a fail without giving a reason' });
+  if (verdict.verdict === 'fail' && findings.length === 0)
+    findings.push({ rule, message: 'the model judged the change a fail without giving a reason' });
   return verdict.verdict === 'fail' ? findings : [];
 }
 
 /** Merges a model verdict into a policy result: it passes only when both pass. */
-export function mergeVerdict<T extends { passed: boolean; findings: Finding[] }>(result: T, verdict: Verdict, rule: string): T {
+export function mergeVerdict<T extends { passed: boolean; findings: Finding[] }>(
+  result: T,
+  verdict: Verdict,
+  rule: string,
+): T {
   const findings = verdictFindings(verdict, rule);
-  return { ...result, passed: result.passed && verdict.verdict === 'pass', findings: [...result.findings, ...findings] };
+  return {
+    ...result,
+    passed: result.passed && verdict.verdict === 'pass',
+    findings: [...result.findings, ...findings],
+  };
 }

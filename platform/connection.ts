@@ -19,12 +19,16 @@ export class ConnectionError extends Error {
 
 /** Resolves where to connect from the environment and the config file profile; nothing is contacted yet. */
 export function resolveTemporalTarget(env: NodeJS.ProcessEnv = process.env): TemporalTarget {
-  const overrideEnvVars = Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  const overrideEnvVars = Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
   let config: ClientConnectConfig;
   try {
     config = loadClientConnectConfig({ overrideEnvVars, profile: env.TEMPORAL_PROFILE });
   } catch (error) {
-    throw new ConnectionError(`could not load the Temporal connection settings: ${(error as Error).message} (check TEMPORAL_CONFIG_FILE and TEMPORAL_PROFILE)`);
+    throw new ConnectionError(
+      `could not load the Temporal connection settings: ${(error as Error).message} (check TEMPORAL_CONFIG_FILE and TEMPORAL_PROFILE)`,
+    );
   }
   const address = config.connectionOptions.address ?? DEFAULT_ADDRESS;
   return {
@@ -35,7 +39,9 @@ export function resolveTemporalTarget(env: NodeJS.ProcessEnv = process.env): Tem
 }
 
 /** Connects a client, turning an unreachable server into one line that says what to set. */
-export async function connectClient(env: NodeJS.ProcessEnv = process.env): Promise<{ client: Client; connection: Connection; target: TemporalTarget }> {
+export async function connectClient(
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ client: Client; connection: Connection; target: TemporalTarget }> {
   const target = resolveTemporalTarget(env);
   let connection: Connection;
   try {

@@ -14,7 +14,9 @@ export async function ensureLocalServer(log: (line: string) => void): Promise<{ 
   }
   const [ip, portText] = target.address.split(':');
   if (!['127.0.0.1', 'localhost'].includes(ip ?? '')) {
-    throw new Error(`cannot reach Temporal at ${target.address}; the demo only starts a local server, so unset TEMPORAL_ADDRESS or start that server`);
+    throw new Error(
+      `cannot reach Temporal at ${target.address}; the demo only starts a local server, so unset TEMPORAL_ADDRESS or start that server`,
+    );
   }
   const port = Number(portText ?? 7233);
   const home = stateDir();
@@ -28,6 +30,8 @@ export async function ensureLocalServer(log: (line: string) => void): Promise<{ 
     logFile: path.join(home, 'server.log'),
   });
   await recordServerPid(server.pid);
-  log(`Started the Temporal dev server at ${server.address} (pid ${server.pid}, state in ${home}/temporal.db); it keeps running after the demo (taskloop server stop ends it).`);
+  log(
+    `Started the Temporal dev server at ${server.address} (pid ${server.pid}, state in ${home}/temporal.db); it keeps running after the demo (taskloop server stop ends it).`,
+  );
   return { address: server.address, uiUrl: server.uiUrl };
 }

@@ -13,7 +13,9 @@ const say = (line) => console.error(`[setup] ${line}`);
 function run(command, args, what) {
   const result = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) {
-    say(`${what} failed (${command} ${args.join(' ')} exited ${result.status ?? result.error?.message}); fix that and run again.`);
+    say(
+      `${what} failed (${command} ${args.join(' ')} exited ${result.status ?? result.error?.message}); fix that and run again.`,
+    );
     process.exit(1);
   }
 }
@@ -65,7 +67,11 @@ if (process.env.TASKLOOP_SANDBOX !== 'none' && spawnSync('bwrap', ['--version'],
   }
 }
 
-run(process.execPath, [path.join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(root, 'scripts', 'install-temporal.ts')], 'finding or installing the Temporal CLI');
+run(
+  process.execPath,
+  [path.join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(root, 'scripts', 'install-temporal.ts')],
+  'finding or installing the Temporal CLI',
+);
 
 // The CLI runs compiled JavaScript from dist/ (fast start); rebuild it whenever the sources changed.
 run(process.execPath, [path.join(root, 'scripts', 'build.mjs')], 'building dist/ (npm run build)');

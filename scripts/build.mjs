@@ -26,7 +26,15 @@ const { build } = await import('esbuild');
 const { sourceDirs } = await import('../bin/dist-state.js');
 const sources = sourceDirs.flatMap((dir) => listTypeScript(path.join(root, dir)));
 try {
-  await build({ entryPoints: sources, outdir: dist, outbase: root, format: 'esm', platform: 'node', target: 'node20', logLevel: 'warning' });
+  await build({
+    entryPoints: sources,
+    outdir: dist,
+    outbase: root,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    logLevel: 'warning',
+  });
 } catch {
   fail('esbuild could not compile the sources');
 }
@@ -53,7 +61,9 @@ try {
     external: ['@temporalio/worker', '@temporalio/core-bridge'],
     plugins: [workersOutside],
     // Bundled CommonJS packages call require(); ESM output has none unless given one.
-    banner: { js: "import { createRequire as __taskloopRequire } from 'node:module'; const require = __taskloopRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __taskloopRequire } from 'node:module'; const require = __taskloopRequire(import.meta.url);",
+    },
     logLevel: 'warning',
   });
 } catch {

@@ -22,7 +22,11 @@ const scenarios: { name: string; coder: ScriptTurn[]; spec?: Partial<TaskSpecInp
   { name: 'retries-exhausted', coder: [...wrongTurns(), ...wrongTurns()], spec: { maxRetries: 1 } },
   {
     name: 'review-rejects-test-edit',
-    coder: [turn('write_file', { path: 'tests/test_calc.py', content: 'def test_nothing():\n    assert True\n' }), turn('finish', { summary: 'cheat' }), ...fixTurns()],
+    coder: [
+      turn('write_file', { path: 'tests/test_calc.py', content: 'def test_nothing():\n    assert True\n' }),
+      turn('finish', { summary: 'cheat' }),
+      ...fixTurns(),
+    ],
   },
   {
     name: 'paused-then-resumed',
@@ -76,13 +80,29 @@ async function record(stack: EphemeralStack): Promise<void> {
   await mkdir(outDir, { recursive: true });
   for (const scenario of scenarios) {
     const project = await makeCalcProject({ coder: scenario.coder });
-    const parsed = parseTaskSpec({ id: scenario.name, project: 'replay', repo: project.repo, goal: 'Fix add in calc.py', models: { coder: `scripted:${project.scriptFile}` }, ...scenario.spec });
+    const parsed = parseTaskSpec({
+      id: scenario.name,
+      project: 'replay',
+      repo: project.repo,
+      goal: 'Fix add in calc.py',
+      models: { coder: `scripted:${project.scriptFile}` },
+      ...scenario.spec,
+    });
     if (!parsed.success) throw new Error(parsed.error);
     const { handle } = await startTask(stack.client, parsed.data, { taskQueue: stack.taskQueue });
     await scenario.drive?.(handle);
     const outcome = await outcomeOf(handle);
     // The CLI writes the canonical JSON form of a history, which the SDK's replayer reads back.
-    const { stdout } = await execa(stack.cliPath, ['workflow', 'show', '--address', stack.address, '--workflow-id', handle.workflowId, '--output', 'json']);
+    const { stdout } = await execa(stack.cliPath, [
+      'workflow',
+      'show',
+      '--address',
+      stack.address,
+      '--workflow-id',
+      handle.workflowId,
+      '--output',
+      'json',
+    ]);
     await writeFile(path.join(outDir, `${scenario.name}.json`), stdout);
     const events = (JSON.parse(stdout) as { events: unknown[] }).events.length;
     console.log(`${scenario.name}: ${outcome.status} after ${outcome.attempts.length} attempt(s), ${events} events`);

@@ -29,7 +29,8 @@ export interface WorkerSetOptions {
 }
 
 /** The workflows' entry: TypeScript when run from source, the compiled file when run from dist/. */
-export const workflowsPath = () => require.resolve(path.join('..', 'workflows', `index${path.extname(new URL(import.meta.url).pathname)}`));
+export const workflowsPath = () =>
+  require.resolve(path.join('..', 'workflows', `index${path.extname(new URL(import.meta.url).pathname)}`));
 
 export async function createWorkerSet(options: WorkerSetOptions): Promise<Worker[]> {
   const activities = createActivities({ ...options.host, eventsFile: options.eventsFile, sandbox: options.sandbox });
@@ -41,7 +42,9 @@ export async function createWorkerSet(options: WorkerSetOptions): Promise<Worker
     identity: `taskloop@${options.host.hostId}/${process.pid}`,
     ...(options.deployment ? { workerDeploymentOptions: workerDeploymentOptions(options.deployment) } : {}),
   };
-  const workflows = options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: workflowsPath() };
+  const workflows = options.workflowBundle
+    ? { workflowBundle: options.workflowBundle }
+    : { workflowsPath: workflowsPath() };
   const shared = await Worker.create({ ...common, ...workflows, taskQueue: options.taskQueue ?? SHARED_TASK_QUEUE });
   const own = await Worker.create({ ...common, taskQueue: options.host.hostQueue });
   return [shared, own];

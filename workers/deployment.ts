@@ -12,31 +12,49 @@ export interface DeploymentSettings {
   promote: boolean;
 }
 
-export type DeploymentResult = { success: true; data: DeploymentSettings | undefined } | { success: false; error: string };
+export type DeploymentResult =
+  { success: true; data: DeploymentSettings | undefined } | { success: false; error: string };
 
 /** TASKLOOP_DEPLOYMENT names the deployment (versioning is off without it); TASKLOOP_BUILD_ID overrides the build id. */
 export function resolveDeployment(env: NodeJS.ProcessEnv, promote = env.TASKLOOP_PROMOTE === '1'): DeploymentResult {
   const deploymentName = env.TASKLOOP_DEPLOYMENT?.trim();
   if (!deploymentName) return { success: true, data: undefined };
   if (!/^[A-Za-z0-9_-]{1,200}$/.test(deploymentName)) {
-    return { success: false, error: `TASKLOOP_DEPLOYMENT=${JSON.stringify(deploymentName)} is not a deployment name; use letters, digits, '_' or '-' (no '.')` };
+    return {
+      success: false,
+      error: `TASKLOOP_DEPLOYMENT=${JSON.stringify(deploymentName)} is not a deployment name; use letters, digits, '_' or '-' (no '.')`,
+    };
   }
   const buildId = env.TASKLOOP_BUILD_ID?.trim() || defaultBuildId();
   if (!/^[A-Za-z0-9_.+-]{1,200}$/.test(buildId)) {
-    return { success: false, error: `TASKLOOP_BUILD_ID=${JSON.stringify(buildId)} is not a build id; use letters, digits, '_', '.', '+' or '-'` };
+    return {
+      success: false,
+      error: `TASKLOOP_BUILD_ID=${JSON.stringify(buildId)} is not a build id; use letters, digits, '_', '.', '+' or '-'`,
+    };
   }
   return { success: true, data: { deploymentName, buildId, promote } };
 }
 
-export function workerDeploymentOptions(settings: Pick<DeploymentSettings, 'deploymentName' | 'buildId'>): WorkerDeploymentOptions {
-  return { version: { deploymentName: settings.deploymentName, buildId: settings.buildId }, useWorkerVersioning: true, defaultVersioningBehavior: 'PINNED' };
+export function workerDeploymentOptions(
+  settings: Pick<DeploymentSettings, 'deploymentName' | 'buildId'>,
+): WorkerDeploymentOptions {
+  return {
+    version: { deploymentName: settings.deploymentName, buildId: settings.buildId },
+    useWorkerVersioning: true,
+    defaultVersioningBehavior: 'PINNED',
+  };
 }
 
 /**
  * Waits until the server has seen this version poll, then makes it current when asked to or when the deployment
  * has no current version yet (a first deploy). Returns whether this version is current.
  */
-export async function promoteWhenRegistered(target: TemporalTarget, settings: DeploymentSettings, identity: string, timeoutMs = 60_000): Promise<boolean> {
+export async function promoteWhenRegistered(
+  target: TemporalTarget,
+  settings: DeploymentSettings,
+  identity: string,
+  timeoutMs = 60_000,
+): Promise<boolean> {
   const connection = await Connection.connect({ ...target.connectionOptions, connectTimeout: '5s' });
   const service = connection.workflowService;
   const request = { namespace: target.namespace, deploymentName: settings.deploymentName };
@@ -50,10 +68,18 @@ export async function promoteWhenRegistered(target: TemporalTarget, settings: De
         const current = info?.routingConfig?.currentDeploymentVersion?.buildId;
         if (current === settings.buildId) return true;
         if (current && !settings.promote) return false;
-        await service.setWorkerDeploymentCurrentVersion({ ...request, buildId: settings.buildId, identity, conflictToken: described?.conflictToken });
+        await service.setWorkerDeploymentCurrentVersion({
+          ...request,
+          buildId: settings.buildId,
+          identity,
+          conflictToken: described?.conflictToken,
+        });
         return true;
       }
-      if (Date.now() > deadline) throw new Error(`version ${settings.buildId} of deployment ${settings.deploymentName} did not register within ${timeoutMs / 1000}s`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `version ${settings.buildId} of deployment ${settings.deploymentName} did not register within ${timeoutMs / 1000}s`,
+        );
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   } finally {

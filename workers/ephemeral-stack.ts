@@ -22,7 +22,14 @@ export interface EphemeralStack {
 }
 
 const noop = () => undefined;
-const quietBundler = { log: noop, trace: noop, debug: noop, info: noop, warn: noop, error: (message: string) => console.error(message) };
+const quietBundler = {
+  log: noop,
+  trace: noop,
+  debug: noop,
+  info: noop,
+  warn: noop,
+  error: (message: string) => console.error(message),
+};
 
 /** Starts server, client and workers; on any failure tears down what already started, then rethrows. */
 export async function startEphemeralStack(log: (line: string) => void): Promise<EphemeralStack> {
@@ -35,7 +42,12 @@ export async function startEphemeralStack(log: (line: string) => void): Promise<
   };
   try {
     const cliPath = await ensureTemporalCli({ log });
-    const server = await startDevServerOnFreePort({ cliPath, headless: true, readyTimeoutMs: 90_000, logFile: path.join(workDir, 'server.log') });
+    const server = await startDevServerOnFreePort({
+      cliPath,
+      headless: true,
+      readyTimeoutMs: 90_000,
+      logFile: path.join(workDir, 'server.log'),
+    });
     cleanups.push(() => server.stop());
     log(`Temporal dev server at ${server.address} (in memory; log ${workDir}/server.log)`);
 

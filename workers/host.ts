@@ -17,10 +17,16 @@ export interface HostIdentity {
  */
 export function resolveHost(env: NodeJS.ProcessEnv = process.env): HostIdentity {
   const workDir = path.resolve(env.TASKLOOP_WORK_DIR ?? path.join(stateDir(env), 'work'));
-  const machine = os.hostname().replace(/[^A-Za-z0-9-]/g, '-').slice(0, 40) || 'host';
+  const machine =
+    os
+      .hostname()
+      .replace(/[^A-Za-z0-9-]/g, '-')
+      .slice(0, 40) || 'host';
   const hostId = env.TASKLOOP_HOST_ID ?? `${machine}-${createHash('sha256').update(workDir).digest('hex').slice(0, 8)}`;
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,80}$/.test(hostId)) {
-    throw new Error(`TASKLOOP_HOST_ID=${JSON.stringify(hostId)} is not a valid host id; use letters, digits, '.', '_' or '-' (at most 81 characters)`);
+    throw new Error(
+      `TASKLOOP_HOST_ID=${JSON.stringify(hostId)} is not a valid host id; use letters, digits, '.', '_' or '-' (at most 81 characters)`,
+    );
   }
   return { hostId, hostQueue: hostTaskQueue(hostId), workDir };
 }

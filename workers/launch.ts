@@ -7,7 +7,12 @@ import { stateDir } from '../platform/paths.js';
 import { SHARED_TASK_QUEUE } from '../workflows/task-queues.js';
 import { createWorkerSet, runWorkerSet } from './create-workers.js';
 import { resolveHost, type HostIdentity } from './host.js';
-import { killRecordedGroups, processRecordsDir, resolveWorkerSandbox, SandboxConfigError } from '../activities/sandbox/index.js';
+import {
+  killRecordedGroups,
+  processRecordsDir,
+  resolveWorkerSandbox,
+  SandboxConfigError,
+} from '../activities/sandbox/index.js';
 import { checkSandbox, checkSearchAttributes, checkWorkerTools, PreflightError } from './preflight.js';
 import { LineLogger } from './logger.js';
 import { parseLogSettings } from './log-settings.js';
@@ -63,7 +68,8 @@ export async function launchWorker(options: LaunchOptions = {}): Promise<Launche
   await checkSandbox(sandbox, log, env);
   // Test process groups a crashed predecessor left behind are orphans: nothing will ever read their results.
   const orphans = await killRecordedGroups(processRecordsDir(host.workDir));
-  if (orphans.length > 0) log(`  killed ${orphans.length} test process group(s) left by an earlier worker: ${orphans.join(', ')}`);
+  if (orphans.length > 0)
+    log(`  killed ${orphans.length} test process group(s) left by an earlier worker: ${orphans.join(', ')}`);
   const taskQueue = env.TASKLOOP_TASK_QUEUE ?? SHARED_TASK_QUEUE;
   let connection: NativeConnection;
   try {
@@ -80,20 +86,35 @@ export async function launchWorker(options: LaunchOptions = {}): Promise<Launche
   const eventsFile = path.resolve(env.TASKLOOP_EVENTS_FILE ?? path.join(stateDir(env), 'events.jsonl'));
   try {
     const version = deployment.data;
-    const workers = await createWorkerSet({ connection, namespace: target.namespace, host, eventsFile, taskQueue, shutdownGraceTime: options.shutdownGraceTime, sandbox, deployment: version });
-    log(`taskloop worker ${host.hostId} (taskloop ${version?.buildId ?? buildId()}) connected to ${target.address} (namespace ${target.namespace})`);
+    const workers = await createWorkerSet({
+      connection,
+      namespace: target.namespace,
+      host,
+      eventsFile,
+      taskQueue,
+      shutdownGraceTime: options.shutdownGraceTime,
+      sandbox,
+      deployment: version,
+    });
+    log(
+      `taskloop worker ${host.hostId} (taskloop ${version?.buildId ?? buildId()}) connected to ${target.address} (namespace ${target.namespace})`,
+    );
     log(`  serving task queues: ${taskQueue} (workflows, claims), ${host.hostQueue} (worktree-bound activities)`);
     log(`  work folder: ${host.workDir}; events: ${eventsFile}; python/pytest: ${tools.python}`);
     if (metrics) log(`  metrics: http://${metrics}/metrics (Prometheus)`);
     const running = runWorkerSet(workers).finally(() => connection.close());
     if (version) {
-      const current = await promoteWhenRegistered(target, version, `taskloop@${host.hostId}`).catch(async (error: unknown) => {
-        for (const worker of workers) if (worker.getState() === 'RUNNING') worker.shutdown();
-        await running.catch(() => undefined);
-        throw error;
-      });
+      const current = await promoteWhenRegistered(target, version, `taskloop@${host.hostId}`).catch(
+        async (error: unknown) => {
+          for (const worker of workers) if (worker.getState() === 'RUNNING') worker.shutdown();
+          await running.catch(() => undefined);
+          throw error;
+        },
+      );
       const promoteHint = `make it current with: temporal worker deployment set-current-version --deployment-name ${version.deploymentName} --build-id ${version.buildId}`;
-      log(`  deployment ${version.deploymentName}, build id ${version.buildId}: ${current ? 'current (new tasks start here; running ones stay pinned to their version)' : `not current; ${promoteHint}`}`);
+      log(
+        `  deployment ${version.deploymentName}, build id ${version.buildId}: ${current ? 'current (new tasks start here; running ones stay pinned to their version)' : `not current; ${promoteHint}`}`,
+      );
     }
     return {
       host,

@@ -21,12 +21,25 @@ export function parseLogSettings(env: NodeJS.ProcessEnv): LogSettingsResult {
   const levelText = env.TASKLOOP_LOG_LEVEL?.trim();
   const level = levelText ? levelText.toUpperCase() : 'INFO';
   if (!(LOG_LEVELS as readonly string[]).includes(level)) {
-    return { success: false, error: `TASKLOOP_LOG_LEVEL=${JSON.stringify(levelText)} is not a log level; use one of ${LOG_LEVELS.join(', ')}` };
+    return {
+      success: false,
+      error: `TASKLOOP_LOG_LEVEL=${JSON.stringify(levelText)} is not a log level; use one of ${LOG_LEVELS.join(', ')}`,
+    };
   }
   const formatText = env.TASKLOOP_LOG_FORMAT?.trim();
   const format = formatText ? formatText.toLowerCase() : 'text';
   if (!(LOG_FORMATS as readonly string[]).includes(format)) {
-    return { success: false, error: `TASKLOOP_LOG_FORMAT=${JSON.stringify(formatText)} is not a log format; use one of ${LOG_FORMATS.join(', ')}` };
+    return {
+      success: false,
+      error: `TASKLOOP_LOG_FORMAT=${JSON.stringify(formatText)} is not a log format; use one of ${LOG_FORMATS.join(', ')}`,
+    };
   }
-  return { success: true, data: { level: level as LogLevelName, sdkLevel: levelText ? (level as LogLevelName) : 'WARN', format: format as LogFormat } };
+  return {
+    success: true,
+    data: {
+      level: level as LogLevelName,
+      sdkLevel: levelText ? (level as LogLevelName) : 'WARN',
+      format: format as LogFormat,
+    },
+  };
 }

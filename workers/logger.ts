@@ -18,7 +18,8 @@ export class LineLogger implements Logger {
   ) {}
 
   log(level: LogLevel, message: string, meta: LogMetadata = {}): void {
-    const ownLine = meta.sdkComponent === 'workflow' || meta.sdkComponent === 'activity' || meta.sdkComponent === undefined;
+    const ownLine =
+      meta.sdkComponent === 'workflow' || meta.sdkComponent === 'activity' || meta.sdkComponent === undefined;
     if (severity(level) < severity(ownLine ? this.settings.level : this.settings.sdkLevel)) return;
     if (expectedWarnings.has(message)) return;
     const { oncePerWorker, ...rest } = meta as LogMetadata & { oncePerWorker?: string };
@@ -36,19 +37,37 @@ export class LineLogger implements Logger {
   error = (message: string, meta?: LogMetadata) => this.log('ERROR', message, meta);
 }
 
-export function formatLogLine(format: LogSettings['format'], time: Date, level: LogLevel, message: string, meta: LogMetadata): string {
+export function formatLogLine(
+  format: LogSettings['format'],
+  time: Date,
+  level: LogLevel,
+  message: string,
+  meta: LogMetadata,
+): string {
   const fields = renameActivityAttempt(meta);
   if (format === 'json') return JSON.stringify({ time: time.toISOString(), level, message, ...fields }, jsonSafe);
   const shown = ['taskId', 'attempt', 'node', 'workflowId', 'activityType']
     .filter((key) => fields[key] !== undefined)
     .map((key) => `${key}=${String(fields[key])}`);
-  const extra = Object.entries(fields).filter(([key]) => !textOmitted.has(key) && !shown.some((item) => item.startsWith(`${key}=`)));
+  const extra = Object.entries(fields).filter(
+    ([key]) => !textOmitted.has(key) && !shown.some((item) => item.startsWith(`${key}=`)),
+  );
   const tail = extra.length > 0 ? ` ${JSON.stringify(Object.fromEntries(extra), jsonSafe)}` : '';
   return `${time.toISOString()} [${level}] ${message}${shown.length > 0 ? ` (${shown.join(' ')})` : ''}${tail}`;
 }
 
 // Context the SDK adds to every workflow and activity line; text shows the ids above and leaves these out.
-const textOmitted = new Set(['sdkComponent', 'runId', 'namespace', 'taskQueue', 'workflowType', 'activityId', 'activityAttempt', 'isLocal', 'taskToken']);
+const textOmitted = new Set([
+  'sdkComponent',
+  'runId',
+  'namespace',
+  'taskQueue',
+  'workflowType',
+  'activityId',
+  'activityAttempt',
+  'isLocal',
+  'taskToken',
+]);
 
 /** An activity's own `attempt` (its retry count) is not the task's attempt: it gets its own name. */
 function renameActivityAttempt(meta: LogMetadata): Record<string, unknown> {

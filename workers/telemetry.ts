@@ -9,7 +9,10 @@ export function parseMetricsAddress(text: string): MetricsAddressResult {
   const match = /^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(text.trim());
   const port = Number(match?.[2]);
   if (!match || port < 1 || port > 65535) {
-    return { success: false, error: `expected HOST:PORT to serve Prometheus metrics on, like 127.0.0.1:9464 or 0.0.0.0:9464, got ${JSON.stringify(text)}` };
+    return {
+      success: false,
+      error: `expected HOST:PORT to serve Prometheus metrics on, like 127.0.0.1:9464 or 0.0.0.0:9464, got ${JSON.stringify(text)}`,
+    };
   }
   return { success: true, data: text.trim() };
 }
@@ -20,7 +23,12 @@ export function telemetryOptions(metricsAddress: string | undefined): RuntimeOpt
   if (!address.success) throw new Error(`TASKLOOP_METRICS / --metrics: ${address.error}`);
   return {
     metrics: {
-      prometheus: { bindAddress: address.data, countersTotalSuffix: true, useSecondsForDurations: true, histogramBucketOverrides: nodeDurationBuckets },
+      prometheus: {
+        bindAddress: address.data,
+        countersTotalSuffix: true,
+        useSecondsForDurations: true,
+        histogramBucketOverrides: nodeDurationBuckets,
+      },
     },
   };
 }

@@ -6,11 +6,28 @@ import type { TaskPhase, TaskState } from '../domain/task-state.js';
 import type { TaskRun } from './task/task-run.js';
 
 const tasks = metricMeter.createCounter('taskloop_tasks', '1', 'tasks that ended, by final status');
-const attempts = metricMeter.createCounter('taskloop_attempts', '1', 'attempts that ended, by status, failure class and failure pattern');
-const nodeDuration = metricMeter.createHistogram('taskloop_node_duration', 'float', 's', 'time spent in each node of an attempt');
+const attempts = metricMeter.createCounter(
+  'taskloop_attempts',
+  '1',
+  'attempts that ended, by status, failure class and failure pattern',
+);
+const nodeDuration = metricMeter.createHistogram(
+  'taskloop_node_duration',
+  'float',
+  's',
+  'time spent in each node of an attempt',
+);
 const modelRequests = metricMeter.createCounter('taskloop_model_requests', '1', 'model requests, by provider and role');
-const modelTokens = metricMeter.createCounter('taskloop_model_tokens', '1', 'model tokens, by provider, role and direction');
-const modelCost = metricMeter.createCounter('taskloop_model_cost_microusd', 'uUSD', 'model cost in millionths of a US dollar, by provider and role');
+const modelTokens = metricMeter.createCounter(
+  'taskloop_model_tokens',
+  '1',
+  'model tokens, by provider, role and direction',
+);
+const modelCost = metricMeter.createCounter(
+  'taskloop_model_cost_microusd',
+  'uUSD',
+  'model cost in millionths of a US dollar, by provider and role',
+);
 
 const phaseStarts = new WeakMap<TaskState, { phase: TaskPhase; at: number }>();
 
@@ -23,7 +40,11 @@ export function observePhase(state: TaskState, phase: TaskPhase): void {
   if (previous && previous.phase !== 'waiting' && previous.phase !== 'done') {
     nodeDuration.record((now - previous.at) / 1000, { node: previous.phase });
   }
-  log.info(`task ${state.taskId}: ${previous ? `${previous.phase} -> ` : ''}${phase}`, { taskId: state.taskId, attempt: state.attempt, node: phase });
+  log.info(`task ${state.taskId}: ${previous ? `${previous.phase} -> ` : ''}${phase}`, {
+    taskId: state.taskId,
+    attempt: state.attempt,
+    node: phase,
+  });
 }
 
 /** The current attempt ended: its status, class and pattern, and what its model calls used and cost. */
@@ -44,7 +65,10 @@ export function observeAttempt(run: TaskRun): void {
     modelRequests.add(usage.modelRequests, tags);
     modelTokens.add(usage.inputTokens, { ...tags, direction: 'input' });
     modelTokens.add(usage.outputTokens, { ...tags, direction: 'output' });
-    modelCost.add(Math.round(usage.inputTokens * price.inputPerMTokUsd + usage.outputTokens * price.outputPerMTokUsd), tags);
+    modelCost.add(
+      Math.round(usage.inputTokens * price.inputPerMTokUsd + usage.outputTokens * price.outputPerMTokUsd),
+      tags,
+    );
   }
 }
 
@@ -52,5 +76,9 @@ export function observeAttempt(run: TaskRun): void {
 export function observeTaskEnd(state: TaskState): void {
   observePhase(state, 'done');
   tasks.add(1, { status: state.status });
-  log.info(`task ${state.taskId}: ${state.status} after ${state.attempt} attempt(s)`, { taskId: state.taskId, attempt: state.attempt, node: 'done' });
+  log.info(`task ${state.taskId}: ${state.status} after ${state.attempt} attempt(s)`, {
+    taskId: state.taskId,
+    attempt: state.attempt,
+    node: 'done',
+  });
 }

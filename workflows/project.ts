@@ -1,10 +1,24 @@
 // The project workflow, the durable claimer: starts a child task workflow for each task whose dependencies have
 // completed, at most `concurrency` at a time, skips dependants of failed tasks, and ends with a report once
 // nothing more can run. Every decision is domain nextActions over the task records; this file only acts on it.
-import { allHandlersFinished, ApplicationFailure, condition, continueAsNew, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  ApplicationFailure,
+  condition,
+  continueAsNew,
+  setCurrentDetails,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
 import { validatePlanGraph, type ProjectPlan } from '../domain/project/plan.js';
 import { buildProjectReport, type ProjectReport } from '../domain/project/project-report.js';
-import { createProjectState, describeProgress, findTask, scheduledRunId, type ProjectState } from '../domain/project/project-state.js';
+import {
+  createProjectState,
+  describeProgress,
+  findTask,
+  scheduledRunId,
+  type ProjectState,
+} from '../domain/project/project-state.js';
 import { nextActions } from '../domain/project/scheduling.js';
 import { markNotRun } from '../domain/project/task-record-updates.js';
 import { ProjectChildren } from './project/children.js';
@@ -71,7 +85,8 @@ function createCheckedState(plan: ProjectPlan): ProjectState {
 
 function cancelPendingTasks(state: ProjectState, now: string): void {
   for (const task of state.tasks) {
-    if (task.state === 'PENDING') markNotRun(task, 'CANCELLED', `project cancelled before it started: ${state.cancelReason ?? 'cancelled'}`, now);
+    if (task.state === 'PENDING')
+      markNotRun(task, 'CANCELLED', `project cancelled before it started: ${state.cancelReason ?? 'cancelled'}`, now);
   }
 }
 

@@ -1,7 +1,16 @@
 // The reflection workflow: one per project and agent role, fed failure events by signal-with-start. It buffers
 // failures, and when similar ones recur it has a skill written and clears them. It runs until terminated,
 // continuing as new to keep its history small.
-import { allHandlersFinished, ApplicationFailure, condition, continueAsNew, setCurrentDetails, setHandler, workflowInfo, log } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  ApplicationFailure,
+  condition,
+  continueAsNew,
+  setCurrentDetails,
+  setHandler,
+  workflowInfo,
+  log,
+} from '@temporalio/workflow';
 import {
   acceptFailure,
   createReflectionState,
@@ -39,7 +48,12 @@ export async function reflectionWorkflow(input: ReflectionWorkflowInput): Promis
   const state = input.carried?.state ?? createReflectionState(input.project, input.role);
   const pending: unknown[] = [...(input.carried?.pending ?? [])];
   const learning = readLearning(input.learning);
-  const writing = { skillsDir: input.skillsDir, skillWriterModel: input.skillWriterModel, threshold: input.threshold ?? 0.5, minCount: input.minCount ?? 2 };
+  const writing = {
+    skillsDir: input.skillsDir,
+    skillWriterModel: input.skillWriterModel,
+    threshold: input.threshold ?? 0.5,
+    minCount: input.minCount ?? 2,
+  };
   const rotateAfter = input.continueAsNewAfter ?? DEFAULT_CONTINUE_AS_NEW_AFTER;
   let handled = 0;
   const rotate = () => handled >= rotateAfter || workflowInfo().continueAsNewSuggested;
@@ -74,7 +88,10 @@ function readLearning(value: unknown) {
   const parsed = learningConfigSchema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
-  throw ApplicationFailure.nonRetryable(`reflection input learning.${issue.path.join('.')}: ${issue.message}; pass { enabled: boolean, roles: string[] }`, 'InvalidReflectionInput');
+  throw ApplicationFailure.nonRetryable(
+    `reflection input learning.${issue.path.join('.')}: ${issue.message}; pass { enabled: boolean, roles: string[] }`,
+    'InvalidReflectionInput',
+  );
 }
 
 function describe(state: ReflectionState): string {

@@ -11,7 +11,15 @@ export const AttemptKey = defineSearchAttributeKey('Attempt', SearchAttributeTyp
 /** The strongest pytest-output pattern of the last failed test run (wrong_constant, cross_dep, ...), beside FailureClass. */
 export const FailurePatternKey = defineSearchAttributeKey('FailurePattern', SearchAttributeType.KEYWORD);
 
-export const taskloopSearchAttributes = [TaskIdKey, ProjectKey, PhaseKey, TaskStatusKey, FailureClassKey, AttemptKey, FailurePatternKey] as const;
+export const taskloopSearchAttributes = [
+  TaskIdKey,
+  ProjectKey,
+  PhaseKey,
+  TaskStatusKey,
+  FailureClassKey,
+  AttemptKey,
+  FailurePatternKey,
+] as const;
 
 const cliTypeNames: Record<SearchAttributeType, string> = {
   TEXT: 'Text',

@@ -1,6 +1,14 @@
 // The task workflow: attempts of claim -> code -> test -> review -> judge -> commit until one passes, a pure
 // decision ends the task, or a person cancels it. Read top to bottom: each step is one call and one decision.
-import { allHandlersFinished, ApplicationFailure, CancellationScope, CancelledFailure, condition, isCancellation, setHandler } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  ApplicationFailure,
+  CancellationScope,
+  CancelledFailure,
+  condition,
+  isCancellation,
+  setHandler,
+} from '@temporalio/workflow';
 import type { TaskSpec } from '../domain/task-spec.js';
 import { outcomeOfState, type TaskOutcome } from '../domain/task-state.js';
 import { cancelSignal, pauseSignal, resumeSignal, retryUpdate, stateQuery, type RetryRequest } from './messages.js';
@@ -42,7 +50,8 @@ export async function taskWorkflow(input: TaskWorkflowInput): Promise<TaskOutcom
   if (outcome.status === 'FAILED') throw taskFailedFailure(outcome);
   // Only a workflow cancel request (`taskloop cancel`, a project's cancel) can end a workflow as cancelled; a bare
   // cancel signal ends the task CANCELLED with its outcome returned.
-  if (outcome.status === 'CANCELLED' && root.consideredCancelled) throw new CancelledFailure(outcome.reason ?? 'cancelled');
+  if (outcome.status === 'CANCELLED' && root.consideredCancelled)
+    throw new CancelledFailure(outcome.reason ?? 'cancelled');
   return outcome;
 }
 
@@ -53,7 +62,8 @@ async function runTask(run: TaskRun): Promise<TaskOutcome> {
   for (;;) {
     run.beginAttempt();
     const result = await runCancellable(run, () => runAttempt({ run, retriesSpent, reclaimsUsed }));
-    if (result === 'cancelled') return CancellationScope.nonCancellable(() => finish(run, 'CANCELLED', run.cancelReason ?? 'cancelled'));
+    if (result === 'cancelled')
+      return CancellationScope.nonCancellable(() => finish(run, 'CANCELLED', run.cancelReason ?? 'cancelled'));
     if (result.kind === 'passed') {
       run.state.commit = result.commit;
       run.currentAttempt.status = 'PASSED';
@@ -69,28 +79,44 @@ async function runTask(run: TaskRun): Promise<TaskOutcome> {
     if (decision.kind === 'new_attempt' || decision.kind === 'reclaim') {
       if (decision.kind === 'new_attempt') retriesSpent += 1;
       else reclaimsUsed += 1;
-      await run.emit('TASK_FAILED', { will_retry: true, node: failure.node, failure_class: failure.failureClass, reason: failure.reason });
+      await run.emit('TASK_FAILED', {
+        will_retry: true,
+        node: failure.node,
+        failure_class: failure.failureClass,
+        reason: failure.reason,
+      });
       continue;
     }
     if (decision.kind === 'wait_for_hint') {
       run.setStatus('WAITING_FOR_HINT');
       await condition(() => run.retryRequested || run.cancelRequested);
-      if (run.cancelRequested) return finish(run, 'CANCELLED', run.cancelReason ?? 'cancelled while waiting for a hint');
+      if (run.cancelRequested)
+        return finish(run, 'CANCELLED', run.cancelReason ?? 'cancelled while waiting for a hint');
       continue;
     }
-    await run.emit('TASK_FAILED', { will_retry: false, node: failure.node, failure_class: failure.failureClass, reason: failure.reason });
+    await run.emit('TASK_FAILED', {
+      will_retry: false,
+      node: failure.node,
+      failure_class: failure.failureClass,
+      reason: failure.reason,
+    });
     await run.emit('TASK_RETRY_EXHAUSTED', { recommendation: decision.recommendation, attempts: run.state.attempt });
     if (await waitInRetryWindow(run)) {
       retriesSpent = 0;
       continue;
     }
-    const reason = decision.reason.includes(failure.reason) ? decision.reason : `${decision.reason} (${failure.reason})`;
+    const reason = decision.reason.includes(failure.reason)
+      ? decision.reason
+      : `${decision.reason} (${failure.reason})`;
     return finish(run, run.cancelRequested ? 'CANCELLED' : 'FAILED', reason, decision.recommendation);
   }
 }
 
 /** The attempt runs in its own scope so that `cancel` stops the running node at once. */
-async function runCancellable(run: TaskRun, attempt: () => Promise<AttemptResult>): Promise<AttemptResult | 'cancelled'> {
+async function runCancellable(
+  run: TaskRun,
+  attempt: () => Promise<AttemptResult>,
+): Promise<AttemptResult | 'cancelled'> {
   // A cancel that arrived before this attempt (even before the first one) must not be lost.
   if (run.cancelRequested) {
     run.currentAttempt.status = 'CANCELLED';
@@ -122,7 +148,12 @@ async function waitInRetryWindow(run: TaskRun): Promise<boolean> {
   return retried && run.retryRequested && !run.cancelRequested;
 }
 
-async function finish(run: TaskRun, status: TaskOutcome['status'], reason?: string, recommendation?: TaskOutcome['recommendation']): Promise<TaskOutcome> {
+async function finish(
+  run: TaskRun,
+  status: TaskOutcome['status'],
+  reason?: string,
+  recommendation?: TaskOutcome['recommendation'],
+): Promise<TaskOutcome> {
   const { state } = run;
   const last = state.attempts.at(-1);
   if (last && !last.endedAt) last.endedAt = new Date().toISOString();
@@ -171,7 +202,9 @@ function registerHandlers(run: TaskRun): void {
       validator: (_request?: RetryRequest) => {
         const { status } = run.state;
         if (status !== 'WAITING_FOR_HINT' && !(status === 'FAILED' && run.state.retryWindowEndsAt)) {
-          throw ApplicationFailure.nonRetryable(`task ${run.state.taskId} is ${status}: retry is accepted only while it waits for a hint or for a retry after failing`);
+          throw ApplicationFailure.nonRetryable(
+            `task ${run.state.taskId} is ${status}: retry is accepted only while it waits for a hint or for a retry after failing`,
+          );
         }
       },
     },

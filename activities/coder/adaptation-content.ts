@@ -3,7 +3,15 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Strategy } from '../../domain/learning/patterns/types.js';
-import { clipSource, failureSymbols, findDefinition, importedModules, moduleFiles, nodeIdsIn, pythonFilesIn } from '../../domain/learning/source-excerpts.js';
+import {
+  clipSource,
+  failureSymbols,
+  findDefinition,
+  importedModules,
+  moduleFiles,
+  nodeIdsIn,
+  pythonFilesIn,
+} from '../../domain/learning/source-excerpts.js';
 import { runReadOnlyGit } from './tools/git-command.js';
 
 const MAX_BLOCK_CHARS = 3_000;
@@ -55,7 +63,8 @@ async function dependencies(root: string, evidence: string[]): Promise<string[]>
   // The files the failure names (a collection error names only the file), and the modules they import.
   const testFiles = pythonFilesIn(evidence).slice(0, 8);
   const modules = new Set<string>();
-  for (const file of testFiles) for (const module of importedModules((await read(root, file)) ?? '')) modules.add(module);
+  for (const file of testFiles)
+    for (const module of importedModules((await read(root, file)) ?? '')) modules.add(module);
   const blocks: string[] = [];
   for (const module of modules) {
     if (blocks.length === MAX_BLOCKS) break;

@@ -33,7 +33,9 @@ function formatAttempt(summary: AttemptSummary): string {
   lines.push(...formatFindings('Judge findings', summary.judgeFindings));
   if (summary.test) {
     const c = summary.test.counts;
-    lines.push(`Tests: ${c.total} total, ${c.passed} passed, ${c.failed} failed, ${c.errors} errors, ${c.skipped} skipped`);
+    lines.push(
+      `Tests: ${c.total} total, ${c.passed} passed, ${c.failed} failed, ${c.errors} errors, ${c.skipped} skipped`,
+    );
     lines.push(...fenced('Test stdout (end)', tailExcerpt(summary.test.stdoutExcerpt, STDOUT_EXCERPT_CHARS)));
     lines.push(...fenced('Test stderr (end)', tailExcerpt(summary.test.stderrExcerpt, STDERR_EXCERPT_CHARS)));
   } else {
@@ -68,7 +70,10 @@ export function buildCoderMessages(input: {
   extraSections?: { title: string; text: string }[];
   maxContextTokens?: number;
 }): ChatMessage[] {
-  const sections: ContextSection[] = [{ text: `# Goal\n${input.goal.trim()}` }, { text: `# Repository files\n${input.repoMap}`, trimOrder: 100 }];
+  const sections: ContextSection[] = [
+    { text: `# Goal\n${input.goal.trim()}` },
+    { text: `# Repository files\n${input.repoMap}`, trimOrder: 100 },
+  ];
   if (input.relevantFiles && input.relevantFiles.length > 0) {
     const files = input.relevantFiles.map((file) => fenced(`## ${file.path}`, file.excerpt).join('\n'));
     sections.push({ text: `# Files most likely relevant\n${files.join('\n\n')}`, trimOrder: 200 });
@@ -77,9 +82,13 @@ export function buildCoderMessages(input: {
   attempts.forEach((summary, index) => {
     const heading = index === 0 ? '# Previous attempts (they did not succeed)\n' : '';
     // Older attempts are trimmed first; the latest one is the last thing to go.
-    sections.push({ text: `${heading}${formatAttempt(summary)}`, trimOrder: index === attempts.length - 1 ? 1000 : summary.attempt });
+    sections.push({
+      text: `${heading}${formatAttempt(summary)}`,
+      trimOrder: index === attempts.length - 1 ? 1000 : summary.attempt,
+    });
   });
-  for (const extra of input.extraSections ?? []) sections.push({ text: `# ${extra.title}\n${extra.text.trim()}`, trimOrder: 300 });
+  for (const extra of input.extraSections ?? [])
+    sections.push({ text: `# ${extra.title}\n${extra.text.trim()}`, trimOrder: 300 });
   if (input.hint !== undefined && input.hint.trim() !== '') {
     sections.push({ text: `# Hint from a human\n${input.hint.trim()}` });
   }

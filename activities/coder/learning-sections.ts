@@ -18,10 +18,17 @@ const evidenceOf = (adaptation: Adaptation, attempts: readonly AttemptSummary[])
   ...attempts.flatMap((attempt) => [attempt.failureReason ?? '', attempt.test?.stdoutExcerpt ?? '']),
 ];
 
-async function describeWithContent(adaptation: Adaptation, input: { worktreePath?: string; previousAttempts?: AttemptSummary[] }): Promise<string | undefined> {
+async function describeWithContent(
+  adaptation: Adaptation,
+  input: { worktreePath?: string; previousAttempts?: AttemptSummary[] },
+): Promise<string | undefined> {
   if (selfContainedStrategies.includes(adaptation.strategy)) return `- ${describeAdaptation(adaptation)}`;
   if (input.worktreePath === undefined) return undefined;
-  const content = await readAdaptationContent(input.worktreePath, adaptation.strategy, evidenceOf(adaptation, input.previousAttempts ?? []));
+  const content = await readAdaptationContent(
+    input.worktreePath,
+    adaptation.strategy,
+    evidenceOf(adaptation, input.previousAttempts ?? []),
+  );
   return content.length === 0 ? undefined : [`- ${describeAdaptation(adaptation)}`, ...content].join('\n\n');
 }
 
@@ -36,9 +43,14 @@ export async function buildLearningSections(input: {
   const skills = await findSkillsFor(input.skillsDir, input.goal);
   const sections: LearningSections['sections'] = [];
   if (skills.length > 0) {
-    sections.push({ title: 'Skills learned from earlier failures in this project', text: formatSkillsForPrompt(skills) });
+    sections.push({
+      title: 'Skills learned from earlier failures in this project',
+      text: formatSkillsForPrompt(skills),
+    });
   }
-  const described = (await Promise.all(input.adaptations.map((adaptation) => describeWithContent(adaptation, input)))).filter((text): text is string => text !== undefined);
+  const described = (
+    await Promise.all(input.adaptations.map((adaptation) => describeWithContent(adaptation, input)))
+  ).filter((text): text is string => text !== undefined);
   if (described.length > 0) sections.push({ title: 'Adaptations for this attempt', text: described.join('\n\n') });
   return { sections, skillsOffered: skills.map((skill) => skill.id) };
 }

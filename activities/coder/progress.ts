@@ -36,8 +36,18 @@ export async function saveProgress(input: {
   secretValues: string[];
 }): Promise<ArtifactRef> {
   const messages = scrubSecrets(input.messages, input.secretValues);
-  const transcript = await writeArtifact({ dir: input.dir, name: TRANSCRIPT_NAME, content: JSON.stringify(messages, null, 2), hostId: input.hostId });
-  await writeArtifact({ dir: input.dir, name: PROGRESS_NAME, content: JSON.stringify(scrubSecrets({ ...input.progress, messages }, input.secretValues)), hostId: input.hostId });
+  const transcript = await writeArtifact({
+    dir: input.dir,
+    name: TRANSCRIPT_NAME,
+    content: JSON.stringify(messages, null, 2),
+    hostId: input.hostId,
+  });
+  await writeArtifact({
+    dir: input.dir,
+    name: PROGRESS_NAME,
+    content: JSON.stringify(scrubSecrets({ ...input.progress, messages }, input.secretValues)),
+    hostId: input.hostId,
+  });
   return transcript;
 }
 
@@ -49,7 +59,9 @@ export interface SavedProgress {
 /** Loads the saved progress next to `transcriptPath`; undefined when there is none or it cannot be read. */
 export async function loadProgress(transcriptPath: string): Promise<SavedProgress | undefined> {
   try {
-    const saved = JSON.parse(await readFile(path.join(path.dirname(transcriptPath), PROGRESS_NAME), 'utf8')) as CoderProgress & { messages: ChatMessage[] };
+    const saved = JSON.parse(
+      await readFile(path.join(path.dirname(transcriptPath), PROGRESS_NAME), 'utf8'),
+    ) as CoderProgress & { messages: ChatMessage[] };
     const { messages, ...progress } = saved;
     if (!Number.isInteger(progress.step) || progress.step < 1 || !Array.isArray(messages)) return undefined;
     return { messages, progress };

@@ -9,14 +9,33 @@ import { listRepoFiles } from './repo-map.js';
 const MAX_EXCERPT_CHARS = 4_000;
 
 /** Up to `max` files named by the goal, the hint and earlier failures (symbols in test output), with their first lines. */
-export async function readRelevantFiles(input: { worktreePath: string; goal: string; hint?: string; previousAttempts: AttemptSummary[]; max?: number }): Promise<ContextFile[]> {
-  const evidence = input.previousAttempts.flatMap((attempt) => [attempt.failureReason ?? '', attempt.test?.stdoutExcerpt.slice(-4000) ?? '']);
-  const files = rankRelevantFiles(await listRepoFiles(input.worktreePath), [input.goal, input.hint ?? '', ...evidence], input.max ?? 5);
+export async function readRelevantFiles(input: {
+  worktreePath: string;
+  goal: string;
+  hint?: string;
+  previousAttempts: AttemptSummary[];
+  max?: number;
+}): Promise<ContextFile[]> {
+  const evidence = input.previousAttempts.flatMap((attempt) => [
+    attempt.failureReason ?? '',
+    attempt.test?.stdoutExcerpt.slice(-4000) ?? '',
+  ]);
+  const files = rankRelevantFiles(
+    await listRepoFiles(input.worktreePath),
+    [input.goal, input.hint ?? '', ...evidence],
+    input.max ?? 5,
+  );
   const read = await Promise.all(
     files.map(async (file) => {
       const text = await readFile(path.join(input.worktreePath, file), 'utf8').catch(() => undefined);
       if (text === undefined || text.includes('\0')) return undefined; // Deleted or binary: the model can list it.
-      return { path: file, excerpt: text.length > MAX_EXCERPT_CHARS ? `${text.slice(0, MAX_EXCERPT_CHARS)}\n[... cut; read_file shows the rest]` : text };
+      return {
+        path: file,
+        excerpt:
+          text.length > MAX_EXCERPT_CHARS
+            ? `${text.slice(0, MAX_EXCERPT_CHARS)}\n[... cut; read_file shows the rest]`
+            : text,
+      };
     }),
   );
   return read.filter((file): file is ContextFile => file !== undefined);

@@ -15,7 +15,9 @@ async function countLines(file: string): Promise<number | undefined> {
 
 /** Tracked and untracked-not-ignored files of the worktree, sorted. */
 export async function listRepoFiles(worktreePath: string): Promise<string[]> {
-  const { stdout } = await execa('git', ['-c', 'core.quotepath=false', 'ls-files', '-co', '--exclude-standard', '-z'], { cwd: worktreePath });
+  const { stdout } = await execa('git', ['-c', 'core.quotepath=false', 'ls-files', '-co', '--exclude-standard', '-z'], {
+    cwd: worktreePath,
+  });
   return [...new Set(stdout.split('\0').filter((name) => name !== ''))].sort();
 }
 
@@ -34,6 +36,7 @@ export async function buildRepoMap(worktreePath: string, options: { maxFiles?: n
       return count === undefined ? file : `${file} (${count} lines)`;
     }),
   );
-  if (files.length > shown.length) lines.push(`... and ${files.length - shown.length} more files (use list_files to see them)`);
+  if (files.length > shown.length)
+    lines.push(`... and ${files.length - shown.length} more files (use list_files to see them)`);
   return lines.length > 0 ? lines.join('\n') : '(the repository has no files yet)';
 }

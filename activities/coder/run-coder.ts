@@ -66,7 +66,13 @@ export interface RunCoderInput {
 }
 
 /** Runs tool calls in order; stops at `finish` and returns its summary. */
-async function runToolCalls(turn: AssistantTurn, messages: ChatMessage[], context: ToolContext, caller: ToolCaller, signal?: AbortSignal) {
+async function runToolCalls(
+  turn: AssistantTurn,
+  messages: ChatMessage[],
+  context: ToolContext,
+  caller: ToolCaller,
+  signal?: AbortSignal,
+) {
   for (const call of turn.toolCalls) {
     signal?.throwIfAborted();
     const outcome = await runToolCall(call, context, caller);
@@ -79,10 +85,13 @@ async function runToolCalls(turn: AssistantTurn, messages: ChatMessage[], contex
 /** Why the next turn may not run, or undefined while the allowance lasts. */
 function overAllowance(telemetry: ToolContext['telemetry'], allowance: CoderAllowance | undefined): string | undefined {
   if (!allowance) return undefined;
-  if (telemetry.modelRequests >= allowance.modelCalls) return `budget exhausted: model calls (${telemetry.modelRequests} of ${allowance.modelCalls} left for this run)`;
+  if (telemetry.modelRequests >= allowance.modelCalls)
+    return `budget exhausted: model calls (${telemetry.modelRequests} of ${allowance.modelCalls} left for this run)`;
   const tokens = telemetry.inputTokens + telemetry.outputTokens;
-  if (tokens >= allowance.tokens) return `budget exhausted: tokens (${tokens} of ${allowance.tokens} left for this run)`;
-  if (allowance.deadlineAt !== undefined && Date.now() >= allowance.deadlineAt) return 'budget exhausted: wall time (the task deadline passed)';
+  if (tokens >= allowance.tokens)
+    return `budget exhausted: tokens (${tokens} of ${allowance.tokens} left for this run)`;
+  if (allowance.deadlineAt !== undefined && Date.now() >= allowance.deadlineAt)
+    return 'budget exhausted: wall time (the task deadline passed)';
   return undefined;
 }
 
@@ -100,8 +109,20 @@ async function withHeartbeat<T>(promise: Promise<T>, beat: (() => void) | undefi
 /** The system prompt and the first user message: goal, repo map, relevant files, earlier attempts, hint. */
 async function firstMessages(input: RunCoderInput, systemPrompt: string): Promise<ChatMessage[]> {
   const { worktreePath, goal, hint, previousAttempts } = input;
-  const [repoMap, relevantFiles] = await Promise.all([buildRepoMap(worktreePath), readRelevantFiles({ worktreePath, goal, hint, previousAttempts })]);
-  return buildCoderMessages({ goal, repoMap, relevantFiles, previousAttempts, hint, secretValues: input.secretValues, systemPrompt, extraSections: input.extraSections });
+  const [repoMap, relevantFiles] = await Promise.all([
+    buildRepoMap(worktreePath),
+    readRelevantFiles({ worktreePath, goal, hint, previousAttempts }),
+  ]);
+  return buildCoderMessages({
+    goal,
+    repoMap,
+    relevantFiles,
+    previousAttempts,
+    hint,
+    secretValues: input.secretValues,
+    systemPrompt,
+    extraSections: input.extraSections,
+  });
 }
 
 /**
@@ -120,7 +141,9 @@ export async function runCoder(input: RunCoderInput): Promise<CoderResult> {
   }
   signal?.throwIfAborted();
   const resumed = input.resume;
-  const caller: ToolCaller = input.agent ? { agent: input.agent.label, capabilities: input.agent.capabilities } : { agent: 'coder/builtin', capabilities: defaultCapabilities.coder };
+  const caller: ToolCaller = input.agent
+    ? { agent: input.agent.label, capabilities: input.agent.capabilities }
+    : { agent: 'coder/builtin', capabilities: defaultCapabilities.coder };
   const tools = toolsFor(caller.capabilities);
   const toolSpecs = tools.map((tool) => tool.spec);
   const messages = resumed?.messages ?? (await firstMessages(input, buildSystemPrompt(tools, input.systemPrompt)));
@@ -136,10 +159,21 @@ export async function runCoder(input: RunCoderInput): Promise<CoderResult> {
   let transcript: ArtifactRef | undefined;
   const transcriptPath = path.join(input.artifactDir, TRANSCRIPT_NAME);
   const saveTranscript = async (step: number, finished?: string) => {
-    const progress = { step, turnsConsumed, telemetry, changedFiles: [...context.changedFiles], ...(finished === undefined ? {} : { finished }) };
+    const progress = {
+      step,
+      turnsConsumed,
+      telemetry,
+      changedFiles: [...context.changedFiles],
+      ...(finished === undefined ? {} : { finished }),
+    };
     transcript = await saveProgress({ dir: input.artifactDir, hostId: input.hostId, messages, progress, secretValues });
   };
-  const result = (status: CoderResult['status'], summary: string, reason?: string, cause?: FailureCause['kind']): CoderResult => {
+  const result = (
+    status: CoderResult['status'],
+    summary: string,
+    reason?: string,
+    cause?: FailureCause['kind'],
+  ): CoderResult => {
     const scrubbed = reason === undefined ? undefined : scrubText(reason, secretValues);
     const changedFiles = [...context.changedFiles].sort();
     const typed = cause && scrubbed !== undefined ? { kind: cause, message: scrubbed } : undefined;
@@ -151,7 +185,9 @@ export async function runCoder(input: RunCoderInput): Promise<CoderResult> {
       telemetry,
       turnsConsumed,
       transcript,
-      ...(status === 'finished' ? {} : { cause: causeOfCoderResult({ status, reason: scrubbed, changedFiles, cause: typed }) }),
+      ...(status === 'finished'
+        ? {}
+        : { cause: causeOfCoderResult({ status, reason: scrubbed, changedFiles, cause: typed }) }),
     };
   };
 
@@ -175,7 +211,10 @@ export async function runCoder(input: RunCoderInput): Promise<CoderResult> {
     const beat = input.heartbeat && (() => input.heartbeat?.({ step: step - 1, transcriptPath }));
     let turn: AssistantTurn;
     try {
-      turn = await withHeartbeat(abortable(input.provider.complete({ role: 'coder', messages: request, tools: toolSpecs }), signal), beat);
+      turn = await withHeartbeat(
+        abortable(input.provider.complete({ role: 'coder', messages: request, tools: toolSpecs }), signal),
+        beat,
+      );
     } catch (error) {
       // Only the model's own failure becomes a result; infrastructure failures are Temporal's to retry.
       if (!(error instanceof ModelProblem)) throw error;

@@ -15,7 +15,12 @@ const maxRuns = 100_000;
  * commit), else a new branch under the first free of those names. An existing branch is never moved, so an earlier
  * run's commit stays on its own branch.
  */
-export async function branchForCommit(git: SimpleGit, sha: string, preferred: string, reflogMessage: string): Promise<string> {
+export async function branchForCommit(
+  git: SimpleGit,
+  sha: string,
+  preferred: string,
+  reflogMessage: string,
+): Promise<string> {
   // The common case, a task id's first run: one process.
   if (await createBranch(git, preferred, sha, reflogMessage)) return preferred;
   for (let tries = 0; tries < 3; tries += 1) {
@@ -27,7 +32,9 @@ export async function branchForCommit(git: SimpleGit, sha: string, preferred: st
     const name = runBranchName(preferred, n);
     if (await createBranch(git, name, sha, reflogMessage)) return name;
   }
-  throw new Error(`could not create a branch for commit ${sha} under ${preferred}: its names kept being taken concurrently`);
+  throw new Error(
+    `could not create a branch for commit ${sha} under ${preferred}: its names kept being taken concurrently`,
+  );
 }
 
 /** Creates branch `name` at `sha` unless it exists: the empty old value makes a concurrent creator of the name lose. */
@@ -37,7 +44,12 @@ async function createBranch(git: SimpleGit, name: string, sha: string, reflogMes
 
 /** Branch name → tip sha of `preferred` and its `-runN` siblings. */
 async function listRunBranches(git: SimpleGit, preferred: string): Promise<Map<string, string>> {
-  const out = await git.raw(['for-each-ref', '--format=%(objectname) %(refname)', `refs/heads/${preferred}`, `refs/heads/${preferred}-run*`]);
+  const out = await git.raw([
+    'for-each-ref',
+    '--format=%(objectname) %(refname)',
+    `refs/heads/${preferred}`,
+    `refs/heads/${preferred}-run*`,
+  ]);
   const branches = new Map<string, string>();
   for (const line of out.split('\n')) {
     const [target, ref] = line.trim().split(' ');

@@ -25,7 +25,13 @@ export interface CommitWorktreeInput {
 
 // A fixed identity, so commits work on hosts without a git identity and are recognisable as the loop's own.
 // No automatic maintenance either: a commit would otherwise start `git maintenance` (or gc) in the background.
-const identity = ['user.name=taskloop', 'user.email=taskloop@localhost', 'commit.gpgsign=false', 'maintenance.auto=false', 'gc.auto=0'];
+const identity = [
+  'user.name=taskloop',
+  'user.email=taskloop@localhost',
+  'commit.gpgsign=false',
+  'maintenance.auto=false',
+  'gc.auto=0',
+];
 const author = 'taskloop <taskloop@localhost>';
 
 /** The trailer line that marks the commit of one workflow attempt. */
@@ -45,7 +51,8 @@ export async function commitWorktree(input: CommitWorktreeInput): Promise<Commit
   const git = await openWorktree(input.worktreePath, identity);
   const head = await readHead(input.worktreePath);
   // Claims detach HEAD; a worktree made before that has the task's branch checked out, which a commit only advances.
-  if (head.branch !== undefined && head.branch !== input.branch) throw branchMismatch(input.worktreePath, input.branch, head.branch);
+  if (head.branch !== undefined && head.branch !== input.branch)
+    throw branchMismatch(input.worktreePath, input.branch, head.branch);
 
   const trailer = runTrailer(input.workflowId, input.attempt);
   const reflog = `taskloop: ${input.workflowId} attempt ${input.attempt}`;
@@ -56,12 +63,20 @@ export async function commitWorktree(input: CommitWorktreeInput): Promise<Commit
 
   const subject = input.message.trim() || `taskloop: ${input.workflowId} attempt ${input.attempt}`;
   // --cleanup=whitespace keeps "#123" lines; hooks are off for every taskloop git command (see run-git).
-  const commit = ['commit', '--quiet', '--cleanup=whitespace', `--author=${author}`, '-m', `${subject}\n\n${trailer}\n`];
+  const commit = [
+    'commit',
+    '--quiet',
+    '--cleanup=whitespace',
+    `--author=${author}`,
+    '-m',
+    `${subject}\n\n${trailer}\n`,
+  ];
   if (!input.staged) await runInOwnWorktree(git, input.worktreePath, startedAtMs, ['add', '-A']);
   if (!(await tryCommit(git, input.worktreePath, startedAtMs, commit))) {
     // The index may not hold the change after all (e.g. the review ran elsewhere): stage and try once more.
     if (input.staged) await runInOwnWorktree(git, input.worktreePath, startedAtMs, ['add', '-A']);
-    if (!input.staged || !(await tryCommit(git, input.worktreePath, startedAtMs, commit))) throw nothingToCommit(input.worktreePath);
+    if (!input.staged || !(await tryCommit(git, input.worktreePath, startedAtMs, commit)))
+      throw nothingToCommit(input.worktreePath);
   }
   const sha = (await readHead(input.worktreePath)).sha ?? (await git.raw(['rev-parse', 'HEAD'])).trim();
   return { sha, branch: await branchForCommit(git, sha, input.branch, reflog), created: true };
@@ -73,7 +88,11 @@ async function tryCommit(git: SimpleGit, worktreePath: string, startedAtMs: numb
     await runInOwnWorktree(git, worktreePath, startedAtMs, args);
     return true;
   } catch (error) {
-    if (error instanceof GitError && /nothing to commit|no changes added to commit|nothing added to commit/i.test(error.message)) return false;
+    if (
+      error instanceof GitError &&
+      /nothing to commit|no changes added to commit|nothing added to commit/i.test(error.message)
+    )
+      return false;
     throw error;
   }
 }
@@ -93,7 +112,11 @@ const lookBack = 100;
  * The newest commit since the attempt's base whose message has exactly the trailer line. Only commits after the base
  * count: an earlier run of the same workflow id may have the same trailer and be merged into the base already.
  */
-async function findOwnCommit(git: SimpleGit, trailer: string, baseSha: string | undefined): Promise<string | undefined> {
+async function findOwnCommit(
+  git: SimpleGit,
+  trailer: string,
+  baseSha: string | undefined,
+): Promise<string | undefined> {
   const range = baseSha ? `${baseSha}..HEAD` : 'HEAD';
   const log = await git.raw(['log', `--max-count=${lookBack}`, '--format=%H%x1f%B%x1e', range]).catch(() => '');
   for (const record of log.split('\x1e')) {

@@ -55,7 +55,8 @@ export async function createWorktree(input: CreateWorktreeInput): Promise<Create
     // An earlier attempt of this task whose host was lost left its worktree: that attempt is over, remove it.
     await removeStaleAttemptWorktrees(git, input.repoPath, toSafeName(input.workflowId), input.attempt);
     const reused = await readRecordedBase(worktreePath);
-    if (reused && (await isWorktreeOf(worktreePath, input.repoPath))) return { worktreePath, branch, baseSha: reused, reused: true };
+    if (reused && (await isWorktreeOf(worktreePath, input.repoPath)))
+      return { worktreePath, branch, baseSha: reused, reused: true };
 
     const baseSha = await resolveBaseRef(git, input.baseRef, input.repoPath);
     // A folder git does not know is debris of an interrupted add: it is ours (keyed by workflow and attempt).

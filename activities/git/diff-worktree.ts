@@ -20,7 +20,11 @@ const diffArgs = ['--cached', '--no-color', '--no-ext-diff', '--no-textconv', '-
  * older than `startedAtMs` is removed (see runInOwnWorktree). Throws non-retryable `InvalidWorktree` or
  * `UnknownBaseRef`, retryable `GitLocked`.
  */
-export async function diffWorktree(input: { worktreePath: string; baseSha: string; startedAtMs?: number }): Promise<WorktreeDiff> {
+export async function diffWorktree(input: {
+  worktreePath: string;
+  baseSha: string;
+  startedAtMs?: number;
+}): Promise<WorktreeDiff> {
   const git = await openWorktree(input.worktreePath);
   // A sha starting with "-" would be read as an option.
   if (input.baseSha.startsWith('-')) throw unknownBaseSha(input.baseSha, input.worktreePath);
@@ -41,7 +45,8 @@ async function diffAgainst(git: SimpleGit, base: string, worktreePath: string) {
       git.diffSummary([...diffArgs, '--numstat', `${base}^{commit}`, '--']),
     ]);
   } catch (error) {
-    if (error instanceof GitError && /bad (object|revision)|unknown revision|not a valid/i.test(error.message)) throw unknownBaseSha(base, worktreePath);
+    if (error instanceof GitError && /bad (object|revision)|unknown revision|not a valid/i.test(error.message))
+      throw unknownBaseSha(base, worktreePath);
     throw error;
   }
 }

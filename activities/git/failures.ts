@@ -26,7 +26,10 @@ export const invalidTaskId = (taskId: string): ApplicationFailure =>
   );
 
 export const invalidWorktree = (worktreePath: string, problem: string): ApplicationFailure =>
-  fail('InvalidWorktree', `worktreePath ${JSON.stringify(worktreePath)} ${problem}: pass the worktreePath returned by createWorktree`);
+  fail(
+    'InvalidWorktree',
+    `worktreePath ${JSON.stringify(worktreePath)} ${problem}: pass the worktreePath returned by createWorktree`,
+  );
 
 export const unknownBaseSha = (baseSha: string, worktreePath: string): ApplicationFailure =>
   fail(
@@ -34,7 +37,11 @@ export const unknownBaseSha = (baseSha: string, worktreePath: string): Applicati
     `baseSha ${JSON.stringify(baseSha)} is not a commit in worktree ${JSON.stringify(worktreePath)}: pass the baseSha returned by createWorktree`,
   );
 
-export const branchMismatch = (worktreePath: string, expected: string, actual: string | undefined): ApplicationFailure =>
+export const branchMismatch = (
+  worktreePath: string,
+  expected: string,
+  actual: string | undefined,
+): ApplicationFailure =>
   fail(
     'BranchMismatch',
     `worktree ${JSON.stringify(worktreePath)} has ${actual ? `branch ${JSON.stringify(actual)}` : 'a detached HEAD'} checked out, not branch ${JSON.stringify(expected)}: pass the branch returned by createWorktree`,
@@ -58,7 +65,9 @@ export const gitLocked = (lockPath: string, command: string): ApplicationFailure
   );
 
 export const worktreeError = (command: string, problem: string): ApplicationFailure =>
-  retryable('WorktreeError', `git ${command} failed: ${problem.trim().split('\n').slice(-3).join(' ').slice(0, 400)}`, { command });
+  retryable('WorktreeError', `git ${command} failed: ${problem.trim().split('\n').slice(-3).join(' ').slice(0, 400)}`, {
+    command,
+  });
 
 export const pushRejected = (branch: string, remote: string, reason: string, kept: string): ApplicationFailure =>
   ApplicationFailure.create({

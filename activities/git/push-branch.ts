@@ -9,14 +9,19 @@ import { remoteEnv } from './repo-cache.js';
 import { canonical } from './worktree-owner.js';
 
 // What git says when the remote refuses the update: not a fast-forward, or no permission.
-const rejected = /\[rejected\]|\[remote rejected\]|non-fast-forward|fetch first|permission denied|denied|protected branch|not allowed/i;
+const rejected =
+  /\[rejected\]|\[remote rejected\]|non-fast-forward|fetch first|permission denied|denied|protected branch|not allowed/i;
 
 /**
  * Pushes `sha` to `branch` on the clone's `origin` (no force): a retried push of the same sha is a no-op. Returns the
  * remote's URL without credentials. Throws non-retryable `PushRejected` (the commit stays on the local branch) or
  * retryable `WorktreeError` when the remote does not answer.
  */
-export async function pushBranch(input: { worktreePath: string; branch: string; sha: string }): Promise<{ remote: string }> {
+export async function pushBranch(input: {
+  worktreePath: string;
+  branch: string;
+  sha: string;
+}): Promise<{ remote: string }> {
   const git = openGit(input.worktreePath).env(remoteEnv);
   const remote = redactUrls((await git.raw(['config', '--get', 'remote.origin.url'])).trim());
   try {
@@ -25,7 +30,9 @@ export async function pushBranch(input: { worktreePath: string; branch: string; 
     const message = redactUrls(error instanceof Error ? error.message : String(error));
     if (error instanceof GitError && rejected.test(message)) {
       const reason = rejectionReason(message);
-      const clone = (await git.raw(['rev-parse', '--path-format=absolute', '--git-common-dir']).catch(() => 'this host\'s clone')).trim();
+      const clone = (
+        await git.raw(['rev-parse', '--path-format=absolute', '--git-common-dir']).catch(() => "this host's clone")
+      ).trim();
       throw pushRejected(input.branch, remote, reason, clone);
     }
     throw worktreeError('push', message);

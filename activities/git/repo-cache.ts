@@ -36,7 +36,11 @@ export const remoteEnv: Record<string, string> = {
  * non-retryable `UnknownBaseRef` when the remote has no such ref, retryable `WorktreeError` when the remote does not
  * answer (messages carry no credentials).
  */
-export async function fetchBase(url: string, workDir: string, baseRef: string): Promise<{ repoPath: string; baseSha: string }> {
+export async function fetchBase(
+  url: string,
+  workDir: string,
+  baseRef: string,
+): Promise<{ repoPath: string; baseSha: string }> {
   const repoPath = cachedClonePath(workDir, url);
   return withRepoLock(`fetch:${repoPath}`, async () => {
     if (!(await isDirectory(path.join(repoPath, 'refs')))) {
@@ -48,7 +52,8 @@ export async function fetchBase(url: string, workDir: string, baseRef: string): 
     try {
       await git.raw(['fetch', '--quiet', '--no-tags', 'origin', baseRef]);
     } catch (error) {
-      if (error instanceof GitError && /couldn't find remote ref|not our ref|invalid refspec/i.test(error.message)) throw unknownBaseRef(baseRef, redactUrls(url));
+      if (error instanceof GitError && /couldn't find remote ref|not our ref|invalid refspec/i.test(error.message))
+        throw unknownBaseRef(baseRef, redactUrls(url));
       throw worktreeError('fetch', redactUrls(error instanceof Error ? error.message : String(error)));
     }
     const baseSha = (await git.raw(['rev-parse', '--verify', 'FETCH_HEAD^{commit}'])).trim();
@@ -63,4 +68,3 @@ async function runRemote(git: ReturnType<typeof openGit>, args: string[]): Promi
     throw worktreeError(args[0] ?? 'git', redactUrls(error instanceof Error ? error.message : String(error)));
   }
 }
-

@@ -34,7 +34,8 @@ export async function tryGit(git: SimpleGit, args: string[]): Promise<string | u
 }
 
 // What git prints when another git process holds a lock (or a concurrent worktree add/remove is half done).
-const lockMessage = /Unable to create '([^']+\.lock)'|cannot lock ref|could not lock|unable to lock|failed to read .*commondir/i;
+const lockMessage =
+  /Unable to create '([^']+\.lock)'|cannot lock ref|could not lock|unable to lock|failed to read .*commondir/i;
 
 /** The lock file a git error names, or '' when it is a lock error that names none; undefined when not a lock error. */
 export function lockFileOf(error: unknown): string | undefined {
@@ -98,7 +99,8 @@ export async function openRepo(repoPath: string): Promise<SimpleGit> {
 
 /** Throws `InvalidRepo` when `repoPath` is not a git repository (called after a command there failed, to say why). */
 export async function assertRepo(git: SimpleGit, repoPath: string): Promise<void> {
-  if ((await tryGit(git, ['rev-parse', '--git-dir'])) === undefined) throw invalidRepo(repoPath, 'is not a git repository');
+  if ((await tryGit(git, ['rev-parse', '--git-dir'])) === undefined)
+    throw invalidRepo(repoPath, 'is not a git repository');
 }
 
 /** A linked worktree's private git folder, read from its `.git` file (`gitdir: <path>`) without starting git. */

@@ -9,7 +9,12 @@ import { lockFileOf, privateGitDir, runGit } from './run-git.js';
  * `startedAtMs` (the activity's start), no live process of this task holds it, so it is removed and the command run
  * again; other locks are waited for (see runGit), then reported as retryable `GitLocked`.
  */
-export async function runInOwnWorktree(git: SimpleGit, worktreePath: string, startedAtMs: number, args: string[]): Promise<string> {
+export async function runInOwnWorktree(
+  git: SimpleGit,
+  worktreePath: string,
+  startedAtMs: number,
+  args: string[],
+): Promise<string> {
   try {
     return await git.raw(args);
   } catch (error) {

@@ -28,7 +28,12 @@ export async function staleAttemptWorktrees(repoPath: string, prefix: string, at
 }
 
 /** Removes them (forced: an abandoned attempt's changes are never committed), so they neither linger nor stay registered. */
-export async function removeStaleAttemptWorktrees(git: SimpleGit, repoPath: string, prefix: string, attempt: number): Promise<void> {
+export async function removeStaleAttemptWorktrees(
+  git: SimpleGit,
+  repoPath: string,
+  prefix: string,
+  attempt: number,
+): Promise<void> {
   for (const folder of await staleAttemptWorktrees(repoPath, prefix, attempt)) {
     await runGit(git, ['worktree', 'remove', '--force', folder]).catch(() => runGit(git, ['worktree', 'prune']));
   }

@@ -27,7 +27,12 @@ export async function appendTaskHistory(repoPath: string, record: TaskHistoryRec
 }
 
 /** Failures of the project's other tasks, one entry per task (a retried append counts once). */
-export async function loadTaskHistory(repoPath: string, project: string, excludeTaskId: string, limit = 200): Promise<HistoryEntry[]> {
+export async function loadTaskHistory(
+  repoPath: string,
+  project: string,
+  excludeTaskId: string,
+  limit = 200,
+): Promise<HistoryEntry[]> {
   const file = await historyFile(repoPath);
   const text = file ? await readFile(file, 'utf8').catch(() => '') : '';
   const byTask = new Map<string, { files: Set<string>; patterns: Map<string, string> }>();
@@ -43,8 +48,12 @@ export async function loadTaskHistory(repoPath: string, project: string, exclude
     const entry = byTask.get(record.taskId) ?? { files: new Set(), patterns: new Map() };
     record.files.forEach((file) => entry.files.add(file));
     // One pattern per failed attempt: keyed by attempt, so the duplicate of a retried append is dropped.
-    record.patterns.forEach((pattern, index) => entry.patterns.set(`${record.workflowId}#${record.attempt}#${index}`, pattern));
+    record.patterns.forEach((pattern, index) =>
+      entry.patterns.set(`${record.workflowId}#${record.attempt}#${index}`, pattern),
+    );
     byTask.set(record.taskId, entry);
   }
-  return [...byTask.entries()].slice(-limit).map(([taskId, entry]) => ({ taskId, files: [...entry.files], patterns: [...entry.patterns.values()] }));
+  return [...byTask.entries()]
+    .slice(-limit)
+    .map(([taskId, entry]) => ({ taskId, files: [...entry.files], patterns: [...entry.patterns.values()] }));
 }

@@ -4,24 +4,41 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ApplicationFailure } from '@temporalio/common';
-import { builtinAgent, parseAgentRegistry, selectAgentVersion, type AgentRole, type SelectedAgent } from '../../domain/agents.js';
+import {
+  builtinAgent,
+  parseAgentRegistry,
+  selectAgentVersion,
+  type AgentRole,
+  type SelectedAgent,
+} from '../../domain/agents.js';
 
 /** The registry shipped in the taskloop checkout. */
-export const defaultRegistryFile = path.resolve(path.dirname(fileURLToPath(import.meta.url)), import.meta.url.includes('/dist/') ? '../../..' : '../..', 'agents', 'registry.json');
+export const defaultRegistryFile = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  import.meta.url.includes('/dist/') ? '../../..' : '../..',
+  'agents',
+  'registry.json',
+);
 
 function invalidRegistry(message: string): ApplicationFailure {
   return ApplicationFailure.create({ type: 'InvalidAgentRegistry', nonRetryable: true, message });
 }
 
 /** The selected version and its prompt text (undefined for `builtin`: the role's own prompt applies). */
-export async function loadAgent(role: AgentRole, options: { file?: string; pinned?: string } = {}): Promise<{ agent: SelectedAgent; prompt?: string }> {
+export async function loadAgent(
+  role: AgentRole,
+  options: { file?: string; pinned?: string } = {},
+): Promise<{ agent: SelectedAgent; prompt?: string }> {
   const file = options.file ?? process.env.TASKLOOP_AGENTS_FILE ?? defaultRegistryFile;
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT' && options.pinned === undefined) return { agent: builtinAgent(role) };
-    throw invalidRegistry(`agent registry ${file} cannot be read (${String(error)}); fix: create it or set TASKLOOP_AGENTS_FILE`);
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' && options.pinned === undefined)
+      return { agent: builtinAgent(role) };
+    throw invalidRegistry(
+      `agent registry ${file} cannot be read (${String(error)}); fix: create it or set TASKLOOP_AGENTS_FILE`,
+    );
   }
   let json: unknown;
   try {

@@ -4,7 +4,14 @@ import Anthropic from '@anthropic-ai/sdk';
 import { missingKey, toProviderFailure, type FaultContext, type ProviderFault } from './provider-errors.js';
 import type { ProviderEndpoint } from './provider-env.js';
 import { ModelProblem } from './types.js';
-import type { AssistantTurn, ChatMessage, CompletionRequest, ModelParameters, ModelProvider, ToolCall } from './types.js';
+import type {
+  AssistantTurn,
+  ChatMessage,
+  CompletionRequest,
+  ModelParameters,
+  ModelProvider,
+  ToolCall,
+} from './types.js';
 
 const ANTHROPIC_URL = 'https://api.anthropic.com';
 const DEFAULT_MAX_TOKENS = 4096;
@@ -19,10 +26,12 @@ interface Turn {
 }
 
 function toBlocks(message: Exclude<ChatMessage, { role: 'system' }>): Block[] {
-  if (message.role === 'tool') return [{ type: 'tool_result', tool_use_id: message.toolCallId, content: message.content }];
+  if (message.role === 'tool')
+    return [{ type: 'tool_result', tool_use_id: message.toolCallId, content: message.content }];
   if (message.role === 'user') return [{ type: 'text', text: message.content }];
   const blocks: Block[] = message.content.trim() === '' ? [] : [{ type: 'text', text: message.content }];
-  for (const call of message.toolCalls) blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: call.arguments });
+  for (const call of message.toolCalls)
+    blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: call.arguments });
   // The API refuses an assistant turn without content.
   return blocks.length > 0 ? blocks : [{ type: 'text', text: '(no reply)' }];
 }
@@ -56,34 +65,70 @@ export function readMessage(reply: unknown, spec: string): AssistantTurn {
   for (const block of content as { type?: string; text?: unknown; id?: unknown; name?: unknown; input?: unknown }[]) {
     if (block.type === 'text' && typeof block.text === 'string') texts.push(block.text);
     if (block.type !== 'tool_use') continue;
-    if (typeof block.name !== 'string' || typeof block.input !== 'object' || block.input === null || Array.isArray(block.input)) {
-      throw new ModelProblem(`the reply of ${spec} has a malformed tool_use block: ${JSON.stringify(block).slice(0, 200)}`);
+    if (
+      typeof block.name !== 'string' ||
+      typeof block.input !== 'object' ||
+      block.input === null ||
+      Array.isArray(block.input)
+    ) {
+      throw new ModelProblem(
+        `the reply of ${spec} has a malformed tool_use block: ${JSON.stringify(block).slice(0, 200)}`,
+      );
     }
-    toolCalls.push({ id: typeof block.id === 'string' ? block.id : `toolu_${toolCalls.length}`, name: block.name, arguments: block.input as Record<string, unknown> });
+    toolCalls.push({
+      id: typeof block.id === 'string' ? block.id : `toolu_${toolCalls.length}`,
+      name: block.name,
+      arguments: block.input as Record<string, unknown>,
+    });
   }
   const text = texts.join('\n');
-  if (text.trim() === '' && toolCalls.length === 0) throw new ModelProblem(`the reply of ${spec} was empty (no text, no tool use)`);
+  if (text.trim() === '' && toolCalls.length === 0)
+    throw new ModelProblem(`the reply of ${spec} was empty (no text, no tool use)`);
   const usage = (reply as RawReply).usage;
-  return { content: text, toolCalls, ...(usage ? { usage: { inputTokens: usage.input_tokens ?? 0, outputTokens: usage.output_tokens ?? 0 } } : {}) };
+  return {
+    content: text,
+    toolCalls,
+    ...(usage ? { usage: { inputTokens: usage.input_tokens ?? 0, outputTokens: usage.output_tokens ?? 0 } } : {}),
+  };
 }
 
 function toFault(error: unknown): ProviderFault | undefined {
   if (error instanceof Anthropic.APIConnectionTimeoutError) return { kind: 'timeout' };
   if (error instanceof Anthropic.APIUserAbortError) return undefined;
-  if (error instanceof Anthropic.APIConnectionError) return { kind: 'connection', detail: String(error.cause ?? error.message) };
-  if (error instanceof Anthropic.APIError && error.status !== undefined) return { kind: 'status', status: error.status, headers: error.headers, detail: error.message };
-  if (error instanceof SyntaxError) return { kind: 'malformed', detail: `the body is not valid JSON (${error.message})` };
+  if (error instanceof Anthropic.APIConnectionError)
+    return { kind: 'connection', detail: String(error.cause ?? error.message) };
+  if (error instanceof Anthropic.APIError && error.status !== undefined)
+    return { kind: 'status', status: error.status, headers: error.headers, detail: error.message };
+  if (error instanceof SyntaxError)
+    return { kind: 'malformed', detail: `the body is not valid JSON (${error.message})` };
   return undefined;
 }
 
 /** Creates the provider for `model` on the server of `endpoint`. */
-export function createAnthropicProvider(options: { model: string; role: string; endpoint: ProviderEndpoint; parameters?: ModelParameters }): ModelProvider {
+export function createAnthropicProvider(options: {
+  model: string;
+  role: string;
+  endpoint: ProviderEndpoint;
+  parameters?: ModelParameters;
+}): ModelProvider {
   const { model, endpoint } = options;
   const spec = `anthropic:${model}`;
   const baseURL = endpoint.baseURL ?? ANTHROPIC_URL;
-  if (!endpoint.apiKey && !endpoint.baseURL) throw missingKey(spec, options.role, endpoint.keyVariable, 'ANTHROPIC_BASE_URL');
-  const client = new Anthropic({ baseURL, apiKey: endpoint.apiKey ?? 'no-key', maxRetries: 0, timeout: endpoint.timeoutMs });
-  const context: FaultContext = { spec, role: options.role, baseURL, keyVariable: endpoint.keyVariable, timeoutMs: endpoint.timeoutMs };
+  if (!endpoint.apiKey && !endpoint.baseURL)
+    throw missingKey(spec, options.role, endpoint.keyVariable, 'ANTHROPIC_BASE_URL');
+  const client = new Anthropic({
+    baseURL,
+    apiKey: endpoint.apiKey ?? 'no-key',
+    maxRetries: 0,
+    timeout: endpoint.timeoutMs,
+  });
+  const context: FaultContext = {
+    spec,
+    role: options.role,
+    baseURL,
+    keyVariable: endpoint.keyVariable,
+    timeoutMs: endpoint.timeoutMs,
+  };
 
   return {
     spec,
@@ -98,7 +143,13 @@ export function createAnthropicProvider(options: { model: string; role: string; 
           messages: turns as Anthropic.MessageParam[],
           ...(request.tools.length === 0
             ? {}
-            : { tools: request.tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.parameters as Anthropic.Tool.InputSchema })) }),
+            : {
+                tools: request.tools.map((tool) => ({
+                  name: tool.name,
+                  description: tool.description,
+                  input_schema: tool.parameters as Anthropic.Tool.InputSchema,
+                })),
+              }),
           ...(options.parameters?.temperature === undefined ? {} : { temperature: options.parameters.temperature }),
         });
       } catch (error) {

@@ -20,10 +20,16 @@ export interface VerdictUsageCount {
 }
 
 /** A valid verdict, or the model problem after two bad answers; usage either way (for the budget). */
-export type VerdictReply = { ok: true; verdict: Verdict; usage: VerdictUsageCount } | { ok: false; problem: string; usage: VerdictUsageCount };
+export type VerdictReply =
+  { ok: true; verdict: Verdict; usage: VerdictUsageCount } | { ok: false; problem: string; usage: VerdictUsageCount };
 
 /** Asks the model (at most twice) for a valid verdict; infrastructure failures of the provider propagate. */
-export async function askForVerdict(input: { provider: ModelProvider; role: 'reviewer' | 'judge'; systemPrompt?: string; question: string }): Promise<VerdictReply> {
+export async function askForVerdict(input: {
+  provider: ModelProvider;
+  role: 'reviewer' | 'judge';
+  systemPrompt?: string;
+  question: string;
+}): Promise<VerdictReply> {
   const messages: ChatMessage[] = [
     { role: 'system', content: input.systemPrompt ?? verdictPrompts[input.role] },
     { role: 'user', content: input.question },
@@ -51,5 +57,9 @@ export async function askForVerdict(input: { provider: ModelProvider; role: 'rev
     messages.push({ role: 'assistant', content, toolCalls: [] });
     messages.push({ role: 'user', content: `That verdict was not valid: ${parsed.error}. ${answerShape}` });
   }
-  return { ok: false, problem: `model problem: the ${input.role} gave no valid verdict after 2 asks: ${problem}`, usage };
+  return {
+    ok: false,
+    problem: `model problem: the ${input.role} gave no valid verdict after 2 asks: ${problem}`,
+    usage,
+  };
 }

@@ -14,7 +14,10 @@ function messageText(message: ChatMessage): string {
 }
 
 /** Estimates the usage of one model call from the request messages and the reply. */
-export function estimateUsage(messages: readonly ChatMessage[], reply: Pick<AssistantTurn, 'content' | 'toolCalls'>): TokenUsage {
+export function estimateUsage(
+  messages: readonly ChatMessage[],
+  reply: Pick<AssistantTurn, 'content' | 'toolCalls'>,
+): TokenUsage {
   const input = messages.reduce((sum, message) => sum + messageText(message).length, 0);
   const output = reply.content.length + (reply.toolCalls.length > 0 ? JSON.stringify(reply.toolCalls).length : 0);
   return { inputTokens: Math.ceil(input / 4), outputTokens: Math.ceil(output / 4) };

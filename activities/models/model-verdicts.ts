@@ -24,17 +24,36 @@ export interface VerdictModel {
 async function readDiff(diffPath: string | undefined): Promise<string> {
   if (!diffPath) return '(no diff stored)';
   const diff = await readFile(diffPath, 'utf8').catch(() => '(the diff could not be read)');
-  return diff.length > MAX_DIFF_CHARS ? `${diff.slice(0, MAX_DIFF_CHARS)}\n[diff cut at ${MAX_DIFF_CHARS} characters]` : diff;
+  return diff.length > MAX_DIFF_CHARS
+    ? `${diff.slice(0, MAX_DIFF_CHARS)}\n[diff cut at ${MAX_DIFF_CHARS} characters]`
+    : diff;
 }
 
-const listFindings = (findings: Finding[]) => (findings.length === 0 ? 'none' : findings.map((f) => `- [${f.rule}] ${f.file ?? ''} ${f.message}`).join('\n'));
+const listFindings = (findings: Finding[]) =>
+  findings.length === 0 ? 'none' : findings.map((f) => `- [${f.rule}] ${f.file ?? ''} ${f.message}`).join('\n');
 
 /** Asks the role's model; no valid verdict becomes a failing finding (a model problem), never a pass. */
-async function verdictOf<T extends { passed: boolean; findings: Finding[] }>(role: 'reviewer' | 'judge', model: VerdictModel, result: T, question: string, secretValues: string[]): Promise<T & { agent: string; modelUsage: VerdictUsage }> {
+async function verdictOf<T extends { passed: boolean; findings: Finding[] }>(
+  role: 'reviewer' | 'judge',
+  model: VerdictModel,
+  result: T,
+  question: string,
+  secretValues: string[],
+): Promise<T & { agent: string; modelUsage: VerdictUsage }> {
   const { agent, prompt } = await loadAgent(role as AgentRole, { pinned: model.agentVersion });
-  const provider = await createModelProvider(model.modelSpec, { role, cwd: model.cwd, startTurn: model.startTurn, parameters: agent.parameters });
+  const provider = await createModelProvider(model.modelSpec, {
+    role,
+    cwd: model.cwd,
+    startTurn: model.startTurn,
+    parameters: agent.parameters,
+  });
   const rule = role === 'reviewer' ? 'model_review' : 'model_judge';
-  const reply = await askForVerdict({ provider, role, systemPrompt: prompt, question: scrubText(question, secretValues) });
+  const reply = await askForVerdict({
+    provider,
+    role,
+    systemPrompt: prompt,
+    question: scrubText(question, secretValues),
+  });
   const modelUsage = { modelSpec: model.modelSpec, ...reply.usage };
   if (!reply.ok) {
     const finding: Finding = { rule: 'model_verdict_invalid', message: reply.problem };
@@ -44,15 +63,38 @@ async function verdictOf<T extends { passed: boolean; findings: Finding[] }>(rol
 }
 
 /** Merges the reviewer model's verdict on the stored diff into the policy review. */
-export async function reviewWithModel(input: { review: ReviewResult; goal: string; model: VerdictModel; secretValues: string[] }): Promise<ReviewResult> {
+export async function reviewWithModel(input: {
+  review: ReviewResult;
+  goal: string;
+  model: VerdictModel;
+  secretValues: string[];
+}): Promise<ReviewResult> {
   const { review } = input;
-  const question = [`# Goal\n${input.goal}`, `# Policy findings\n${listFindings(review.findings)}`, `# Diff\n${await readDiff(review.diff?.path)}`].join('\n\n');
+  const question = [
+    `# Goal\n${input.goal}`,
+    `# Policy findings\n${listFindings(review.findings)}`,
+    `# Diff\n${await readDiff(review.diff?.path)}`,
+  ].join('\n\n');
   return verdictOf('reviewer', input.model, review, question, input.secretValues);
 }
 
 /** Merges the judge model's verdict (goal, diff, test evidence) into the rule-based judgment. */
-export async function judgeWithModel(input: { judge: JudgeResult; goal: string; test?: Pick<TestRunResult, 'counts' | 'stdoutExcerpt'>; diffPath?: string; model: VerdictModel; secretValues: string[] }): Promise<JudgeResult> {
-  const tests = input.test ? `${JSON.stringify(input.test.counts)}\n${input.test.stdoutExcerpt.slice(-4000)}` : 'not run';
-  const question = [`# Goal\n${input.goal}`, `# Checks so far\n${input.judge.evidence.join('\n')}\n${listFindings(input.judge.findings)}`, `# Tests\n${tests}`, `# Diff\n${await readDiff(input.diffPath)}`].join('\n\n');
+export async function judgeWithModel(input: {
+  judge: JudgeResult;
+  goal: string;
+  test?: Pick<TestRunResult, 'counts' | 'stdoutExcerpt'>;
+  diffPath?: string;
+  model: VerdictModel;
+  secretValues: string[];
+}): Promise<JudgeResult> {
+  const tests = input.test
+    ? `${JSON.stringify(input.test.counts)}\n${input.test.stdoutExcerpt.slice(-4000)}`
+    : 'not run';
+  const question = [
+    `# Goal\n${input.goal}`,
+    `# Checks so far\n${input.judge.evidence.join('\n')}\n${listFindings(input.judge.findings)}`,
+    `# Tests\n${tests}`,
+    `# Diff\n${await readDiff(input.diffPath)}`,
+  ].join('\n\n');
   return verdictOf('judge', input.model, input.judge, question, input.secretValues);
 }

@@ -5,7 +5,15 @@ import type { ChatCompletion, ChatCompletionMessageParam, ChatCompletionTool } f
 import { missingKey, toProviderFailure, type FaultContext, type ProviderFault } from './provider-errors.js';
 import type { ProviderEndpoint } from './provider-env.js';
 import { ModelProblem } from './types.js';
-import type { AssistantTurn, ChatMessage, CompletionRequest, ModelParameters, ModelProvider, ToolCall, ToolSpec } from './types.js';
+import type {
+  AssistantTurn,
+  ChatMessage,
+  CompletionRequest,
+  ModelParameters,
+  ModelProvider,
+  ToolCall,
+  ToolSpec,
+} from './types.js';
 
 const OPENAI_URL = 'https://api.openai.com/v1';
 // Local servers (Ollama, vLLM) ignore the key, but the SDK insists on one.
@@ -19,7 +27,13 @@ function toOpenAIMessage(message: ChatMessage): ChatCompletionMessageParam {
         content: message.content === '' && message.toolCalls.length > 0 ? null : message.content,
         ...(message.toolCalls.length === 0
           ? {}
-          : { tool_calls: message.toolCalls.map((call) => ({ id: call.id, type: 'function' as const, function: { name: call.name, arguments: JSON.stringify(call.arguments) } })) }),
+          : {
+              tool_calls: message.toolCalls.map((call) => ({
+                id: call.id,
+                type: 'function' as const,
+                function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+              })),
+            }),
       };
     case 'tool':
       return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
@@ -29,7 +43,10 @@ function toOpenAIMessage(message: ChatMessage): ChatCompletionMessageParam {
 }
 
 function toOpenAITool(tool: ToolSpec): ChatCompletionTool {
-  return { type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } };
+  return {
+    type: 'function',
+    function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+  };
 }
 
 function parseArguments(text: string | undefined, name: string): Record<string, unknown> {
@@ -51,32 +68,62 @@ export function readCompletion(completion: unknown, spec: string): AssistantTurn
   const choice = (completion as Partial<ChatCompletion> | null)?.choices?.[0];
   if (!choice?.message) throw new ModelProblem(`the reply of ${spec} had no choices (malformed reply)`);
   const toolCalls: ToolCall[] = (choice.message.tool_calls ?? []).map((call, index) => {
-    if (call.type !== 'function') throw new ModelProblem(`the reply of ${spec} has a tool call of unknown type ${String(call.type)}`);
-    return { id: call.id || `call_${index}`, name: call.function.name, arguments: parseArguments(call.function.arguments, call.function.name) };
+    if (call.type !== 'function')
+      throw new ModelProblem(`the reply of ${spec} has a tool call of unknown type ${String(call.type)}`);
+    return {
+      id: call.id || `call_${index}`,
+      name: call.function.name,
+      arguments: parseArguments(call.function.arguments, call.function.name),
+    };
   });
   const content = choice.message.content ?? '';
-  if (content.trim() === '' && toolCalls.length === 0) throw new ModelProblem(`the reply of ${spec} was empty (no text, no tool call)`);
+  if (content.trim() === '' && toolCalls.length === 0)
+    throw new ModelProblem(`the reply of ${spec} was empty (no text, no tool call)`);
   const usage = (completion as ChatCompletion).usage;
-  return { content, toolCalls, ...(usage ? { usage: { inputTokens: usage.prompt_tokens ?? 0, outputTokens: usage.completion_tokens ?? 0 } } : {}) };
+  return {
+    content,
+    toolCalls,
+    ...(usage ? { usage: { inputTokens: usage.prompt_tokens ?? 0, outputTokens: usage.completion_tokens ?? 0 } } : {}),
+  };
 }
 
 function toFault(error: unknown): ProviderFault | undefined {
   if (error instanceof OpenAI.APIConnectionTimeoutError) return { kind: 'timeout' };
   if (error instanceof OpenAI.APIUserAbortError) return undefined;
-  if (error instanceof OpenAI.APIConnectionError) return { kind: 'connection', detail: String(error.cause ?? error.message) };
-  if (error instanceof OpenAI.APIError && error.status !== undefined) return { kind: 'status', status: error.status, headers: error.headers, detail: error.message };
-  if (error instanceof SyntaxError) return { kind: 'malformed', detail: `the body is not valid JSON (${error.message})` };
+  if (error instanceof OpenAI.APIConnectionError)
+    return { kind: 'connection', detail: String(error.cause ?? error.message) };
+  if (error instanceof OpenAI.APIError && error.status !== undefined)
+    return { kind: 'status', status: error.status, headers: error.headers, detail: error.message };
+  if (error instanceof SyntaxError)
+    return { kind: 'malformed', detail: `the body is not valid JSON (${error.message})` };
   return undefined;
 }
 
 /** Creates the provider for `model` on the server of `endpoint`. */
-export function createOpenAIProvider(options: { model: string; role: string; endpoint: ProviderEndpoint; parameters?: ModelParameters }): ModelProvider {
+export function createOpenAIProvider(options: {
+  model: string;
+  role: string;
+  endpoint: ProviderEndpoint;
+  parameters?: ModelParameters;
+}): ModelProvider {
   const { model, endpoint } = options;
   const spec = `openai:${model}`;
   const baseURL = endpoint.baseURL ?? OPENAI_URL;
-  if (!endpoint.apiKey && !endpoint.baseURL) throw missingKey(spec, options.role, endpoint.keyVariable, 'OPENAI_BASE_URL');
-  const client = new OpenAI({ baseURL, apiKey: endpoint.apiKey ?? (endpoint.baseURL ? NO_KEY : undefined), maxRetries: 0, timeout: endpoint.timeoutMs });
-  const context: FaultContext = { spec, role: options.role, baseURL, keyVariable: endpoint.keyVariable, timeoutMs: endpoint.timeoutMs };
+  if (!endpoint.apiKey && !endpoint.baseURL)
+    throw missingKey(spec, options.role, endpoint.keyVariable, 'OPENAI_BASE_URL');
+  const client = new OpenAI({
+    baseURL,
+    apiKey: endpoint.apiKey ?? (endpoint.baseURL ? NO_KEY : undefined),
+    maxRetries: 0,
+    timeout: endpoint.timeoutMs,
+  });
+  const context: FaultContext = {
+    spec,
+    role: options.role,
+    baseURL,
+    keyVariable: endpoint.keyVariable,
+    timeoutMs: endpoint.timeoutMs,
+  };
 
   return {
     spec,

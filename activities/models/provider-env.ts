@@ -15,7 +15,12 @@ export interface ProviderEndpoint {
 /** Default per-call timeout; the coder heartbeats while it waits, so this may exceed the heartbeat timeout. */
 export const DEFAULT_MODEL_TIMEOUT_MS = 120_000;
 
-const rolePrefix: Record<ModelRole, string> = { coder: 'CODER', reviewer: 'REVIEWER', judge: 'JUDGE', skillWriter: 'SKILL_WRITER' };
+const rolePrefix: Record<ModelRole, string> = {
+  coder: 'CODER',
+  reviewer: 'REVIEWER',
+  judge: 'JUDGE',
+  skillWriter: 'SKILL_WRITER',
+};
 
 /** `TASKLOOP_CODER_OPENAI_BASE_URL` and the like: the per-role override of a vendor variable. */
 export function roleVariable(role: ModelRole, name: string): string {
@@ -34,7 +39,11 @@ function pick(env: Record<string, string | undefined>, names: string[]): { name:
  * Resolves the endpoint of `kind` for `role` from `env`: `TASKLOOP_<ROLE>_<VENDOR>_BASE_URL|API_KEY`, then
  * `<VENDOR>_BASE_URL|API_KEY`; the timeout from `TASKLOOP_MODEL_TIMEOUT_MS`.
  */
-export function resolveEndpoint(kind: ProviderKind, role: ModelRole, env: Record<string, string | undefined>): ProviderEndpoint {
+export function resolveEndpoint(
+  kind: ProviderKind,
+  role: ModelRole,
+  env: Record<string, string | undefined>,
+): ProviderEndpoint {
   const vendor = kind === 'openai' ? 'OPENAI' : 'ANTHROPIC';
   const baseURL = pick(env, [roleVariable(role, `${vendor}_BASE_URL`), `${vendor}_BASE_URL`]);
   const key = pick(env, [roleVariable(role, `${vendor}_API_KEY`), `${vendor}_API_KEY`]);

@@ -21,7 +21,10 @@ export interface FaultContext {
 const MAX_RETRY_AFTER_MS = 15 * 60_000;
 
 /** Milliseconds to wait from `retry-after-ms` or `Retry-After` (seconds or an HTTP date); undefined when absent. */
-export function parseRetryAfter(headers: { get(name: string): string | null } | null | undefined, nowMs: number): number | undefined {
+export function parseRetryAfter(
+  headers: { get(name: string): string | null } | null | undefined,
+  nowMs: number,
+): number | undefined {
   const ms = Number(headers?.get('retry-after-ms'));
   if (headers?.get('retry-after-ms') && Number.isFinite(ms) && ms >= 0) return Math.min(ms, MAX_RETRY_AFTER_MS);
   const value = headers?.get('retry-after')?.trim();
@@ -33,14 +36,25 @@ export function parseRetryAfter(headers: { get(name: string): string | null } | 
 }
 
 /** The failure to throw for `fault`: an ApplicationFailure for infrastructure, a ModelProblem for a bad reply. */
-export function toProviderFailure(fault: ProviderFault, context: FaultContext, nowMs: number): ApplicationFailure | ModelProblem {
+export function toProviderFailure(
+  fault: ProviderFault,
+  context: FaultContext,
+  nowMs: number,
+): ApplicationFailure | ModelProblem {
   const who = `${context.spec} (${context.role}) at ${context.baseURL}`;
-  if (fault.kind === 'malformed') return new ModelProblem(`the reply of ${context.spec} was malformed: ${fault.detail}`);
+  if (fault.kind === 'malformed')
+    return new ModelProblem(`the reply of ${context.spec} was malformed: ${fault.detail}`);
   if (fault.kind === 'timeout') {
-    return ApplicationFailure.create({ type: 'ProviderTimeout', message: `${who} did not answer within ${context.timeoutMs} ms (raise TASKLOOP_MODEL_TIMEOUT_MS for slow servers)` });
+    return ApplicationFailure.create({
+      type: 'ProviderTimeout',
+      message: `${who} did not answer within ${context.timeoutMs} ms (raise TASKLOOP_MODEL_TIMEOUT_MS for slow servers)`,
+    });
   }
   if (fault.kind === 'connection') {
-    return ApplicationFailure.create({ type: 'ProviderUnreachable', message: `${who} could not be reached: ${fault.detail}; check the base URL variable` });
+    return ApplicationFailure.create({
+      type: 'ProviderUnreachable',
+      message: `${who} could not be reached: ${fault.detail}; check the base URL variable`,
+    });
   }
   const { status } = fault;
   if (status === 429) {
@@ -59,7 +73,10 @@ export function toProviderFailure(fault: ProviderFault, context: FaultContext, n
     });
   }
   if (status >= 500 || status === 408 || status === 409) {
-    return ApplicationFailure.create({ type: 'ProviderUnavailable', message: `${who} failed with HTTP ${status}: ${fault.detail}` });
+    return ApplicationFailure.create({
+      type: 'ProviderUnavailable',
+      message: `${who} failed with HTTP ${status}: ${fault.detail}`,
+    });
   }
   return ApplicationFailure.create({
     type: 'ProviderRequestRejected',

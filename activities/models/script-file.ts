@@ -21,7 +21,10 @@ export async function loadScript(file: string): Promise<Script> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'the file does not exist' : `it cannot be read (${code ?? String(error)})`;
-    throw invalidScript(file, `${why}; fix: pass scripted:<path> naming an existing JSON file (relative paths resolve against the working directory)`);
+    throw invalidScript(
+      file,
+      `${why}; fix: pass scripted:<path> naming an existing JSON file (relative paths resolve against the working directory)`,
+    );
   }
   let json: unknown;
   try {

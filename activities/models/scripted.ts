@@ -32,7 +32,10 @@ export function createScriptedProvider(options: {
   startTurn?: Partial<Record<ModelRole, number>>;
 }): ScriptedProvider {
   const { file, script } = options;
-  const next = Object.fromEntries(modelRoles.map((role) => [role, options.startTurn?.[role] ?? 0])) as Record<ModelRole, number>;
+  const next = Object.fromEntries(modelRoles.map((role) => [role, options.startTurn?.[role] ?? 0])) as Record<
+    ModelRole,
+    number
+  >;
 
   return {
     spec: `scripted:${file}`,
@@ -43,7 +46,10 @@ export function createScriptedProvider(options: {
       const index = next[role];
       const turn = turns[index];
       if (turn === undefined) {
-        throw new ModelProblem(`the scripted file ${file} has no ${role} turn left (used ${index})`, 'ModelScriptExhausted');
+        throw new ModelProblem(
+          `the scripted file ${file} has no ${role} turn left (used ${index})`,
+          'ModelScriptExhausted',
+        );
       }
       next[role] = index + 1;
       const reply = toAssistantTurn(turn, role, index);

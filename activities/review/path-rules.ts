@@ -4,7 +4,9 @@ import type { Finding } from '../../domain/records.js';
 
 export function checkEmptyDiff(changedFiles: string[]): Finding[] {
   if (changedFiles.length > 0) return [];
-  return [{ rule: 'empty_diff', message: 'the change is empty: the coder left the worktree as it was at the base commit' }];
+  return [
+    { rule: 'empty_diff', message: 'the change is empty: the coder left the worktree as it was at the base commit' },
+  ];
 }
 
 export function checkTestEdits(changedFiles: string[], allowTestEdits: boolean): Finding[] {

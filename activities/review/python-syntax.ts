@@ -52,14 +52,20 @@ export async function checkPythonSyntax(
       timeoutMs: SYNTAX_CHECK_TIMEOUT_MS,
       logDir,
     });
-    result = { stdout: await readFile(run.stdoutFile, 'utf8'), stderr: await readFile(run.stderrFile, 'utf8'), exitCode: run.exitCode, spawnError: run.spawnError };
+    result = {
+      stdout: await readFile(run.stdoutFile, 'utf8'),
+      stderr: await readFile(run.stderrFile, 'utf8'),
+      exitCode: run.exitCode,
+      spawnError: run.spawnError,
+    };
   } finally {
     await rm(logDir, { recursive: true, force: true });
   }
   if (result.spawnError === 'ENOENT') {
     throw ApplicationFailure.create({
       type: 'PythonMissing',
-      message: 'python3 was not found on PATH of the worker: install Python 3 on this host to check changed Python files',
+      message:
+        'python3 was not found on PATH of the worker: install Python 3 on this host to check changed Python files',
       nonRetryable: true,
     });
   }

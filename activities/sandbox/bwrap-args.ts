@@ -47,7 +47,11 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
   const args = ['bwrap', '--unshare-all', '--unshare-user', '--die-with-parent', '--new-session', '--cap-drop', 'ALL'];
   if (plan.network) args.push('--share-net');
   args.push('--ro-bind', '/', '/', '--tmpfs', SANDBOX_TMP);
-  const hidden = plan.hidden.filter((dir) => dir !== '/' && !systemFolders.some((system) => isInside(system, dir)) && !isInside(SANDBOX_TMP, dir)).sort();
+  const hidden = plan.hidden
+    .filter(
+      (dir) => dir !== '/' && !systemFolders.some((system) => isInside(system, dir)) && !isInside(SANDBOX_TMP, dir),
+    )
+    .sort();
   for (const dir of hidden) args.push('--tmpfs', dir);
   for (const dir of plan.readOnly) args.push('--ro-bind-try', dir, dir);
   args.push('--bind', plan.worktree, plan.worktree);

@@ -5,7 +5,12 @@ import path from 'node:path';
 export type ProgramLookup = { found: true } | { found: false; error: 'ENOENT' | 'EACCES' };
 
 export function findProgram(program: string, pathValue: string, cwd: string): ProgramLookup {
-  const candidates = program.includes('/') ? [path.resolve(cwd, program)] : pathValue.split(':').filter(Boolean).map((dir) => path.join(dir, program));
+  const candidates = program.includes('/')
+    ? [path.resolve(cwd, program)]
+    : pathValue
+        .split(':')
+        .filter(Boolean)
+        .map((dir) => path.join(dir, program));
   let sawFile = false;
   for (const file of candidates) {
     try {

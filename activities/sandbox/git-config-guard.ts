@@ -11,7 +11,14 @@ export interface GitConfigGuard {
 
 export async function guardGitConfig(worktree: string): Promise<GitConfigGuard> {
   const [adminDir, commonDir] = worktreeGitDirs(worktree);
-  const files = commonDir && adminDir ? [path.join(commonDir, 'config'), path.join(commonDir, 'info', 'attributes'), path.join(adminDir, 'config.worktree')] : [];
+  const files =
+    commonDir && adminDir
+      ? [
+          path.join(commonDir, 'config'),
+          path.join(commonDir, 'info', 'attributes'),
+          path.join(adminDir, 'config.worktree'),
+        ]
+      : [];
   const saved = await Promise.all(files.map((file) => readFile(file).catch(() => undefined)));
   return {
     async restore() {

@@ -5,7 +5,9 @@ import path from 'node:path';
 
 export function worktreeGitDirs(worktree: string): string[] {
   try {
-    const pointer = readFileSync(path.join(worktree, '.git'), 'utf8').match(/^gitdir:\s*(.+)$/m)?.[1]?.trim();
+    const pointer = readFileSync(path.join(worktree, '.git'), 'utf8')
+      .match(/^gitdir:\s*(.+)$/m)?.[1]
+      ?.trim();
     if (!pointer) return [];
     const adminDir = path.resolve(worktree, pointer);
     const common = readFileSync(path.join(adminDir, 'commondir'), 'utf8').trim();

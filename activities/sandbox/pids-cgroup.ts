@@ -46,7 +46,10 @@ export async function createPidsCgroup(max: number): Promise<PidsCgroup | undefi
 // A process that left the group (setsid) is still in the cgroup: kill whatever is left, then drop the cgroup.
 async function killAndRemove(dir: string): Promise<void> {
   for (let round = 0; round < 20; round += 1) {
-    const pids = (await readFile(path.join(dir, 'cgroup.procs'), 'utf8').catch(() => '')).split('\n').filter(Boolean).map(Number);
+    const pids = (await readFile(path.join(dir, 'cgroup.procs'), 'utf8').catch(() => ''))
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
     if (pids.length === 0) break;
     for (const pid of pids) {
       try {

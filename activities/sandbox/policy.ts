@@ -18,7 +18,13 @@ export interface SandboxLimits {
   outputMb: number;
 }
 
-export const defaultLimits: SandboxLimits = { memoryMb: 4096, processes: 256, fileSizeMb: 1024, cpuSeconds: 3600, outputMb: 64 };
+export const defaultLimits: SandboxLimits = {
+  memoryMb: 4096,
+  processes: 256,
+  fileSizeMb: 1024,
+  cpuSeconds: 3600,
+  outputMb: 64,
+};
 
 export interface SandboxPolicy {
   mode: SandboxMode;
@@ -60,7 +66,9 @@ export function resolveSandboxMode(flag: string | undefined, env: NodeJS.Process
   const [source, value] = flag !== undefined ? ['--sandbox', flag] : ['TASKLOOP_SANDBOX', env.TASKLOOP_SANDBOX];
   if (value === undefined || value === '') return 'bwrap';
   if ((sandboxModes as readonly string[]).includes(value)) return value as SandboxMode;
-  throw new SandboxConfigError(`${source}=${JSON.stringify(value)} is not a sandbox mode: use bwrap (the default) or none`);
+  throw new SandboxConfigError(
+    `${source}=${JSON.stringify(value)} is not a sandbox mode: use bwrap (the default) or none`,
+  );
 }
 
 /** The worker's default limits, each overridable by its TASKLOOP_SANDBOX_* variable (a positive whole number). */
@@ -71,7 +79,9 @@ export function resolveWorkerLimits(env: NodeJS.ProcessEnv = process.env): Sandb
     if (raw === undefined || raw === '') continue;
     const value = Number(raw);
     if (!Number.isInteger(value) || value <= 0) {
-      throw new SandboxConfigError(`${envLimitNames[key]}=${JSON.stringify(raw)} must be a positive whole number (default ${defaultLimits[key]})`);
+      throw new SandboxConfigError(
+        `${envLimitNames[key]}=${JSON.stringify(raw)} must be a positive whole number (default ${defaultLimits[key]})`,
+      );
     }
     limits[key] = value;
   }
@@ -80,14 +90,32 @@ export function resolveWorkerLimits(env: NodeJS.ProcessEnv = process.env): Sandb
 
 /** Home, work folder, other users' homes, the worker's folder: never shown to repository code. */
 export function defaultHiddenPaths(workDir: string, env: NodeJS.ProcessEnv = process.env): string[] {
-  const candidates = [os.homedir(), env.HOME, workDir, '/home', '/root', '/var/tmp', '/run/user', process.cwd(), env.TASKLOOP_STATE_DIR];
+  const candidates = [
+    os.homedir(),
+    env.HOME,
+    workDir,
+    '/home',
+    '/root',
+    '/var/tmp',
+    '/run/user',
+    process.cwd(),
+    env.TASKLOOP_STATE_DIR,
+  ];
   const extra = (env.TASKLOOP_SANDBOX_HIDE ?? '').split(':');
   return [...new Set([...candidates, ...extra].filter((p): p is string => !!p).map((p) => path.resolve(p)))];
 }
 
-export function resolveWorkerSandbox(input: { workDir: string; flag?: string; env?: NodeJS.ProcessEnv }): WorkerSandbox {
+export function resolveWorkerSandbox(input: {
+  workDir: string;
+  flag?: string;
+  env?: NodeJS.ProcessEnv;
+}): WorkerSandbox {
   const env = input.env ?? process.env;
-  return { mode: resolveSandboxMode(input.flag, env), limits: resolveWorkerLimits(env), hiddenPaths: defaultHiddenPaths(input.workDir, env) };
+  return {
+    mode: resolveSandboxMode(input.flag, env),
+    limits: resolveWorkerLimits(env),
+    hiddenPaths: defaultHiddenPaths(input.workDir, env),
+  };
 }
 
 /** The policy for one run: the task's fields over the worker's defaults. */

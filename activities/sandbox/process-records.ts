@@ -14,7 +14,8 @@ interface ProcessRecord {
 }
 
 export const processRecordsDir = (workDir: string) => path.join(workDir, 'processes');
-const recordFile = (dir: string, worktree: string) => path.join(dir, `${createHash('sha256').update(path.resolve(worktree)).digest('hex').slice(0, 16)}.json`);
+const recordFile = (dir: string, worktree: string) =>
+  path.join(dir, `${createHash('sha256').update(path.resolve(worktree)).digest('hex').slice(0, 16)}.json`);
 
 async function startTicksOf(pid: number): Promise<string | undefined> {
   try {
@@ -47,7 +48,12 @@ export async function recordGroup(dir: string, worktree: string, pgid: number | 
     return;
   }
   await mkdir(dir, { recursive: true });
-  const record: ProcessRecord = { pgid, startTicks: (await startTicksOf(pgid)) ?? '', worktree: path.resolve(worktree), recordedAt: new Date().toISOString() };
+  const record: ProcessRecord = {
+    pgid,
+    startTicks: (await startTicksOf(pgid)) ?? '',
+    worktree: path.resolve(worktree),
+    recordedAt: new Date().toISOString(),
+  };
   await writeFile(file, JSON.stringify(record));
 }
 

@@ -54,7 +54,12 @@ export async function runProcessTree(input: ProcessTreeInput): Promise<ProcessTr
   const started = Date.now();
   const stdoutFile = createWriteStream(input.stdoutFile);
   const stderrFile = createWriteStream(input.stderrFile);
-  const child = spawn(file, args, { cwd: input.cwd, env: input.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(file, args, {
+    cwd: input.cwd,
+    env: input.env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const pgid = child.pid;
   let timedOut = false;
   let cancelled = false;
@@ -78,10 +83,17 @@ export async function runProcessTree(input: ProcessTreeInput): Promise<ProcessTr
   };
   input.signal?.addEventListener('abort', onAbort, { once: true });
   if (input.signal?.aborted) onAbort();
-  const beat = setInterval(() => input.heartbeat?.({ elapsedMs: Date.now() - started, pgid }), input.heartbeatIntervalMs ?? 5_000);
+  const beat = setInterval(
+    () => input.heartbeat?.({ elapsedMs: Date.now() - started, pgid }),
+    input.heartbeatIntervalMs ?? 5_000,
+  );
 
   try {
-    const ended = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: NodeJS.ErrnoException }>((resolve) => {
+    const ended = await new Promise<{
+      code: number | null;
+      signal: NodeJS.Signals | null;
+      error?: NodeJS.ErrnoException;
+    }>((resolve) => {
       child.once('error', (error: NodeJS.ErrnoException) => resolve({ code: null, signal: null, error }));
       // Background children keep the pipes open; killing the group when the leader exits lets the run finish.
       child.once('exit', (code, signal) => {
@@ -117,7 +129,12 @@ export async function runProcessTree(input: ProcessTreeInput): Promise<ProcessTr
 }
 
 /** Streams `source` to `sink` up to `maxBytes`, then calls `onOverflow` and drops the rest; resolves with the bytes kept. */
-function copyCapped(source: Readable | null, sink: WriteStream, maxBytes: number, onOverflow: () => void): Promise<number> {
+function copyCapped(
+  source: Readable | null,
+  sink: WriteStream,
+  maxBytes: number,
+  onOverflow: () => void,
+): Promise<number> {
   return new Promise((resolve, reject) => {
     let written = 0;
     let overflowed = false;

@@ -25,12 +25,27 @@ export function findPythonPaths(env: NodeJS.ProcessEnv = process.env): Promise<P
 }
 
 async function probe(env: NodeJS.ProcessEnv): Promise<PythonPaths> {
-  const result = await execa(env.TASKLOOP_PYTHON ?? 'python3', ['-I', '-c', probeScript], { reject: false, env, extendEnv: false, cwd: '/' });
+  const result = await execa(env.TASKLOOP_PYTHON ?? 'python3', ['-I', '-c', probeScript], {
+    reject: false,
+    env,
+    extendEnv: false,
+    cwd: '/',
+  });
   if (result.exitCode !== 0) return { readOnly: [], binDirs: [] };
-  const [executable, prefix, basePrefix, sysPath] = JSON.parse(String(result.stdout)) as [string, string, string, string[]];
+  const [executable, prefix, basePrefix, sysPath] = JSON.parse(String(result.stdout)) as [
+    string,
+    string,
+    string,
+    string[],
+  ];
   const real = safeRealpath(executable);
-  const readOnly = [prefix, basePrefix, ...sysPath, path.dirname(real)].filter((entry) => entry && path.isAbsolute(entry) && existsSync(entry));
-  return { readOnly: [...new Set(readOnly.map(safeRealpath))], binDirs: [...new Set([path.dirname(executable), path.dirname(real)])] };
+  const readOnly = [prefix, basePrefix, ...sysPath, path.dirname(real)].filter(
+    (entry) => entry && path.isAbsolute(entry) && existsSync(entry),
+  );
+  return {
+    readOnly: [...new Set(readOnly.map(safeRealpath))],
+    binDirs: [...new Set([path.dirname(executable), path.dirname(real)])],
+  };
 }
 
 function safeRealpath(file: string): string {

@@ -96,8 +96,14 @@ export async function runSandboxed(input: SandboxedRunInput): Promise<SandboxedR
     const outputTail = `${await readTail(stdoutFile, TAIL_BYTES)}\n${await readTail(stderrFile, TAIL_BYTES)}`;
     const restored = (await gitGuard?.restore()) ?? [];
     const cause =
-      detectRunCause({ policy, timedOut: run.timedOut, timeoutMs: input.timeoutMs, outputTooLarge: run.outputTooLarge, signal: run.signal, outputTail }) ??
-      (restored.length > 0 ? gitConfigCause(restored) : undefined);
+      detectRunCause({
+        policy,
+        timedOut: run.timedOut,
+        timeoutMs: input.timeoutMs,
+        outputTooLarge: run.outputTooLarge,
+        signal: run.signal,
+        outputTail,
+      }) ?? (restored.length > 0 ? gitConfigCause(restored) : undefined);
     return { ...run, stdoutFile, stderrFile, ...(cause ? { cause } : {}) };
   } finally {
     await cgroup?.remove();
@@ -105,9 +111,22 @@ export async function runSandboxed(input: SandboxedRunInput): Promise<SandboxedR
 }
 
 function gitConfigCause(restored: string[]): RunCause {
-  return { kind: 'SandboxDenied', message: `sandbox: the run changed the repository's git config (${restored.join(', ')}); taskloop restored it`, details: { restored: restored.length } };
+  return {
+    kind: 'SandboxDenied',
+    message: `sandbox: the run changed the repository's git config (${restored.join(', ')}); taskloop restored it`,
+    details: { restored: restored.length },
+  };
 }
 
 function notStarted(spawnError: 'ENOENT' | 'EACCES'): ProcessTreeRun {
-  return { exitCode: null, timedOut: false, cancelled: false, spawnError, outputTooLarge: false, durationMs: 0, stdoutBytes: 0, stderrBytes: 0 };
+  return {
+    exitCode: null,
+    timedOut: false,
+    cancelled: false,
+    spawnError,
+    outputTooLarge: false,
+    durationMs: 0,
+    stdoutBytes: 0,
+    stderrBytes: 0,
+  };
 }

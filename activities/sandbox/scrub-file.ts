@@ -12,10 +12,14 @@ export function scrubChunk(buffer: string, secrets: string[], final: boolean): {
   if (final || secrets.length === 0) return { out: scrubText(buffer, secrets), carry: '' };
   const longest = Math.max(...secrets.map((value) => value.length));
   let cut = Math.max(0, buffer.length - (longest - 1));
-  for (let moved = true; moved; ) {
+  for (let moved = true; moved;) {
     moved = false;
     for (const value of secrets) {
-      for (let at = buffer.indexOf(value, Math.max(0, cut - value.length + 1)); at !== -1 && at < cut; at = buffer.indexOf(value, at + 1)) {
+      for (
+        let at = buffer.indexOf(value, Math.max(0, cut - value.length + 1));
+        at !== -1 && at < cut;
+        at = buffer.indexOf(value, at + 1)
+      ) {
         if (at + value.length > cut) {
           cut = at;
           moved = true;
@@ -27,7 +31,13 @@ export function scrubChunk(buffer: string, secrets: string[], final: boolean): {
 }
 
 /** Streams `source` into `<dir>/<name>` (temp file + rename), scrubbed of `secretValues`. */
-export async function scrubFileToArtifact(input: { source: string; dir: string; name: string; secretValues: string[]; hostId: string }): Promise<ArtifactRef> {
+export async function scrubFileToArtifact(input: {
+  source: string;
+  dir: string;
+  name: string;
+  secretValues: string[];
+  hostId: string;
+}): Promise<ArtifactRef> {
   const secrets = [...new Set(input.secretValues)].filter((value) => value.length >= MIN_SECRET_LENGTH);
   await mkdir(input.dir, { recursive: true });
   const target = path.join(input.dir, input.name);

@@ -42,21 +42,34 @@ export interface GenerateSkillDeps {
 
 type Draft = { draft: SkillDraft; writtenBy: 'model' } | { draft: SkillDraft; writtenBy: 'distilled'; because: string };
 
-async function askModel(input: GenerateSkillInput & { modelSpec: string }, deps: GenerateSkillDeps): Promise<SkillDraft> {
-  const provider = await createModelProvider(input.modelSpec, { role: 'skillWriter', startTurn: input.startTurn, cwd: deps.cwd });
+async function askModel(
+  input: GenerateSkillInput & { modelSpec: string },
+  deps: GenerateSkillDeps,
+): Promise<SkillDraft> {
+  const provider = await createModelProvider(input.modelSpec, {
+    role: 'skillWriter',
+    startTurn: input.startTurn,
+    cwd: deps.cwd,
+  });
   const turn = await provider.complete({ role: 'skillWriter', messages: buildSkillPrompt(input), tools: [] });
   const draft = parseSkillDraft(turn.content);
-  if (!draft.success) throw ApplicationFailure.create({ type: 'MalformedSkill', message: `${draft.error} (model ${input.modelSpec})` });
+  if (!draft.success)
+    throw ApplicationFailure.create({ type: 'MalformedSkill', message: `${draft.error} (model ${input.modelSpec})` });
   return draft.data;
 }
 
 async function draftSkill(input: GenerateSkillInput, deps: GenerateSkillDeps): Promise<Draft> {
-  if (input.modelSpec === undefined) return { draft: distillSkill(input), writtenBy: 'distilled', because: 'no skill-writer model is set' };
+  if (input.modelSpec === undefined)
+    return { draft: distillSkill(input), writtenBy: 'distilled', because: 'no skill-writer model is set' };
   try {
     return { draft: await askModel({ ...input, modelSpec: input.modelSpec }, deps), writtenBy: 'model' };
   } catch (error) {
     // The group is cleared after this call: a distilled skill now beats no skill; a model-written one replaces it later.
-    return { draft: distillSkill(input), writtenBy: 'distilled', because: `the skill writer ${input.modelSpec} gave no usable skill (${error instanceof Error ? error.message : String(error)})` };
+    return {
+      draft: distillSkill(input),
+      writtenBy: 'distilled',
+      because: `the skill writer ${input.modelSpec} gave no usable skill (${error instanceof Error ? error.message : String(error)})`,
+    };
   }
 }
 
@@ -70,8 +83,11 @@ export async function generateSkill(input: GenerateSkillInput, deps: GenerateSki
   const existing = await readStoredSkill(input.skillsDir, id);
   const sourceWorkflowIds = [...new Set([...(existing?.sourceWorkflowIds ?? []), ...input.sourceWorkflowIds])];
   // A distilled draft never overwrites a model's words: it only adds provenance.
-  const keepExisting = existing !== undefined && drafted.writtenBy === 'distilled' && existing.writtenBy !== 'distilled';
-  const text = keepExisting ? { whenItApplies: existing.whenItApplies, whatToDo: existing.whatToDo, writtenBy: existing.writtenBy } : { ...drafted.draft, writtenBy: drafted.writtenBy };
+  const keepExisting =
+    existing !== undefined && drafted.writtenBy === 'distilled' && existing.writtenBy !== 'distilled';
+  const text = keepExisting
+    ? { whenItApplies: existing.whenItApplies, whatToDo: existing.whatToDo, writtenBy: existing.writtenBy }
+    : { ...drafted.draft, writtenBy: drafted.writtenBy };
   const skill: Skill = {
     id,
     pattern: input.pattern,

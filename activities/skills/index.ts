@@ -17,7 +17,8 @@ export interface SkillActivityDeps {
 
 export function createSkillActivities(deps: SkillActivityDeps) {
   return {
-    generateSkill: (input: GenerateSkillInput) => heartbeatWhile(() => generateSkill(input, { cwd: deps.cwd ?? process.cwd() })),
+    generateSkill: (input: GenerateSkillInput) =>
+      heartbeatWhile(() => generateSkill(input, { cwd: deps.cwd ?? process.cwd() })),
     reportFailure: (input: ReportFailureInput) => reportFailure(input, deps),
   };
 }

@@ -29,7 +29,10 @@ export interface ReportFailureDeps {
  */
 export function learningFromEnv(env: NodeJS.ProcessEnv): { enabled: boolean; roles: string[] } {
   const enabled = !['off', 'false', '0', 'no'].includes((env.TASKLOOP_LEARNING ?? '').trim().toLowerCase());
-  const roles = (env.TASKLOOP_LEARNING_ROLES ?? 'coder').split(',').map((role) => role.trim()).filter(Boolean);
+  const roles = (env.TASKLOOP_LEARNING_ROLES ?? 'coder')
+    .split(',')
+    .map((role) => role.trim())
+    .filter(Boolean);
   return { enabled, roles };
 }
 
@@ -39,7 +42,10 @@ export function defaultSkillsDir(workDir: string, project: string): string {
 }
 
 /** Signals (with start) the reflection workflow of the project and role; returns its workflow id. */
-export async function reportFailure(input: ReportFailureInput, deps: ReportFailureDeps): Promise<{ workflowId: string }> {
+export async function reportFailure(
+  input: ReportFailureInput,
+  deps: ReportFailureDeps,
+): Promise<{ workflowId: string }> {
   // The worker's own client (SDK >= 1.13 passes it to every activity over the worker's connection).
   const context = Context.current();
   const handle = await signalFailure(context.client, {

@@ -13,7 +13,10 @@ export interface SignalFailureInput {
 }
 
 /** Signal-with-start of `reflection-<project>-<role>` with one failure event. */
-export async function signalFailure(client: Client, input: SignalFailureInput): Promise<WorkflowHandleWithSignaledRunId<typeof reflectionWorkflow>> {
+export async function signalFailure(
+  client: Client,
+  input: SignalFailureInput,
+): Promise<WorkflowHandleWithSignaledRunId<typeof reflectionWorkflow>> {
   return client.workflow.signalWithStart<typeof reflectionWorkflow, [FailureEventInput]>('reflectionWorkflow', {
     workflowId: reflectionWorkflowId(input.workflow.project, input.workflow.role),
     taskQueue: input.taskQueue,

@@ -9,14 +9,20 @@ const system = [
 ].join('\n');
 
 /** The messages for one group of similar failures. */
-export function buildSkillPrompt(input: { pattern: string; description: string; failures: readonly FailureEvent[] }): ChatMessage[] {
+export function buildSkillPrompt(input: {
+  pattern: string;
+  description: string;
+  failures: readonly FailureEvent[];
+}): ChatMessage[] {
   const failures = input.failures.map((failure, i) =>
     [
       `### Failure ${i + 1}: ${failure.workflowId}, attempt ${failure.attempt} (${failure.failureClass}${failure.pattern ? `, ${failure.pattern}` : ''})`,
       `Task: ${failure.description}`,
       `Reason: ${failure.reason}`,
       failure.evidence ? `Evidence:\n${failure.evidence}` : '',
-    ].filter((line) => line !== '').join('\n'),
+    ]
+      .filter((line) => line !== '')
+      .join('\n'),
   );
   const user = `Pattern: ${input.pattern}\nThese failures recurred on similar tasks (first: ${input.description}).\n\n${failures.join('\n\n')}`;
   return [

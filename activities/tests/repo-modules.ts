@@ -13,7 +13,8 @@ export async function repositoryModules(root: string): Promise<string[]> {
   for (const base of [root, path.join(root, 'src')]) {
     for (const entry of await entries(base)) {
       if (entry.isFile() && entry.name.endsWith('.py')) addIfIdentifier(names, entry.name.slice(0, -3));
-      else if (entry.isDirectory() && identifier.test(entry.name) && (await holdsPython(path.join(base, entry.name)))) names.add(entry.name);
+      else if (entry.isDirectory() && identifier.test(entry.name) && (await holdsPython(path.join(base, entry.name))))
+        names.add(entry.name);
     }
   }
   return [...names].sort();

@@ -89,7 +89,8 @@ export async function runTests(input: RunTestsInput): Promise<TestRunResult> {
   }
   const counts = countCases(allCases);
   // Logs are streamed to files by the sandbox; only their tails are read back, so a huge log is never loaded whole.
-  const artifact = (source: string, name: string) => scrubFileToArtifact({ source, dir: artifactDir, name, secretValues: input.secretValues, hostId: input.hostId });
+  const artifact = (source: string, name: string) =>
+    scrubFileToArtifact({ source, dir: artifactDir, name, secretValues: input.secretValues, hostId: input.hostId });
   const log = await artifact(run.stdoutFile, 'test-stdout.log');
   await artifact(run.stderrFile, 'test-stderr.log');
   await rm(path.dirname(run.stdoutFile), { recursive: true, force: true });
@@ -176,7 +177,10 @@ function checkInput(input: RunTestsInput): void {
     );
   }
   if (!Number.isFinite(input.timeoutMs) || input.timeoutMs <= 0) {
-    throw invalid('InvalidTimeout', `timeoutMs must be a positive number of milliseconds, got ${input.timeoutMs}: pass e.g. 600000`);
+    throw invalid(
+      'InvalidTimeout',
+      `timeoutMs must be a positive number of milliseconds, got ${input.timeoutMs}: pass e.g. 600000`,
+    );
   }
   if (!existsSync(input.worktreePath)) {
     throw invalid(

@@ -16,9 +16,16 @@ export function parseBenchArgs(argv: string[], known: string[]): ParseBenchArgsR
     const [flag, inline] = splitFlag(argv[index] ?? '');
     const value = inline ?? argv[index + 1];
     if (flag !== '--runs' && flag !== '--only') {
-      return { success: false, error: `unknown argument ${JSON.stringify(flag)}; use --runs N and --only <${known.join('|')}>` };
+      return {
+        success: false,
+        error: `unknown argument ${JSON.stringify(flag)}; use --runs N and --only <${known.join('|')}>`,
+      };
     }
-    if (value === undefined) return { success: false, error: `${flag} needs a value, e.g. ${flag === '--runs' ? '--runs 5' : `--only ${known[0]}`}` };
+    if (value === undefined)
+      return {
+        success: false,
+        error: `${flag} needs a value, e.g. ${flag === '--runs' ? '--runs 5' : `--only ${known[0]}`}`,
+      };
     if (inline === undefined) index += 1;
     if (flag === '--runs') {
       const runs = Number(value);
@@ -28,7 +35,11 @@ export function parseBenchArgs(argv: string[], known: string[]): ParseBenchArgsR
       data.runs = runs;
     } else {
       const unknown = value.split(',').find((name) => !known.includes(name));
-      if (unknown !== undefined) return { success: false, error: `--only ${JSON.stringify(unknown)} is not a benchmark; choose one or more (comma-separated) of: ${known.join(', ')}` };
+      if (unknown !== undefined)
+        return {
+          success: false,
+          error: `--only ${JSON.stringify(unknown)} is not a benchmark; choose one or more (comma-separated) of: ${known.join(', ')}`,
+        };
       data.only = value.split(',');
     }
   }

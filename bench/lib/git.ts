@@ -3,7 +3,16 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
-const identity = ['-c', 'user.name=taskloop', '-c', 'user.email=taskloop@localhost', '-c', 'commit.gpgsign=false', '-c', 'core.hooksPath=/dev/null'];
+const identity = [
+  '-c',
+  'user.name=taskloop',
+  '-c',
+  'user.email=taskloop@localhost',
+  '-c',
+  'commit.gpgsign=false',
+  '-c',
+  'core.hooksPath=/dev/null',
+];
 
 /** Runs `git args` in `cwd`; rejects with git's stderr on a non-zero exit. */
 export async function git(cwd: string, args: string[]): Promise<string> {

@@ -9,5 +9,7 @@ function sorted(samples: number[]): number[] {
 export function median(samples: number[]): number {
   const values = sorted(samples);
   const mid = Math.floor(values.length / 2);
-  return values.length % 2 === 1 ? (values[mid] as number) : ((values[mid - 1] as number) + (values[mid] as number)) / 2;
+  return values.length % 2 === 1
+    ? (values[mid] as number)
+    : ((values[mid - 1] as number) + (values[mid] as number)) / 2;
 }

@@ -2,7 +2,9 @@
 
 /** Renders a header and rows; columns listed in `rightAligned` (numbers) are padded on the left. */
 export function formatTable(header: string[], rows: string[][], rightAligned: number[] = []): string {
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
+  );
   const pad = (cell: string, column: number) =>
     rightAligned.includes(column) ? cell.padStart(widths[column] ?? 0) : cell.padEnd(widths[column] ?? 0);
   const line = (cells: string[]) => `| ${cells.map(pad).join(' | ')} |`;

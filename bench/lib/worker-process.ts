@@ -14,7 +14,13 @@ export interface WorkerProcess {
 
 const TICK_MS = 10; // USER_HZ is 100 on Linux.
 
-export async function startWorkerProcess(options: { address: string; taskQueue: string; workDir: string; hostId: string; log: (line: string) => void }): Promise<WorkerProcess> {
+export async function startWorkerProcess(options: {
+  address: string;
+  taskQueue: string;
+  workDir: string;
+  hostId: string;
+  log: (line: string) => void;
+}): Promise<WorkerProcess> {
   const child: ChildProcess = spawn(process.execPath, [path.resolve('bin', 'taskloop.js'), 'worker', '--grace', '5s'], {
     env: {
       ...process.env,
@@ -30,7 +36,10 @@ export async function startWorkerProcess(options: { address: string; taskQueue: 
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let output = '';
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`worker ${options.hostId} did not connect within 120 s:\n${output}`)), 120_000);
+    const timer = setTimeout(
+      () => reject(new Error(`worker ${options.hostId} did not connect within 120 s:\n${output}`)),
+      120_000,
+    );
     const onData = (data: Buffer) => {
       output += data.toString();
       if (output.includes('connected to')) {

@@ -42,6 +42,7 @@ export function readHistoryTimes(events: HistoryEvent[]): HistoryTimes {
       activityCalls.set(from.type, (activityCalls.get(from.type) ?? 0) + 1);
     }
   }
-  if (started === undefined || closed === undefined) throw new Error('the workflow history has no start or no close event; was the task finished?');
+  if (started === undefined || closed === undefined)
+    throw new Error('the workflow history has no start or no close event; was the task finished?');
   return { workflowMs: closed - started, activityMs, activityCalls };
 }

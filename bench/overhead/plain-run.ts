@@ -21,12 +21,16 @@ export async function runPlainAttempt(project: BenchProject, worktree: string, t
   const { edit } = project;
   const file = path.join(worktree, edit.file);
   const source = await readFile(file, 'utf8');
-  if (!source.includes(edit.old)) throw new Error(`plain run: ${edit.file} does not contain ${JSON.stringify(edit.old)}`);
+  if (!source.includes(edit.old))
+    throw new Error(`plain run: ${edit.file} does not contain ${JSON.stringify(edit.old)}`);
   await writeFile(file, source.replace(edit.old, edit.replacement), 'utf8');
 
   const junit = path.join(path.dirname(worktree), `${taskId}-junit.xml`);
   const [command = 'python3', ...args] = project.testCommand ?? ['python3', '-m', 'pytest'];
-  const pytest = await execa(command, [...args, '-p', 'no:cacheprovider', `--junitxml=${junit}`], { cwd: worktree, reject: false });
+  const pytest = await execa(command, [...args, '-p', 'no:cacheprovider', `--junitxml=${junit}`], {
+    cwd: worktree,
+    reject: false,
+  });
   if (pytest.exitCode !== 0) throw new Error(`plain run: ${command} exited ${pytest.exitCode} in ${worktree}`);
 
   await git(worktree, ['add', '-A']);

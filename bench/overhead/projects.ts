@@ -35,16 +35,29 @@ function editOf(turns: ScriptTurn[]): Edit {
   return { file, old, replacement };
 }
 
-async function withScript(repo: string, turns: ScriptTurn[], label: string, extraDirs: string[], testCommand?: string[]): Promise<BenchProject> {
+async function withScript(
+  repo: string,
+  turns: ScriptTurn[],
+  label: string,
+  extraDirs: string[],
+  testCommand?: string[],
+): Promise<BenchProject> {
   const dir = await makeTempDir();
   const scriptFile = path.join(dir, 'script.json');
   await writeFile(scriptFile, JSON.stringify({ coder: turns }, null, 2));
-  const cleanup = () => Promise.all([repo, dir, ...extraDirs].map((folder) => rm(folder, { recursive: true, force: true }))).then(() => undefined);
+  const cleanup = () =>
+    Promise.all([repo, dir, ...extraDirs].map((folder) => rm(folder, { recursive: true, force: true }))).then(
+      () => undefined,
+    );
   return { label, repo, scriptFile, edit: editOf(turns), testCommand, cleanup };
 }
 
 /** The demo's calc project (2 tests), optionally with extra files such as a slow or a loud test. */
-export async function calcProject(extraFiles: Record<string, string> = {}, testCommand?: string[], turns = fixTurns()): Promise<BenchProject> {
+export async function calcProject(
+  extraFiles: Record<string, string> = {},
+  testCommand?: string[],
+  turns = fixTurns(),
+): Promise<BenchProject> {
   const made = await makeCalcProject({ coder: turns });
   if (Object.keys(extraFiles).length > 0) {
     await writeFiles(made.repo, extraFiles);
@@ -63,9 +76,22 @@ async function ensureToolzSource(cacheDir: string, log: (line: string) => void):
   if ((await readdir(source).catch(() => [])).length > 0) return source;
   await mkdir(cacheDir, { recursive: true });
   log(`fetching toolz ${TOOLZ_VERSION} (source distribution) into ${cacheDir}`);
-  const pip = ['-m', 'pip', 'download', '--no-binary', ':all:', '--no-deps', '--quiet', '-d', cacheDir, `toolz==${TOOLZ_VERSION}`];
+  const pip = [
+    '-m',
+    'pip',
+    'download',
+    '--no-binary',
+    ':all:',
+    '--no-deps',
+    '--quiet',
+    '-d',
+    cacheDir,
+    `toolz==${TOOLZ_VERSION}`,
+  ];
   await run('python3', pip).catch((error: unknown) => {
-    throw new Error(`could not fetch toolz with "python3 ${pip.join(' ')}": ${String(error)}; run it by hand or unpack toolz-${TOOLZ_VERSION} into ${cacheDir}`);
+    throw new Error(
+      `could not fetch toolz with "python3 ${pip.join(' ')}": ${String(error)}; run it by hand or unpack toolz-${TOOLZ_VERSION} into ${cacheDir}`,
+    );
   });
   await run('tar', ['xzf', `toolz-${TOOLZ_VERSION}.tar.gz`], { cwd: cacheDir });
   return source;
@@ -78,7 +104,11 @@ export async function toolzProject(cacheDir: string, log: (line: string) => void
   await cp(source, repo, { recursive: true });
   await commitFolder(repo);
   const turns = [
-    turn('replace_in_file', { path: 'toolz/utils.py', old: 'def raises(err, lamda):\n', new: 'def raises(err, lamda):\n    """True when calling lamda raises err."""\n' }),
+    turn('replace_in_file', {
+      path: 'toolz/utils.py',
+      old: 'def raises(err, lamda):\n',
+      new: 'def raises(err, lamda):\n    """True when calling lamda raises err."""\n',
+    }),
     turn('finish', { summary: 'documented raises' }),
   ];
   return withScript(repo, turns, `toolz ${TOOLZ_VERSION} (192 tests)`, []);

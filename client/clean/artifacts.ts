@@ -19,7 +19,11 @@ async function newestMtime(dir: string): Promise<number> {
 }
 
 /** Workflow artifact folders under `workDir` whose newest entry is older than `olderThanMs` before `nowMs`. */
-export async function findOldArtifacts(workDir: string, olderThanMs: number, nowMs: number): Promise<OldArtifactFolder[]> {
+export async function findOldArtifacts(
+  workDir: string,
+  olderThanMs: number,
+  nowMs: number,
+): Promise<OldArtifactFolder[]> {
   const root = path.join(workDir, 'artifacts');
   const entries = await readdir(root, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return [];

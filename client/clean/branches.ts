@@ -13,7 +13,9 @@ export interface BranchVerdict {
 
 /** Git with hooks and fsmonitor off, so a user's hook never runs (or blocks) during a clean. */
 async function git(repo: string, args: string[]): Promise<string> {
-  const result = await execa('git', ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', ...args], { cwd: repo });
+  const result = await execa('git', ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', ...args], {
+    cwd: repo,
+  });
   return result.stdout;
 }
 
@@ -42,12 +44,19 @@ export async function judgeBranches(repo: string): Promise<BranchVerdict[]> {
       continue;
     }
     // Refs whose history holds the tip; any outside taskloop/* means the branch holds nothing of its own.
-    const holders = (await git(repo, ['for-each-ref', '--contains', tip, '--format=%(refname)'])).split('\n').filter(Boolean);
+    const holders = (await git(repo, ['for-each-ref', '--contains', tip, '--format=%(refname)']))
+      .split('\n')
+      .filter(Boolean);
     const other = holders.find((holder) => !holder.startsWith(PREFIX));
     verdicts.push(
       other === undefined
         ? { branch, tip, action: 'keep', why: 'holds a commit no other ref holds' }
-        : { branch, tip, action: 'remove', why: `no commit of its own (its tip is in ${other.replace(/^refs\/(heads|tags)\//, '')})` },
+        : {
+            branch,
+            tip,
+            action: 'remove',
+            why: `no commit of its own (its tip is in ${other.replace(/^refs\/(heads|tags)\//, '')})`,
+          },
     );
   }
   return verdicts;

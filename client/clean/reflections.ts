@@ -17,17 +17,25 @@ async function lastFailureMs(client: Client, workflowId: string, runStartMs: num
 }
 
 /** Running reflection workflows (of `project` only, when given) without a failure for `olderThanMs`. */
-export async function findIdleReflections(client: Client, options: { project?: string; olderThanMs: number; nowMs: number }): Promise<IdleReflection[]> {
+export async function findIdleReflections(
+  client: Client,
+  options: { project?: string; olderThanMs: number; nowMs: number },
+): Promise<IdleReflection[]> {
   const prefix = options.project === undefined ? 'reflection-' : `reflection-${options.project}-`;
   const idle: IdleReflection[] = [];
-  for await (const execution of client.workflow.list({ query: 'WorkflowType = "reflectionWorkflow" AND ExecutionStatus = "Running"' })) {
+  for await (const execution of client.workflow.list({
+    query: 'WorkflowType = "reflectionWorkflow" AND ExecutionStatus = "Running"',
+  })) {
     if (!execution.workflowId.startsWith(prefix)) continue;
     const last = await lastFailureMs(client, execution.workflowId, execution.startTime.getTime());
-    if (options.nowMs - last > options.olderThanMs) idle.push({ workflowId: execution.workflowId, lastFailureMs: last });
+    if (options.nowMs - last > options.olderThanMs)
+      idle.push({ workflowId: execution.workflowId, lastFailureMs: last });
   }
   return idle;
 }
 
 export async function endReflection(client: Client, reflection: IdleReflection, olderThan: string): Promise<void> {
-  await client.workflow.getHandle(reflection.workflowId).terminate(`taskloop clean: no failure for more than ${olderThan}`);
+  await client.workflow
+    .getHandle(reflection.workflowId)
+    .terminate(`taskloop clean: no failure for more than ${olderThan}`);
 }

@@ -33,9 +33,13 @@ export const cancelCommand: Command = {
       await signal(handle);
       await handle.cancel();
     };
-    const { kind, workflowId } = await withTaskClient(({ client }) => signalTarget(client, 'cancel', ref, signal, cancelTask));
+    const { kind, workflowId } = await withTaskClient(({ client }) =>
+      signalTarget(client, 'cancel', ref, signal, cancelTask),
+    );
     const next = kind === 'task' ? `taskloop status ${workflowId}` : `taskloop report ${workflowId}`;
-    console.log(`sent cancel to ${workflowId}${values.reason === undefined ? '' : ` (reason: ${values.reason})`}; see how it ended with: ${next}`);
+    console.log(
+      `sent cancel to ${workflowId}${values.reason === undefined ? '' : ` (reason: ${values.reason})`}; see how it ended with: ${next}`,
+    );
     return 0;
   },
 };

@@ -29,14 +29,21 @@ Removes what finished tasks leave behind:
 
 Exit codes: 0 cleaned (also when nothing was old), 1 git or the Temporal server failed, 2 a bad flag value.`;
 
-const options = { repo: { type: 'string' }, 'older-than': { type: 'string' }, project: { type: 'string' }, 'dry-run': { type: 'boolean' } } as const;
+const options = {
+  repo: { type: 'string' },
+  'older-than': { type: 'string' },
+  project: { type: 'string' },
+  'dry-run': { type: 'boolean' },
+} as const;
 
 const DEFAULT_OLDER_THAN = '7d';
 
 function checkRepo(repo: string): string {
   const resolved = path.resolve(repo);
   if (!existsSync(path.join(resolved, '.git'))) {
-    throw new UsageError(`taskloop clean: --repo ${JSON.stringify(repo)} is not a git repository (no .git in ${resolved}); pass the repository's top folder`);
+    throw new UsageError(
+      `taskloop clean: --repo ${JSON.stringify(repo)} is not a git repository (no .git in ${resolved}); pass the repository's top folder`,
+    );
   }
   return resolved;
 }
@@ -52,10 +59,17 @@ async function cleanBranches(repo: string, dryRun: boolean, say: (line: string) 
   }
 }
 
-async function cleanArtifacts(workDir: string, olderThanMs: number, dryRun: boolean, say: (line: string) => void): Promise<void> {
+async function cleanArtifacts(
+  workDir: string,
+  olderThanMs: number,
+  dryRun: boolean,
+  say: (line: string) => void,
+): Promise<void> {
   for (const folder of await findOldArtifacts(workDir, olderThanMs, Date.now())) {
     if (!dryRun) await removeArtifactFolder(folder);
-    say(`${dryRun ? 'would remove' : 'removed'} artifacts ${folder.dir} (last written ${new Date(folder.newestMs).toISOString()})`);
+    say(
+      `${dryRun ? 'would remove' : 'removed'} artifacts ${folder.dir} (last written ${new Date(folder.newestMs).toISOString()})`,
+    );
   }
 }
 
@@ -73,9 +87,15 @@ export const cleanCommand: Command = {
     if (repo !== undefined) await cleanBranches(repo, dryRun, say);
     await cleanArtifacts(resolveHost().workDir, olderThanMs, dryRun, say);
     await withTaskClient(async ({ client }) => {
-      for (const reflection of await findIdleReflections(client, { project: values.project, olderThanMs, nowMs: Date.now() })) {
+      for (const reflection of await findIdleReflections(client, {
+        project: values.project,
+        olderThanMs,
+        nowMs: Date.now(),
+      })) {
         if (!dryRun) await endReflection(client, reflection, olderThan);
-        say(`${dryRun ? 'would end' : 'ended'} reflection workflow ${reflection.workflowId} (last failure ${new Date(reflection.lastFailureMs).toISOString()})`);
+        say(
+          `${dryRun ? 'would end' : 'ended'} reflection workflow ${reflection.workflowId} (last failure ${new Date(reflection.lastFailureMs).toISOString()})`,
+        );
       }
     });
     return 0;

@@ -67,10 +67,21 @@ export const demoCommand: Command = {
       log(`\nReport for ${project}:\n${formatProjectReport(report)}`);
       for (const line of await describeLearning(report, worker.host.workDir)) log(line);
       log(`\nBranches with the commits: git -C ${repo} log --oneline --all`);
-      log(`Web UI: ${ui}/namespaces/${target.namespace}/workflows/${workflowId}  (filter tasks with: Project="${project}")`);
-      log(`The Temporal server keeps running at ${server.address} so the runs can be inspected (stop it with: taskloop server stop).`);
+      log(
+        `Web UI: ${ui}/namespaces/${target.namespace}/workflows/${workflowId}  (filter tasks with: Project="${project}")`,
+      );
+      log(
+        `The Temporal server keeps running at ${server.address} so the runs can be inspected (stop it with: taskloop server stop).`,
+      );
       const cli = await findTemporalCli().catch(() => undefined);
-      if (cli) for (const line of formatTemporalHints({ bin: cli.path, address: server.address, project, taskIds: plan.tasks.map((task) => task.spec.id) })) log(line);
+      if (cli)
+        for (const line of formatTemporalHints({
+          bin: cli.path,
+          address: server.address,
+          project,
+          taskIds: plan.tasks.map((task) => task.spec.id),
+        }))
+          log(line);
       if (values.json) console.log(JSON.stringify(report, null, 2));
       return report.counts.COMPLETED === report.total ? 0 : 1;
     } finally {

@@ -8,18 +8,57 @@ export interface CommandEntry {
 }
 
 export const commands: Record<string, CommandEntry> = {
-  demo: { summary: 'run five real tasks on a real Python project, live, on the local dev server', load: async () => (await import('./demo.js')).demoCommand },
-  server: { summary: 'start the local Temporal dev server (Web UI on :8233)', load: async () => (await import('./server.js')).serverCommand },
-  worker: { summary: 'run a worker that serves tasks (graceful on SIGINT/SIGTERM)', load: async () => (await import('./worker.js')).workerCommand },
-  run: { summary: 'start one task on a repository (--wait to wait for its outcome)', load: async () => (await import('./run.js')).runCommand },
-  status: { summary: 'show what a task or project is doing, or how it ended', load: async () => (await import('./status.js')).statusCommand },
-  pause: { summary: 'pause a task before its next node, or a whole project', load: async () => (await import('./pause.js')).pauseCommand },
+  demo: {
+    summary: 'run five real tasks on a real Python project, live, on the local dev server',
+    load: async () => (await import('./demo.js')).demoCommand,
+  },
+  server: {
+    summary: 'start the local Temporal dev server (Web UI on :8233)',
+    load: async () => (await import('./server.js')).serverCommand,
+  },
+  worker: {
+    summary: 'run a worker that serves tasks (graceful on SIGINT/SIGTERM)',
+    load: async () => (await import('./worker.js')).workerCommand,
+  },
+  run: {
+    summary: 'start one task on a repository (--wait to wait for its outcome)',
+    load: async () => (await import('./run.js')).runCommand,
+  },
+  status: {
+    summary: 'show what a task or project is doing, or how it ended',
+    load: async () => (await import('./status.js')).statusCommand,
+  },
+  pause: {
+    summary: 'pause a task before its next node, or a whole project',
+    load: async () => (await import('./pause.js')).pauseCommand,
+  },
   resume: { summary: 'resume a paused task or project', load: async () => (await import('./resume.js')).resumeCommand },
-  cancel: { summary: 'cancel a task or a project (nothing is committed)', load: async () => (await import('./cancel.js')).cancelCommand },
-  retry: { summary: 'retry a failed task (or the failed tasks of a project), optionally with a hint', load: async () => (await import('./retry.js')).retryCommand },
-  schedule: { summary: 'start the project of a tasks file (or a Temporal Schedule of it with --every)', load: async () => (await import('./schedule.js')).scheduleCommand },
-  list: { summary: 'list task and project workflows (filter by status, project, failure class)', load: async () => (await import('./list.js')).listCommand },
-  watch: { summary: 'follow a task or a project live until it ends', load: async () => (await import('./watch.js')).watchCommand },
-  clean: { summary: 'remove empty taskloop branches, old artifacts and idle reflection workflows', load: async () => (await import('./clean.js')).cleanCommand },
-  report: { summary: "print a project's report (table, --json or --markdown)", load: async () => (await import('./report.js')).reportCommand },
+  cancel: {
+    summary: 'cancel a task or a project (nothing is committed)',
+    load: async () => (await import('./cancel.js')).cancelCommand,
+  },
+  retry: {
+    summary: 'retry a failed task (or the failed tasks of a project), optionally with a hint',
+    load: async () => (await import('./retry.js')).retryCommand,
+  },
+  schedule: {
+    summary: 'start the project of a tasks file (or a Temporal Schedule of it with --every)',
+    load: async () => (await import('./schedule.js')).scheduleCommand,
+  },
+  list: {
+    summary: 'list task and project workflows (filter by status, project, failure class)',
+    load: async () => (await import('./list.js')).listCommand,
+  },
+  watch: {
+    summary: 'follow a task or a project live until it ends',
+    load: async () => (await import('./watch.js')).watchCommand,
+  },
+  clean: {
+    summary: 'remove empty taskloop branches, old artifacts and idle reflection workflows',
+    load: async () => (await import('./clean.js')).cleanCommand,
+  },
+  report: {
+    summary: "print a project's report (table, --json or --markdown)",
+    load: async () => (await import('./report.js')).reportCommand,
+  },
 };

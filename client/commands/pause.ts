@@ -22,8 +22,13 @@ export const pauseCommand: Command = {
   async run(argv) {
     const { positionals } = parseFlags('pause', argv, {}, true);
     const ref = takeTaskRef('pause', positionals);
-    const { kind, workflowId } = await withTaskClient(({ client }) => signalTarget(client, 'pause', ref, (handle) => handle.signal(pauseSignal)));
-    const effect = kind === 'task' ? 'it stops before its next node' : 'it starts no new task and its running tasks stop before their next node';
+    const { kind, workflowId } = await withTaskClient(({ client }) =>
+      signalTarget(client, 'pause', ref, (handle) => handle.signal(pauseSignal)),
+    );
+    const effect =
+      kind === 'task'
+        ? 'it stops before its next node'
+        : 'it starts no new task and its running tasks stop before their next node';
     console.log(`sent pause to ${workflowId}: ${effect}; continue it with: taskloop resume ${workflowId}`);
     return 0;
   },

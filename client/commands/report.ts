@@ -32,21 +32,40 @@ export const reportCommand: Command = {
   summary: "print a project's report (table, --json or --markdown)",
   help,
   async run(argv) {
-    const { values, positionals } = parseFlags('report', argv, { json: { type: 'boolean' }, markdown: { type: 'boolean' } }, true);
+    const { values, positionals } = parseFlags(
+      'report',
+      argv,
+      { json: { type: 'boolean' }, markdown: { type: 'boolean' } },
+      true,
+    );
     if (positionals.length !== 1 || !positionals[0]) {
-      throw new UsageError(`taskloop report: expected one project name, got ${positionals.length} (${positionals.join(' ') || 'none'}); e.g. taskloop report calc`);
+      throw new UsageError(
+        `taskloop report: expected one project name, got ${positionals.length} (${positionals.join(' ') || 'none'}); e.g. taskloop report calc`,
+      );
     }
     if (values.json && values.markdown) throw new UsageError('taskloop report: pass --json or --markdown, not both');
     const ref = positionals[0];
-    const reading = await withTaskClient(async ({ client }) => readProjectReport(client, 'report', await resolveProject(client, 'report', ref)));
-    if (!('report' in reading)) throw new WorkFailed(`taskloop report: project ${reading.workflowId} has no report (workflow ${reading.workflowStatus}: ${reading.error})`);
+    const reading = await withTaskClient(async ({ client }) =>
+      readProjectReport(client, 'report', await resolveProject(client, 'report', ref)),
+    );
+    if (!('report' in reading))
+      throw new WorkFailed(
+        `taskloop report: project ${reading.workflowId} has no report (workflow ${reading.workflowStatus}: ${reading.error})`,
+      );
     const { report } = reading;
     // Only a final report with its run's tasks gets a card: a live one would store a half-run.
-    const card = 'live' in report || !report.runTasks ? undefined : (await showReportCard(report.project, reading.runId, report.runTasks, new Date())).card;
+    const card =
+      'live' in report || !report.runTasks
+        ? undefined
+        : (await showReportCard(report.project, reading.runId, report.runTasks, new Date())).card;
     if (values.json) console.log(JSON.stringify(card ? { ...report, card } : report, null, 2));
-    else if (values.markdown) console.log([formatReportMarkdown(report), ...(card ? ['', formatReportCardMarkdown(card)] : [])].join('\n'));
+    else if (values.markdown)
+      console.log([formatReportMarkdown(report), ...(card ? ['', formatReportCardMarkdown(card)] : [])].join('\n'));
     else {
-      const text = 'live' in report ? formatLiveReport(report) : `project ${report.project}: ${report.status}\n${formatProjectReport(report)}`;
+      const text =
+        'live' in report
+          ? formatLiveReport(report)
+          : `project ${report.project}: ${report.status}\n${formatProjectReport(report)}`;
       console.log(card ? `${text}\n\n${formatReportCard(card)}` : text);
     }
     return 0;

@@ -20,8 +20,12 @@ export const resumeCommand: Command = {
   async run(argv) {
     const { positionals } = parseFlags('resume', argv, {}, true);
     const ref = takeTaskRef('resume', positionals);
-    const { kind, workflowId } = await withTaskClient(({ client }) => signalTarget(client, 'resume', ref, (handle) => handle.signal(resumeSignal)));
-    console.log(`sent resume to ${workflowId}; follow it with: taskloop ${kind === 'task' ? 'status' : 'watch'} ${workflowId}`);
+    const { kind, workflowId } = await withTaskClient(({ client }) =>
+      signalTarget(client, 'resume', ref, (handle) => handle.signal(resumeSignal)),
+    );
+    console.log(
+      `sent resume to ${workflowId}; follow it with: taskloop ${kind === 'task' ? 'status' : 'watch'} ${workflowId}`,
+    );
     return 0;
   },
 };

@@ -31,12 +31,20 @@ export const retryCommand: Command = {
   summary: 'retry a failed task (or the failed tasks of a project), optionally with a hint',
   help,
   async run(argv) {
-    const { values, positionals } = parseFlags('retry', argv, { hint: { type: 'string' }, task: { type: 'string' } }, true);
+    const { values, positionals } = parseFlags(
+      'retry',
+      argv,
+      { hint: { type: 'string' }, task: { type: 'string' } },
+      true,
+    );
     const ref = takeTaskRef('retry', positionals);
     const result = await withTaskClient(async ({ client }) => {
       const target = await resolveTarget(client, 'retry', ref);
       if (target.kind === 'task') {
-        if (values.task !== undefined) throw new UsageError(`taskloop retry: --task applies to a project, and ${target.task.handle.workflowId} is a task; leave --task out`);
+        if (values.task !== undefined)
+          throw new UsageError(
+            `taskloop retry: --task applies to a project, and ${target.task.handle.workflowId} is a task; leave --task out`,
+          );
         return retryTask(client, target.task, values.hint);
       }
       const reset = await retryProjectTasks(client, target.project, { taskId: values.task, hint: values.hint });
@@ -47,7 +55,10 @@ export const retryCommand: Command = {
   },
 };
 
-function printRetry(result: RetryResult | { kind: 'project'; workflowId: string; reset: string[] }, withHint: boolean): void {
+function printRetry(
+  result: RetryResult | { kind: 'project'; workflowId: string; reset: string[] },
+  withHint: boolean,
+): void {
   const hinted = withHint ? ' with your hint' : '';
   if (result.kind === 'project') {
     console.log(`retry accepted: project ${result.workflowId} runs again${hinted}: ${result.reset.join(', ')}`);
@@ -57,9 +68,13 @@ function printRetry(result: RetryResult | { kind: 'project'; workflowId: string;
   if (result.kind === 'updated') {
     console.log(`retry accepted: ${result.workflowId} starts attempt ${result.attempt}${hinted}`);
   } else if (!result.started) {
-    console.log(`${result.workflowId} is already running again (started by someone else meanwhile); nothing new started`);
+    console.log(
+      `${result.workflowId} is already running again (started by someone else meanwhile); nothing new started`,
+    );
   } else {
-    console.log(`started a new run of ${result.workflowId} on task queue ${result.taskQueue}: attempt ${result.attempt}${hinted}, ${result.carriedAttempts} earlier attempt(s) carried`);
+    console.log(
+      `started a new run of ${result.workflowId} on task queue ${result.taskQueue}: attempt ${result.attempt}${hinted}, ${result.carriedAttempts} earlier attempt(s) carried`,
+    );
   }
   console.log(`follow it:  taskloop status ${result.workflowId}`);
 }

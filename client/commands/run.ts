@@ -57,7 +57,9 @@ export const runCommand: Command = {
     const request = parseRunFlags(argv, cwd, process.env, await loadTaskloopConfig(cwd));
     checkRunInput(request.input);
     const spec = await prepareTaskSpec(request.input, cwd).catch((error: unknown) => {
-      throw error instanceof UsageError ? new UsageError(`taskloop run: ${error.message.replace(/^invalid task: /, '')}`) : error;
+      throw error instanceof UsageError
+        ? new UsageError(`taskloop run: ${error.message.replace(/^invalid task: /, '')}`)
+        : error;
     });
     // In JSON mode stdout carries only the JSON document; remarks go to stderr.
     const say = (line: string) => (request.json ? console.error(line) : console.log(line));
@@ -68,7 +70,10 @@ export const runCommand: Command = {
       else {
         await refuseDifferentSpec(client, handle, spec);
         const status = await describeStatus(handle);
-        const again = status === 'FAILED' || status === 'CANCELLED' ? `; to try again: taskloop retry ${handle.workflowId} [--hint TEXT]` : '';
+        const again =
+          status === 'FAILED' || status === 'CANCELLED'
+            ? `; to try again: taskloop retry ${handle.workflowId} [--hint TEXT]`
+            : '';
         say(`task ${handle.workflowId} already exists (status ${status})${again}`);
       }
       if (!request.wait) {

@@ -58,32 +58,59 @@ export const scheduleCommand: Command = {
     const json = values.json ?? false;
     const say = (line: string) => (json ? console.error(line) : console.log(line));
     if (values.list || values.delete !== undefined) {
-      if (positionals.length > 0 || values.every !== undefined || values.wait || (values.list && values.delete !== undefined)) {
-        throw new UsageError('taskloop schedule: --list and --delete NAME take no tasks file and no other flag but --json; e.g. taskloop schedule --list');
+      if (
+        positionals.length > 0 ||
+        values.every !== undefined ||
+        values.wait ||
+        (values.list && values.delete !== undefined)
+      ) {
+        throw new UsageError(
+          'taskloop schedule: --list and --delete NAME take no tasks file and no other flag but --json; e.g. taskloop schedule --list',
+        );
       }
       return values.list ? listSchedules(json) : deleteSchedule(values.delete as string, json);
     }
     if (positionals.length !== 1 || !positionals[0]) {
-      throw new UsageError(`taskloop schedule: expected one tasks file, got ${positionals.length} (${positionals.join(' ') || 'none'}); e.g. taskloop schedule tasks.yaml`);
+      throw new UsageError(
+        `taskloop schedule: expected one tasks file, got ${positionals.length} (${positionals.join(' ') || 'none'}); e.g. taskloop schedule tasks.yaml`,
+      );
     }
     const file = positionals[0];
-    if (values.every !== undefined && values.wait) throw new UsageError('taskloop schedule: --wait cannot be used with --every (a schedule has no end to wait for)');
+    if (values.every !== undefined && values.wait)
+      throw new UsageError('taskloop schedule: --wait cannot be used with --every (a schedule has no end to wait for)');
     const everyMs = values.every === undefined ? undefined : parseInterval(values.every);
     const taskQueue = values['task-queue'] ?? process.env.TASKLOOP_TASK_QUEUE ?? SHARED_TASK_QUEUE;
     const plan = await loadProjectPlan('schedule', file, process.cwd());
-    if (values.concurrency !== undefined) plan.concurrency = intFlag('schedule', 'concurrency', values.concurrency, plan.concurrency, 1, 32);
+    if (values.concurrency !== undefined)
+      plan.concurrency = intFlag('schedule', 'concurrency', values.concurrency, plan.concurrency, 1, 32);
 
     return withTaskClient(async ({ client, target }) => {
       if (everyMs !== undefined) {
-        const { scheduleId, created } = await createProjectSchedule(client, plan, { everyMs, taskQueue, tasksFile: file });
-        if (created) say(`created schedule ${scheduleId}: starts project ${plan.project} (${plan.tasks.length} tasks) every ${values.every} on task queue ${taskQueue}`);
-        else say(`schedule ${scheduleId} already exists; nothing changed (delete it first to change it: taskloop schedule --delete ${plan.project})`);
+        const { scheduleId, created } = await createProjectSchedule(client, plan, {
+          everyMs,
+          taskQueue,
+          tasksFile: file,
+        });
+        if (created)
+          say(
+            `created schedule ${scheduleId}: starts project ${plan.project} (${plan.tasks.length} tasks) every ${values.every} on task queue ${taskQueue}`,
+          );
+        else
+          say(
+            `schedule ${scheduleId} already exists; nothing changed (delete it first to change it: taskloop schedule --delete ${plan.project})`,
+          );
         if (json) console.log(JSON.stringify({ scheduleId, created }));
-        else console.log(`run it now:  temporal schedule trigger --schedule-id ${scheduleId}\nlist:        taskloop schedule --list`);
+        else
+          console.log(
+            `run it now:  temporal schedule trigger --schedule-id ${scheduleId}\nlist:        taskloop schedule --list`,
+          );
         return 0;
       }
       const { handle, started } = await startProject(client, plan, { taskQueue });
-      if (started) say(`started project ${handle.workflowId} with ${plan.tasks.length} tasks (concurrency ${plan.concurrency}) on task queue ${taskQueue}`);
+      if (started)
+        say(
+          `started project ${handle.workflowId} with ${plan.tasks.length} tasks (concurrency ${plan.concurrency}) on task queue ${taskQueue}`,
+        );
       else {
         const status = (await handle.describe()).status.name;
         say(`project ${handle.workflowId} already exists (status ${status}); nothing new started`);
@@ -120,7 +147,10 @@ async function listSchedules(json: boolean): Promise<number> {
 async function deleteSchedule(name: string, json: boolean): Promise<number> {
   const { scheduleId, deleted } = await withTaskClient(({ client }) => deleteProjectSchedule(client, name));
   if (json) console.log(JSON.stringify({ scheduleId, deleted }));
-  if (!deleted) throw new UsageError(`taskloop schedule: there is no schedule ${scheduleId}; see them with taskloop schedule --list`);
+  if (!deleted)
+    throw new UsageError(
+      `taskloop schedule: there is no schedule ${scheduleId}; see them with taskloop schedule --list`,
+    );
   if (!json) console.log(`deleted schedule ${scheduleId}; runs it already started go on`);
   return 0;
 }

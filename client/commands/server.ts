@@ -72,7 +72,10 @@ export const serverCommand: Command = {
 
 async function stopServer(): Promise<number> {
   const pid = await stopRecordedServer();
-  if (pid === undefined) throw new WorkFailed('taskloop server stop: no detached server of this folder is running (none recorded in .taskloop/server.pid)');
+  if (pid === undefined)
+    throw new WorkFailed(
+      'taskloop server stop: no detached server of this folder is running (none recorded in .taskloop/server.pid)',
+    );
   console.log(`Stopped the Temporal dev server (pid ${pid}); its state stays in .taskloop/temporal.db`);
   return 0;
 }

@@ -34,12 +34,17 @@ export const statusCommand: Command = {
     const ref = takeTaskRef('status', positionals);
     return withTaskClient(async ({ client }) => {
       const target = await resolveTarget(client, 'status', ref);
-      await assertWorkerServes(client, 'status', target.kind === 'task' ? target.task.description : target.project.description);
+      await assertWorkerServes(
+        client,
+        'status',
+        target.kind === 'task' ? target.task.description : target.project.description,
+      );
       if (target.kind === 'project') {
         const reading = await readProject(client, 'status', target.project);
         if (values.json) console.log(JSON.stringify(reading, null, 2));
         else if ('state' in reading) console.log(formatProjectState(reading.state));
-        else if ('report' in reading) console.log(`${reading.workflowId}: ${reading.report.status}\n${formatProjectReport(reading.report)}`);
+        else if ('report' in reading)
+          console.log(`${reading.workflowId}: ${reading.report.status}\n${formatProjectReport(reading.report)}`);
         else console.log(`${reading.workflowId}: workflow ${reading.workflowStatus}: ${reading.error}`);
         return 0;
       }

@@ -51,7 +51,9 @@ export const watchCommand: Command = {
       await whileCheckingWorker(handle, say, () => watchProject(handle, say));
       const report = await handle.result().catch((error: unknown) => {
         if (!(error instanceof WorkflowFailedError)) throw error;
-        throw new WorkFailed(`taskloop watch: project ${handle.workflowId} ended without a report: ${error.cause?.message ?? error.message}`);
+        throw new WorkFailed(
+          `taskloop watch: project ${handle.workflowId} ended without a report: ${error.cause?.message ?? error.message}`,
+        );
       });
       console.log(json ? JSON.stringify(report, null, 2) : formatProjectReport(report));
       return report.counts.COMPLETED === report.total ? 0 : 1;

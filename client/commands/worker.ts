@@ -29,13 +29,19 @@ export const workerCommand: Command = {
   summary: 'run a worker that serves tasks (graceful on SIGINT/SIGTERM)',
   help,
   async run(argv) {
-    const { values } = parseFlags('worker', argv, { grace: { type: 'string' }, sandbox: { type: 'string' }, metrics: { type: 'string' }, promote: { type: 'boolean' } });
+    const { values } = parseFlags('worker', argv, {
+      grace: { type: 'string' },
+      sandbox: { type: 'string' },
+      metrics: { type: 'string' },
+      promote: { type: 'boolean' },
+    });
     const shutdownGraceTime = durationFlag('worker', 'grace', values.grace, 30_000);
     const logSettings = parseLogSettings(process.env);
     if (!logSettings.success) throw new UsageError(`taskloop worker: ${logSettings.error}`);
     const metrics = values.metrics ?? process.env.TASKLOOP_METRICS;
     const address = metrics === undefined ? undefined : parseMetricsAddress(metrics);
-    if (address && !address.success) throw new UsageError(`taskloop worker: ${values.metrics ? '--metrics' : 'TASKLOOP_METRICS'}: ${address.error}`);
+    if (address && !address.success)
+      throw new UsageError(`taskloop worker: ${values.metrics ? '--metrics' : 'TASKLOOP_METRICS'}: ${address.error}`);
     const deployment = resolveDeployment(process.env, values.promote ?? process.env.TASKLOOP_PROMOTE === '1');
     if (!deployment.success) throw new UsageError(`taskloop worker: ${deployment.error}`);
     // Loaded here, not at the top: the worker SDK costs every other command about a second at start-up.

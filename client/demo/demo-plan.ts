@@ -10,7 +10,9 @@ export async function loadDemoPlan(input: { project: string; repo: string; model
   const loaded = await loadTasksFile(path.join(exampleDir, 'tasks.yaml'));
   if (!loaded.success) throw new Error(`the demo's tasks file is broken:\n${formatTasksFileErrors(loaded.errors)}`);
   if (input.model !== undefined && !/^(openai|anthropic|scripted):.+/.test(input.model)) {
-    throw new UsageError(`taskloop demo: --model must look like openai:<model>, anthropic:<model> or scripted:<file>, got ${JSON.stringify(input.model)}`);
+    throw new UsageError(
+      `taskloop demo: --model must look like openai:<model>, anthropic:<model> or scripted:<file>, got ${JSON.stringify(input.model)}`,
+    );
   }
   const plan = loaded.data;
   return {
@@ -19,7 +21,12 @@ export async function loadDemoPlan(input: { project: string; repo: string; model
     repo: input.repo,
     tasks: plan.tasks.map((task) => ({
       ...task,
-      spec: { ...task.spec, project: input.project, repo: input.repo, models: input.model ? { ...task.spec.models, coder: input.model } : task.spec.models },
+      spec: {
+        ...task.spec,
+        project: input.project,
+        repo: input.repo,
+        models: input.model ? { ...task.spec.models, coder: input.model } : task.spec.models,
+      },
     })),
   };
 }

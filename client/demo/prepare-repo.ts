@@ -14,6 +14,15 @@ export async function prepareDemoRepo(parent: string): Promise<string> {
   const git = (...args: string[]) => execa('git', args, { cwd: repo });
   await git('init', '-q', '-b', 'main');
   await git('add', '-A');
-  await git('-c', 'user.name=taskloop demo', '-c', 'user.email=demo@taskloop.local', 'commit', '-q', '-m', 'The calculator, with bugs');
+  await git(
+    '-c',
+    'user.name=taskloop demo',
+    '-c',
+    'user.email=demo@taskloop.local',
+    'commit',
+    '-q',
+    '-m',
+    'The calculator, with bugs',
+  );
   return repo;
 }

@@ -16,19 +16,26 @@ async function readSkills(workDir: string, project: string): Promise<Skill[]> {
 
 /** Lines for the demo's output, after the report. */
 export async function describeLearning(report: ProjectReport, workDir: string): Promise<string[]> {
-  const lines = [`\nIn-attempt test runs: ${report.telemetry.in_attempt_test_runs} (the coder ran the tests itself before finishing)`];
+  const lines = [
+    `\nIn-attempt test runs: ${report.telemetry.in_attempt_test_runs} (the coder ran the tests itself before finishing)`,
+  ];
   const skills = await readSkills(workDir, report.project);
-  const offered = (id: string) => (report.runTasks ?? []).filter((task) => task.usedSkills?.includes(id)).map((task) => task.taskId);
+  const offered = (id: string) =>
+    (report.runTasks ?? []).filter((task) => task.usedSkills?.includes(id)).map((task) => task.taskId);
   for (const skill of skills) {
     const to = offered(skill.id);
-    lines.push(`\nSkill ${skill.id} (${skill.pattern}, ${skill.writtenBy ?? 'model'}-written, from ${skill.sourceWorkflowIds.length} failures), offered to: ${to.length > 0 ? to.join(', ') : 'no task yet'}`);
+    lines.push(
+      `\nSkill ${skill.id} (${skill.pattern}, ${skill.writtenBy ?? 'model'}-written, from ${skill.sourceWorkflowIds.length} failures), offered to: ${to.length > 0 ? to.join(', ') : 'no task yet'}`,
+    );
     lines.push(`  when it applies: ${skill.whenItApplies}`);
     for (const line of skill.whatToDo.split('\n').slice(0, 6)) lines.push(`  ${line}`);
   }
   if (skills.length === 0) lines.push('\nNo skill written: no failure recurred on similar tasks.');
   if (report.runTasks) {
     const { withSkill, withoutSkill } = buildReportCard(report.runTasks).skills;
-    lines.push(`\nReport card, skills: with ${withSkill.tasks} tasks, pass ${Math.round(withSkill.passRate * 100)}%; without ${withoutSkill.tasks} tasks, pass ${Math.round(withoutSkill.passRate * 100)}%`);
+    lines.push(
+      `\nReport card, skills: with ${withSkill.tasks} tasks, pass ${Math.round(withSkill.passRate * 100)}%; without ${withoutSkill.tasks} tasks, pass ${Math.round(withoutSkill.passRate * 100)}%`,
+    );
   }
   return lines;
 }

@@ -28,7 +28,9 @@ export function progressBar(view: ProjectStateView, width = 24): string {
 /** A running child's own state, or undefined when it cannot say quickly (not started yet, no worker). */
 async function queryChild(handle: WorkflowHandle, workflowId: string): Promise<TaskState | undefined> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), CHILD_QUERY_LIMIT_MS)));
+  const late = new Promise<undefined>(
+    (resolve) => (timer = setTimeout(() => resolve(undefined), CHILD_QUERY_LIMIT_MS)),
+  );
   const query = handle.client
     .getHandle(workflowId)
     .query(stateQuery)
@@ -40,7 +42,11 @@ async function queryChild(handle: WorkflowHandle, workflowId: string): Promise<T
   }
 }
 
-export async function watchProject(handle: WorkflowHandle, log: (line: string) => void, intervalMs = 400): Promise<void> {
+export async function watchProject(
+  handle: WorkflowHandle,
+  log: (line: string) => void,
+  intervalMs = 400,
+): Promise<void> {
   const seen = new Map<string, string>();
   const started = Date.now();
   let lastBar = '';
@@ -49,7 +55,9 @@ export async function watchProject(handle: WorkflowHandle, log: (line: string) =
     const view = await handle.query(projectStateQuery).catch(() => undefined);
     if (view) {
       const running = view.tasks.filter((task) => task.state === 'RUNNING');
-      const live = new Map(await Promise.all(running.map(async (task) => [task.id, await queryChild(handle, task.workflowId)] as const)));
+      const live = new Map(
+        await Promise.all(running.map(async (task) => [task.id, await queryChild(handle, task.workflowId)] as const)),
+      );
       for (const task of view.tasks) {
         const line = describe(task, live.get(task.id));
         if (seen.get(task.id) !== line) {

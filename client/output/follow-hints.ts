@@ -4,7 +4,11 @@ import type { TemporalTarget } from '../../platform/connection.js';
 const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]', '0.0.0.0']);
 
 /** The Web UI page of a workflow: TEMPORAL_UI_URL when set, else the local dev server's UI (gRPC port + 1000). */
-export function webUiUrl(target: Pick<TemporalTarget, 'address' | 'namespace'>, workflowId: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function webUiUrl(
+  target: Pick<TemporalTarget, 'address' | 'namespace'>,
+  workflowId: string,
+  env: NodeJS.ProcessEnv = process.env,
+): string | undefined {
   const page = `namespaces/${encodeURIComponent(target.namespace)}/workflows/${encodeURIComponent(workflowId)}`;
   if (env.TEMPORAL_UI_URL) return `${env.TEMPORAL_UI_URL.replace(/\/+$/, '')}/${page}`;
   const at = target.address.lastIndexOf(':');
@@ -15,7 +19,11 @@ export function webUiUrl(target: Pick<TemporalTarget, 'address' | 'namespace'>, 
 }
 
 /** The lines printed after a start without --wait. */
-export function formatFollowHints(target: Pick<TemporalTarget, 'address' | 'namespace'>, workflowId: string, env: NodeJS.ProcessEnv = process.env): string {
+export function formatFollowHints(
+  target: Pick<TemporalTarget, 'address' | 'namespace'>,
+  workflowId: string,
+  env: NodeJS.ProcessEnv = process.env,
+): string {
   const url = webUiUrl(target, workflowId, env);
   return [`follow it:  taskloop status ${workflowId}`, ...(url ? [`Web UI:     ${url}`] : [])].join('\n');
 }

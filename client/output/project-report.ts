@@ -6,7 +6,14 @@ const percent = (rate: number) => `${Math.round(rate * 100)}%`;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
 
 export function formatProjectReport(report: ProjectReport): string {
-  const rows = report.tasks.map((task) => [task.id, task.status, String(task.attempts), seconds(task.durationMs), task.failureClass ?? '', (task.reason ?? '').slice(0, 60)]);
+  const rows = report.tasks.map((task) => [
+    task.id,
+    task.status,
+    String(task.attempts),
+    seconds(task.durationMs),
+    task.failureClass ?? '',
+    (task.reason ?? '').slice(0, 60),
+  ]);
   const table = formatTable(['task', 'status', 'attempts', 'time', 'class', 'reason'], rows);
   const counts = Object.entries(report.counts)
     .filter(([, count]) => count > 0)

@@ -28,7 +28,14 @@ export function formatProjectState(view: ProjectStateView): string {
 
 /** A report of a project still running: the task lines and the rates so far. */
 export function formatLiveReport(report: LiveProjectReport): string {
-  const rows = report.tasks.map((task) => [task.id, task.status, String(task.attempts), seconds(task.durationMs), task.failureClass ?? '', clip(task.reason ?? '')]);
+  const rows = report.tasks.map((task) => [
+    task.id,
+    task.status,
+    String(task.attempts),
+    seconds(task.durationMs),
+    task.failureClass ?? '',
+    clip(task.reason ?? ''),
+  ]);
   return [
     `project ${report.project} is ${report.status}; report so far:`,
     formatTable(['task', 'status', 'attempts', 'time', 'class', 'reason'], rows),

@@ -16,10 +16,29 @@ export function formatTrend(trend: Trend, asPercent: boolean): string {
 function cardLines(card: ReportCard): { label: string; lines: string[] }[] {
   const { withSkill, withoutSkill } = card.skills;
   return [
-    { label: 'grade', lines: [`${card.grade} (fidelity ${percent(card.fidelity)}, compression ${card.compression.toFixed(2)}, novel patterns ${card.novel.count})`] },
-    { label: 'pass rate', lines: [`at attempt 1 ${percent(card.passRateAt1)}, by attempt 2 ${percent(card.passRateAt2)}, of verdicts ${percent(card.passRate)}`] },
-    { label: 'patterns', lines: card.patterns.length === 0 ? ['none'] : card.patterns.map((p) => `${p.pattern} ${p.count} (${percent(p.share)})`) },
-    { label: 'novel', lines: [card.novel.count === 0 ? 'none' : `${card.novel.count} in ${card.novel.taskIds.join(', ')}`] },
+    {
+      label: 'grade',
+      lines: [
+        `${card.grade} (fidelity ${percent(card.fidelity)}, compression ${card.compression.toFixed(2)}, novel patterns ${card.novel.count})`,
+      ],
+    },
+    {
+      label: 'pass rate',
+      lines: [
+        `at attempt 1 ${percent(card.passRateAt1)}, by attempt 2 ${percent(card.passRateAt2)}, of verdicts ${percent(card.passRate)}`,
+      ],
+    },
+    {
+      label: 'patterns',
+      lines:
+        card.patterns.length === 0
+          ? ['none']
+          : card.patterns.map((p) => `${p.pattern} ${p.count} (${percent(p.share)})`),
+    },
+    {
+      label: 'novel',
+      lines: [card.novel.count === 0 ? 'none' : `${card.novel.count} in ${card.novel.taskIds.join(', ')}`],
+    },
     {
       label: 'trends',
       lines: [
@@ -28,10 +47,18 @@ function cardLines(card: ReportCard): { label: string; lines: string[] }[] {
         `compression ${formatTrend(card.trends.compression, false)}`,
       ],
     },
-    { label: 'actions', lines: card.improvementActions.length === 0 ? ['none'] : card.improvementActions.map((a) => `${a.pattern}: ${a.action}`) },
+    {
+      label: 'actions',
+      lines:
+        card.improvementActions.length === 0
+          ? ['none']
+          : card.improvementActions.map((a) => `${a.pattern}: ${a.action}`),
+    },
     {
       label: 'skills',
-      lines: [`with ${withSkill.tasks} tasks, pass ${percent(withSkill.passRate)}; without ${withoutSkill.tasks} tasks, pass ${percent(withoutSkill.passRate)}`],
+      lines: [
+        `with ${withSkill.tasks} tasks, pass ${percent(withSkill.passRate)}; without ${withoutSkill.tasks} tasks, pass ${percent(withoutSkill.passRate)}`,
+      ],
     },
     { label: 'lessons', lines: card.lessons.length === 0 ? ['none'] : card.lessons.map((l) => `${l.id} ${l.text}`) },
   ];
@@ -42,7 +69,8 @@ export function formatReportCard(card: ReportCard): string {
   const sections = cardLines(card);
   const width = Math.max(...sections.map((s) => s.label.length));
   const out = ['report card:'];
-  for (const { label, lines } of sections) lines.forEach((line, i) => out.push(`  ${(i === 0 ? label : '').padEnd(width)}  ${line}`));
+  for (const { label, lines } of sections)
+    lines.forEach((line, i) => out.push(`  ${(i === 0 ? label : '').padEnd(width)}  ${line}`));
   return out.join('\n');
 }
 

@@ -18,7 +18,10 @@ export function formatReportMarkdown(report: ProjectReport | LiveProjectReport):
     '',
     '| task | status | attempts | time | class | reason |',
     '| --- | --- | ---: | ---: | --- | --- |',
-    ...report.tasks.map((task) => `| ${cell(task.id)} | ${task.status} | ${task.attempts} | ${seconds(task.durationMs)} | ${cell(task.failureClass ?? '')} | ${cell(task.reason ?? '')} |`),
+    ...report.tasks.map(
+      (task) =>
+        `| ${cell(task.id)} | ${task.status} | ${task.attempts} | ${seconds(task.durationMs)} | ${cell(task.failureClass ?? '')} | ${cell(task.reason ?? '')} |`,
+    ),
     '',
     `- tasks: ${report.total} (${formatCounts(report.counts)})`,
     `- pass rate at attempt 1: ${percent(report.passRateAtAttempt1)}, overall: ${percent(report.passRate)}`,

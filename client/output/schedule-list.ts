@@ -4,7 +4,12 @@ import { formatTable } from './table.js';
 
 function formatEvery(ms: number | undefined): string {
   if (ms === undefined) return '';
-  const units: [string, number][] = [['d', 86_400_000], ['h', 3_600_000], ['m', 60_000], ['s', 1000]];
+  const units: [string, number][] = [
+    ['d', 86_400_000],
+    ['h', 3_600_000],
+    ['m', 60_000],
+    ['s', 1000],
+  ];
   const unit = units.find(([, size]) => ms % size === 0) ?? ['ms', 1];
   return `${ms / unit[1]}${unit[0]}`;
 }

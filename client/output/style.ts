@@ -24,8 +24,18 @@ export function wantsColor(stream: Stream, env: NodeJS.ProcessEnv = process.env)
 
 export function style(stream: Stream, env: NodeJS.ProcessEnv = process.env): Style {
   const color = wantsColor(stream, env);
-  const paint = (open: number, close: number): Paint => (text) => (color ? `\u001b[${open}m${text}\u001b[${close}m` : text);
-  return { color, bold: paint(1, 22), dim: paint(2, 22), red: paint(31, 39), green: paint(32, 39), yellow: paint(33, 39) };
+  const paint =
+    (open: number, close: number): Paint =>
+    (text) =>
+      color ? `\u001b[${open}m${text}\u001b[${close}m` : text;
+  return {
+    color,
+    bold: paint(1, 22),
+    dim: paint(2, 22),
+    red: paint(31, 39),
+    green: paint(32, 39),
+    yellow: paint(33, 39),
+  };
 }
 
 /**

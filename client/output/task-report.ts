@@ -8,20 +8,35 @@ const MAX_REASON_CHARS = 100;
 /** The result of a closed task: one headline, the attempts, the telemetry. */
 export function formatOutcome(outcome: TaskOutcome): string {
   const attempts = `${outcome.attempts.length} attempt${outcome.attempts.length === 1 ? '' : 's'}`;
-  const commit = outcome.commit ? `; commit ${outcome.commit.sha.slice(0, 12)} on ${outcome.commit.branch}${outcome.commit.remote ? `, pushed to ${outcome.commit.remote}` : ''}` : '';
+  const commit = outcome.commit
+    ? `; commit ${outcome.commit.sha.slice(0, 12)} on ${outcome.commit.branch}${outcome.commit.remote ? `, pushed to ${outcome.commit.remote}` : ''}`
+    : '';
   const why = outcome.status === 'COMPLETED' ? '' : `: ${outcome.reason ?? 'no reason recorded'}`;
   const next = outcome.recommendation ? `\nrecommendation: ${outcome.recommendation}` : '';
-  return [`${outcome.workflowId}: ${outcome.status} after ${attempts}${commit}${why}${next}`, formatAttempts(outcome.attempts), formatTelemetry(outcome.telemetry)]
+  return [
+    `${outcome.workflowId}: ${outcome.status} after ${attempts}${commit}${why}${next}`,
+    formatAttempts(outcome.attempts),
+    formatTelemetry(outcome.telemetry),
+  ]
     .filter(Boolean)
     .join('\n');
 }
 
 /** The live state of a running task: status, phase, attempt, each attempt, telemetry. */
 export function formatState(state: TaskState): string {
-  const paused = state.status === 'PAUSE_REQUESTED' ? `: finishing ${state.phase}, stops before its next node` : state.paused && state.status !== 'PAUSED' ? ' (pause requested: stops before its next node)' : '';
-  const lines = [`${state.workflowId}: ${state.status}${paused}, phase ${state.phase}, attempt ${state.attempt}`, `goal: ${firstLine(state.goal)}`];
+  const paused =
+    state.status === 'PAUSE_REQUESTED'
+      ? `: finishing ${state.phase}, stops before its next node`
+      : state.paused && state.status !== 'PAUSED'
+        ? ' (pause requested: stops before its next node)'
+        : '';
+  const lines = [
+    `${state.workflowId}: ${state.status}${paused}, phase ${state.phase}, attempt ${state.attempt}`,
+    `goal: ${firstLine(state.goal)}`,
+  ];
   if (state.retryWindowEndsAt) lines.push(`failed; accepts \`taskloop retry\` until ${state.retryWindowEndsAt}`);
-  if (state.status === 'WAITING_FOR_HINT') lines.push(`waiting for a hint: taskloop retry ${state.workflowId} --hint "..."`);
+  if (state.status === 'WAITING_FOR_HINT')
+    lines.push(`waiting for a hint: taskloop retry ${state.workflowId} --hint "..."`);
   lines.push(formatAttempts(state.attempts), formatTelemetry(state.telemetry));
   return lines.filter(Boolean).join('\n');
 }

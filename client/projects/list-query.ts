@@ -13,28 +13,54 @@ export interface ListFilters {
 
 export type ListQueryResult = { success: true; data: string } | { success: false; error: string };
 
-export const taskStatuses = ['RUNNING', 'PAUSE_REQUESTED', 'PAUSED', 'WAITING_FOR_HINT', 'COMPLETED', 'FAILED', 'CANCELLED'] as const;
+export const taskStatuses = [
+  'RUNNING',
+  'PAUSE_REQUESTED',
+  'PAUSED',
+  'WAITING_FOR_HINT',
+  'COMPLETED',
+  'FAILED',
+  'CANCELLED',
+] as const;
 /** Temporal's ExecutionStatus values as its query language spells them. */
-export const executionStatuses = ['Running', 'Completed', 'Failed', 'Canceled', 'Terminated', 'ContinuedAsNew', 'TimedOut'] as const;
+export const executionStatuses = [
+  'Running',
+  'Completed',
+  'Failed',
+  'Canceled',
+  'Terminated',
+  'ContinuedAsNew',
+  'TimedOut',
+] as const;
 export const workflowTypes = { task: 'taskWorkflow', project: 'projectWorkflow' } as const;
 const PLAIN_NAME = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$/;
 
 export function buildListQuery(filters: ListFilters): ListQueryResult {
   const clauses: string[] = [];
-  const types = filters.type === undefined ? Object.values(workflowTypes) : [workflowTypes[filters.type as keyof typeof workflowTypes]];
+  const types =
+    filters.type === undefined
+      ? Object.values(workflowTypes)
+      : [workflowTypes[filters.type as keyof typeof workflowTypes]];
   if (!types[0]) return fail('--type', filters.type, 'task or project');
-  clauses.push(types.length === 1 ? `WorkflowType = '${types[0]}'` : `WorkflowType IN (${types.map((type) => `'${type}'`).join(', ')})`);
+  clauses.push(
+    types.length === 1
+      ? `WorkflowType = '${types[0]}'`
+      : `WorkflowType IN (${types.map((type) => `'${type}'`).join(', ')})`,
+  );
   if (filters.status !== undefined) {
     const status = filters.status.toUpperCase();
-    if (!(taskStatuses as readonly string[]).includes(status)) return fail('--status', filters.status, taskStatuses.join(', '));
+    if (!(taskStatuses as readonly string[]).includes(status))
+      return fail('--status', filters.status, taskStatuses.join(', '));
     clauses.push(`${TaskStatusKey.name} = '${status}'`);
   }
   if (filters.project !== undefined) {
-    if (!PLAIN_NAME.test(filters.project)) return fail('--project', filters.project, 'a project name (letters, digits, . _ : -)');
+    if (!PLAIN_NAME.test(filters.project))
+      return fail('--project', filters.project, 'a project name (letters, digits, . _ : -)');
     clauses.push(`${ProjectKey.name} = '${filters.project}'`);
   }
   if (filters.failureClass !== undefined) {
-    if (!(failureClasses as readonly string[]).includes(filters.failureClass)) return fail('--class', filters.failureClass, failureClasses.join(', '));
+    if (!(failureClasses as readonly string[]).includes(filters.failureClass))
+      return fail('--class', filters.failureClass, failureClasses.join(', '));
     clauses.push(`${FailureClassKey.name} = '${filters.failureClass}'`);
   }
   if (filters.executionStatus !== undefined) {

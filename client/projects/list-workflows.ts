@@ -43,7 +43,8 @@ export function toRow(execution: WorkflowExecutionInfo): WorkflowRow {
     workflowId: execution.workflowId,
     runId: execution.runId,
     type,
-    status: taskStatus && (executionStatus === 'RUNNING' || executionStatus === 'COMPLETED') ? taskStatus : executionStatus,
+    status:
+      taskStatus && (executionStatus === 'RUNNING' || executionStatus === 'COMPLETED') ? taskStatus : executionStatus,
     executionStatus,
     startTime: execution.startTime.toISOString(),
     ...Object.fromEntries(Object.entries(optional).filter(([, value]) => value !== undefined)),

@@ -9,14 +9,18 @@ import { prepareTaskSpec } from '../tasks/prepare-spec.js';
 export async function loadProjectPlan(command: string, file: string, cwd: string): Promise<ProjectPlan> {
   const loaded = await loadTasksFile(file);
   if (!loaded.success) {
-    throw new UsageError(`taskloop ${command}: the tasks file has ${loaded.errors.length} problem(s), nothing was started:\n${formatTasksFileErrors(loaded.errors)}`);
+    throw new UsageError(
+      `taskloop ${command}: the tasks file has ${loaded.errors.length} problem(s), nothing was started:\n${formatTasksFileErrors(loaded.errors)}`,
+    );
   }
   const plan = loaded.data;
   const tasks = [];
   for (const task of plan.tasks) {
     const spec = await prepareTaskSpec(task.spec, cwd).catch((error: unknown) => {
       if (!(error instanceof UsageError)) throw error;
-      throw new UsageError(`taskloop ${command}: ${file}: task ${task.spec.id}: ${error.message.replace(/^invalid task: /, '')}`);
+      throw new UsageError(
+        `taskloop ${command}: ${file}: task ${task.spec.id}: ${error.message.replace(/^invalid task: /, '')}`,
+      );
     });
     tasks.push({ ...task, spec });
   }

@@ -8,17 +8,27 @@ import { WorkFailed } from '../cli-errors.js';
 const QUERY_DEADLINE_MS = 15_000;
 const NOT_READY_PAUSE_MS = 300;
 
-export async function queryProjectState(client: Client, command: string, handle: WorkflowHandle, taskQueue: string): Promise<ProjectStateView> {
+export async function queryProjectState(
+  client: Client,
+  command: string,
+  handle: WorkflowHandle,
+  taskQueue: string,
+): Promise<ProjectStateView> {
   const deadline = Date.now() + QUERY_DEADLINE_MS;
   for (;;) {
     try {
       return await client.withDeadline(deadline, () => handle.query(projectStateQuery));
     } catch (error) {
       if (isGrpcDeadlineError(error) || isGrpcDeadlineError((error as Error).cause)) {
-        throw new WorkFailed(`taskloop ${command}: no worker answered the state query of ${handle.workflowId} within ${QUERY_DEADLINE_MS / 1000}s; is \`taskloop worker\` serving task queue ${taskQueue}?`);
+        throw new WorkFailed(
+          `taskloop ${command}: no worker answered the state query of ${handle.workflowId} within ${QUERY_DEADLINE_MS / 1000}s; is \`taskloop worker\` serving task queue ${taskQueue}?`,
+        );
       }
       if (!(error instanceof QueryNotRegisteredError)) throw error;
-      if (Date.now() + NOT_READY_PAUSE_MS > deadline) throw new WorkFailed(`taskloop ${command}: ${handle.workflowId} has not begun running yet; try again in a moment`);
+      if (Date.now() + NOT_READY_PAUSE_MS > deadline)
+        throw new WorkFailed(
+          `taskloop ${command}: ${handle.workflowId} has not begun running yet; try again in a moment`,
+        );
       await new Promise((resolve) => setTimeout(resolve, NOT_READY_PAUSE_MS));
     }
   }

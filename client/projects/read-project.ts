@@ -10,16 +10,22 @@ export type ProjectReading =
   | { kind: 'project'; workflowId: string; workflowStatus: 'COMPLETED'; taskQueue: string; report: ProjectReport }
   | { kind: 'project'; workflowId: string; workflowStatus: string; taskQueue: string; error: string };
 
-export async function readProject(client: Client, command: string, { handle, description }: ResolvedProject): Promise<ProjectReading> {
+export async function readProject(
+  client: Client,
+  command: string,
+  { handle, description }: ResolvedProject,
+): Promise<ProjectReading> {
   const base = { kind: 'project' as const, workflowId: handle.workflowId, taskQueue: description.taskQueue };
   const workflowStatus = description.status.name;
-  if (workflowStatus === 'RUNNING') return { ...base, workflowStatus, state: await queryProjectState(client, command, handle, description.taskQueue) };
+  if (workflowStatus === 'RUNNING')
+    return { ...base, workflowStatus, state: await queryProjectState(client, command, handle, description.taskQueue) };
   try {
     const report = await handle.result();
     if (workflowStatus === 'COMPLETED') return { ...base, workflowStatus, report };
     return { ...base, workflowStatus, error: `closed as ${workflowStatus}` };
   } catch (error) {
-    const cause = error instanceof WorkflowFailedError ? (error.cause?.message ?? error.message) : (error as Error).message;
+    const cause =
+      error instanceof WorkflowFailedError ? (error.cause?.message ?? error.message) : (error as Error).message;
     return { ...base, workflowStatus, error: cause };
   }
 }
@@ -29,7 +35,10 @@ export async function readProjectReport(
   client: Client,
   command: string,
   project: ResolvedProject,
-): Promise<{ report: ProjectReport | LiveProjectReport; runId: string } | { workflowId: string; workflowStatus: string; error: string }> {
+): Promise<
+  | { report: ProjectReport | LiveProjectReport; runId: string }
+  | { workflowId: string; workflowStatus: string; error: string }
+> {
   const reading = await readProject(client, command, project);
   const runId = project.description.runId;
   if ('report' in reading) return { report: reading.report, runId };

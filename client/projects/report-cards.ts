@@ -40,7 +40,13 @@ export async function readStoredCards(project: string, dir = stateDir()): Promis
  * The card of this run, trending against the latest card of another run stored before it, stored once per
  * run id (a second call keeps the first file, so its order and its previous run stay the same).
  */
-export async function showReportCard(project: string, runId: string, runTasks: readonly RunTask[], now: Date, dir = stateDir()): Promise<StoredCard> {
+export async function showReportCard(
+  project: string,
+  runId: string,
+  runTasks: readonly RunTask[],
+  now: Date,
+  dir = stateDir(),
+): Promise<StoredCard> {
   const cards = await readStoredCards(project, dir);
   const own = cards.find((c) => c.runId === runId);
   const cutoff = own?.storedAt ?? now.toISOString();
@@ -49,7 +55,11 @@ export async function showReportCard(project: string, runId: string, runTasks: r
     .sort((a, b) => (a.storedAt < b.storedAt ? -1 : a.storedAt > b.storedAt ? 1 : 0))
     .at(-1);
   const stored: StoredCard = { project, runId, storedAt: cutoff, card: buildReportCard(runTasks, previous?.card) };
-  if (!own) await writeAtomically(path.join(reportCardDir(project, dir), `${segment(runId)}.json`), `${JSON.stringify(stored, null, 2)}\n`);
+  if (!own)
+    await writeAtomically(
+      path.join(reportCardDir(project, dir), `${segment(runId)}.json`),
+      `${JSON.stringify(stored, null, 2)}\n`,
+    );
   return stored;
 }
 

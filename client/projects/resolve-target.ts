@@ -39,8 +39,12 @@ export async function resolveTarget(client: Client, command: string, ref: string
 
 /** Only a project: for `taskloop report`. */
 export async function resolveProject(client: Client, command: string, ref: string): Promise<ResolvedProject> {
-  const project = (ref.startsWith('project-') ? await describeProject(client, ref) : undefined) ?? (await findProject(client, ref));
-  if (!project) throw new UsageError(`taskloop ${command}: no project named ${ref}; pass a project name (as in its tasks file) or its workflow id project-<name>`);
+  const project =
+    (ref.startsWith('project-') ? await describeProject(client, ref) : undefined) ?? (await findProject(client, ref));
+  if (!project)
+    throw new UsageError(
+      `taskloop ${command}: no project named ${ref}; pass a project name (as in its tasks file) or its workflow id project-<name>`,
+    );
   return project;
 }
 
@@ -51,7 +55,8 @@ async function findProject(client: Client, name: string): Promise<ResolvedProjec
   let latest: { workflowId: string; startTime: Date } | undefined;
   const query = `WorkflowType = '${PROJECT_WORKFLOW_TYPE}' AND ${ProjectKey.name} = "${name}"`;
   for await (const execution of client.workflow.list({ query })) {
-    if (!latest || execution.startTime > latest.startTime) latest = { workflowId: execution.workflowId, startTime: execution.startTime };
+    if (!latest || execution.startTime > latest.startTime)
+      latest = { workflowId: execution.workflowId, startTime: execution.startTime };
   }
   return latest ? describeProject(client, latest.workflowId) : undefined;
 }

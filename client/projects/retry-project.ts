@@ -5,7 +5,11 @@ import { projectStateQuery, retryTaskUpdate } from '../../workflows/project-mess
 import { WorkFailed } from '../cli-errors.js';
 import type { ResolvedProject } from './resolve-target.js';
 
-export async function retryProjectTasks(client: Client, { handle, description }: ResolvedProject, options: { taskId?: string; hint?: string }): Promise<string[]> {
+export async function retryProjectTasks(
+  client: Client,
+  { handle, description }: ResolvedProject,
+  options: { taskId?: string; hint?: string },
+): Promise<string[]> {
   const workflowId = handle.workflowId;
   if (description.status.name !== 'RUNNING') {
     throw new WorkFailed(
@@ -13,17 +17,25 @@ export async function retryProjectTasks(client: Client, { handle, description }:
     );
   }
   const view = await client.withDeadline(Date.now() + 15_000, () => handle.query(projectStateQuery));
-  const ids = options.taskId !== undefined ? [options.taskId] : view.tasks.filter((task) => task.state === 'FAILED' || task.state === 'CANCELLED').map((task) => task.id);
-  if (ids.length === 0) throw new WorkFailed(`taskloop retry: project ${workflowId} has no FAILED or CANCELLED task to retry`);
+  const ids =
+    options.taskId !== undefined
+      ? [options.taskId]
+      : view.tasks.filter((task) => task.state === 'FAILED' || task.state === 'CANCELLED').map((task) => task.id);
+  if (ids.length === 0)
+    throw new WorkFailed(`taskloop retry: project ${workflowId} has no FAILED or CANCELLED task to retry`);
   const reset: string[] = [];
   for (const taskId of ids) {
     if (reset.includes(taskId)) continue;
     try {
-      const accepted = await handle.executeUpdate(retryTaskUpdate, { args: [{ taskId, ...(options.hint === undefined ? {} : { hint: options.hint }) }] });
+      const accepted = await handle.executeUpdate(retryTaskUpdate, {
+        args: [{ taskId, ...(options.hint === undefined ? {} : { hint: options.hint }) }],
+      });
       reset.push(...accepted.reset);
     } catch (error) {
       if (!(error instanceof WorkflowUpdateFailedError)) throw error;
-      throw new WorkFailed(`taskloop retry: project ${workflowId} refused to retry ${taskId}: ${error.cause?.message ?? error.message}`);
+      throw new WorkFailed(
+        `taskloop retry: project ${workflowId} refused to retry ${taskId}: ${error.cause?.message ?? error.message}`,
+      );
     }
   }
   return reset;

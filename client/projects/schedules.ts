@@ -81,7 +81,10 @@ export async function listProjectSchedules(client: Client): Promise<ProjectSched
 }
 
 /** Deletes schedule-<name> (or `name` itself when it is a schedule id); false when there is none. Runs already started go on. */
-export async function deleteProjectSchedule(client: Client, name: string): Promise<{ scheduleId: string; deleted: boolean }> {
+export async function deleteProjectSchedule(
+  client: Client,
+  name: string,
+): Promise<{ scheduleId: string; deleted: boolean }> {
   const scheduleId = name.startsWith(SCHEDULE_PREFIX) ? name : projectScheduleId(name);
   try {
     await client.schedule.getHandle(scheduleId).delete();

@@ -13,9 +13,13 @@ export async function signalTarget(
   sendToTask = send,
 ): Promise<{ kind: 'task' | 'project'; workflowId: string }> {
   const target = await resolveTarget(client, command, ref);
-  if (target.kind === 'task') return { kind: 'task', workflowId: await signalTask(client, command, target.task.handle.workflowId, sendToTask) };
+  if (target.kind === 'task')
+    return { kind: 'task', workflowId: await signalTask(client, command, target.task.handle.workflowId, sendToTask) };
   const { handle, description } = target.project;
-  const closed = () => new WorkFailed(`taskloop ${command}: project ${handle.workflowId} has already closed (${description.status.name}); there is nothing to ${command}`);
+  const closed = () =>
+    new WorkFailed(
+      `taskloop ${command}: project ${handle.workflowId} has already closed (${description.status.name}); there is nothing to ${command}`,
+    );
   await sendWhileRunning(handle, description.status.name === 'RUNNING', closed, send);
   return { kind: 'project', workflowId: handle.workflowId };
 }

@@ -16,7 +16,11 @@ export function describeProjectRun(plan: ProjectPlan): { staticSummary: string; 
   };
 }
 
-export async function startProject(client: Client, plan: ProjectPlan, options: { taskQueue: string }): Promise<{ handle: ProjectHandle; started: boolean }> {
+export async function startProject(
+  client: Client,
+  plan: ProjectPlan,
+  options: { taskQueue: string },
+): Promise<{ handle: ProjectHandle; started: boolean }> {
   const workflowId = projectWorkflowId(plan.project);
   try {
     const handle = await client.workflow.start<typeof projectWorkflow>('projectWorkflow', {
@@ -29,7 +33,8 @@ export async function startProject(client: Client, plan: ProjectPlan, options: {
     });
     return { handle, started: true };
   } catch (error) {
-    if (error instanceof WorkflowExecutionAlreadyStartedError) return { handle: client.workflow.getHandle(workflowId), started: false };
+    if (error instanceof WorkflowExecutionAlreadyStartedError)
+      return { handle: client.workflow.getHandle(workflowId), started: false };
     throw error;
   }
 }

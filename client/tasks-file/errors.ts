@@ -53,7 +53,11 @@ export function describeOutlineIssues(issues: readonly OutlineIssue[], root: unk
       const hint = known ? `; known keys: ${known.join(', ')}` : '';
       return (issue.keys ?? []).map((key) => {
         const got = describeValue(valueAt(root, [...path, key]));
-        return { path: [...path, key], target: 'key', message: `unknown key, got ${got} (remove "${key}" or fix its spelling${hint})` };
+        return {
+          path: [...path, key],
+          target: 'key',
+          message: `unknown key, got ${got} (remove "${key}" or fix its spelling${hint})`,
+        };
       });
     }
     return [{ path, message: addValueReceived(issue.message, valueAt(root, path)) }];

@@ -10,7 +10,10 @@ const nestedPrefix: PathSegment[] = ['milestones', 0, 'features', 0, 'tasks'];
 export function expandFlatForm(root: unknown): { root: unknown; flat: boolean } {
   if (!isRecord(root) || !('tasks' in root) || 'milestones' in root) return { root, flat: false };
   const { tasks, ...rest } = root;
-  return { root: { ...rest, milestones: [{ id: FLAT_GROUP_ID, features: [{ id: FLAT_GROUP_ID, tasks }] }] }, flat: true };
+  return {
+    root: { ...rest, milestones: [{ id: FLAT_GROUP_ID, features: [{ id: FLAT_GROUP_ID, tasks }] }] },
+    flat: true,
+  };
 }
 
 /** An error path of the expanded file, as a path of the file as written. */

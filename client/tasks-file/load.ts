@@ -47,7 +47,12 @@ export async function loadTasksFile(file: string): Promise<LoadTasksFileResult> 
   errors.push(...checkOutlineIds(root));
 
   const top = isRecord(root) ? root : {};
-  const repo = typeof top.repo === 'string' ? (isRepoUrl(top.repo) ? top.repo : path.resolve(path.dirname(absolute), top.repo)) : '';
+  const repo =
+    typeof top.repo === 'string'
+      ? isRepoUrl(top.repo)
+        ? top.repo
+        : path.resolve(path.dirname(absolute), top.repo)
+      : '';
   const rawTasks = collectRawTasks(root);
   const checked = checkTasks(rawTasks, {
     project: typeof top.project === 'string' ? top.project : '',
@@ -78,7 +83,10 @@ export async function loadTasksFile(file: string): Promise<LoadTasksFileResult> 
     dependsOn: readDependsOn(task),
   }));
   const concurrency = data.defaults?.concurrency ?? defaultConcurrency;
-  return { success: true, data: { project: data.project, repo, concurrency, milestones: buildMilestones(data), tasks } };
+  return {
+    success: true,
+    data: { project: data.project, repo, concurrency, milestones: buildMilestones(data), tasks },
+  };
 }
 
 function describeReadError(error: unknown, absolute: string): string {

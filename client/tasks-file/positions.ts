@@ -22,7 +22,8 @@ export function createLocator(doc: Document, lineCounter: LineCounter) {
       if (step === undefined) break;
       const last = depth === path.length - 1;
       // A key with an empty value (`maxRetries:`) has no value node: point at the key instead.
-      offset = (last && target === 'key' ? rangeStart(step.key) : rangeStart(step.value)) ?? rangeStart(step.key) ?? offset;
+      offset =
+        (last && target === 'key' ? rangeStart(step.key) : rangeStart(step.value)) ?? rangeStart(step.key) ?? offset;
       node = step.value;
     }
     if (offset === undefined) return {};

@@ -68,7 +68,8 @@ export function checkTasks(
       const field = issue.field === '(task spec)' ? [] : issue.field.split('.').map(toSegment);
       // Project and repo come from the top level, which the outline schema checks and reports.
       if (field[0] === 'project' || field[0] === 'repo') continue;
-      const fromDefaults = field.length > 0 && valueAt(own, field) === undefined && valueAt(defaults, field) !== undefined;
+      const fromDefaults =
+        field.length > 0 && valueAt(own, field) === undefined && valueAt(defaults, field) !== undefined;
       const unknownKey = issue.message.startsWith('unknown field');
       const topLevelKey = unknownKey && field.length === 1;
       errors.push({
@@ -93,7 +94,10 @@ function mergeTaskFields(defaults: Record<string, unknown>, own: Record<string, 
 function resolveScriptedModels(spec: TaskSpec, folder: string): TaskSpec {
   const resolve = (model: string): string =>
     model.startsWith('scripted:') ? `scripted:${path.resolve(folder, model.slice('scripted:'.length))}` : model;
-  const models = Object.entries(spec.models).map(([role, model]) => [role, typeof model === 'string' ? resolve(model) : model]);
+  const models = Object.entries(spec.models).map(([role, model]) => [
+    role,
+    typeof model === 'string' ? resolve(model) : model,
+  ]);
   return { ...spec, models: Object.fromEntries(models) as TaskSpec['models'] };
 }
 

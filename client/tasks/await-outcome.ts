@@ -10,12 +10,18 @@ import { whileCheckingWorker } from './queue-pollers.js';
 const CANCELLED_QUERY_MS = 15_000;
 
 /** Waits for the outcome; `say` hears within seconds when no worker serves the task's queue (and waiting goes on). */
-export async function awaitOutcome(command: string, handle: WorkflowHandle, say: (line: string) => void = console.error): Promise<TaskOutcome> {
+export async function awaitOutcome(
+  command: string,
+  handle: WorkflowHandle,
+  say: (line: string) => void = console.error,
+): Promise<TaskOutcome> {
   try {
     return (await whileCheckingWorker(handle, say, () => handle.result())) as TaskOutcome;
   } catch (error) {
     if (!(error instanceof WorkflowFailedError)) throw error;
-    const outcome = outcomeOfFailure(error) ?? (error.cause instanceof CancelledFailure ? await cancelledOutcome(command, handle) : undefined);
+    const outcome =
+      outcomeOfFailure(error) ??
+      (error.cause instanceof CancelledFailure ? await cancelledOutcome(command, handle) : undefined);
     if (outcome) return outcome;
     const cause = error.cause?.message ?? error.message;
     throw new WorkFailed(`taskloop ${command}: workflow ${handle.workflowId} ended without a task outcome: ${cause}`);
@@ -26,7 +32,15 @@ export async function awaitOutcome(command: string, handle: WorkflowHandle, say:
 async function cancelledOutcome(command: string, handle: WorkflowHandle): Promise<TaskOutcome> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new WorkFailed(`taskloop ${command}: ${handle.workflowId} was cancelled; no worker answered its state query within ${CANCELLED_QUERY_MS / 1000}s (start \`taskloop worker\`)`)), CANCELLED_QUERY_MS);
+    timer = setTimeout(
+      () =>
+        reject(
+          new WorkFailed(
+            `taskloop ${command}: ${handle.workflowId} was cancelled; no worker answered its state query within ${CANCELLED_QUERY_MS / 1000}s (start \`taskloop worker\`)`,
+          ),
+        ),
+      CANCELLED_QUERY_MS,
+    );
   });
   try {
     return outcomeOfState(await Promise.race([handle.query(stateQuery), timeout]));

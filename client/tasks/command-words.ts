@@ -33,7 +33,8 @@ export function splitCommandWords(text: string): SplitWordsResult {
       inWord = true;
     }
   }
-  if (quote) return { success: false, error: `unterminated ${quote} quote in ${JSON.stringify(text)}; close the quote` };
+  if (quote)
+    return { success: false, error: `unterminated ${quote} quote in ${JSON.stringify(text)}; close the quote` };
   if (inWord) words.push(word);
   return { success: true, data: words };
 }

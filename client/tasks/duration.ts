@@ -8,9 +8,14 @@ export type ParseDurationResult = { success: true; data: number } | { success: f
 export function parseDuration(text: string): ParseDurationResult {
   const trimmed = text.trim();
   if (trimmed === '0') return { success: true, data: 0 };
-  const parts = /^(?:\d+(?:\.\d+)?(?:ms|s|m|h|d))+$/.test(trimmed) ? [...trimmed.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h|d)/g)] : [];
+  const parts = /^(?:\d+(?:\.\d+)?(?:ms|s|m|h|d))+$/.test(trimmed)
+    ? [...trimmed.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h|d)/g)]
+    : [];
   if (parts.length === 0) {
-    return { success: false, error: `expected a duration like 30s, 10m, 1h or 1h30m (or 0), got ${JSON.stringify(text)}` };
+    return {
+      success: false,
+      error: `expected a duration like 30s, 10m, 1h or 1h30m (or 0), got ${JSON.stringify(text)}`,
+    };
   }
   const total = parts.reduce((sum, [, amount, unit]) => sum + Number(amount) * (unitMs[unit as string] ?? 0), 0);
   return { success: true, data: Math.round(total) };

@@ -19,24 +19,38 @@ export async function prepareTaskSpec(input: Record<string, unknown>, cwd: strin
   spec.models = { ...spec.models };
   for (const role of ['coder', 'reviewer', 'judge', 'skillWriter'] as const) {
     const model = spec.models[role];
-    if (model?.startsWith('scripted:')) spec.models[role] = `scripted:${await checkScriptFile(path.resolve(cwd, model.slice('scripted:'.length)), role)}`;
+    if (model?.startsWith('scripted:'))
+      spec.models[role] = `scripted:${await checkScriptFile(path.resolve(cwd, model.slice('scripted:'.length)), role)}`;
   }
   return spec;
 }
 
 async function checkRepository(repo: string, baseRef: string): Promise<void> {
   const gitDir = await execa('git', ['-C', repo, 'rev-parse', '--git-dir'], { reject: false });
-  if (gitDir.failed) throw new UsageError(`repo: ${repo} is not a git repository; pass --repo with the path of a git repository (git init it first)`);
-  const ref = await execa('git', ['-C', repo, 'rev-parse', '--verify', '--quiet', `${baseRef}^{commit}`], { reject: false });
-  if (ref.failed) throw new UsageError(`baseRef: ${JSON.stringify(baseRef)} is not a commit in ${repo}; pass --base-ref with an existing branch, tag or sha`);
+  if (gitDir.failed)
+    throw new UsageError(
+      `repo: ${repo} is not a git repository; pass --repo with the path of a git repository (git init it first)`,
+    );
+  const ref = await execa('git', ['-C', repo, 'rev-parse', '--verify', '--quiet', `${baseRef}^{commit}`], {
+    reject: false,
+  });
+  if (ref.failed)
+    throw new UsageError(
+      `baseRef: ${JSON.stringify(baseRef)} is not a commit in ${repo}; pass --base-ref with an existing branch, tag or sha`,
+    );
 }
 
 /** A repository by URL is cloned by each worker host; here only that it answers (the base ref is checked at claim). */
 async function checkRemote(url: string): Promise<void> {
-  const listed = await execa('git', ['ls-remote', '--quiet', url, 'HEAD'], { reject: false, env: { GIT_TERMINAL_PROMPT: '0' } });
+  const listed = await execa('git', ['ls-remote', '--quiet', url, 'HEAD'], {
+    reject: false,
+    env: { GIT_TERMINAL_PROMPT: '0' },
+  });
   if (listed.failed) {
     const why = redactUrls(String(listed.stderr).trim().split('\n').pop() ?? '');
-    throw new UsageError(`repo: ${redactUrls(url)} is not a reachable git repository (${why}); pass --repo with a git URL or path this machine can read`);
+    throw new UsageError(
+      `repo: ${redactUrls(url)} is not a reachable git repository (${why}); pass --repo with a git URL or path this machine can read`,
+    );
   }
 }
 
@@ -45,7 +59,9 @@ async function checkScriptFile(file: string, role: string): Promise<string> {
   try {
     text = await readFile(file, 'utf8');
   } catch {
-    throw new UsageError(`models.${role}: the scripted file ${file} does not exist; pass scripted:<path of a JSON file>`);
+    throw new UsageError(
+      `models.${role}: the scripted file ${file} does not exist; pass scripted:<path of a JSON file>`,
+    );
   }
   let json: unknown;
   try {

@@ -15,10 +15,13 @@ export async function queryTaskState(client: Client, handle: WorkflowHandle, tas
       return await client.withDeadline(deadline, () => handle.query(stateQuery));
     } catch (error) {
       if (isGrpcDeadlineError(error) || isGrpcDeadlineError((error as Error).cause)) {
-        throw new WorkFailed(`taskloop status: no worker answered the state query of ${handle.workflowId} within ${QUERY_DEADLINE_MS / 1000}s; is \`taskloop worker\` serving task queue ${taskQueue}?`);
+        throw new WorkFailed(
+          `taskloop status: no worker answered the state query of ${handle.workflowId} within ${QUERY_DEADLINE_MS / 1000}s; is \`taskloop worker\` serving task queue ${taskQueue}?`,
+        );
       }
       if (!(error instanceof QueryNotRegisteredError)) throw error;
-      if (Date.now() + NOT_READY_PAUSE_MS > deadline) throw new WorkFailed(`taskloop status: ${handle.workflowId} has not begun running yet; try again in a moment`);
+      if (Date.now() + NOT_READY_PAUSE_MS > deadline)
+        throw new WorkFailed(`taskloop status: ${handle.workflowId} has not begun running yet; try again in a moment`);
       await new Promise((resolve) => setTimeout(resolve, NOT_READY_PAUSE_MS));
     }
   }

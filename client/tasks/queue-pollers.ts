@@ -14,7 +14,11 @@ export function noWorkerMessage(taskQueue: string): string {
 }
 
 /** True when a worker polled the queue's workflow tasks within POLLER_FRESH_MS (server clock vs ours). */
-export async function hasLiveWorker(client: Client | WorkflowClient, taskQueue: string, now = Date.now()): Promise<boolean> {
+export async function hasLiveWorker(
+  client: Client | WorkflowClient,
+  taskQueue: string,
+  now = Date.now(),
+): Promise<boolean> {
   const response = await client.workflowService.describeTaskQueue({
     namespace: client.options.namespace,
     // The proto enums are not re-exported by @temporalio/client: 1 is TASK_QUEUE_KIND_NORMAL and TASK_QUEUE_TYPE_WORKFLOW.
@@ -31,7 +35,11 @@ export async function hasLiveWorker(client: Client | WorkflowClient, taskQueue: 
  * Runs `work` (waiting on a running workflow) while checking, at once and every few seconds, that a worker serves
  * its queue: says once when none does and once when one comes; keeps waiting either way.
  */
-export async function whileCheckingWorker<T>(handle: WorkflowHandle, say: (line: string) => void, work: () => Promise<T>): Promise<T> {
+export async function whileCheckingWorker<T>(
+  handle: WorkflowHandle,
+  say: (line: string) => void,
+  work: () => Promise<T>,
+): Promise<T> {
   const description = await handle.describe();
   if (description.status.name !== 'RUNNING') return work();
   const { taskQueue } = description;
@@ -54,7 +62,13 @@ export async function whileCheckingWorker<T>(handle: WorkflowHandle, say: (line:
 }
 
 /** For a one-shot read (`status`): a running workflow whose queue no worker serves cannot answer; say why at once. */
-export async function assertWorkerServes(client: Client, command: string, description: WorkflowExecutionDescription): Promise<void> {
+export async function assertWorkerServes(
+  client: Client,
+  command: string,
+  description: WorkflowExecutionDescription,
+): Promise<void> {
   if (description.status.name !== 'RUNNING' || (await hasLiveWorker(client, description.taskQueue))) return;
-  throw new WorkFailed(`taskloop ${command}: ${description.workflowId} is running, but ${noWorkerMessage(description.taskQueue)}`);
+  throw new WorkFailed(
+    `taskloop ${command}: ${description.workflowId} is running, but ${noWorkerMessage(description.taskQueue)}`,
+  );
 }

@@ -9,7 +9,12 @@ import type { ResolvedTask } from './resolve-task.js';
 
 export type TaskReading =
   | { workflowId: string; workflowStatus: 'RUNNING'; taskQueue: string; state: TaskState }
-  | { workflowId: string; workflowStatus: 'COMPLETED' | 'FAILED' | 'CANCELLED'; taskQueue: string; outcome: TaskOutcome }
+  | {
+      workflowId: string;
+      workflowStatus: 'COMPLETED' | 'FAILED' | 'CANCELLED';
+      taskQueue: string;
+      outcome: TaskOutcome;
+    }
   | { workflowId: string; workflowStatus: string; taskQueue: string; error: string };
 
 const withOutcome: readonly string[] = ['COMPLETED', 'FAILED', 'CANCELLED'];
@@ -17,14 +22,18 @@ const withOutcome: readonly string[] = ['COMPLETED', 'FAILED', 'CANCELLED'];
 export async function readTask(client: Client, { handle, description }: ResolvedTask): Promise<TaskReading> {
   const base = { workflowId: handle.workflowId, taskQueue: description.taskQueue };
   const workflowStatus = description.status.name;
-  if (workflowStatus === 'RUNNING') return { ...base, workflowStatus, state: await queryTaskState(client, handle, description.taskQueue) };
+  if (workflowStatus === 'RUNNING')
+    return { ...base, workflowStatus, state: await queryTaskState(client, handle, description.taskQueue) };
   try {
     const outcome = await awaitOutcome('status', handle);
-    if (withOutcome.includes(workflowStatus)) return { ...base, workflowStatus: workflowStatus as 'COMPLETED' | 'FAILED' | 'CANCELLED', outcome };
+    if (withOutcome.includes(workflowStatus))
+      return { ...base, workflowStatus: workflowStatus as 'COMPLETED' | 'FAILED' | 'CANCELLED', outcome };
     return { ...base, workflowStatus, error: `closed as ${workflowStatus}` };
   } catch (error) {
-    if (error instanceof WorkFailed) return { ...base, workflowStatus, error: error.message.replace(/^taskloop status: /, '') };
-    const cause = error instanceof WorkflowFailedError ? (error.cause?.message ?? error.message) : (error as Error).message;
+    if (error instanceof WorkFailed)
+      return { ...base, workflowStatus, error: error.message.replace(/^taskloop status: /, '') };
+    const cause =
+      error instanceof WorkflowFailedError ? (error.cause?.message ?? error.message) : (error as Error).message;
     return { ...base, workflowStatus, error: cause };
   }
 }

@@ -5,12 +5,15 @@ import type { TaskSpec } from '../../domain/task-spec.js';
 import { UsageError } from '../cli-errors.js';
 
 /** Throws a UsageError (exit 2) naming each field that holds a secret; the secret itself is never repeated. */
-export function refuseSecretsInTask(spec: Pick<TaskSpec, 'goal' | 'testEnv' | 'secretEnvNames'>, env: NodeJS.ProcessEnv = process.env): void {
+export function refuseSecretsInTask(
+  spec: Pick<TaskSpec, 'goal' | 'testEnv' | 'secretEnvNames'>,
+  env: NodeJS.ProcessEnv = process.env,
+): void {
   const found = findSecretsInTask(spec, secretValuesIn(env, spec.secretEnvNames));
   if (found.length === 0) return;
   const fields = found.map(({ field, what }) => `${field} holds ${what}`).join('; ');
   throw new UsageError(
     `invalid task: ${fields}. A task's fields are stored in workflow history: remove the secret and let the code read it from ` +
-      'the worker\'s environment (name it with --secret-env / secretEnvNames so it is scrubbed everywhere)',
+      "the worker's environment (name it with --secret-env / secretEnvNames so it is scrubbed everywhere)",
   );
 }

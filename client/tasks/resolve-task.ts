@@ -1,6 +1,11 @@
 // Finds the task workflow a person means: a workflow id (`task-<project>-<id>`), or a task id looked up through
 // the TaskId search attribute. Unknown and ambiguous ids are usage errors that say what to pass instead.
-import { WorkflowNotFoundError, type Client, type WorkflowExecutionDescription, type WorkflowHandle } from '@temporalio/client';
+import {
+  WorkflowNotFoundError,
+  type Client,
+  type WorkflowExecutionDescription,
+  type WorkflowHandle,
+} from '@temporalio/client';
 import { taskSpecSchema } from '../../domain/task-spec.js';
 import { TaskIdKey } from '../../workflows/search-attributes.js';
 import type { taskWorkflow } from '../../workflows/task.js';
@@ -17,7 +22,9 @@ const MAX_CANDIDATES = 20;
 /** The single positional argument of status/pause/resume/cancel/retry. */
 export function takeTaskRef(command: string, positionals: string[]): string {
   if (positionals.length !== 1 || !positionals[0]) {
-    throw new UsageError(`taskloop ${command}: expected one task id or workflow id, got ${positionals.length} (${positionals.join(' ') || 'none'}); e.g. taskloop ${command} task-default-fix-add-1a2b3c`);
+    throw new UsageError(
+      `taskloop ${command}: expected one task id or workflow id, got ${positionals.length} (${positionals.join(' ') || 'none'}); e.g. taskloop ${command} task-default-fix-add-1a2b3c`,
+    );
   }
   return positionals[0];
 }
@@ -29,10 +36,14 @@ export async function resolveTask(client: Client, command: string, ref: string):
   }
   const workflowIds = taskSpecSchema.shape.id.safeParse(ref).success ? await findByTaskId(client, ref) : [];
   if (workflowIds.length === 0) {
-    throw new UsageError(`taskloop ${command}: no task with id ${ref}; pass a task id or a workflow id (task-<project>-<id>) of a task that was started`);
+    throw new UsageError(
+      `taskloop ${command}: no task with id ${ref}; pass a task id or a workflow id (task-<project>-<id>) of a task that was started`,
+    );
   }
   if (workflowIds.length > 1) {
-    throw new UsageError(`taskloop ${command}: task id ${ref} is ambiguous, it names ${workflowIds.length} workflows: ${workflowIds.join(', ')}; pass one of these workflow ids`);
+    throw new UsageError(
+      `taskloop ${command}: task id ${ref} is ambiguous, it names ${workflowIds.length} workflows: ${workflowIds.join(', ')}; pass one of these workflow ids`,
+    );
   }
   const found = await describe(client, workflowIds[0] as string);
   if (!found) throw new UsageError(`taskloop ${command}: no task with id ${ref}`);

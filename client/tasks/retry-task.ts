@@ -12,7 +12,14 @@ import { startTask } from './start-task.js';
 
 export type RetryResult =
   | { kind: 'updated'; workflowId: string; attempt: number }
-  | { kind: 'restarted'; workflowId: string; started: boolean; attempt: number; carriedAttempts: number; taskQueue: string };
+  | {
+      kind: 'restarted';
+      workflowId: string;
+      started: boolean;
+      attempt: number;
+      carriedAttempts: number;
+      taskQueue: string;
+    };
 
 export async function retryTask(client: Client, task: ResolvedTask, hint: string | undefined): Promise<RetryResult> {
   const request = hint === undefined ? {} : { hint };
@@ -22,24 +29,36 @@ export async function retryTask(client: Client, task: ResolvedTask, hint: string
       return { kind: 'updated', workflowId: task.handle.workflowId, attempt: accepted.attempt };
     } catch (error) {
       if (!(error instanceof WorkflowUpdateFailedError)) throw error;
-      throw new WorkFailed(`taskloop retry: ${task.handle.workflowId} refused the retry: ${error.cause?.message ?? error.message}`);
+      throw new WorkFailed(
+        `taskloop retry: ${task.handle.workflowId} refused the retry: ${error.cause?.message ?? error.message}`,
+      );
     }
   }
   return restartClosedTask(client, task, hint);
 }
 
-async function restartClosedTask(client: Client, { handle, description }: ResolvedTask, hint: string | undefined): Promise<RetryResult> {
+async function restartClosedTask(
+  client: Client,
+  { handle, description }: ResolvedTask,
+  hint: string | undefined,
+): Promise<RetryResult> {
   const workflowId = handle.workflowId;
   // A workflow that ended without an outcome (terminated, timed out) has no evidence to carry; start afresh.
   const ended = ['COMPLETED', 'FAILED', 'CANCELLED'].includes(description.status.name);
-  const outcome: TaskOutcome | undefined = ended ? await awaitOutcome('retry', handle).catch(() => undefined) : undefined;
+  const outcome: TaskOutcome | undefined = ended
+    ? await awaitOutcome('retry', handle).catch(() => undefined)
+    : undefined;
   if (outcome?.status === 'COMPLETED') {
-    throw new WorkFailed(`taskloop retry: task ${workflowId} already completed (commit ${outcome.commit?.sha ?? 'none'}); there is nothing to retry`);
+    throw new WorkFailed(
+      `taskloop retry: task ${workflowId} already completed (commit ${outcome.commit?.sha ?? 'none'}); there is nothing to retry`,
+    );
   }
   const input = await readRunInput(client, { workflowId, runId: description.runId });
   // The same checks as `run`: the repository or the scripted file may have gone since the first start.
   const spec = await prepareTaskSpec(input.spec, process.cwd()).catch((error: unknown) => {
-    throw error instanceof UsageError ? new UsageError(`taskloop retry: the task cannot start again: ${error.message}`) : error;
+    throw error instanceof UsageError
+      ? new UsageError(`taskloop retry: the task cannot start again: ${error.message}`)
+      : error;
   });
   const carried = { attempts: outcome?.attempts ?? [], turnsConsumed: outcome?.turnsConsumed ?? 0 };
   const { started } = await startTask(client, spec, { taskQueue: description.taskQueue, carried, hint });

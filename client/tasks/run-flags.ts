@@ -74,7 +74,12 @@ export interface RunRequest {
 }
 
 /** Parses `taskloop run` arguments; flag-level problems (unknown flag, bad duration, K=V) are UsageErrors. */
-export function parseRunFlags(argv: string[], cwd: string, env: NodeJS.ProcessEnv, config: TaskloopConfig = {}): RunRequest {
+export function parseRunFlags(
+  argv: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  config: TaskloopConfig = {},
+): RunRequest {
   const { values } = parseFlags('run', argv, runFlagOptions);
   const input: Record<string, unknown> = {};
   const set = (field: string, value: unknown) => {
@@ -93,7 +98,15 @@ export function parseRunFlags(argv: string[], cwd: string, env: NodeJS.ProcessEn
   set('maxCoderSteps', numberOrText(values['max-steps']));
   if (values['retry-window'] !== undefined) set('retryWindowMs', durationMs(values['retry-window']));
   set('secretEnvNames', values['secret-env']);
-  set('models', mergeModels(config, { coder: values.model, reviewer: values['reviewer-model'], judge: values['judge-model'], skillWriter: values['skill-writer-model'] }));
+  set(
+    'models',
+    mergeModels(config, {
+      coder: values.model,
+      reviewer: values['reviewer-model'],
+      judge: values['judge-model'],
+      skillWriter: values['skill-writer-model'],
+    }),
+  );
   set('budgets', config.budgets);
   const repo = values.repo === undefined ? '' : path.resolve(cwd, values.repo);
   input.id = values.id ?? deriveTaskId(values.goal ?? '', repo);
@@ -127,7 +140,10 @@ function splitTestCommand(text: string): string[] {
 
 function splitAssignment(text: string): [string, string] {
   const at = text.indexOf('=');
-  if (at <= 0) throw new UsageError(`taskloop run: --test-env must be NAME=VALUE, got ${JSON.stringify(text)}; write it like --test-env PYTHONHASHSEED=0`);
+  if (at <= 0)
+    throw new UsageError(
+      `taskloop run: --test-env must be NAME=VALUE, got ${JSON.stringify(text)}; write it like --test-env PYTHONHASHSEED=0`,
+    );
   return [text.slice(0, at), text.slice(at + 1)];
 }
 

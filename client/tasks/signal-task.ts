@@ -4,12 +4,20 @@ import { TaskStatusKey } from '../../workflows/search-attributes.js';
 import { WorkFailed } from '../cli-errors.js';
 import { resolveTask } from './resolve-task.js';
 
-export async function signalTask(client: Client, command: string, ref: string, send: (handle: WorkflowHandle) => Promise<void>): Promise<string> {
+export async function signalTask(
+  client: Client,
+  command: string,
+  ref: string,
+  send: (handle: WorkflowHandle) => Promise<void>,
+): Promise<string> {
   const { handle, description } = await resolveTask(client, command, ref);
   const closed = () => {
     const taskStatus = description.typedSearchAttributes.get(TaskStatusKey);
-    const status = taskStatus && description.status.name === 'COMPLETED' ? `task ${taskStatus}` : description.status.name;
-    return new WorkFailed(`taskloop ${command}: task ${handle.workflowId} has already closed (${status}); there is nothing to ${command}`);
+    const status =
+      taskStatus && description.status.name === 'COMPLETED' ? `task ${taskStatus}` : description.status.name;
+    return new WorkFailed(
+      `taskloop ${command}: task ${handle.workflowId} has already closed (${status}); there is nothing to ${command}`,
+    );
   };
   await sendWhileRunning(handle, description.status.name === 'RUNNING', closed, send);
   return handle.workflowId;

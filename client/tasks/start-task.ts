@@ -25,7 +25,9 @@ export async function startTask(
       taskQueue: options.taskQueue ?? SHARED_TASK_QUEUE,
       workflowId,
       args: [{ spec, carried: options.carried, hint: options.hint }],
-      workflowIdReusePolicy: options.carried ? WorkflowIdReusePolicy.ALLOW_DUPLICATE : WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      workflowIdReusePolicy: options.carried
+        ? WorkflowIdReusePolicy.ALLOW_DUPLICATE
+        : WorkflowIdReusePolicy.REJECT_DUPLICATE,
       typedSearchAttributes: [
         { key: TaskIdKey, value: spec.id },
         { key: ProjectKey, value: spec.project },
@@ -35,7 +37,8 @@ export async function startTask(
     });
     return { handle, started: true };
   } catch (error) {
-    if (error instanceof WorkflowExecutionAlreadyStartedError) return { handle: client.workflow.getHandle(workflowId), started: false };
+    if (error instanceof WorkflowExecutionAlreadyStartedError)
+      return { handle: client.workflow.getHandle(workflowId), started: false };
     throw error;
   }
 }

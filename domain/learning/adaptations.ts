@@ -41,18 +41,34 @@ export function chooseAdaptations(input: ChooseAdaptationsInput): Adaptation[] {
   input.ownPatterns.forEach((patterns, index) => {
     for (const p of patterns) {
       const on = p.symbols.length > 0 ? ` on ${p.symbols[0]}` : '';
-      candidates.push({ strategy: p.strategy, reason: `attempt ${index + 1} failed with ${p.type}${on}`, source: 'own_attempts' });
+      candidates.push({
+        strategy: p.strategy,
+        reason: `attempt ${index + 1} failed with ${p.type}${on}`,
+        source: 'own_attempts',
+      });
     }
   });
   if (input.dependencyCount > manyDependenciesAbove) {
-    candidates.push({ strategy: 'expand_dependency_context', reason: `the task has ${input.dependencyCount} dependencies`, source: 'task_shape' });
+    candidates.push({
+      strategy: 'expand_dependency_context',
+      reason: `the task has ${input.dependencyCount} dependencies`,
+      source: 'task_shape',
+    });
   }
   if (input.testsAvailable < fewTestsBelow) {
-    candidates.push({ strategy: 'increase_tests_shown', reason: `only ${input.testsAvailable} tests are available`, source: 'task_shape' });
+    candidates.push({
+      strategy: 'increase_tests_shown',
+      reason: `only ${input.testsAvailable} tests are available`,
+      source: 'task_shape',
+    });
   }
   if (input.functionBodyCoverage < lowCoverageBelow) {
     const share = Math.round(input.functionBodyCoverage * 100);
-    candidates.push({ strategy: 'include_source_excerpt', reason: `only ${share}% of the relevant function bodies are in context`, source: 'task_shape' });
+    candidates.push({
+      strategy: 'include_source_excerpt',
+      reason: `only ${share}% of the relevant function bodies are in context`,
+      source: 'task_shape',
+    });
   }
   candidates.push(...chooseFromHistory(input.history, input.taskFiles));
   return mergeByStrategy(candidates);
@@ -83,7 +99,10 @@ export function fileKeys(file: string): string[] {
   const path = file.trim().replace(/\\/g, '/').replace(/^\.\//, '');
   if (path === '') return [];
   if (!path.endsWith('.py')) return [path];
-  const module = path.slice(0, -3).replace(/\/__init__$/, '').replace(/\//g, '.');
+  const module = path
+    .slice(0, -3)
+    .replace(/\/__init__$/, '')
+    .replace(/\//g, '.');
   const keys = [path, module];
   if (module.startsWith('src.')) keys.push(module.slice(4));
   return keys;

@@ -21,7 +21,11 @@ export function taskFilesOf(goal: string, attempts: TaskState['attempts']): stri
  * The task-shape rules (dependencies, tests available, body coverage) need measurements the loop does not take yet,
  * so they get neutral values here; the pattern rules (own attempts and similar tasks) decide.
  */
-export function planAdaptations(input: { goal: string; attempts: TaskState['attempts']; history: HistoryEntry[] }): Adaptation[] {
+export function planAdaptations(input: {
+  goal: string;
+  attempts: TaskState['attempts'];
+  history: HistoryEntry[];
+}): Adaptation[] {
   return chooseAdaptations({
     ownPatterns: input.attempts.map((record) => record.test?.patterns ?? []),
     history: input.history,

@@ -28,7 +28,11 @@ const metrics = [
 /** Lessons of a run in a fixed order (correlations, reliability, systemic); independent of input order. */
 export function deriveLessons(tasks: readonly RunTask[]): Lesson[] {
   const sorted = [...tasks].sort((a, b) => (a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : 0));
-  const lessons = [...metrics.flatMap((m) => correlate(sorted, m.key, m.noun)), ...simpleReliability(sorted), ...dominantPattern(sorted)];
+  const lessons = [
+    ...metrics.flatMap((m) => correlate(sorted, m.key, m.noun)),
+    ...simpleReliability(sorted),
+    ...dominantPattern(sorted),
+  ];
   return lessons.map((l) => ({ id: shortHash(`${l.category}\n${l.text}`), ...l }));
 }
 
@@ -45,7 +49,9 @@ function correlate(tasks: readonly RunTask[], key: (typeof metrics)[number]['key
   const evidence = { failedMean, convergedMean, failedTasks: failed.length, convergedTasks: converged.length };
   const means = `(${failedMean.toFixed(1)} vs ${convergedMean.toFixed(1)})`;
   if (convergedMean === 0) {
-    return failedMean > 0 ? [{ category: 'correlation', text: `Failed tasks had more ${noun} on average ${means}`, evidence }] : [];
+    return failedMean > 0
+      ? [{ category: 'correlation', text: `Failed tasks had more ${noun} on average ${means}`, evidence }]
+      : [];
   }
   const times = failedMean / convergedMean;
   if (times < correlationRatioAtLeast) return [];

@@ -70,11 +70,16 @@ export function trendOf(current: number, previous?: number): Trend {
 }
 
 export const improvementActionByPattern: Record<string, string> = {
-  cross_dep: 'Order tasks so that modules are built before the tasks that import them, and give the coder the dependency context from attempt 1.',
-  missing_impl: 'Name in each goal the functions, classes and attributes the tests expect to exist, and include their modules\' source from attempt 1.',
-  wrong_constant: 'Quote the expected literal values from the tests in the task goals, and prioritise constants from attempt 1.',
-  api_mismatch: 'State the exact signatures the tests call in each task goal (or its contracts) and fix signatures before behaviour.',
-  test_infra: 'Fix the test scaffolding (tests package, conftest, fixtures, helper modules) in a task of its own before the feature tasks.',
+  cross_dep:
+    'Order tasks so that modules are built before the tasks that import them, and give the coder the dependency context from attempt 1.',
+  missing_impl:
+    "Name in each goal the functions, classes and attributes the tests expect to exist, and include their modules' source from attempt 1.",
+  wrong_constant:
+    'Quote the expected literal values from the tests in the task goals, and prioritise constants from attempt 1.',
+  api_mismatch:
+    'State the exact signatures the tests call in each task goal (or its contracts) and fix signatures before behaviour.',
+  test_infra:
+    'Fix the test scaffolding (tests package, conftest, fixtures, helper modules) in a task of its own before the feature tasks.',
   complex_behavior: 'Split complex tasks into smaller ones with fewer contracts and fewer tests each.',
   unknown: 'Read the logs of the novel failures, name their pattern, and add a rule for it to the classifier.',
 };
@@ -94,7 +99,10 @@ export function buildReportCard(tasks: readonly RunTask[], previous?: PreviousCa
   const novelTasks = tasks.filter((t) => t.patterns.includes('unknown'));
   const novelCount = patternCounts.find((p) => p.pattern === 'unknown')?.count ?? 0;
   const sum = (pick: (t: RunTask) => number): number => tasks.reduce((acc, t) => acc + pick(t), 0);
-  const compression = ratio(sum((t) => t.acceptedDiffTokens), sum((t) => t.promptTokens));
+  const compression = ratio(
+    sum((t) => t.acceptedDiffTokens),
+    sum((t) => t.promptTokens),
+  );
   const fidelity = ratio(completed, total);
   const passRateAt1 = ratio(passedBy(1), total);
   const dominant = patternCounts[0];
@@ -116,7 +124,9 @@ export function buildReportCard(tasks: readonly RunTask[], previous?: PreviousCa
       compression: trendOf(compression, previous?.compression),
     },
     improvementActions:
-      dominant === undefined ? [] : [{ pattern: dominant.pattern, action: improvementActionByPattern[dominant.pattern] ?? fallbackAction }],
+      dominant === undefined
+        ? []
+        : [{ pattern: dominant.pattern, action: improvementActionByPattern[dominant.pattern] ?? fallbackAction }],
     skills: {
       withSkill: skillStats(tasks.filter((t) => (t.usedSkills?.length ?? 0) > 0)),
       withoutSkill: skillStats(tasks.filter((t) => (t.usedSkills?.length ?? 0) === 0)),

@@ -2,8 +2,27 @@
 
 /** Words too common to say anything about similarity. */
 export const stopWords: ReadonlySet<string> = new Set([
-  'the', 'a', 'an', 'and', 'or', 'of', 'to', 'in', 'on', 'for', 'with',
-  'is', 'are', 'be', 'it', 'this', 'that', 'by', 'as', 'at', 'from',
+  'the',
+  'a',
+  'an',
+  'and',
+  'or',
+  'of',
+  'to',
+  'in',
+  'on',
+  'for',
+  'with',
+  'is',
+  'are',
+  'be',
+  'it',
+  'this',
+  'that',
+  'by',
+  'as',
+  'at',
+  'from',
 ]);
 
 /** The distinct meaningful words of a text: lowercased, split on anything not a letter or digit, stop-words dropped. */
@@ -54,7 +73,11 @@ export interface FailureGroup<T extends BufferedFailure = BufferedFailure> {
  * ungrouped failures similar to it; only groups of at least `minCount` are kept, and a failure
  * joins at most one group (members of a group too small stay free to join a later one).
  */
-export function groupFailures<T extends BufferedFailure>(buffer: readonly T[], threshold = 0.5, minCount = 2): FailureGroup<T>[] {
+export function groupFailures<T extends BufferedFailure>(
+  buffer: readonly T[],
+  threshold = 0.5,
+  minCount = 2,
+): FailureGroup<T>[] {
   const grouped = new Set<number>();
   const groups: FailureGroup<T>[] = [];
   buffer.forEach((seed, i) => {
@@ -66,7 +89,11 @@ export function groupFailures<T extends BufferedFailure>(buffer: readonly T[], t
     if (members.length < minCount) return;
     members.forEach((m) => grouped.add(m));
     const failures = members.map((m) => buffer[m]!);
-    groups.push({ description: seed.description, failures, workflowIds: [...new Set(failures.map((f) => f.workflowId))] });
+    groups.push({
+      description: seed.description,
+      failures,
+      workflowIds: [...new Set(failures.map((f) => f.workflowId))],
+    });
   });
   return groups;
 }

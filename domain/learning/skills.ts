@@ -55,7 +55,8 @@ export function renderSkill(skill: Skill): string {
 export function parseSkill(text: string): ParseSkillResult {
   const normalized = text.replace(/\r\n/g, '\n');
   const front = /^---\n([\s\S]*?)\n---\n/.exec(normalized);
-  if (front === null) return fail('front matter: expected the text to start with a `---` block closed by `---`; add it');
+  if (front === null)
+    return fail('front matter: expected the text to start with a `---` block closed by `---`; add it');
   const fields = readFrontMatter(front[1]!);
   if (!fields.success) return fields;
   const body = normalized.slice(front[0].length);
@@ -132,7 +133,9 @@ function scalar(value: string): string {
   const plain =
     /^[A-Za-z0-9_./(][^\n#"'\\]*$/.test(value) &&
     !/:\s|:$|\s$/.test(value) &&
-    !/^(?:true|false|null|yes|no|on|off|~|[-+]?[\d._]+(?:e[-+]?\d+)?|0x[\da-f]+|0o[0-7]+|[-+]?\.inf|\.nan)$/i.test(value);
+    !/^(?:true|false|null|yes|no|on|off|~|[-+]?[\d._]+(?:e[-+]?\d+)?|0x[\da-f]+|0o[0-7]+|[-+]?\.inf|\.nan)$/i.test(
+      value,
+    );
   return plain ? value : JSON.stringify(value);
 }
 

@@ -2,7 +2,53 @@
 // source that defines them. The activity reads the files; these functions only cut text.
 
 const nodeIdPattern = /[A-Za-z0-9_./-]+\.py::[A-Za-z0-9_[\]:.-]+/g;
-const noise = new Set(['assert', 'assertionerror', 'error', 'errors', 'failed', 'passed', 'test', 'tests', 'none', 'true', 'false', 'self', 'return', 'def', 'class', 'import', 'from', 'module', 'object', 'attribute', 'argument', 'arguments', 'positional', 'keyword', 'takes', 'given', 'got', 'has', 'was', 'were', 'not', 'and', 'the', 'typeerror', 'attributeerror', 'nameerror', 'importerror', 'modulenotfounderror', 'valueerror', 'keyerror', 'where', 'with', 'missing', 'required', 'unexpected']);
+const noise = new Set([
+  'assert',
+  'assertionerror',
+  'error',
+  'errors',
+  'failed',
+  'passed',
+  'test',
+  'tests',
+  'none',
+  'true',
+  'false',
+  'self',
+  'return',
+  'def',
+  'class',
+  'import',
+  'from',
+  'module',
+  'object',
+  'attribute',
+  'argument',
+  'arguments',
+  'positional',
+  'keyword',
+  'takes',
+  'given',
+  'got',
+  'has',
+  'was',
+  'were',
+  'not',
+  'and',
+  'the',
+  'typeerror',
+  'attributeerror',
+  'nameerror',
+  'importerror',
+  'modulenotfounderror',
+  'valueerror',
+  'keyerror',
+  'where',
+  'with',
+  'missing',
+  'required',
+  'unexpected',
+]);
 
 /** Pytest node ids named in `texts` (failure reasons, pytest output), first seen first. */
 export function nodeIdsIn(texts: readonly string[]): string[] {
@@ -16,7 +62,9 @@ export function pythonFilesIn(texts: readonly string[]): string[] {
 
 /** Identifiers a failure names (`calc.mul` gives `mul`), from its error lines and reasons, first seen first. */
 export function failureSymbols(texts: readonly string[]): string[] {
-  const lines = texts.flatMap((text) => text.split('\n')).filter((line) => /^E\s|Error|error:|failed with|on [A-Za-z_]/.test(line));
+  const lines = texts
+    .flatMap((text) => text.split('\n'))
+    .filter((line) => /^E\s|Error|error:|failed with|on [A-Za-z_]/.test(line));
   const found: string[] = [];
   for (const line of lines) {
     for (const match of line.replace(nodeIdPattern, ' ').matchAll(/[A-Za-z_][A-Za-z0-9_.]*/g)) {
@@ -46,7 +94,11 @@ export function moduleFiles(module: string): string[] {
 }
 
 /** The whole `def`/`class` block named `name` in Python `source` (decorators included), or undefined. */
-export function findDefinition(source: string, name: string, options: { signatureOnly?: boolean } = {}): string | undefined {
+export function findDefinition(
+  source: string,
+  name: string,
+  options: { signatureOnly?: boolean } = {},
+): string | undefined {
   const lines = source.split('\n');
   const start = lines.findIndex((line) => new RegExp(`^\\s*(async\\s+def|def|class)\\s+${name}\\b`).test(line));
   if (start === -1) return undefined;

@@ -18,10 +18,15 @@ export type ValidateAddedTasksResult = { success: true; data: PlannedTask[] } | 
 
 /** Checks tasks sent to a running project; `error` has one line per problem, each naming `tasks[i]…`. */
 export function validateAddedTasks(state: ProjectState, added: unknown): ValidateAddedTasksResult {
-  if (state.finished) return { success: false, error: `project ${state.project} has finished; start it again to run more tasks` };
-  if (state.cancelRequested) return { success: false, error: `project ${state.project} is cancelled; nothing more will run` };
+  if (state.finished)
+    return { success: false, error: `project ${state.project} has finished; start it again to run more tasks` };
+  if (state.cancelRequested)
+    return { success: false, error: `project ${state.project} is cancelled; nothing more will run` };
   if (!Array.isArray(added) || added.length === 0) {
-    return { success: false, error: `tasks: expected a non-empty list of { spec, milestone?, feature?, dependsOn? }, got ${JSON.stringify(added) ?? 'nothing'}` };
+    return {
+      success: false,
+      error: `tasks: expected a non-empty list of { spec, milestone?, feature?, dependsOn? }, got ${JSON.stringify(added) ?? 'nothing'}`,
+    };
   }
   const errors: string[] = [];
   const planned: PlannedTask[] = [];
@@ -29,19 +34,29 @@ export function validateAddedTasks(state: ProjectState, added: unknown): Validat
     const at = `tasks[${index}]`;
     const shape = plannedTaskSchema.safeParse(item);
     if (!shape.success) {
-      for (const issue of shape.error.issues) errors.push(`${at}.${issue.path.join('.') || '(task)'}: ${issue.message}`);
+      for (const issue of shape.error.issues)
+        errors.push(`${at}.${issue.path.join('.') || '(task)'}: ${issue.message}`);
       return;
     }
-    const mismatch = (['project', 'repo'] as const).filter((key) => shape.data.spec[key] !== undefined && shape.data.spec[key] !== state[key]);
+    const mismatch = (['project', 'repo'] as const).filter(
+      (key) => shape.data.spec[key] !== undefined && shape.data.spec[key] !== state[key],
+    );
     for (const key of mismatch) {
-      errors.push(`${at}.spec.${key}: got ${JSON.stringify(shape.data.spec[key])}, but this project's ${key} is ${JSON.stringify(state[key])}; leave it out`);
+      errors.push(
+        `${at}.spec.${key}: got ${JSON.stringify(shape.data.spec[key])}, but this project's ${key} is ${JSON.stringify(state[key])}; leave it out`,
+      );
     }
     const spec = parseTaskSpec({ ...shape.data.spec, project: state.project, repo: state.repo });
     if (!spec.success) {
       for (const issue of spec.issues) errors.push(`${at}.spec.${issue.field}: ${issue.message}`);
       return;
     }
-    planned.push({ spec: spec.data, milestone: shape.data.milestone, feature: shape.data.feature, dependsOn: shape.data.dependsOn });
+    planned.push({
+      spec: spec.data,
+      milestone: shape.data.milestone,
+      feature: shape.data.feature,
+      dependsOn: shape.data.dependsOn,
+    });
   });
   if (errors.length > 0) return { success: false, error: errors.join('\n') };
 
@@ -49,7 +64,13 @@ export function validateAddedTasks(state: ProjectState, added: unknown): Validat
     state.tasks.map((task) => ({ id: task.id, dependsOn: task.dependsOn })),
     planned.map((task) => ({ id: task.spec.id, dependsOn: task.dependsOn })),
   );
-  if (!graph.success) return { success: false, error: graph.errors.map((error) => `${error.index >= 0 ? `tasks[${error.index}]` : 'tasks'}: ${error.message}`).join('\n') };
+  if (!graph.success)
+    return {
+      success: false,
+      error: graph.errors
+        .map((error) => `${error.index >= 0 ? `tasks[${error.index}]` : 'tasks'}: ${error.message}`)
+        .join('\n'),
+    };
   return { success: true, data: planned };
 }
 

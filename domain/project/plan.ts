@@ -76,9 +76,17 @@ export function validatePlanGraph(
     for (const dep of new Set(task.dependsOn)) {
       const at = { taskId: task.id, index, dependency: dep };
       if (dep === task.id) {
-        errors.push({ kind: 'self', ...at, message: `task '${task.id}' depends on itself; remove '${dep}' from its dependsOn` });
+        errors.push({
+          kind: 'self',
+          ...at,
+          message: `task '${task.id}' depends on itself; remove '${dep}' from its dependsOn`,
+        });
       } else if (!firstIndex.has(dep)) {
-        errors.push({ kind: 'unknown', ...at, message: `task '${task.id}' depends on '${dep}', which is not in ${container}` });
+        errors.push({
+          kind: 'unknown',
+          ...at,
+          message: `task '${task.id}' depends on '${dep}', which is not in ${container}`,
+        });
       }
     }
   });

@@ -57,7 +57,13 @@ export function buildProjectReport(state: ProjectState): ProjectReport {
 }
 
 function toRunRecord(task: ProjectTaskRecord): TaskRunRecord {
-  const optional = { passedAtAttempt: task.passedAtAttempt, failureClass: task.failureClass, reason: task.reason, startedAt: task.startedAt, endedAt: task.endedAt };
+  const optional = {
+    passedAtAttempt: task.passedAtAttempt,
+    failureClass: task.failureClass,
+    reason: task.reason,
+    startedAt: task.startedAt,
+    endedAt: task.endedAt,
+  };
   return {
     id: task.id,
     state: task.state,
@@ -111,7 +117,14 @@ export function viewProjectState(state: ProjectState): ProjectStateView {
       feature: task.feature,
       runs: task.runs,
       attempts: task.attempts,
-      ...dropUndefined({ attempt: task.attempt, phase: task.phase, startedAt: task.startedAt, endedAt: task.endedAt, failureClass: task.failureClass, reason: task.reason }),
+      ...dropUndefined({
+        attempt: task.attempt,
+        phase: task.phase,
+        startedAt: task.startedAt,
+        endedAt: task.endedAt,
+        failureClass: task.failureClass,
+        reason: task.reason,
+      }),
     })),
   };
 }

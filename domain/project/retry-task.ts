@@ -12,8 +12,10 @@ const blocking: ReadonlySet<TaskRunState> = new Set(['FAILED', 'CANCELLED', 'SKI
  * (directly or through other skipped tasks). A SKIPPED task can be retried only once nothing blocks it.
  */
 export function planRetry(state: ProjectState, taskId: string): PlanRetryResult {
-  if (state.finished) return { success: false, error: `project ${state.project} has finished; start it again to run more tasks` };
-  if (state.cancelRequested) return { success: false, error: `project ${state.project} is cancelled; nothing more will run` };
+  if (state.finished)
+    return { success: false, error: `project ${state.project} has finished; start it again to run more tasks` };
+  if (state.cancelRequested)
+    return { success: false, error: `project ${state.project} is cancelled; nothing more will run` };
   const byId = new Map(state.tasks.map((task) => [task.id, task]));
   const task = byId.get(taskId);
   if (!task) {
@@ -21,11 +23,17 @@ export function planRetry(state: ProjectState, taskId: string): PlanRetryResult 
     return { success: false, error: `taskId: no task '${taskId}' in project ${state.project} (tasks: ${known})` };
   }
   if (!retryable.has(task.state)) {
-    return { success: false, error: `task '${taskId}' is ${task.state}: only FAILED, CANCELLED or SKIPPED tasks can be retried` };
+    return {
+      success: false,
+      error: `task '${taskId}' is ${task.state}: only FAILED, CANCELLED or SKIPPED tasks can be retried`,
+    };
   }
   const blocker = task.dependsOn.find((dep) => blocking.has(byId.get(dep)?.state ?? 'PENDING'));
   if (blocker !== undefined) {
-    return { success: false, error: `task '${taskId}' waits on '${blocker}', which is ${byId.get(blocker)!.state}; retry '${blocker}' instead (its skipped dependants run again with it)` };
+    return {
+      success: false,
+      error: `task '${taskId}' waits on '${blocker}', which is ${byId.get(blocker)!.state}; retry '${blocker}' instead (its skipped dependants run again with it)`,
+    };
   }
   return { success: true, data: { reset: [taskId, ...findSkippedDependants(state.tasks, taskId)] } };
 }
@@ -45,7 +53,7 @@ export function resetForRetry(state: ProjectState, reset: string[], hint?: strin
 /** SKIPPED tasks reachable from `taskId` through dependsOn edges, in plan order. */
 function findSkippedDependants(tasks: ProjectTaskRecord[], taskId: string): string[] {
   const reached = new Set([taskId]);
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const task of tasks) {
       if (reached.has(task.id) || task.state !== 'SKIPPED') continue;

@@ -36,7 +36,7 @@ export function nextActions(input: { tasks: ScheduledTask[]; concurrency: number
   };
 
   // Repeat until no new skip appears, so a dependant of a task skipped in this call is skipped too.
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const task of input.tasks) {
       if (state.get(task.id) !== 'PENDING') continue;
@@ -53,13 +53,15 @@ export function nextActions(input: { tasks: ScheduledTask[]; concurrency: number
   const slots = input.paused ? 0 : Math.max(1, Math.floor(input.concurrency)) - running;
   for (const task of input.tasks) {
     if (start.length >= slots) break;
-    if (state.get(task.id) === 'PENDING' && task.dependsOn.every((dep) => state.get(dep) === 'COMPLETED')) start.push(task.id);
+    if (state.get(task.id) === 'PENDING' && task.dependsOn.every((dep) => state.get(dep) === 'COMPLETED'))
+      start.push(task.id);
   }
 
   const pending = input.tasks.filter((task) => state.get(task.id) === 'PENDING');
   // Nothing running and nothing startable while tasks wait: only a dependency cycle does that; end rather than hang.
   if (!input.paused && running === 0 && start.length === 0) {
-    for (const task of pending) markSkipped(task.id, `dependency cycle: '${task.id}' waits on tasks that can never complete`);
+    for (const task of pending)
+      markSkipped(task.id, `dependency cycle: '${task.id}' waits on tasks that can never complete`);
   }
   const done = start.length === 0 && running === 0 && input.tasks.every((task) => state.get(task.id) !== 'PENDING');
   return { start, skip, done };
@@ -75,8 +77,7 @@ function findBlockingReason(task: ScheduledTask, state: Map<string, TaskRunState
 }
 
 export type AddTasksResult<T> =
-  | { success: true; data: { tasks: T[]; order: string[] } }
-  | { success: false; errors: PlanGraphError[] };
+  { success: true; data: { tasks: T[]; order: string[] } } | { success: false; errors: PlanGraphError[] };
 
 /**
  * Checks that tasks added to a running project have new, distinct ids, dependencies that exist (among the
@@ -102,7 +103,8 @@ export function addTasks<T extends { id: string; dependsOn: string[] }>(existing
   const all = [...existing, ...fresh];
   const graph = validatePlanGraph(all, { container: 'the project' });
   // Report graph errors by index within `added`, the list the caller sent.
-  if (!graph.success) errors.push(...graph.errors.map((error) => ({ ...error, index: added.indexOf(all[error.index]!) })));
+  if (!graph.success)
+    errors.push(...graph.errors.map((error) => ({ ...error, index: added.indexOf(all[error.index]!) })));
   if (errors.length > 0 || !graph.success) return { success: false, errors };
   return { success: true, data: { tasks: all, order: graph.order } };
 }

@@ -9,7 +9,8 @@ export function markStarted(record: ProjectTaskRecord, now: string): string | un
   record.state = 'RUNNING';
   record.runs += 1;
   record.startedAt = now;
-  for (const key of ['endedAt', 'attempt', 'phase', 'failureClass', 'reason', 'hint', 'passedAtAttempt'] as const) delete record[key];
+  for (const key of ['endedAt', 'attempt', 'phase', 'failureClass', 'reason', 'hint', 'passedAtAttempt'] as const)
+    delete record[key];
   return hint;
 }
 
@@ -21,25 +22,39 @@ export function recordOutcome(record: ProjectTaskRecord, outcome: TaskOutcome, n
   record.attempts = attemptsBefore + outcome.attempts.length;
   record.phase = 'done';
   record.turnsConsumed = Math.max(record.turnsConsumed, outcome.turnsConsumed);
-  for (const attempt of outcome.attempts) if (attempt.coder) record.telemetry = addTelemetry(record.telemetry, attempt.coder.telemetry);
+  for (const attempt of outcome.attempts)
+    if (attempt.coder) record.telemetry = addTelemetry(record.telemetry, attempt.coder.telemetry);
   recordLearning(record, outcome);
   if (outcome.status === 'COMPLETED') {
     record.passedAtAttempt = record.attempts;
     return;
   }
-  const failureClass = outcome.status === 'FAILED' ? (outcome.recommendation ?? outcome.attempts.at(-1)?.failure?.failureClass) : undefined;
+  const failureClass =
+    outcome.status === 'FAILED'
+      ? (outcome.recommendation ?? outcome.attempts.at(-1)?.failure?.failureClass)
+      : undefined;
   if (failureClass !== undefined) record.failureClass = failureClass;
   if (outcome.reason !== undefined) record.reason = outcome.reason;
 }
 
 /** A run ended without an outcome (it could not start, or its workflow failed, timed out or was terminated). */
-export function recordRunError(record: ProjectTaskRecord, state: 'FAILED' | 'CANCELLED', reason: string, now: string): void {
+export function recordRunError(
+  record: ProjectTaskRecord,
+  state: 'FAILED' | 'CANCELLED',
+  reason: string,
+  now: string,
+): void {
   endRun(record, state, now);
   record.reason = reason;
 }
 
 /** A task that will never run: its start and end are both now, so reports show when it was decided. */
-export function markNotRun(record: ProjectTaskRecord, state: 'SKIPPED' | 'CANCELLED', reason: string, now: string): void {
+export function markNotRun(
+  record: ProjectTaskRecord,
+  state: 'SKIPPED' | 'CANCELLED',
+  reason: string,
+  now: string,
+): void {
   record.state = state;
   record.reason = reason;
   record.endedAt = now;
@@ -48,11 +63,17 @@ export function markNotRun(record: ProjectTaskRecord, state: 'SKIPPED' | 'CANCEL
 
 // Kept compact (strings and numbers only) because the record rides through continue-as-new.
 function recordLearning(record: ProjectTaskRecord, outcome: TaskOutcome): void {
-  const patterns = outcome.attempts.filter((a) => a.status !== 'PASSED').flatMap((a) => (a.test?.patterns?.[0] ? [a.test.patterns[0].type] : []));
+  const patterns = outcome.attempts
+    .filter((a) => a.status !== 'PASSED')
+    .flatMap((a) => (a.test?.patterns?.[0] ? [a.test.patterns[0].type] : []));
   if (patterns.length > 0) record.patterns = [...(record.patterns ?? []), ...patterns];
-  const skills = new Set([...(record.usedSkills ?? []), ...outcome.attempts.flatMap((a) => a.coder?.skillsOffered ?? [])]);
+  const skills = new Set([
+    ...(record.usedSkills ?? []),
+    ...outcome.attempts.flatMap((a) => a.coder?.skillsOffered ?? []),
+  ]);
   if (skills.size > 0) record.usedSkills = [...skills].sort();
-  const passing = outcome.status === 'COMPLETED' ? outcome.attempts.filter((a) => a.status === 'PASSED').at(-1) : undefined;
+  const passing =
+    outcome.status === 'COMPLETED' ? outcome.attempts.filter((a) => a.status === 'PASSED').at(-1) : undefined;
   if (passing?.review?.diff) record.acceptedDiffBytes = passing.review.diff.bytes;
 }
 

@@ -48,7 +48,14 @@ export function devServerArgs(options: DevServerOptions): string[] {
   else args.push('--ui-port', String(options.uiPort ?? 8233), '--ui-disable-news-fetch');
   if (options.dbFile) {
     // WAL lets the Web UI and workers read while the server writes; NORMAL sync is durable with WAL across app crashes.
-    args.push('--db-filename', options.dbFile, '--sqlite-pragma', 'journal_mode=wal', '--sqlite-pragma', 'synchronous=normal');
+    args.push(
+      '--db-filename',
+      options.dbFile,
+      '--sqlite-pragma',
+      'journal_mode=wal',
+      '--sqlite-pragma',
+      'synchronous=normal',
+    );
   }
   for (const { name, type } of searchAttributeCliPairs()) args.push('--search-attribute', `${name}=${type}`);
   return args;
@@ -70,10 +77,16 @@ export async function isTemporalServing(address: string, timeoutMs = 1500): Prom
 
 async function waitUntilServing(address: string, serverExited: Promise<unknown>, timeoutMs: number): Promise<void> {
   let exited = false;
-  serverExited.then(() => (exited = true), () => (exited = true));
+  serverExited.then(
+    () => (exited = true),
+    () => (exited = true),
+  );
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (exited) throw new DevServerError(`temporal server start-dev exited before serving on ${address}; see its output above or the server log`);
+    if (exited)
+      throw new DevServerError(
+        `temporal server start-dev exited before serving on ${address}; see its output above or the server log`,
+      );
     if (await isTemporalServing(address, 1000)) return;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
@@ -85,16 +98,22 @@ export async function startDevServer(options: DevServerOptions): Promise<Running
   const ip = options.ip ?? '127.0.0.1';
   const port = options.port ?? 7233;
   const address = `${ip}:${port}`;
-  const uiUrl = options.headless ? undefined : `http://${ip === '0.0.0.0' ? 'localhost' : ip}:${options.uiPort ?? 8233}`;
+  const uiUrl = options.headless
+    ? undefined
+    : `http://${ip === '0.0.0.0' ? 'localhost' : ip}:${options.uiPort ?? 8233}`;
   if (await isTemporalServing(address)) {
     await ensureSearchAttributes(address, options.namespace ?? 'default');
     return { address, uiUrl, started: false, stop: async () => undefined };
   }
   if (!(await isPortFree(port, ip))) {
-    throw new DevServerError(`port ${port} on ${ip} is in use by a program that is not a Temporal server; pass --port with a free port (and --ui-port)`);
+    throw new DevServerError(
+      `port ${port} on ${ip} is in use by a program that is not a Temporal server; pass --port with a free port (and --ui-port)`,
+    );
   }
   if (!options.headless && !(await isPortFree(options.uiPort ?? 8233, ip))) {
-    throw new DevServerError(`Web UI port ${options.uiPort ?? 8233} on ${ip} is in use; pass --ui-port with a free port, or --headless`);
+    throw new DevServerError(
+      `Web UI port ${options.uiPort ?? 8233} on ${ip} is in use; pass --ui-port with a free port, or --headless`,
+    );
   }
   if (options.dbFile) await mkdir(path.dirname(options.dbFile), { recursive: true });
   const child = await spawnServer(options);
@@ -130,7 +149,12 @@ interface ServerProcess {
  */
 async function spawnServer(options: DevServerOptions): Promise<ServerProcess> {
   if (!options.detached) {
-    const child = execa(options.cliPath, devServerArgs(options), { stdin: 'ignore', stdout: options.logFile ? { file: options.logFile, append: true } : 'inherit', stderr: options.logFile ? { file: options.logFile, append: true } : 'inherit', reject: false });
+    const child = execa(options.cliPath, devServerArgs(options), {
+      stdin: 'ignore',
+      stdout: options.logFile ? { file: options.logFile, append: true } : 'inherit',
+      stderr: options.logFile ? { file: options.logFile, append: true } : 'inherit',
+      reject: false,
+    });
     return { pid: child.pid, exited: child, kill: (signal) => child.kill(signal) };
   }
   const logFile = options.logFile ?? '/dev/null';
@@ -150,7 +174,10 @@ async function spawnServer(options: DevServerOptions): Promise<ServerProcess> {
  * For throwaway servers (tests, benchmarks): a free port, and a second or third try on another one, because the
  * dev server also picks free ports of its own (HTTP, metrics) and can lose such a race on a busy machine.
  */
-export async function startDevServerOnFreePort(options: Omit<DevServerOptions, 'port'>, tries = 3): Promise<RunningDevServer> {
+export async function startDevServerOnFreePort(
+  options: Omit<DevServerOptions, 'port'>,
+  tries = 3,
+): Promise<RunningDevServer> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await startDevServer({ ...options, port: await findFreePort(options.ip) });

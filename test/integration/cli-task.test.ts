@@ -23,17 +23,35 @@ function taskloop(args: string[], cwd?: string) {
 }
 
 function runArgs(queue: string, id: string, repo: string, extra: string[] = []) {
-  return ['run', '--repo', repo, '--goal', GOAL, '--model', 'scripted:script.json', '--project', PROJECT, '--id', id, '--task-queue', queue, ...extra];
+  return [
+    'run',
+    '--repo',
+    repo,
+    '--goal',
+    GOAL,
+    '--model',
+    'scripted:script.json',
+    '--project',
+    PROJECT,
+    '--id',
+    id,
+    '--task-queue',
+    queue,
+    ...extra,
+  ];
 }
 
 async function runIds(client: Client, taskId: string): Promise<string[]> {
   const runs: string[] = [];
-  for await (const execution of client.workflow.list({ query: `${TaskIdKey.name} = "${taskId}"` })) runs.push(execution.runId);
+  for await (const execution of client.workflow.list({ query: `${TaskIdKey.name} = "${taskId}"` }))
+    runs.push(execution.runId);
   return runs;
 }
 
 async function expectNothingStarted(client: Client, taskId: string): Promise<void> {
-  await expect(client.workflow.getHandle(taskWorkflowId({ project: PROJECT, id: taskId })).describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
+  await expect(
+    client.workflow.getHandle(taskWorkflowId({ project: PROJECT, id: taskId })).describe(),
+  ).rejects.toBeInstanceOf(WorkflowNotFoundError);
   expect(await runIds(client, taskId)).toEqual([]);
 }
 
@@ -57,7 +75,19 @@ describe('taskloop run, status, pause, resume, cancel and retry as a person runs
 
   it('run --wait --json exits 0 with a COMPLETED outcome; the same command again is the same task; retry and pause refuse it', async () => {
     const project = await makeCalcProject({ coder: fixTurns() });
-    const args = ['run', '--repo', project.repo, '--goal', GOAL, '--model', 'scripted:script.json', '--project', PROJECT, '--task-queue', t.host.taskQueue];
+    const args = [
+      'run',
+      '--repo',
+      project.repo,
+      '--goal',
+      GOAL,
+      '--model',
+      'scripted:script.json',
+      '--project',
+      PROJECT,
+      '--task-queue',
+      t.host.taskQueue,
+    ];
     const testCommand = ['--test-command', `python3 -m pytest -p 'no:cacheprovider' -q`];
     const result = await taskloop([...args, ...testCommand, '--wait', '--json'], project.dir);
 
@@ -70,7 +100,10 @@ describe('taskloop run, status, pause, resume, cancel and retry as a person runs
     const taskId = outcome.workflowId.replace(`task-${PROJECT}-`, '');
     const [again, differs, retry, pause] = await Promise.all([
       taskloop([...args, ...testCommand, '--json'], project.dir),
-      taskloop([...args.map((arg) => (arg === GOAL ? 'Fix mul in calc.py' : arg)), ...testCommand, '--id', taskId], project.dir),
+      taskloop(
+        [...args.map((arg) => (arg === GOAL ? 'Fix mul in calc.py' : arg)), ...testCommand, '--id', taskId],
+        project.dir,
+      ),
       taskloop(['retry', outcome.workflowId]),
       taskloop(['pause', outcome.workflowId]),
     ]);
@@ -84,13 +117,18 @@ describe('taskloop run, status, pause, resume, cancel and retry as a person runs
     expect(retry.exitCode).toBe(1);
     expect(retry.stderr).toContain(`task ${outcome.workflowId} already completed (commit ${outcome.commit?.sha})`);
     expect(pause.exitCode).toBe(1);
-    expect(pause.stderr.trim()).toBe(`taskloop pause: task ${outcome.workflowId} has already closed (task COMPLETED); there is nothing to pause`);
+    expect(pause.stderr.trim()).toBe(
+      `taskloop pause: task ${outcome.workflowId} has already closed (task COMPLETED); there is nothing to pause`,
+    );
   });
 
   it('run --wait --json exits 1 when the task fails; retry --hint then starts a new run whose attempt 3 sees the hint and the carried attempts', async () => {
     const project = await makeCalcProject({ coder: [...wrongTurns(), ...wrongTurns(), ...fixTurns()] });
     const id = uniqueId('hint');
-    const first = await taskloop(runArgs(t.host.taskQueue, id, project.repo, ['--max-retries', '1', '--retry-window', '0', '--wait', '--json']), project.dir);
+    const first = await taskloop(
+      runArgs(t.host.taskQueue, id, project.repo, ['--max-retries', '1', '--retry-window', '0', '--wait', '--json']),
+      project.dir,
+    );
     expect(first.exitCode, first.all).toBe(1);
     const failed = JSON.parse(first.stdout) as TaskOutcome;
     expect(failed).toMatchObject({ status: 'FAILED', recommendation: 'code_defect' });
@@ -110,18 +148,41 @@ describe('taskloop run, status, pause, resume, cancel and retry as a person runs
     expect(outcome.status).toBe('COMPLETED');
     expect(outcome.attempts.map((attempt) => attempt.status)).toEqual(['REWORK_REQUIRED', 'FAILED', 'PASSED']);
     expect(outcome.attempts[2]?.hint).toBe(hint);
-    const transcript = JSON.parse(await readFile(outcome.attempts[2]?.coder?.transcript?.path ?? '', 'utf8')) as { role: string; content: string }[];
+    const transcript = JSON.parse(await readFile(outcome.attempts[2]?.coder?.transcript?.path ?? '', 'utf8')) as {
+      role: string;
+      content: string;
+    }[];
     const firstUser = transcript.find((message) => message.role === 'user')?.content ?? '';
     expect(firstUser).toContain(`# Hint from a human\n${hint}`);
     expect(firstUser).toContain('Attempt 2');
-    expect(await eventually('two runs of the workflow id', async () => ((await runIds(t.client, id)).length === 2 ? true : undefined))).toBe(true);
+    expect(
+      await eventually('two runs of the workflow id', async () =>
+        (await runIds(t.client, id)).length === 2 ? true : undefined,
+      ),
+    ).toBe(true);
   });
 
   it.concurrent.each([
-    ['--max-retries three', async () => ({ args: ['--max-retries', 'three'] }), /--max-retries \(maxRetries\): expected a whole number from 0 to 2 \(the loop's retry cap: at most 3 coder attempts\), got "three"/],
-    ['repo not a git repository', async () => ({ args: [], cwd: await mkdtemp(path.join(os.tmpdir(), 'taskloop-')) }), /repo: .* is not a git repository/],
-    ['unknown base ref', async () => ({ args: ['--base-ref', 'no-such-branch'] }), /baseRef: "no-such-branch" is not a commit/],
-    ['malformed scripted file', async () => ({ args: [], script: { coder: [{ tool_calls: { name: 'finish' } }] } }), /models\.coder: .*tool_calls.*array/],
+    [
+      '--max-retries three',
+      async () => ({ args: ['--max-retries', 'three'] }),
+      /--max-retries \(maxRetries\): expected a whole number from 0 to 2 \(the loop's retry cap: at most 3 coder attempts\), got "three"/,
+    ],
+    [
+      'repo not a git repository',
+      async () => ({ args: [], cwd: await mkdtemp(path.join(os.tmpdir(), 'taskloop-')) }),
+      /repo: .* is not a git repository/,
+    ],
+    [
+      'unknown base ref',
+      async () => ({ args: ['--base-ref', 'no-such-branch'] }),
+      /baseRef: "no-such-branch" is not a commit/,
+    ],
+    [
+      'malformed scripted file',
+      async () => ({ args: [], script: { coder: [{ tool_calls: { name: 'finish' } }] } }),
+      /models\.coder: .*tool_calls.*array/,
+    ],
     ['unknown flag', async () => ({ args: ['--colour', 'red'] }), /Unknown option '--colour'/],
   ])('refuses bad input (%s) with exit 2, one line naming it, and starts nothing', async (_name, make, message) => {
     const bad: { args: string[]; cwd?: string; script?: unknown } = await make();
@@ -143,13 +204,19 @@ describe('taskloop run, status, pause, resume, cancel and retry as a person runs
     const idleQueue = uniqueId('nobody-serves');
     const repo = await makeRepo();
     const started = await Promise.all(
-      ['p1', 'p2'].map((project) => startTask(t.client, taskSpec({ id, project, repo, goal: GOAL, models: { coder: 'openai:none' } }), { taskQueue: idleQueue })),
+      ['p1', 'p2'].map((project) =>
+        startTask(t.client, taskSpec({ id, project, repo, goal: GOAL, models: { coder: 'openai:none' } }), {
+          taskQueue: idleQueue,
+        }),
+      ),
     );
     try {
       await eventually('both runs visible', async () => ((await runIds(t.client, id)).length === 2 ? true : undefined));
       const [ambiguous, unknown] = await Promise.all([taskloop(['status', id]), taskloop(['status', 'no-such-task'])]);
       expect(ambiguous.exitCode).toBe(2);
-      expect(ambiguous.stderr).toContain(`task id ${id} is ambiguous, it names 2 workflows: task-p1-${id}, task-p2-${id}`);
+      expect(ambiguous.stderr).toContain(
+        `task id ${id} is ambiguous, it names 2 workflows: task-p1-${id}, task-p2-${id}`,
+      );
       expect(unknown.exitCode).toBe(2);
       expect(unknown.stderr).toContain('no task with id no-such-task');
     } finally {
@@ -161,7 +228,10 @@ describe('taskloop run, status, pause, resume, cancel and retry as a person runs
     let pausedHost: TestWorkerHost | undefined;
     const queue = uniqueId('cli-paused');
     const ids = { resumed: uniqueId('resumed'), cancelled: uniqueId('cancelled') };
-    const workflowIds = { resumed: taskWorkflowId({ project: PROJECT, id: ids.resumed }), cancelled: taskWorkflowId({ project: PROJECT, id: ids.cancelled }) };
+    const workflowIds = {
+      resumed: taskWorkflowId({ project: PROJECT, id: ids.resumed }),
+      cancelled: taskWorkflowId({ project: PROJECT, id: ids.cancelled }),
+    };
     let pauseOutputs: string[] = [];
 
     // Both tasks are started and paused before any worker serves their queue, so the pause is in place before
@@ -190,7 +260,10 @@ describe('taskloop run, status, pause, resume, cancel and retry as a person runs
       const handle = t.client.workflow.getHandle(workflowIds.resumed);
       await waitUntilPaused(handle);
 
-      const [json, retry] = await Promise.all([taskloop(['status', workflowIds.resumed, '--json']), taskloop(['retry', workflowIds.resumed])]);
+      const [json, retry] = await Promise.all([
+        taskloop(['status', workflowIds.resumed, '--json']),
+        taskloop(['retry', workflowIds.resumed]),
+      ]);
       expect(json.exitCode, json.all).toBe(0);
       const reading = JSON.parse(json.stdout) as { workflowStatus: string; state: TaskState };
       expect(reading.workflowStatus).toBe('RUNNING');

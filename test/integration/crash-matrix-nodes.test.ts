@@ -20,17 +20,32 @@ describe('a worker crash at each node of an attempt', () => {
     ['test', 'group'],
     ['review', 'worker'],
     ['commit', 'group'],
-  ] as const)('at %s (%s kill): completes with one commit, no worktree, no process left, no duplicate event', async (phase, mode) => {
-    const run = await CrashRun.start(t.client, { files: slowFiles, coder: fixTurns() });
-    await run.waitFor(`phase ${phase}`, (state) => state.phase === phase);
-    await run.crash(mode);
-    recordRecovery(`${phase} (${mode} kill)`, await run.finish('COMPLETED'));
-  });
+  ] as const)(
+    'at %s (%s kill): completes with one commit, no worktree, no process left, no duplicate event',
+    async (phase, mode) => {
+      const run = await CrashRun.start(t.client, { files: slowFiles, coder: fixTurns() });
+      await run.waitFor(`phase ${phase}`, (state) => state.phase === phase);
+      await run.crash(mode);
+      recordRecovery(`${phase} (${mode} kill)`, await run.finish('COMPLETED'));
+    },
+  );
 
   it('after the commit, before the worktree is removed (group kill): one commit, the worktree removed', async () => {
     const run = await CrashRun.start(t.client, { files: slowFiles, coder: fixTurns() });
-    await eventually('the trailer commit', async () => ((await git(run.repo, 'branch', '--list', run.branch.replace('taskloop/', 'taskloop/*'))) ? true : undefined), 90_000);
-    await eventually('the commit on the branch', async () => ((await git(run.repo, 'log', '-1', '--format=%B', run.branch).catch(() => '')).includes('Taskloop-Run') ? true : undefined), 90_000);
+    await eventually(
+      'the trailer commit',
+      async () =>
+        (await git(run.repo, 'branch', '--list', run.branch.replace('taskloop/', 'taskloop/*'))) ? true : undefined,
+      90_000,
+    );
+    await eventually(
+      'the commit on the branch',
+      async () =>
+        (await git(run.repo, 'log', '-1', '--format=%B', run.branch).catch(() => '')).includes('Taskloop-Run')
+          ? true
+          : undefined,
+      90_000,
+    );
     await run.crash('group');
     const seconds = await run.finish('COMPLETED');
     recordRecovery('after commit, before removal (group kill)', seconds);

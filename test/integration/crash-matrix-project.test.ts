@@ -29,11 +29,24 @@ describe('a worker crash while a project has children running', () => {
     for (const id of ids) {
       const scriptFile = path.join(dir, `${id}.json`);
       await writeFile(scriptFile, JSON.stringify({ coder: fixTurns() }));
-      const spec = parseTaskSpec({ id, project, repo, goal: `Fix add in calc.py (${id})`, maxRetries: 0, models: { coder: `scripted:${scriptFile}` } });
+      const spec = parseTaskSpec({
+        id,
+        project,
+        repo,
+        goal: `Fix add in calc.py (${id})`,
+        maxRetries: 0,
+        models: { coder: `scripted:${scriptFile}` },
+      });
       if (!spec.success) throw new Error(spec.error);
       tasks.push({ spec: spec.data, milestone: 'm1', feature: 'f1', dependsOn: [] });
     }
-    const plan: ProjectPlan = { project, repo, concurrency: 2, milestones: [{ id: 'm1', features: [{ id: 'f1', taskIds: ids }] }], tasks };
+    const plan: ProjectPlan = {
+      project,
+      repo,
+      concurrency: 2,
+      milestones: [{ id: 'm1', features: [{ id: 'f1', taskIds: ids }] }],
+      tasks,
+    };
     const env = await workerProcessEnv(uniqueId('crash-project'));
     let worker: WorkerProcess | undefined = await spawnWorker(env);
     try {
@@ -43,7 +56,10 @@ describe('a worker crash while a project has children running', () => {
         'a child task testing',
         async () => {
           for (const id of ids) {
-            const state = await t.client.workflow.getHandle(`task-${project}-${id}`).query(stateQuery).catch(() => undefined);
+            const state = await t.client.workflow
+              .getHandle(`task-${project}-${id}`)
+              .query(stateQuery)
+              .catch(() => undefined);
             if (state?.phase === 'test') return true;
           }
           return undefined;
@@ -57,7 +73,9 @@ describe('a worker crash while a project has children running', () => {
       recordRecovery('project with children running (group kill)', (Date.now() - killedAt) / 1000);
       expect(report.counts.COMPLETED).toBe(2);
       for (const id of ids) expect(await taskloopCommits(repo, `taskloop/${id}`)).toHaveLength(1);
-      expect((await git(repo, 'worktree', 'list', '--porcelain')).split('\n').filter((line) => line.startsWith('worktree '))).toHaveLength(1);
+      expect(
+        (await git(repo, 'worktree', 'list', '--porcelain')).split('\n').filter((line) => line.startsWith('worktree ')),
+      ).toHaveLength(1);
       const workDir = env.TASKLOOP_WORK_DIR ?? '?';
       expect(await readdir(path.join(workDir, 'worktrees')).catch(() => [])).toEqual([]);
       expect(await leftoverProcesses(killed, workDir)).toEqual([]);

@@ -23,7 +23,11 @@ describe('a worker crash in each state of a task', () => {
   });
 
   it('in attempt 2 (group kill): the second attempt completes with one commit', async () => {
-    const run = await CrashRun.start(t.client, { files: slowFiles, coder: [...wrongTurns(), ...fixTurns()], spec: { maxRetries: 1 } });
+    const run = await CrashRun.start(t.client, {
+      files: slowFiles,
+      coder: [...wrongTurns(), ...fixTurns()],
+      spec: { maxRetries: 1 },
+    });
     await run.waitFor('attempt 2 testing', (state) => state.attempt === 2 && state.phase === 'test');
     await run.crash('group');
     recordRecovery('attempt 2 (group kill)', await run.finish('COMPLETED'));
@@ -41,7 +45,11 @@ describe('a worker crash in each state of a task', () => {
 
   it('during a hanging test (worker kill): the test times out, the task fails, no test process is left', async () => {
     const hanging = { ...calcFiles, 'tests/test_hang.py': 'import time\n\n\ndef test_hang():\n    time.sleep(3600)\n' };
-    const run = await CrashRun.start(t.client, { files: hanging, coder: fixTurns(), spec: { maxRetries: 0, testTimeoutMs: 5_000, envRetryLimit: 0 } });
+    const run = await CrashRun.start(t.client, {
+      files: hanging,
+      coder: fixTurns(),
+      spec: { maxRetries: 0, testTimeoutMs: 5_000, envRetryLimit: 0 },
+    });
     await run.waitFor('testing', (state) => state.phase === 'test');
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     await run.crash('worker');

@@ -14,7 +14,12 @@ describe('taskloop demo', () => {
     // TEMPORAL_ADDRESS makes the demo attach to the test server instead of starting one; a queue of its own keeps
     // its worker away from other test files' workflows.
     const taskQueue = uniqueId('demo');
-    const env = { ...process.env, TEMPORAL_ADDRESS: inject('temporalAddress'), TASKLOOP_HOME: home, TASKLOOP_TASK_QUEUE: taskQueue };
+    const env = {
+      ...process.env,
+      TEMPORAL_ADDRESS: inject('temporalAddress'),
+      TASKLOOP_HOME: home,
+      TASKLOOP_TASK_QUEUE: taskQueue,
+    };
     const result = await runTaskloop(['demo', '--json'], { env, timeout: 170_000 });
 
     expect(result.exitCode, result.all).toBe(0);
@@ -34,33 +39,49 @@ describe('taskloop demo', () => {
     expect(skilled).toContain('document-spread');
     expect(skilled?.every((id) => ['fix-mean', 'fix-median', 'document-spread'].includes(id))).toBe(true);
     expect(result.stderr).toContain('In-attempt test runs: 2');
-    expect(result.stderr).toMatch(/Skill [0-9a-f]{12} \(wrong_constant, distilled-written, from 2 failures\), offered to: [a-z, -]*document-spread/);
+    expect(result.stderr).toMatch(
+      /Skill [0-9a-f]{12} \(wrong_constant, distilled-written, from 2 failures\), offered to: [a-z, -]*document-spread/,
+    );
     expect(result.stderr).toMatch(/Report card, skills: with [1-3] tasks, pass 100%/);
     // What a person reads: the same outcomes in the printed table.
-    for (const [id, attempts] of [['fix-add', 1], ['fix-mean', 2], ['fix-median', 2], ['fix-mul-doc', 2], ['document-spread', 1]] as const) {
+    for (const [id, attempts] of [
+      ['fix-add', 1],
+      ['fix-mean', 2],
+      ['fix-median', 2],
+      ['fix-mul-doc', 2],
+      ['document-spread', 1],
+    ] as const) {
       expect(result.stderr).toMatch(new RegExp(`\\n {2}${id} +COMPLETED +${attempts} `));
     }
     expect(result.stderr).toContain(`Temporal is serving at ${inject('temporalAddress')}`);
 
     // The temporal commands the demo prints, and the README's query and list examples, run as written on its ids.
     const project = /Started project project-(demo-\S+) with/.exec(result.stderr)?.[1] ?? '';
-    const printed = result.stderr.split('\n').filter((line) => line.includes(' workflow ') && line.startsWith('  ')).map((line) => line.trim());
+    const printed = result.stderr
+      .split('\n')
+      .filter((line) => line.includes(' workflow ') && line.startsWith('  '))
+      .map((line) => line.trim());
     expect(printed).toHaveLength(3);
     const readme = await readFile(path.join(projectRoot, 'README.md'), 'utf8');
     const examples = readme
       .split('\n')
       .filter((line) => /^temporal workflow (query|list) /.test(line))
-      .map((line) => `${line.replaceAll('demo-<time>', project).replace(/^temporal/, inject('temporalCli'))} --address ${inject('temporalAddress')}`);
+      .map(
+        (line) =>
+          `${line.replaceAll('demo-<time>', project).replace(/^temporal/, inject('temporalCli'))} --address ${inject('temporalAddress')}`,
+      );
     expect(examples).toHaveLength(2);
     // A query is answered by a worker, as the demo says: start one on the demo's queue.
     const worker = await startTestWorkers({ taskQueue });
     try {
-    for (const command of [...printed, ...examples]) {
-      const run = await execa('sh', ['-c', `${command} --output json`], { reject: false });
-      expect(run.exitCode, `${command}\n${run.stderr}`).toBe(0);
-      if (command.includes('workflow list') && !command.includes('Failed')) expect(run.stdout).toContain(`task-${project}-fix-add`);
-      if (command.includes('workflow query')) expect(JSON.parse(run.stdout).queryResult[0]).toMatchObject({ status: 'COMPLETED', project });
-    }
+      for (const command of [...printed, ...examples]) {
+        const run = await execa('sh', ['-c', `${command} --output json`], { reject: false });
+        expect(run.exitCode, `${command}\n${run.stderr}`).toBe(0);
+        if (command.includes('workflow list') && !command.includes('Failed'))
+          expect(run.stdout).toContain(`task-${project}-fix-add`);
+        if (command.includes('workflow query'))
+          expect(JSON.parse(run.stdout).queryResult[0]).toMatchObject({ status: 'COMPLETED', project });
+      }
     } finally {
       await worker.stop();
     }

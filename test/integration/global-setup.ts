@@ -45,4 +45,11 @@ export async function teardown(): Promise<void> {
 }
 
 const noop = () => undefined;
-const quietLogger = { log: noop, trace: noop, debug: noop, info: noop, warn: noop, error: (message: string) => console.error(message) };
+const quietLogger = {
+  log: noop,
+  trace: noop,
+  debug: noop,
+  info: noop,
+  warn: noop,
+  error: (message: string) => console.error(message),
+};

@@ -7,12 +7,25 @@ import { makeRepo, makeTempDir } from '../support/git-repo.js';
 import { eventually, uniqueId, useTestTemporal } from './support/temporal.js';
 import { startTestTask, taskOutcome, taskSpec } from './support/tasks.js';
 
-const meanFiles = { ...calcFiles, 'calc.py': `${calcFiles['calc.py']}\n\ndef mean(values):\n    return sum(values) // len(values)\n`, 'tests/test_mean.py': 'from calc import mean\n\n\ndef test_mean():\n    assert mean([1, 2]) == 1.5\n' };
+const meanFiles = {
+  ...calcFiles,
+  'calc.py': `${calcFiles['calc.py']}\n\ndef mean(values):\n    return sum(values) // len(values)\n`,
+  'tests/test_mean.py': 'from calc import mean\n\n\ndef test_mean():\n    assert mean([1, 2]) == 1.5\n',
+};
 const wrongMean = (): ScriptTurn[] => [
-  turn('replace_in_file', { path: 'calc.py', old: 'return sum(values) // len(values)', new: 'return sum(values) // max(len(values), 1)' }),
+  turn('replace_in_file', {
+    path: 'calc.py',
+    old: 'return sum(values) // len(values)',
+    new: 'return sum(values) // max(len(values), 1)',
+  }),
   turn('finish', { summary: 'guarded the division' }),
 ];
-const skillDraft = { content: JSON.stringify({ whenItApplies: 'fix calc.mean returning the wrong average', whatToDo: 'Use true division: the tests expect 1.5 for [1, 2].' }) };
+const skillDraft = {
+  content: JSON.stringify({
+    whenItApplies: 'fix calc.mean returning the wrong average',
+    whatToDo: 'Use true division: the tests expect 1.5 for [1, 2].',
+  }),
+};
 
 async function firstUserMessage(transcriptPath: string | undefined): Promise<string> {
   const messages = JSON.parse(await readFile(transcriptPath ?? '', 'utf8')) as { role: string; content: string }[];
@@ -24,7 +37,11 @@ describe('learning in the loop: patterns, adaptations, reflection and skills', (
   const reflections: string[] = [];
 
   afterAll(async () => {
-    for (const id of reflections) await t.client.workflow.getHandle(id).terminate('test over').catch(() => undefined);
+    for (const id of reflections)
+      await t.client.workflow
+        .getHandle(id)
+        .terminate('test over')
+        .catch(() => undefined);
   });
 
   it('records a cross_dep failure at attempt 1 and gives attempt 2 the expand-dependency adaptation', async () => {
@@ -32,7 +49,15 @@ describe('learning in the loop: patterns, adaptations, reflection and skills', (
     const dir = await makeTempDir();
     const scriptFile = path.join(dir, 'script.json');
     // helpers.py exists but lacks the name: an import error inside the repository (a module outside it is test_infra).
-    const breakImport = [turn('write_file', { path: 'helpers.py', content: 'def magnitude(x):\n    return abs(x)\n' }), turn('write_file', { path: 'calc.py', content: 'from helpers import absolute\n\n\ndef add(a, b):\n    return absolute(a) + b\n\n\ndef mul(a, b):\n    return a * b\n' }), turn('finish', { summary: 'used helpers' })];
+    const breakImport = [
+      turn('write_file', { path: 'helpers.py', content: 'def magnitude(x):\n    return abs(x)\n' }),
+      turn('write_file', {
+        path: 'calc.py',
+        content:
+          'from helpers import absolute\n\n\ndef add(a, b):\n    return absolute(a) + b\n\n\ndef mul(a, b):\n    return a * b\n',
+      }),
+      turn('finish', { summary: 'used helpers' }),
+    ];
     await writeFile(scriptFile, JSON.stringify({ coder: [...breakImport, ...fixTurns()] }));
     const spec = taskSpec({ repo, goal: 'Fix add in calc.py', models: { coder: `scripted:${scriptFile}` } });
     reflections.push(reflectionWorkflowId(spec.project, 'coder'));
@@ -43,9 +68,16 @@ describe('learning in the loop: patterns, adaptations, reflection and skills', (
     // Visibility says the present: the completed task keeps its failed attempt's class and pattern only in its attempts.
     expect(outcome.attempts[0]?.failure?.failureClass).toBe('code_defect');
     expect((await handle.describe()).searchAttributes.FailurePattern).toBeUndefined();
-    expect(outcome.attempts[0]?.test?.patterns?.[0]).toMatchObject({ type: 'cross_dep', symbols: expect.arrayContaining(['helpers']) });
-    expect(outcome.attempts[1]?.adaptations).toEqual([expect.objectContaining({ strategy: 'expand_dependency_context', source: 'own_attempts' })]);
-    expect(await firstUserMessage(outcome.attempts[1]?.coder?.transcript?.path)).toContain('Adaptations for this attempt');
+    expect(outcome.attempts[0]?.test?.patterns?.[0]).toMatchObject({
+      type: 'cross_dep',
+      symbols: expect.arrayContaining(['helpers']),
+    });
+    expect(outcome.attempts[1]?.adaptations).toEqual([
+      expect.objectContaining({ strategy: 'expand_dependency_context', source: 'own_attempts' }),
+    ]);
+    expect(await firstUserMessage(outcome.attempts[1]?.coder?.transcript?.path)).toContain(
+      'Adaptations for this attempt',
+    );
   });
 
   it('distils a skill from two similar failures with no skill-writer model, and offers it to the next similar task', async () => {
@@ -53,13 +85,28 @@ describe('learning in the loop: patterns, adaptations, reflection and skills', (
     const dir = await makeTempDir();
     const project = uniqueId('distil');
     reflections.push(reflectionWorkflowId(project, 'coder'));
-    const run = async (id: string, goal: string, coder: ScriptTurn[], extra: Partial<Parameters<typeof taskSpec>[0]> = {}) => {
+    const run = async (
+      id: string,
+      goal: string,
+      coder: ScriptTurn[],
+      extra: Partial<Parameters<typeof taskSpec>[0]> = {},
+    ) => {
       const scriptFile = path.join(dir, `${id}.json`);
       await writeFile(scriptFile, JSON.stringify({ coder }));
-      return taskOutcome(await startTestTask(t.client, t.host.taskQueue, taskSpec({ id, project, repo, goal, maxRetries: 0, models: { coder: `scripted:${scriptFile}` }, ...extra })));
+      return taskOutcome(
+        await startTestTask(
+          t.client,
+          t.host.taskQueue,
+          taskSpec({ id, project, repo, goal, maxRetries: 0, models: { coder: `scripted:${scriptFile}` }, ...extra }),
+        ),
+      );
     };
-    expect((await run('mean-1', 'Fix calc.mean returning the wrong average (case 1)', wrongMean())).status).toBe('FAILED');
-    expect((await run('mean-2', 'Fix calc.mean returning the wrong average (case 2)', wrongMean())).status).toBe('FAILED');
+    expect((await run('mean-1', 'Fix calc.mean returning the wrong average (case 1)', wrongMean())).status).toBe(
+      'FAILED',
+    );
+    expect((await run('mean-2', 'Fix calc.mean returning the wrong average (case 2)', wrongMean())).status).toBe(
+      'FAILED',
+    );
 
     const skillsDir = path.join(t.host.workDir, 'skills', project);
     const files = await eventually('the distilled skill file', async () => {
@@ -74,9 +121,14 @@ describe('learning in the loop: patterns, adaptations, reflection and skills', (
     expect(skill).toContain(`mean-2 (task-${project}-mean-2, attempt 1)`);
     expect(skill).toContain('assert 1 == 1.5');
 
-    const later = await run('mean-3', 'Fix calc.mean returning the wrong average (case 3)', fixTurns(), { maxRetries: 2, testCommand: ['python3', '-m', 'pytest', '-q', 'tests/test_calc.py'] });
+    const later = await run('mean-3', 'Fix calc.mean returning the wrong average (case 3)', fixTurns(), {
+      maxRetries: 2,
+      testCommand: ['python3', '-m', 'pytest', '-q', 'tests/test_calc.py'],
+    });
     expect(later.attempts[0]?.coder?.skillsOffered).toEqual([files[0]?.replace(/\.md$/, '')]);
-    expect(await firstUserMessage(later.attempts[0]?.coder?.transcript?.path)).toContain('Similar tasks failed 2 times with the pattern wrong_constant');
+    expect(await firstUserMessage(later.attempts[0]?.coder?.transcript?.path)).toContain(
+      'Similar tasks failed 2 times with the pattern wrong_constant',
+    );
   });
 
   it('turns two similar failures into a skill that a later similar task is given, with the history adaptation', async () => {
@@ -91,7 +143,14 @@ describe('learning in the loop: patterns, adaptations, reflection and skills', (
     };
     const failing = async (n: number) => {
       const scriptFile = await scriptFor(`fail-${n}`, wrongMean());
-      const spec = taskSpec({ id: `mean-${n}`, project, repo, goal: `Fix calc.mean returning the wrong average (case ${n})`, maxRetries: 0, models: { coder: `scripted:${scriptFile}`, skillWriter: `scripted:${scriptFile}` } });
+      const spec = taskSpec({
+        id: `mean-${n}`,
+        project,
+        repo,
+        goal: `Fix calc.mean returning the wrong average (case ${n})`,
+        maxRetries: 0,
+        models: { coder: `scripted:${scriptFile}`, skillWriter: `scripted:${scriptFile}` },
+      });
       return taskOutcome(await startTestTask(t.client, t.host.taskQueue, spec));
     };
     const [first, second] = [await failing(1), await failing(2)];
@@ -109,11 +168,20 @@ describe('learning in the loop: patterns, adaptations, reflection and skills', (
     expect(skill).toContain(`task-${project}-mean-2`);
 
     const scriptFile = await scriptFor('later', fixTurns());
-    const later = taskSpec({ id: 'mean-3', project, repo, goal: 'Fix calc.mean returning the wrong average (case 3)', testCommand: ['python3', '-m', 'pytest', '-q', 'tests/test_calc.py'], models: { coder: `scripted:${scriptFile}` } });
+    const later = taskSpec({
+      id: 'mean-3',
+      project,
+      repo,
+      goal: 'Fix calc.mean returning the wrong average (case 3)',
+      testCommand: ['python3', '-m', 'pytest', '-q', 'tests/test_calc.py'],
+      models: { coder: `scripted:${scriptFile}` },
+    });
     const outcome = await taskOutcome(await startTestTask(t.client, t.host.taskQueue, later));
     const attempt = outcome.attempts[0];
     expect(attempt?.coder?.skillsOffered).toEqual([skillFiles[0]?.replace(/\.md$/, '')]);
-    expect(attempt?.adaptations).toEqual([expect.objectContaining({ strategy: 'prioritize_constants', source: 'history' })]);
+    expect(attempt?.adaptations).toEqual([
+      expect.objectContaining({ strategy: 'prioritize_constants', source: 'history' }),
+    ]);
     const context = await firstUserMessage(attempt?.coder?.transcript?.path);
     expect(context).toContain('Use true division');
     expect(context).toContain('Adaptations for this attempt');

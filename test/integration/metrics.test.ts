@@ -15,14 +15,18 @@ function parsePrometheus(text: string): Sample[] {
   return text.split('\n').flatMap((line) => {
     const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
     if (!match) return [];
-    const labels = Object.fromEntries([...(match[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map(([, key, value]) => [key, value]));
+    const labels = Object.fromEntries(
+      [...(match[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map(([, key, value]) => [key, value]),
+    );
     return [{ name: match[1] as string, labels, value: Number(match[3]) }];
   });
 }
 
 /** The sum of a metric over the samples whose labels include `where`. */
 const total = (samples: Sample[], name: string, where: Record<string, string> = {}) =>
-  samples.filter((s) => s.name === name && Object.entries(where).every(([key, value]) => s.labels[key] === value)).reduce((sum, s) => sum + s.value, 0);
+  samples
+    .filter((s) => s.name === name && Object.entries(where).every(([key, value]) => s.labels[key] === value))
+    .reduce((sum, s) => sum + s.value, 0);
 
 describe('taskloop worker --metrics', () => {
   const t = useTestClient();
@@ -40,13 +44,22 @@ describe('taskloop worker --metrics', () => {
 
     // A task that fails its first attempt and passes its second.
     const project = await makeCalcProject({ coder: [...wrongTurns(), ...fixTurns()] });
-    const spec = taskSpec({ repo: project.repo, goal: 'Fix add in calc.py', maxRetries: 1, models: { coder: `scripted:${project.scriptFile}` } });
+    const spec = taskSpec({
+      repo: project.repo,
+      goal: 'Fix add in calc.py',
+      maxRetries: 1,
+      models: { coder: `scripted:${project.scriptFile}` },
+    });
     const outcome = (await taskOutcome(await startTestTask(t.client, queue, spec))) as TaskOutcome;
     expect(outcome.attempts.map((attempt) => attempt.status)).toEqual(['REWORK_REQUIRED', 'PASSED']);
 
     // During: a second task held paused is running, so it is not counted as ended.
     const other = await makeCalcProject({ coder: fixTurns() });
-    const held = await startTestTask(t.client, queue, taskSpec({ repo: other.repo, goal: 'Fix add in calc.py', models: { coder: `scripted:${other.scriptFile}` } }));
+    const held = await startTestTask(
+      t.client,
+      queue,
+      taskSpec({ repo: other.repo, goal: 'Fix add in calc.py', models: { coder: `scripted:${other.scriptFile}` } }),
+    );
     await held.signal(pauseSignal);
     await waitForState(held, 'the second task paused', (state) => state.status === 'PAUSED');
     const during = await scrape();
@@ -56,9 +69,15 @@ describe('taskloop worker --metrics', () => {
     const failedClass = outcome.attempts[0]?.failure?.failureClass ?? 'missing';
     expect(total(during, 'taskloop_attempts_total', { status: 'REWORK_REQUIRED', class: failedClass })).toBe(1);
     const coder = outcome.attempts.map((attempt) => attempt.coder?.telemetry);
-    expect(total(during, 'taskloop_model_requests_total', { provider: 'scripted', role: 'coder' })).toBe(coder.reduce((sum, x) => sum + (x?.modelRequests ?? 0), 0));
-    expect(total(during, 'taskloop_model_tokens_total', { role: 'coder', direction: 'input' })).toBe(coder.reduce((sum, x) => sum + (x?.inputTokens ?? 0), 0));
-    expect(total(during, 'taskloop_model_tokens_total', { role: 'coder', direction: 'output' })).toBe(coder.reduce((sum, x) => sum + (x?.outputTokens ?? 0), 0));
+    expect(total(during, 'taskloop_model_requests_total', { provider: 'scripted', role: 'coder' })).toBe(
+      coder.reduce((sum, x) => sum + (x?.modelRequests ?? 0), 0),
+    );
+    expect(total(during, 'taskloop_model_tokens_total', { role: 'coder', direction: 'input' })).toBe(
+      coder.reduce((sum, x) => sum + (x?.inputTokens ?? 0), 0),
+    );
+    expect(total(during, 'taskloop_model_tokens_total', { role: 'coder', direction: 'output' })).toBe(
+      coder.reduce((sum, x) => sum + (x?.outputTokens ?? 0), 0),
+    );
     // Two attempts each ran claim, code and test: one observation per node and attempt.
     expect(total(during, 'taskloop_node_duration_count', { node: 'test' })).toBe(2);
     expect(total(during, 'taskloop_node_duration_count', { node: 'commit' })).toBe(1);

@@ -13,7 +13,20 @@ describe('a task on a queue that no worker serves', () => {
     const id = uniqueId('lonely');
     const noWorker = `no worker serves task queue ${queue}: start one with \`taskloop worker\``;
     const run = startTaskloop(
-      ['run', '--repo', project.repo, '--goal', 'Fix add', '--model', `scripted:${project.scriptFile}`, '--id', id, '--task-queue', queue, '--wait'],
+      [
+        'run',
+        '--repo',
+        project.repo,
+        '--goal',
+        'Fix add',
+        '--model',
+        `scripted:${project.scriptFile}`,
+        '--id',
+        id,
+        '--task-queue',
+        queue,
+        '--wait',
+      ],
       { env: env(), readyText: noWorker },
     );
     const { child: waiting } = await run;

@@ -1,4 +1,9 @@
-import { WorkflowNotFoundError, WorkflowUpdateFailedError, type WorkflowHandle, type WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
+import {
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  type WorkflowHandle,
+  type WorkflowHandleWithFirstExecutionRunId,
+} from '@temporalio/client';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,7 +13,13 @@ import type { TaskRunState } from '../../domain/project/scheduling.js';
 import { parseTaskSpec } from '../../domain/task-spec.js';
 import { startTask } from '../../client/tasks/start-task.js';
 import { resumeSignal, stateQuery } from '../../workflows/messages.js';
-import { addTasksUpdate, cancelSignal, pauseSignal, projectStateQuery, retryTaskUpdate } from '../../workflows/project-messages.js';
+import {
+  addTasksUpdate,
+  cancelSignal,
+  pauseSignal,
+  projectStateQuery,
+  retryTaskUpdate,
+} from '../../workflows/project-messages.js';
 import type { projectWorkflow } from '../../workflows/project.js';
 import { ProjectKey, TaskIdKey } from '../../workflows/search-attributes.js';
 import { calcFiles, fixTurns, wrongTurns, type ScriptTurn } from '../support/calc-project.js';
@@ -30,7 +41,10 @@ describe('the project workflow on a real server, with real task workflows on one
   const t = useTestTemporal('project');
 
   /** One calc repository for all tasks; each task fixes `add` on its own branch from its own script file. */
-  async function planProject(defs: TaskDef[], concurrency: number): Promise<ProjectPlan & { planTask(def: TaskDef): Promise<PlannedTask> }> {
+  async function planProject(
+    defs: TaskDef[],
+    concurrency: number,
+  ): Promise<ProjectPlan & { planTask(def: TaskDef): Promise<PlannedTask> }> {
     const repo = await makeRepo(calcFiles);
     const dir = await makeTempDir();
     const project = uniqueId('p');
@@ -44,12 +58,23 @@ describe('the project workflow on a real server, with real task workflows on one
   async function plannedTask(project: string, repo: string, dir: string, def: TaskDef): Promise<PlannedTask> {
     const scriptFile = path.join(dir, `${def.id}.json`);
     await writeFile(scriptFile, JSON.stringify({ coder: def.turns ?? fixTurns() }));
-    const spec = parseTaskSpec({ id: def.id, project, repo, goal: `Fix add in calc.py (${def.id})\nTask ${def.id}.`, maxRetries: 0, retryWindowMs: def.retryWindowMs ?? 0, models: { coder: `scripted:${scriptFile}` } });
+    const spec = parseTaskSpec({
+      id: def.id,
+      project,
+      repo,
+      goal: `Fix add in calc.py (${def.id})\nTask ${def.id}.`,
+      maxRetries: 0,
+      retryWindowMs: def.retryWindowMs ?? 0,
+      models: { coder: `scripted:${scriptFile}` },
+    });
     if (!spec.success) throw new Error(spec.error);
     return { spec: spec.data, milestone: 'm1', feature: 'f1', dependsOn: def.dependsOn ?? [] };
   }
 
-  function startProject(plan: ProjectPlan, continueAsNewAfter?: number): Promise<WorkflowHandleWithFirstExecutionRunId<typeof projectWorkflow>> {
+  function startProject(
+    plan: ProjectPlan,
+    continueAsNewAfter?: number,
+  ): Promise<WorkflowHandleWithFirstExecutionRunId<typeof projectWorkflow>> {
     return t.client.workflow.start<typeof projectWorkflow>('projectWorkflow', {
       taskQueue: t.host.taskQueue,
       workflowId: projectWorkflowId(plan.project),
@@ -60,16 +85,25 @@ describe('the project workflow on a real server, with real task workflows on one
   const withoutHelpers = ({ planTask: _planTask, ...plan }: ProjectPlan & { planTask?: unknown }): ProjectPlan => plan;
 
   function waitForTask(handle: ProjectHandle, id: string, states: TaskRunState[]) {
-    return eventually(`task ${id} to be ${states.join(' or ')}`, async () => {
-      const view = await handle.query(projectStateQuery);
-      return states.includes(view.tasks.find((task) => task.id === id)!.state) ? view : undefined;
-    }, 60_000);
+    return eventually(
+      `task ${id} to be ${states.join(' or ')}`,
+      async () => {
+        const view = await handle.query(projectStateQuery);
+        return states.includes(view.tasks.find((task) => task.id === id)!.state) ? view : undefined;
+      },
+      60_000,
+    );
   }
 
   /** Lets a child paused by its paused project finish its run (the project itself stays paused). */
   async function letChildFinish(workflowId: string): Promise<void> {
     const child = t.client.workflow.getHandle(workflowId);
-    const state = await eventually('the child to be paused or ended', () => child.query(stateQuery).then((s) => (s.paused || s.phase === 'done' ? s : undefined), () => undefined));
+    const state = await eventually('the child to be paused or ended', () =>
+      child.query(stateQuery).then(
+        (s) => (s.paused || s.phase === 'done' ? s : undefined),
+        () => undefined,
+      ),
+    );
     if (state.paused) await child.signal(resumeSignal);
   }
 
@@ -79,23 +113,43 @@ describe('the project workflow on a real server, with real task workflows on one
   /** The most tasks running at one instant, from the recorded [start, end) times. */
   function maxRunningAtOnce(report: ProjectReport): number {
     const ran = report.tasks.filter((task) => task.startedAt);
-    return Math.max(...ran.map((task) => ran.filter((other) => ms(other.startedAt) <= ms(task.startedAt) && ms(task.startedAt) < ms(other.endedAt)).length));
+    return Math.max(
+      ...ran.map(
+        (task) =>
+          ran.filter((other) => ms(other.startedAt) <= ms(task.startedAt) && ms(task.startedAt) < ms(other.endedAt))
+            .length,
+      ),
+    );
   }
 
   async function updateRefusal(promise: Promise<unknown>): Promise<string> {
-    const error = await promise.then(() => undefined, (e: unknown) => e);
+    const error = await promise.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(WorkflowUpdateFailedError);
     return (error as WorkflowUpdateFailedError).cause?.message ?? '';
   }
 
   it('runs every task after its dependencies, never more than `concurrency` at once, and reports each', async () => {
-    const plan = await planProject([{ id: 'a' }, { id: 'b', dependsOn: ['a'] }, { id: 'c' }, { id: 'd' }, { id: 'e' }], 2);
+    const plan = await planProject(
+      [{ id: 'a' }, { id: 'b', dependsOn: ['a'] }, { id: 'c' }, { id: 'd' }, { id: 'e' }],
+      2,
+    );
     const report = await (await startProject(plan)).result();
 
-    expect(report.tasks.map((task) => [task.id, task.status, task.attempts])).toEqual(['a', 'b', 'c', 'd', 'e'].map((id) => [id, 'COMPLETED', 1]));
+    expect(report.tasks.map((task) => [task.id, task.status, task.attempts])).toEqual(
+      ['a', 'b', 'c', 'd', 'e'].map((id) => [id, 'COMPLETED', 1]),
+    );
     expect(ms(line(report, 'b').startedAt)).toBeGreaterThanOrEqual(ms(line(report, 'a').endedAt));
     expect(maxRunningAtOnce(report)).toBeLessThanOrEqual(2);
-    expect(report).toMatchObject({ status: 'COMPLETED', total: 5, passRateAtAttempt1: 1, passRate: 1, continuedAsNew: 0 });
+    expect(report).toMatchObject({
+      status: 'COMPLETED',
+      total: 5,
+      passRateAtAttempt1: 1,
+      passRate: 1,
+      continuedAsNew: 0,
+    });
     expect(report.spend).toMatchObject({ attempts: 5, childRuns: 5, modelRequests: 10 });
     expect(report.telemetry).toMatchObject({ patch_attempts: 5, patch_successes: 5, model_requests_per_task: 2 });
 
@@ -105,15 +159,22 @@ describe('the project workflow on a real server, with real task workflows on one
     expect(await child.staticSummary()).toBe('Fix add in calc.py (b)');
   });
 
-  it("skips the dependants of a failed task, naming the dependency, and still runs the others", async () => {
-    const plan = await planProject([{ id: 'a', turns: wrongTurns() }, { id: 'b', dependsOn: ['a'] }, { id: 'c', dependsOn: ['b'] }, { id: 'd' }], 2);
+  it('skips the dependants of a failed task, naming the dependency, and still runs the others', async () => {
+    const plan = await planProject(
+      [{ id: 'a', turns: wrongTurns() }, { id: 'b', dependsOn: ['a'] }, { id: 'c', dependsOn: ['b'] }, { id: 'd' }],
+      2,
+    );
     const report = await (await startProject(plan)).result();
 
     expect(line(report, 'a')).toMatchObject({ status: 'FAILED', attempts: 1, failureClass: expect.any(String) });
     expect(line(report, 'b')).toMatchObject({ status: 'SKIPPED', attempts: 0, reason: "dependency 'a' is FAILED" });
     expect(line(report, 'c')).toMatchObject({ status: 'SKIPPED', reason: "dependency 'b' is SKIPPED" });
     expect(line(report, 'd').status).toBe('COMPLETED');
-    expect(report).toMatchObject({ passRateAtAttempt1: 0.25, passRate: 0.25, counts: { COMPLETED: 1, FAILED: 1, SKIPPED: 2 } });
+    expect(report).toMatchObject({
+      passRateAtAttempt1: 0.25,
+      passRate: 0.25,
+      counts: { COMPLETED: 1, FAILED: 1, SKIPPED: 2 },
+    });
   });
 
   it('takes tasks added while it runs, refusing invalid ones with the reason, and runs them', async () => {
@@ -123,16 +184,25 @@ describe('the project workflow on a real server, with real task workflows on one
     await handle.signal(pauseSignal);
     const added = await plan.planTask({ id: 'b', dependsOn: ['a'] });
 
-    expect(await updateRefusal(handle.executeUpdate(addTasksUpdate, { args: [{ tasks: [{ ...added, spec: { ...added.spec, id: 'a' } }] }] }))).toContain(
-      "task 'a' is already in the project",
-    );
-    expect(await updateRefusal(handle.executeUpdate(addTasksUpdate, { args: [{ tasks: [{ ...added, dependsOn: ['zz'] }] }] }))).toContain("depends on 'zz'");
+    expect(
+      await updateRefusal(
+        handle.executeUpdate(addTasksUpdate, { args: [{ tasks: [{ ...added, spec: { ...added.spec, id: 'a' } }] }] }),
+      ),
+    ).toContain("task 'a' is already in the project");
+    expect(
+      await updateRefusal(
+        handle.executeUpdate(addTasksUpdate, { args: [{ tasks: [{ ...added, dependsOn: ['zz'] }] }] }),
+      ),
+    ).toContain("depends on 'zz'");
     expect(await handle.executeUpdate(addTasksUpdate, { args: [{ tasks: [added] }] })).toEqual({ added: ['b'] });
     expect((await handle.query(projectStateQuery)).tasks.map((task) => task.id)).toEqual(['a', 'b']);
 
     await handle.signal(resumeSignal);
     const report = await handle.result();
-    expect(report.tasks.map((task) => [task.id, task.status])).toEqual([['a', 'COMPLETED'], ['b', 'COMPLETED']]);
+    expect(report.tasks.map((task) => [task.id, task.status])).toEqual([
+      ['a', 'COMPLETED'],
+      ['b', 'COMPLETED'],
+    ]);
     expect(ms(line(report, 'b').startedAt)).toBeGreaterThanOrEqual(ms(line(report, 'a').endedAt));
   });
 
@@ -146,7 +216,9 @@ describe('the project workflow on a real server, with real task workflows on one
     const paused = await waitForTask(handle, 'a', ['COMPLETED']);
     expect(paused.status).toBe('PAUSED');
     expect(paused.tasks[1]).toMatchObject({ id: 'b', state: 'PENDING' });
-    await expect(t.client.workflow.getHandle(paused.tasks[1]!.workflowId).describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
+    await expect(t.client.workflow.getHandle(paused.tasks[1]!.workflowId).describe()).rejects.toBeInstanceOf(
+      WorkflowNotFoundError,
+    );
 
     await handle.signal(resumeSignal);
     const report = await handle.result();
@@ -155,7 +227,13 @@ describe('the project workflow on a real server, with real task workflows on one
   });
 
   it('retries a failed task with a hint as a new run, and runs the dependants it had skipped', async () => {
-    const plan = await planProject([{ id: 'a', turns: [...wrongTurns(), ...fixTurns()] }, { id: 'b', dependsOn: ['a'] }], 1);
+    const plan = await planProject(
+      [
+        { id: 'a', turns: [...wrongTurns(), ...fixTurns()] },
+        { id: 'b', dependsOn: ['a'] },
+      ],
+      1,
+    );
     const handle = await startProject(plan);
     const view = await waitForTask(handle, 'a', ['RUNNING']);
     await handle.signal(pauseSignal);
@@ -163,24 +241,47 @@ describe('the project workflow on a real server, with real task workflows on one
     const failed = await waitForTask(handle, 'b', ['SKIPPED']);
     expect(failed.tasks[0]).toMatchObject({ state: 'FAILED', attempt: 1, phase: 'done' });
 
-    expect(await updateRefusal(handle.executeUpdate(retryTaskUpdate, { args: [{ taskId: 'b' }] }))).toContain("retry 'a' instead");
-    expect(await handle.executeUpdate(retryTaskUpdate, { args: [{ taskId: 'a', hint: 'add, do not multiply' }] })).toEqual({ reset: ['a', 'b'] });
+    expect(await updateRefusal(handle.executeUpdate(retryTaskUpdate, { args: [{ taskId: 'b' }] }))).toContain(
+      "retry 'a' instead",
+    );
+    expect(
+      await handle.executeUpdate(retryTaskUpdate, { args: [{ taskId: 'a', hint: 'add, do not multiply' }] }),
+    ).toEqual({ reset: ['a', 'b'] });
     await handle.signal(resumeSignal);
     const report = await handle.result();
 
-    expect(report.tasks.map((task) => [task.id, task.status, task.attempts])).toEqual([['a', 'COMPLETED', 2], ['b', 'COMPLETED', 1]]);
+    expect(report.tasks.map((task) => [task.id, task.status, task.attempts])).toEqual([
+      ['a', 'COMPLETED', 2],
+      ['b', 'COMPLETED', 1],
+    ]);
     expect(report).toMatchObject({ passRateAtAttempt1: 0.5, passRate: 1, spend: { childRuns: 3, attempts: 3 } });
-    const rerun = await t.client.workflow.getHandle<(input: unknown) => Promise<{ attempts: { hint?: string }[] }>>(line(report, 'a').workflowId!).result();
+    const rerun = await t.client.workflow
+      .getHandle<(input: unknown) => Promise<{ attempts: { hint?: string }[] }>>(line(report, 'a').workflowId!)
+      .result();
     expect(rerun.attempts.map((attempt) => attempt.hint)).toEqual(['add, do not multiply']);
   });
 
   it('cancels: pending tasks are CANCELLED, the running one ends Canceled in Temporal, and the project ends CANCELLED', async () => {
     // Task a fails and then stays open in its retry window, so it is surely running when the cancel comes.
-    const plan = await planProject([{ id: 'a', turns: wrongTurns(), retryWindowMs: 600_000 }, { id: 'b', dependsOn: ['a'] }], 1);
+    const plan = await planProject(
+      [
+        { id: 'a', turns: wrongTurns(), retryWindowMs: 600_000 },
+        { id: 'b', dependsOn: ['a'] },
+      ],
+      1,
+    );
     const handle = await startProject(plan);
     const view = await waitForTask(handle, 'a', ['RUNNING']);
     const child = t.client.workflow.getHandle(view.tasks[0]!.workflowId);
-    await eventually('task a to wait in its retry window', () => child.query(stateQuery).then((s) => (s.retryWindowEndsAt ? s : undefined), () => undefined), 60_000);
+    await eventually(
+      'task a to wait in its retry window',
+      () =>
+        child.query(stateQuery).then(
+          (s) => (s.retryWindowEndsAt ? s : undefined),
+          () => undefined,
+        ),
+      60_000,
+    );
     await handle.signal(cancelSignal, { reason: 'wrong goal' });
     const report = await handle.result();
 
@@ -196,7 +297,11 @@ describe('the project workflow on a real server, with real task workflows on one
     await standalone.result();
     const report = await (await startProject(plan)).result();
 
-    expect(line(report, 'a')).toMatchObject({ status: 'FAILED', attempts: 0, reason: expect.stringContaining('already exists and this project did not start it') });
+    expect(line(report, 'a')).toMatchObject({
+      status: 'FAILED',
+      attempts: 0,
+      reason: expect.stringContaining('already exists and this project did not start it'),
+    });
     expect(line(report, 'b').status).toBe('COMPLETED');
   });
 
@@ -208,7 +313,9 @@ describe('the project workflow on a real server, with real task workflows on one
     expect(report.continuedAsNew).toBeGreaterThanOrEqual(1);
     const first = await t.client.workflow.getHandle(handle.workflowId, handle.firstExecutionRunId).describe();
     expect(first.status.name).toBe('CONTINUED_AS_NEW');
-    expect(report.tasks.map((task) => [task.id, task.status, task.attempts])).toEqual(['a', 'b', 'c', 'd'].map((id) => [id, 'COMPLETED', 1]));
+    expect(report.tasks.map((task) => [task.id, task.status, task.attempts])).toEqual(
+      ['a', 'b', 'c', 'd'].map((id) => [id, 'COMPLETED', 1]),
+    );
     for (const task of report.tasks) expect(ms(task.endedAt)).toBeGreaterThanOrEqual(ms(task.startedAt));
     expect(ms(line(report, 'b').startedAt)).toBeGreaterThanOrEqual(ms(line(report, 'a').endedAt));
     expect(maxRunningAtOnce(report)).toBeLessThanOrEqual(2);

@@ -20,7 +20,10 @@ describe('a worker killed during the coder step', () => {
       { body: tool('finish', { summary: 'added' }) },
     ]);
     const taskQueue = uniqueId('coder-crash');
-    const env = await workerProcessEnv(taskQueue, { OPENAI_BASE_URL: `${server.url}/v1`, OPENAI_API_KEY: 'local-test-key' });
+    const env = await workerProcessEnv(taskQueue, {
+      OPENAI_BASE_URL: `${server.url}/v1`,
+      OPENAI_API_KEY: 'local-test-key',
+    });
     const project = await makeCalcProject({});
     const spec = taskSpec({ repo: project.repo, goal: 'Fix add in calc.py', models: { coder: 'openai:local-model' } });
 

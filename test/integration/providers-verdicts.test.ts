@@ -24,23 +24,43 @@ describe('reviewer and judge models in the task workflow', () => {
   it("retries when the reviewer model fails the change, and records every role's version on the commit", async () => {
     const project = await makeCalcProject({
       coder: [...fixTurns('first try'), ...fixTurns('second try')],
-      reviewer: [verdict({ verdict: 'fail', findings: [{ file: 'calc.py', line: 2, reason: 'needs a docstring' }] }), verdict({ verdict: 'pass' })],
+      reviewer: [
+        verdict({ verdict: 'fail', findings: [{ file: 'calc.py', line: 2, reason: 'needs a docstring' }] }),
+        verdict({ verdict: 'pass' }),
+      ],
       judge: [verdict('```json\n{"verdict": "pass"}\n```')],
     });
-    const models = { coder: `scripted:${project.scriptFile}`, reviewer: `scripted:${project.scriptFile}`, judge: `scripted:${project.scriptFile}` };
-    const outcome = await (await startTestTask(client, host.taskQueue, taskSpec({ repo: project.repo, goal: 'Fix add in calc.py', models }))).result();
+    const models = {
+      coder: `scripted:${project.scriptFile}`,
+      reviewer: `scripted:${project.scriptFile}`,
+      judge: `scripted:${project.scriptFile}`,
+    };
+    const outcome = await (
+      await startTestTask(client, host.taskQueue, taskSpec({ repo: project.repo, goal: 'Fix add in calc.py', models }))
+    ).result();
 
     expect(outcome.status).toBe('COMPLETED');
-    expect(outcome.attempts[0]?.review?.findings).toEqual([{ rule: 'model_review', message: 'needs a docstring', file: 'calc.py', line: 2 }]);
+    expect(outcome.attempts[0]?.review?.findings).toEqual([
+      { rule: 'model_review', message: 'needs a docstring', file: 'calc.py', line: 2 },
+    ]);
     expect(outcome.attempts[0]?.failure?.node).toBe('review');
     expect(outcome.commit?.agentVersions).toEqual(['coder/coder-1', 'reviewer/reviewer-1', 'judge/judge-1']);
     expect(outcome.budget?.spent.modelCalls).toBe(4 + 2 + 1);
   });
 
   it('fails the attempt as a model problem when the judge model twice gives no valid verdict', async () => {
-    const project = await makeCalcProject({ coder: fixTurns(), judge: [verdict('looks fine'), verdict('{"verdict": fine}'), verdict({ verdict: 'pass' })] });
+    const project = await makeCalcProject({
+      coder: fixTurns(),
+      judge: [verdict('looks fine'), verdict('{"verdict": fine}'), verdict({ verdict: 'pass' })],
+    });
     const models = { coder: `scripted:${project.scriptFile}`, judge: `scripted:${project.scriptFile}` };
-    const outcome = await taskOutcome(await startTestTask(client, host.taskQueue, taskSpec({ repo: project.repo, goal: 'Fix add in calc.py', maxRetries: 0, models })));
+    const outcome = await taskOutcome(
+      await startTestTask(
+        client,
+        host.taskQueue,
+        taskSpec({ repo: project.repo, goal: 'Fix add in calc.py', maxRetries: 0, models }),
+      ),
+    );
 
     expect(outcome.status).toBe('FAILED');
     expect(outcome.attempts[0]?.judge).toMatchObject({ passed: false, agent: 'judge/judge-1' });

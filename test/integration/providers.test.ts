@@ -3,11 +3,19 @@ import type { Client, Connection } from '@temporalio/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { stateQuery } from '../../workflows/messages.js';
 import { makeCalcProject, turn } from '../support/calc-project.js';
-import { chatReply, startLocalModelServer, type LocalModelServer } from '../unit/activities/models/support/local-model-server.js';
+import {
+  chatReply,
+  startLocalModelServer,
+  type LocalModelServer,
+} from '../unit/activities/models/support/local-model-server.js';
 import { connectTestClient, startTestWorkers, uniqueId, type TestWorkerHost } from './support/temporal.js';
 import { startTestTask, taskloopCommits, taskOutcome, taskSpec } from './support/tasks.js';
 
-const edit = (to: string) => ({ body: chatReply('', [{ name: 'replace_in_file', arguments: { path: 'calc.py', old: 'return a - b', new: `return ${to}` } }]) });
+const edit = (to: string) => ({
+  body: chatReply('', [
+    { name: 'replace_in_file', arguments: { path: 'calc.py', old: 'return a - b', new: `return ${to}` } },
+  ]),
+});
 const finish = (summary: string) => ({ body: chatReply('', [{ name: 'finish', arguments: { summary } }]) });
 
 describe('tasks with the openai provider against a local server', () => {
@@ -60,7 +68,11 @@ describe('tasks with the openai provider against a local server', () => {
 
   it('retries a 429 through the activity retry, no sooner than the Retry-After', async () => {
     const local = await serveCoder();
-    local.push({ status: 429, headers: { 'retry-after': '3' }, body: { error: { message: 'rate limited' } } }, edit('a + b'), finish('added'));
+    local.push(
+      { status: 429, headers: { 'retry-after': '3' }, body: { error: { message: 'rate limited' } } },
+      edit('a + b'),
+      finish('added'),
+    );
     const project = await makeCalcProject({});
     const spec = taskSpec({ repo: project.repo, goal: 'Fix add in calc.py', models: { coder: 'openai:local-model' } });
     const outcome = await (await startTestTask(client, host.taskQueue, spec)).result();
@@ -89,7 +101,12 @@ describe('tasks with the openai provider against a local server', () => {
   it('stops a task with a 3-call budget at 3 calls: FAILED, budget_exhausted, spend in the state query', async () => {
     const reads = Array.from({ length: 6 }, () => turn('read_file', { path: 'calc.py' }));
     const project = await makeCalcProject({ coder: reads });
-    const spec = taskSpec({ repo: project.repo, goal: 'Fix add in calc.py', budgets: { maxModelCalls: 3 }, models: { coder: `scripted:${project.scriptFile}` } });
+    const spec = taskSpec({
+      repo: project.repo,
+      goal: 'Fix add in calc.py',
+      budgets: { maxModelCalls: 3 },
+      models: { coder: `scripted:${project.scriptFile}` },
+    });
     const handle = await startTestTask(client, host.taskQueue, spec);
     const outcome = await taskOutcome(handle);
 

@@ -9,11 +9,17 @@ import { reportFailure } from '../../activities/skills/report-failure.js';
 import { signalFailure } from '../../activities/skills/signal-failure.js';
 import { parseSkill } from '../../domain/learning/skills.js';
 import type { FailureEventInput } from '../../domain/learning/reflection/failure-event.js';
-import { reflectionStateQuery, reflectionWorkflowId, type ReflectionStateView } from '../../workflows/reflection-messages.js';
+import {
+  reflectionStateQuery,
+  reflectionWorkflowId,
+  type ReflectionStateView,
+} from '../../workflows/reflection-messages.js';
 import type { ReflectionWorkflowInput } from '../../workflows/reflection.js';
 import { connectTestClient, eventually, startTestWorkers, uniqueId, type TestWorkerHost } from './support/temporal.js';
 
-const draft = (whenItApplies: string) => ({ content: JSON.stringify({ whenItApplies, whatToDo: 'Read the module the failing test imports before editing.' }) });
+const draft = (whenItApplies: string) => ({
+  content: JSON.stringify({ whenItApplies, whatToDo: 'Read the module the failing test imports before editing.' }),
+});
 const cacheGoal = (n: number) => `Fix the cache key ignored by the fetcher module, case ${n}`;
 
 describe('the reflection workflow on a real server', () => {
@@ -31,7 +37,11 @@ describe('the reflection workflow on a real server', () => {
 
   afterAll(async () => {
     // Reflection workflows run until stopped.
-    for (const id of started) await client.workflow.getHandle(id).terminate('test over').catch(() => undefined);
+    for (const id of started)
+      await client.workflow
+        .getHandle(id)
+        .terminate('test over')
+        .catch(() => undefined);
     await host?.stop();
     await connection?.close();
   });
@@ -53,7 +63,17 @@ describe('the reflection workflow on a real server', () => {
     let sent = 0;
     const send = async (description: string, extra: Partial<FailureEventInput> = {}) => {
       sent++;
-      const event = { workflowId: `task-${project}-t${sent}`, taskId: `t${sent}`, attempt: 1, description, failureClass: 'context_problem', pattern: 'cross_dep', reason: 'tests failed', evidence: 'E   ImportError: cannot import name helper', ...extra };
+      const event = {
+        workflowId: `task-${project}-t${sent}`,
+        taskId: `t${sent}`,
+        attempt: 1,
+        description,
+        failureClass: 'context_problem',
+        pattern: 'cross_dep',
+        reason: 'tests failed',
+        evidence: 'E   ImportError: cannot import name helper',
+        ...extra,
+      };
       return signalFailure(client, { taskQueue: host.taskQueue, workflow, event });
     };
     const handle = client.workflow.getHandle(reflectionWorkflowId(project, workflow.role));
@@ -65,10 +85,13 @@ describe('the reflection workflow on a real server', () => {
     return { project, skillsDir, send, handle, stateWhen };
   }
 
-  const skillFiles = async (skillsDir: string) => (await readdir(skillsDir).catch(() => [] as string[])).filter((name) => name.endsWith('.md'));
+  const skillFiles = async (skillsDir: string) =>
+    (await readdir(skillsDir).catch(() => [] as string[])).filter((name) => name.endsWith('.md'));
 
   it('writes exactly one skill with provenance from two similar failures, clears them, and offers it to a later similar task', async () => {
-    const { skillsDir, send, stateWhen, project } = await setUp([draft('Fixing the cache key the fetcher module ignores')]);
+    const { skillsDir, send, stateWhen, project } = await setUp([
+      draft('Fixing the cache key the fetcher module ignores'),
+    ]);
     await send(cacheGoal(1));
     await send(cacheGoal(2));
 
@@ -78,8 +101,15 @@ describe('the reflection workflow on a real server', () => {
     const files = await skillFiles(skillsDir);
     expect(files).toHaveLength(1);
     const skill = parseSkill(await readFile(path.join(skillsDir, files[0]!), 'utf8'));
-    expect(skill.success && skill.data).toMatchObject({ pattern: 'cross_dep', sourceWorkflowIds: [`task-${project}-t1`, `task-${project}-t2`] });
-    expect(state.skills[0]).toMatchObject({ id: files[0]!.replace(/\.md$/, ''), path: path.join(skillsDir, files[0]!), sourceWorkflowIds: [`task-${project}-t1`, `task-${project}-t2`] });
+    expect(skill.success && skill.data).toMatchObject({
+      pattern: 'cross_dep',
+      sourceWorkflowIds: [`task-${project}-t1`, `task-${project}-t2`],
+    });
+    expect(state.skills[0]).toMatchObject({
+      id: files[0]!.replace(/\.md$/, ''),
+      path: path.join(skillsDir, files[0]!),
+      sourceWorkflowIds: [`task-${project}-t1`, `task-${project}-t2`],
+    });
 
     const offered = await findSkillsFor(skillsDir, 'The fetcher module ignores the cache key');
     expect(offered.map((s) => s.id)).toEqual([state.skills[0]!.id]);
@@ -105,7 +135,9 @@ describe('the reflection workflow on a real server', () => {
   });
 
   it('only counts failures of a role the learning gate refuses', async () => {
-    const { skillsDir, send, stateWhen } = await setUp([draft('Fixing the cache key')], { learning: { enabled: true, roles: ['reviewer'] } });
+    const { skillsDir, send, stateWhen } = await setUp([draft('Fixing the cache key')], {
+      learning: { enabled: true, roles: ['reviewer'] },
+    });
     await send(cacheGoal(1));
     await send(cacheGoal(2));
 
@@ -117,11 +149,17 @@ describe('the reflection workflow on a real server', () => {
   });
 
   it('distils a skill when the skill writer fails, keeps running, and a model-written skill replaces it when the pattern recurs', async () => {
-    const { skillsDir, send, stateWhen, handle } = await setUp([{ content: 'I think you should be careful.' }, draft('Fixing the cache key the fetcher module ignores')]);
+    const { skillsDir, send, stateWhen, handle } = await setUp([
+      { content: 'I think you should be careful.' },
+      draft('Fixing the cache key the fetcher module ignores'),
+    ]);
     await send(cacheGoal(1));
     await send(cacheGoal(1));
     const distilled = await stateWhen('a distilled skill written', (s) => s.skills.length === 1);
-    expect(distilled.skills[0]).toMatchObject({ writtenBy: 'distilled', distilledBecause: expect.stringContaining('skill writer reply is not JSON') });
+    expect(distilled.skills[0]).toMatchObject({
+      writtenBy: 'distilled',
+      distilledBecause: expect.stringContaining('skill writer reply is not JSON'),
+    });
     expect(distilled.errors).toEqual([]);
     expect((await handle.describe()).status.name).toBe('RUNNING');
     const [file] = await skillFiles(skillsDir);
@@ -133,15 +171,22 @@ describe('the reflection workflow on a real server', () => {
     expect(replaced.skills[1]).toMatchObject({ id: distilled.skills[0]!.id, writtenBy: 'model' });
     expect(await skillFiles(skillsDir)).toEqual([file]);
     const skill = parseSkill(await readFile(path.join(skillsDir, file!), 'utf8'));
-    expect(skill.success && skill.data).toMatchObject({ writtenBy: 'model', sourceWorkflowIds: expect.arrayContaining([expect.stringMatching(/-t1$/), expect.stringMatching(/-t4$/)]) });
+    expect(skill.success && skill.data).toMatchObject({
+      writtenBy: 'model',
+      sourceWorkflowIds: expect.arrayContaining([expect.stringMatching(/-t1$/), expect.stringMatching(/-t4$/)]),
+    });
   });
 
   it('continues as new and keeps the buffer, so a pair split across runs still makes a skill', async () => {
-    const { skillsDir, send, stateWhen, handle } = await setUp([draft('Fixing the cache key the fetcher ignores')], { continueAsNewAfter: 1 });
+    const { skillsDir, send, stateWhen, handle } = await setUp([draft('Fixing the cache key the fetcher ignores')], {
+      continueAsNewAfter: 1,
+    });
     const first = await send(cacheGoal(1));
     const carried = await stateWhen('the first run continued as new', (s) => s.continuedAsNew >= 1);
     expect(carried.buffer.map((f) => f.taskId)).toEqual(['t1']);
-    expect((await client.workflow.getHandle(handle.workflowId, first.signaledRunId).describe()).status.name).toBe('CONTINUED_AS_NEW');
+    expect((await client.workflow.getHandle(handle.workflowId, first.signaledRunId).describe()).status.name).toBe(
+      'CONTINUED_AS_NEW',
+    );
 
     await send(cacheGoal(2));
     const state = await stateWhen('a skill written', (s) => s.skills.length === 1);
@@ -153,13 +198,26 @@ describe('the reflection workflow on a real server', () => {
     const project = uniqueId('p');
     const skillsDir = path.join(dir, project, 'skills');
     const env = new MockActivityEnvironment({ taskQueue: host.taskQueue }, { client });
-    const event = { workflowId: `task-${project}-a`, taskId: 'a', attempt: 2, description: cacheGoal(1), failureClass: 'context_problem' };
-    const { workflowId } = (await env.run(reportFailure, { project, role: 'coder', event, skillsDir }, { workDir: dir })) as { workflowId: string };
+    const event = {
+      workflowId: `task-${project}-a`,
+      taskId: 'a',
+      attempt: 2,
+      description: cacheGoal(1),
+      failureClass: 'context_problem',
+    };
+    const { workflowId } = (await env.run(
+      reportFailure,
+      { project, role: 'coder', event, skillsDir },
+      { workDir: dir },
+    )) as { workflowId: string };
     started.push(workflowId);
 
     expect(workflowId).toBe(`reflection-${project}-coder`);
     const state = await eventually('the failure buffered', async () => {
-      const s = await client.workflow.getHandle(workflowId).query(reflectionStateQuery).catch(() => undefined);
+      const s = await client.workflow
+        .getHandle(workflowId)
+        .query(reflectionStateQuery)
+        .catch(() => undefined);
       return s?.buffer.length === 1 ? s : undefined;
     });
     expect(state.buffer[0]).toMatchObject({ id: `task-${project}-a#2`, attempt: 2 });

@@ -41,7 +41,10 @@ describe('canary secrets planted in every input', () => {
     const repo = await makeRepo(calcFiles);
     const env = { ...process.env, TEMPORAL_ADDRESS: inject('temporalAddress') };
     for (const goal of [`Fix add, the password is ${declared}`, `Fix add with ${detected}`]) {
-      const run = await runTaskloop(['run', '--repo', repo, '--goal', goal, '--model', 'scripted:x.json', '--secret-env', 'SWEEP_CANARY'], { env });
+      const run = await runTaskloop(
+        ['run', '--repo', repo, '--goal', goal, '--model', 'scripted:x.json', '--secret-env', 'SWEEP_CANARY'],
+        { env },
+      );
       expect(run.exitCode).toBe(2);
       expect(run.all).toContain('goal holds the value of a secret environment variable');
       expect(hits([run.all ?? ''], canaries)).toEqual([]);
@@ -50,8 +53,16 @@ describe('canary secrets planted in every input', () => {
 
   it('reach no sink in passing, failing and OpenAI-protocol runs', async () => {
     const server = await startLocalModelServer([
-      { body: chatReply(`Reading the config for ${declared}`, [{ name: 'read_file', arguments: { path: 'config.txt' } }]) },
-      { body: chatReply('', [{ name: 'replace_in_file', arguments: { path: 'calc.py', old: 'return a - b', new: 'return a + b' } }]) },
+      {
+        body: chatReply(`Reading the config for ${declared}`, [
+          { name: 'read_file', arguments: { path: 'config.txt' } },
+        ]),
+      },
+      {
+        body: chatReply('', [
+          { name: 'replace_in_file', arguments: { path: 'calc.py', old: 'return a - b', new: 'return a + b' } },
+        ]),
+      },
       { body: chatReply('', [{ name: 'finish', arguments: { summary } }]) },
     ]);
     process.env.OPENAI_BASE_URL = `${server.url}/v1`;
@@ -81,7 +92,9 @@ describe('canary secrets planted in every input', () => {
         });
         const handle = await startTestTask(t.client, host.taskQueue, spec);
         // A FAILED task may end its workflow as failed, with the outcome in the failure's details.
-        const outcome = (await handle.result().catch((error: { cause?: { details?: unknown[] } }) => error.cause?.details?.[0])) as TaskOutcome;
+        const outcome = (await handle
+          .result()
+          .catch((error: { cause?: { details?: unknown[] } }) => error.cause?.details?.[0])) as TaskOutcome;
         expect(outcome.status).toBe(run.expected);
         texts.push(...(await temporalText(handle)), ...(await gitTextSince(repo, before)));
       }

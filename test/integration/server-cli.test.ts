@@ -21,7 +21,8 @@ async function eventuallyServing(port: number): Promise<void> {
 
 const cliEnv = () => ({ ...process.env, TEMPORAL_CLI: inject('temporalCli') });
 
-const startServerCli = (args: string[]) => startTaskloop(['server', ...args], { env: cliEnv(), readyText: 'serving at' });
+const startServerCli = (args: string[]) =>
+  startTaskloop(['server', ...args], { env: cliEnv(), readyText: 'serving at' });
 
 describe('taskloop server', () => {
   it('keeps workflows in its SQLite file (WAL) across a restart', async () => {
@@ -33,7 +34,11 @@ describe('taskloop server', () => {
 
     const { child: first } = await startServerCli(args);
     const connection = await Connection.connect({ address: `127.0.0.1:${port}` });
-    await new Client({ connection }).workflow.start('probeWorkflow', { taskQueue: 'nobody-serves-this', workflowId, args: [{ taskId: workflowId }] });
+    await new Client({ connection }).workflow.start('probeWorkflow', {
+      taskQueue: 'nobody-serves-this',
+      workflowId,
+      args: [{ taskId: workflowId }],
+    });
     await connection.close();
     expect(existsSync(`${dbFile}-wal`)).toBe(true);
     first.kill('SIGINT');
@@ -90,18 +95,35 @@ describe('bad input to the CLI', () => {
 
   it('stops a worker whose server lacks the search attributes, naming the command that creates them', async () => {
     const port = await findFreePort();
-    const bare = execa(inject('temporalCli'), ['server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'error'], { reject: false });
+    const bare = execa(
+      inject('temporalCli'),
+      ['server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'error'],
+      { reject: false },
+    );
     try {
-      const result = await eventuallyServing(port).then(() => runTaskloop(['worker'], { env: { ...process.env, TEMPORAL_ADDRESS: `127.0.0.1:${port}` } }));
+      const result = await eventuallyServing(port).then(() =>
+        runTaskloop(['worker'], { env: { ...process.env, TEMPORAL_ADDRESS: `127.0.0.1:${port}` } }),
+      );
       expect(result.exitCode).toBe(1);
-      expect(result.stderr).toContain('lacks the search attributes TaskId, Project, Phase, TaskStatus, FailureClass, Attempt, FailurePattern');
-      expect(result.stderr).toContain('temporal operator search-attribute create --namespace default --name TaskId --type Keyword');
+      expect(result.stderr).toContain(
+        'lacks the search attributes TaskId, Project, Phase, TaskStatus, FailureClass, Attempt, FailurePattern',
+      );
+      expect(result.stderr).toContain(
+        'temporal operator search-attribute create --namespace default --name TaskId --type Keyword',
+      );
 
       // `taskloop server` on that address registers what is missing (start-dev does so only for a new database).
       const server = await runTaskloop(['server', '--port', String(port), '--headless'], { env: cliEnv() });
       expect(server.exitCode).toBe(0);
-      const { stdout } = await execa(inject('temporalCli'), ['operator', 'search-attribute', 'list', '--address', `127.0.0.1:${port}`]);
-      for (const name of ['TaskId', 'Project', 'Phase', 'TaskStatus', 'FailureClass', 'Attempt', 'FailurePattern']) expect(stdout).toContain(name);
+      const { stdout } = await execa(inject('temporalCli'), [
+        'operator',
+        'search-attribute',
+        'list',
+        '--address',
+        `127.0.0.1:${port}`,
+      ]);
+      for (const name of ['TaskId', 'Project', 'Phase', 'TaskStatus', 'FailureClass', 'Attempt', 'FailurePattern'])
+        expect(stdout).toContain(name);
     } finally {
       bare.kill('SIGTERM');
       await bare;

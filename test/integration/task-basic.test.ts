@@ -11,7 +11,11 @@ describe('the task workflow on a real server, real git and real pytest', () => {
 
   it('passes at attempt 1: one commit with the trailer on taskloop/<task>, tests pass there, worktree gone', async () => {
     const project = await makeCalcProject({ coder: fixTurns() });
-    const spec = taskSpec({ repo: project.repo, goal: 'Fix add in calc.py', models: { coder: `scripted:${project.scriptFile}` } });
+    const spec = taskSpec({
+      repo: project.repo,
+      goal: 'Fix add in calc.py',
+      models: { coder: `scripted:${project.scriptFile}` },
+    });
     const handle = await startTestTask(t.client, t.host.taskQueue, spec);
     const outcome = await handle.result();
 
@@ -25,30 +29,54 @@ describe('the task workflow on a real server, real git and real pytest', () => {
 
     const clone = `${project.dir}/clone`;
     await execa('git', ['clone', '-q', '--branch', branch, project.repo, clone]);
-    const pytest = await execa('python3', ['-m', 'pytest', '-q', '-p', 'no:cacheprovider'], { cwd: clone, reject: false });
+    const pytest = await execa('python3', ['-m', 'pytest', '-q', '-p', 'no:cacheprovider'], {
+      cwd: clone,
+      reject: false,
+    });
     expect(pytest.exitCode).toBe(0);
 
-    expect((await git(project.repo, 'worktree', 'list', '--porcelain')).split('\n').filter((line) => line.startsWith('worktree '))).toEqual([
-      `worktree ${project.repo}`,
-    ]);
+    expect(
+      (await git(project.repo, 'worktree', 'list', '--porcelain'))
+        .split('\n')
+        .filter((line) => line.startsWith('worktree ')),
+    ).toEqual([`worktree ${project.repo}`]);
 
-    expect(outcome.telemetry).toMatchObject({ patch_attempts: 1, patch_successes: 1, patch_mismatch_count: 0, model_requests_per_task: 2, patch_success_rate: 1 });
-    const events = (await readEvents(t.host.eventsFile)).filter((event) => event.workflowId === handle.workflowId).map((event) => event.type);
+    expect(outcome.telemetry).toMatchObject({
+      patch_attempts: 1,
+      patch_successes: 1,
+      patch_mismatch_count: 0,
+      model_requests_per_task: 2,
+      patch_success_rate: 1,
+    });
+    const events = (await readEvents(t.host.eventsFile))
+      .filter((event) => event.workflowId === handle.workflowId)
+      .map((event) => event.type);
     expect(events).toEqual(['COMMIT_CREATED', 'TASK_COMPLETED']);
   });
 
   it("fails at attempt 1 with a code defect and passes at 2: attempt 2's coder saw the pytest failure, no FailureClass is left", async () => {
     const project = await makeCalcProject({ coder: [...wrongTurns(), ...fixTurns()] });
-    const spec = taskSpec({ repo: project.repo, goal: 'Fix add in calc.py', models: { coder: `scripted:${project.scriptFile}` } });
+    const spec = taskSpec({
+      repo: project.repo,
+      goal: 'Fix add in calc.py',
+      models: { coder: `scripted:${project.scriptFile}` },
+    });
     const handle = await startTestTask(t.client, t.host.taskQueue, spec);
     const outcome = await handle.result();
 
     expect(outcome.status).toBe('COMPLETED');
     expect(outcome.attempts.map((attempt) => attempt.status)).toEqual(['REWORK_REQUIRED', 'PASSED']);
-    expect(outcome.attempts[0]?.failure).toMatchObject({ node: 'test', failureClass: 'code_defect', cause: { kind: 'TestsFailed' } });
+    expect(outcome.attempts[0]?.failure).toMatchObject({
+      node: 'test',
+      failureClass: 'code_defect',
+      cause: { kind: 'TestsFailed' },
+    });
     expect((await handle.describe()).typedSearchAttributes.get(FailureClassKey)).toBeUndefined();
     expect(outcome.attempts[0]?.test?.stdoutExcerpt).toContain('assert 6 == 5');
-    const transcript = JSON.parse(await readFile(outcome.attempts[1]?.coder?.transcript?.path ?? '', 'utf8')) as { role: string; content: string }[];
+    const transcript = JSON.parse(await readFile(outcome.attempts[1]?.coder?.transcript?.path ?? '', 'utf8')) as {
+      role: string;
+      content: string;
+    }[];
     const firstUser = transcript.find((message) => message.role === 'user');
     expect(firstUser?.content).toContain('Attempt 1');
     expect(firstUser?.content).toContain('assert 6 == 5');
@@ -56,7 +84,12 @@ describe('the task workflow on a real server, real git and real pytest', () => {
 
   it('fails with retries exhausted: the workflow FAILED with TaskFailed, class recorded, TASK_RETRY_EXHAUSTED emitted, no commit', async () => {
     const project = await makeCalcProject({ coder: [...wrongTurns(), ...wrongTurns()] });
-    const spec = taskSpec({ repo: project.repo, goal: 'Fix add in calc.py', maxRetries: 1, models: { coder: `scripted:${project.scriptFile}` } });
+    const spec = taskSpec({
+      repo: project.repo,
+      goal: 'Fix add in calc.py',
+      maxRetries: 1,
+      models: { coder: `scripted:${project.scriptFile}` },
+    });
     const handle = await startTestTask(t.client, t.host.taskQueue, spec);
     const outcome = await taskOutcome(handle);
 
@@ -66,23 +99,41 @@ describe('the task workflow on a real server, real git and real pytest', () => {
     expect(outcome.recommendation).toBe('code_defect');
     expect(outcome.attempts.every((attempt) => attempt.failure?.failureClass === 'code_defect')).toBe(true);
     const events = (await readEvents(t.host.eventsFile)).filter((event) => event.workflowId === handle.workflowId);
-    expect(events.map((event) => event.type)).toEqual(['TEST_FAILED', 'TASK_FAILED', 'TEST_FAILED', 'TASK_FAILED', 'TASK_RETRY_EXHAUSTED']);
-    expect(events.filter((event) => event.type === 'TASK_FAILED').map((event) => event.data.will_retry)).toEqual([true, false]);
+    expect(events.map((event) => event.type)).toEqual([
+      'TEST_FAILED',
+      'TASK_FAILED',
+      'TEST_FAILED',
+      'TASK_FAILED',
+      'TASK_RETRY_EXHAUSTED',
+    ]);
+    expect(events.filter((event) => event.type === 'TASK_FAILED').map((event) => event.data.will_retry)).toEqual([
+      true,
+      false,
+    ]);
     // Branches are made only at commit: a failed task leaves none behind.
     expect(await git(project.repo, 'branch', '--list', 'taskloop/*')).toBe('');
   });
 
   it('retries after the review rejects an edit to a test file', async () => {
-    const cheat = [turn('write_file', { path: 'tests/test_calc.py', content: 'def test_nothing():\n    assert True\n' }), turn('finish', { summary: 'simplified tests' })];
+    const cheat = [
+      turn('write_file', { path: 'tests/test_calc.py', content: 'def test_nothing():\n    assert True\n' }),
+      turn('finish', { summary: 'simplified tests' }),
+    ];
     const project = await makeCalcProject({ coder: [...cheat, ...fixTurns()] });
-    const spec = taskSpec({ repo: project.repo, goal: 'Fix add in calc.py', models: { coder: `scripted:${project.scriptFile}` } });
+    const spec = taskSpec({
+      repo: project.repo,
+      goal: 'Fix add in calc.py',
+      models: { coder: `scripted:${project.scriptFile}` },
+    });
     const handle = await startTestTask(t.client, t.host.taskQueue, spec);
     const outcome = await handle.result();
 
     expect(outcome.status).toBe('COMPLETED');
     expect(outcome.attempts[0]?.failure).toMatchObject({ node: 'review', failureClass: 'replan' });
     expect(outcome.attempts[0]?.review?.findings.map((finding) => finding.rule)).toContain('test_file_edited');
-    const types = (await readEvents(t.host.eventsFile)).filter((event) => event.workflowId === handle.workflowId).map((event) => event.type);
+    const types = (await readEvents(t.host.eventsFile))
+      .filter((event) => event.workflowId === handle.workflowId)
+      .map((event) => event.type);
     expect(types).toEqual(['REVIEW_FAILED', 'TASK_FAILED', 'COMMIT_CREATED', 'TASK_COMPLETED']);
   });
 
@@ -109,27 +160,40 @@ describe('the task workflow on a real server, real git and real pytest', () => {
   it('fails at once, naming the variable, when the tests need an environment variable that is not set', async () => {
     const files = {
       ...calcFiles,
-      'tests/test_calc.py': "import os\n\nfrom calc import add\n\n\ndef test_add():\n    token = os.environ['CALC_API_TOKEN']\n    assert token and add(2, 3) == 5\n",
+      'tests/test_calc.py':
+        "import os\n\nfrom calc import add\n\n\ndef test_add():\n    token = os.environ['CALC_API_TOKEN']\n    assert token and add(2, 3) == 5\n",
     };
     const project = await makeCalcProject({ coder: [...fixTurns(), ...fixTurns()] }, files);
-    const spec = taskSpec({ repo: project.repo, goal: 'Fix add in calc.py', models: { coder: `scripted:${project.scriptFile}` } });
+    const spec = taskSpec({
+      repo: project.repo,
+      goal: 'Fix add in calc.py',
+      models: { coder: `scripted:${project.scriptFile}` },
+    });
     const outcome = await taskOutcome(await startTestTask(t.client, t.host.taskQueue, spec));
 
     expect(outcome).toMatchObject({ status: 'FAILED', recommendation: 'environment_problem' });
     expect(outcome.attempts).toHaveLength(1);
-    expect(outcome.attempts[0]?.failure?.cause).toMatchObject({ kind: 'MissingEnvVar', details: { variable: 'CALC_API_TOKEN' } });
+    expect(outcome.attempts[0]?.failure?.cause).toMatchObject({
+      kind: 'MissingEnvVar',
+      details: { variable: 'CALC_API_TOKEN' },
+    });
     expect(outcome.reason).toContain("set CALC_API_TOKEN in the task's testEnv");
   });
 
   it('starting the same task twice gives one workflow', async () => {
     const project = await makeCalcProject({ coder: fixTurns() });
-    const spec = taskSpec({ repo: project.repo, goal: 'Fix add in calc.py', models: { coder: `scripted:${project.scriptFile}` } });
+    const spec = taskSpec({
+      repo: project.repo,
+      goal: 'Fix add in calc.py',
+      models: { coder: `scripted:${project.scriptFile}` },
+    });
     const first = await startTestTask(t.client, t.host.taskQueue, spec);
     const second = await startTestTask(t.client, t.host.taskQueue, spec);
     expect(second.workflowId).toBe(first.workflowId);
     await first.result();
     const runs = [];
-    for await (const execution of t.client.workflow.list({ query: `WorkflowId = "${first.workflowId}"` })) runs.push(execution);
+    for await (const execution of t.client.workflow.list({ query: `WorkflowId = "${first.workflowId}"` }))
+      runs.push(execution);
     expect(runs.length).toBeLessThanOrEqual(1);
     expect(await taskloopCommits(project.repo, `taskloop/${spec.id}`)).toHaveLength(1);
   });

@@ -26,7 +26,10 @@ describe('controlling a running task', () => {
     expect(still.phase).toBe(paused.phase);
     expect(still.attempts[0]?.test).toBeUndefined();
     const listed = await eventually('TaskStatus=PAUSED to be visible', async () => {
-      for await (const execution of t.client.workflow.list({ query: `WorkflowId = "${handle.workflowId}" AND TaskStatus = "PAUSED"` })) return execution;
+      for await (const execution of t.client.workflow.list({
+        query: `WorkflowId = "${handle.workflowId}" AND TaskStatus = "PAUSED"`,
+      }))
+        return execution;
       return undefined;
     });
     expect(listed.workflowId).toBe(handle.workflowId);
@@ -55,7 +58,9 @@ describe('controlling a running task', () => {
     expect(await git(repo, 'branch', '--list', 'taskloop/*')).toBe('');
     const pytests = await execa('pgrep', ['-f', 'test_slow'], { reject: false });
     expect(pytests.stdout.trim()).toBe('');
-    const types = (await readEvents(t.host.eventsFile)).filter((event) => event.workflowId === handle.workflowId).map((event) => event.type);
+    const types = (await readEvents(t.host.eventsFile))
+      .filter((event) => event.workflowId === handle.workflowId)
+      .map((event) => event.type);
     expect(types).toEqual(['TASK_CANCELLED']);
   });
 
@@ -78,9 +83,19 @@ describe('controlling a running task', () => {
 
   it('accepts a retry with a hint inside the retry window, and the next attempt sees the hint', async () => {
     const project = await makeCalcProject({ coder: [...wrongTurns(), ...fixTurns()] });
-    const spec = taskSpec({ repo: project.repo, goal: 'Fix add', maxRetries: 0, retryWindowMs: 120_000, models: { coder: `scripted:${project.scriptFile}` } });
+    const spec = taskSpec({
+      repo: project.repo,
+      goal: 'Fix add',
+      maxRetries: 0,
+      retryWindowMs: 120_000,
+      models: { coder: `scripted:${project.scriptFile}` },
+    });
     const handle = await startTestTask(t.client, t.host.taskQueue, spec);
-    await waitForState(handle, 'FAILED in its retry window', (state) => state.status === 'FAILED' && state.retryWindowEndsAt !== undefined);
+    await waitForState(
+      handle,
+      'FAILED in its retry window',
+      (state) => state.status === 'FAILED' && state.retryWindowEndsAt !== undefined,
+    );
 
     const accepted = await handle.executeUpdate(retryUpdate, { args: [{ hint: 'add must return a + b' }] });
     expect(accepted).toEqual({ attempt: 2 });
@@ -95,10 +110,18 @@ describe('controlling a running task', () => {
     const dir = await makeTempDir();
     const scriptFile = path.join(dir, 'script.json');
     await writeFile(scriptFile, JSON.stringify({ coder: fixTurns() }));
-    const handle = await startTestTask(t.client, t.host.taskQueue, taskSpec({ repo, goal: 'Fix add', models: { coder: `scripted:${scriptFile}` } }));
+    const handle = await startTestTask(
+      t.client,
+      t.host.taskQueue,
+      taskSpec({ repo, goal: 'Fix add', models: { coder: `scripted:${scriptFile}` } }),
+    );
     await waitForState(handle, 'running', (state) => state.status === 'RUNNING');
     await expect(handle.executeUpdate(retryUpdate, { args: [{}] })).rejects.toMatchObject({
-      cause: { message: expect.stringMatching(/is RUNNING: retry is accepted only while it waits for a hint or for a retry after failing/) },
+      cause: {
+        message: expect.stringMatching(
+          /is RUNNING: retry is accepted only while it waits for a hint or for a retry after failing/,
+        ),
+      },
     });
     await handle.signal(cancelSignal);
     expect((await handle.result()).status).toBe('CANCELLED');
@@ -108,20 +131,76 @@ describe('controlling a running task', () => {
     const cli = inject('temporalCli');
     const address = inject('temporalAddress');
     const project = await makeCalcProject({ coder: fixTurns() });
-    const handle = await startTestTask(t.client, t.host.taskQueue, taskSpec({ repo: project.repo, goal: 'Fix add', models: { coder: `scripted:${project.scriptFile}` } }));
-    await execa(cli, ['workflow', 'signal', '--address', address, '--workflow-id', handle.workflowId, '--name', 'pause']);
+    const handle = await startTestTask(
+      t.client,
+      t.host.taskQueue,
+      taskSpec({ repo: project.repo, goal: 'Fix add', models: { coder: `scripted:${project.scriptFile}` } }),
+    );
+    await execa(cli, [
+      'workflow',
+      'signal',
+      '--address',
+      address,
+      '--workflow-id',
+      handle.workflowId,
+      '--name',
+      'pause',
+    ]);
     await waitForState(handle, 'PAUSED', (state) => state.status === 'PAUSED');
-    const queried = await execa(cli, ['workflow', 'query', '--address', address, '--workflow-id', handle.workflowId, '--type', 'state', '--output', 'json']);
-    expect(JSON.parse(queried.stdout).queryResult[0]).toMatchObject({ status: 'PAUSED', taskId: handle.workflowId.replace(/^task-itest-/, '') });
-    await execa(cli, ['workflow', 'signal', '--address', address, '--workflow-id', handle.workflowId, '--name', 'resume']);
+    const queried = await execa(cli, [
+      'workflow',
+      'query',
+      '--address',
+      address,
+      '--workflow-id',
+      handle.workflowId,
+      '--type',
+      'state',
+      '--output',
+      'json',
+    ]);
+    expect(JSON.parse(queried.stdout).queryResult[0]).toMatchObject({
+      status: 'PAUSED',
+      taskId: handle.workflowId.replace(/^task-itest-/, ''),
+    });
+    await execa(cli, [
+      'workflow',
+      'signal',
+      '--address',
+      address,
+      '--workflow-id',
+      handle.workflowId,
+      '--name',
+      'resume',
+    ]);
     expect((await handle.result()).status).toBe('COMPLETED');
 
     const failing = await makeCalcProject({ coder: wrongTurns() });
-    const failed = await startTestTask(t.client, t.host.taskQueue, taskSpec({ repo: failing.repo, goal: 'Fix add', maxRetries: 0, models: { coder: `scripted:${failing.scriptFile}` } }));
+    const failed = await startTestTask(
+      t.client,
+      t.host.taskQueue,
+      taskSpec({
+        repo: failing.repo,
+        goal: 'Fix add',
+        maxRetries: 0,
+        models: { coder: `scripted:${failing.scriptFile}` },
+      }),
+    );
     expect((await taskOutcome(failed)).status).toBe('FAILED');
     const listed = await eventually('temporal workflow list to find the FAILED task', async () => {
-      const { stdout } = await execa(cli, ['workflow', 'list', '--address', address, '--query', `ExecutionStatus="Failed" AND TaskStatus="FAILED" AND Project="itest"`, '--output', 'json']);
-      const ids = (JSON.parse(stdout || '[]') as { execution: { workflowId: string } }[]).map((row) => row.execution.workflowId);
+      const { stdout } = await execa(cli, [
+        'workflow',
+        'list',
+        '--address',
+        address,
+        '--query',
+        `ExecutionStatus="Failed" AND TaskStatus="FAILED" AND Project="itest"`,
+        '--output',
+        'json',
+      ]);
+      const ids = (JSON.parse(stdout || '[]') as { execution: { workflowId: string } }[]).map(
+        (row) => row.execution.workflowId,
+      );
       return ids.includes(failed.workflowId) ? ids : undefined;
     });
     expect(listed).not.toContain(handle.workflowId);

@@ -13,7 +13,10 @@ describe('workers as separate hosts', () => {
 
   it('runs every worktree-bound activity of an attempt on the worker that created the worktree', async () => {
     const taskQueue = uniqueId('two-hosts');
-    const hosts = [await startTestWorkers({ taskQueue, hostId: uniqueId('host-a') }), await startTestWorkers({ taskQueue, hostId: uniqueId('host-b') })];
+    const hosts = [
+      await startTestWorkers({ taskQueue, hostId: uniqueId('host-a') }),
+      await startTestWorkers({ taskQueue, hostId: uniqueId('host-b') }),
+    ];
     try {
       const outcomes: TaskOutcome[] = [];
       const claimedBy = () => new Set(outcomes.flatMap((outcome) => outcome.attempts.map((attempt) => attempt.hostId)));
@@ -21,7 +24,11 @@ describe('workers as separate hosts', () => {
         const started = await Promise.all(
           [1, 2, 3].map(async () => {
             const project = await makeCalcProject({ coder: fixTurns() });
-            return startTestTask(t.client, taskQueue, taskSpec({ repo: project.repo, goal: 'Fix add', models: { coder: `scripted:${project.scriptFile}` } }));
+            return startTestTask(
+              t.client,
+              taskQueue,
+              taskSpec({ repo: project.repo, goal: 'Fix add', models: { coder: `scripted:${project.scriptFile}` } }),
+            );
           }),
         );
         outcomes.push(...(await Promise.all(started.map((handle) => handle.result()))));
@@ -45,7 +52,10 @@ describe('workers as separate hosts', () => {
   it('finishes the task after the worker is killed with SIGKILL during the test run, with exactly one commit', async () => {
     const taskQueue = uniqueId('sigkill');
     const env = await workerProcessEnv(taskQueue);
-    const repo = await makeRepo({ ...calcFiles, 'tests/test_slow.py': 'import time\n\n\ndef test_slow():\n    time.sleep(4)\n' });
+    const repo = await makeRepo({
+      ...calcFiles,
+      'tests/test_slow.py': 'import time\n\n\ndef test_slow():\n    time.sleep(4)\n',
+    });
     const scriptFile = path.join(await makeTempDir(), 'script.json');
     await writeFile(scriptFile, JSON.stringify({ coder: fixTurns() }));
 
@@ -68,7 +78,10 @@ describe('workers as separate hosts', () => {
 
   it('moves the attempt to a live host when its host is killed mid-test and never comes back', async () => {
     const taskQueue = uniqueId('lost-host');
-    const repo = await makeRepo({ ...calcFiles, 'tests/test_slow.py': 'import time\n\n\ndef test_slow():\n    time.sleep(15)\n' });
+    const repo = await makeRepo({
+      ...calcFiles,
+      'tests/test_slow.py': 'import time\n\n\ndef test_slow():\n    time.sleep(15)\n',
+    });
     const scriptFile = path.join(await makeTempDir(), 'script.json');
     await writeFile(scriptFile, JSON.stringify({ coder: [...fixTurns(), ...fixTurns()] }));
 
@@ -85,7 +98,10 @@ describe('workers as separate hosts', () => {
       console.log(`lost host: task finished ${Math.round((Date.now() - killedAt) / 1000)} s after its host was killed`);
       expect(outcome.status).toBe('COMPLETED');
       expect(outcome.attempts.map((attempt) => attempt.status)).toEqual(['HOST_LOST', 'PASSED']);
-      expect(outcome.attempts[0]).toMatchObject({ hostId: testing.attempts[0]?.hostId, failure: { failureClass: 'environment_problem', cause: { kind: 'HostLost' } } });
+      expect(outcome.attempts[0]).toMatchObject({
+        hostId: testing.attempts[0]?.hostId,
+        failure: { failureClass: 'environment_problem', cause: { kind: 'HostLost' } },
+      });
       expect(outcome.attempts[1]?.hostId).not.toBe(testing.attempts[0]?.hostId);
       expect(await taskloopCommits(repo, `taskloop/${spec.id}`)).toHaveLength(1);
     } finally {

@@ -20,7 +20,12 @@ import { uniqueId, useTestClient } from './support/temporal.js';
 const noop = () => undefined;
 const quiet = { log: noop, trace: noop, debug: noop, info: noop, warn: noop, error: noop };
 
-async function startVersion(queue: string, deploymentName: string, buildId: string, workflowBundle: { code: string } | { codePath: string }) {
+async function startVersion(
+  queue: string,
+  deploymentName: string,
+  buildId: string,
+  workflowBundle: { code: string } | { codePath: string },
+) {
   const workDir = await mkdtemp(path.join(os.tmpdir(), `taskloop-${buildId}-`));
   const hostId = uniqueId(`host-${buildId}`);
   const connection = await NativeConnection.connect({ address: inject('temporalAddress') });
@@ -35,7 +40,10 @@ async function startVersion(queue: string, deploymentName: string, buildId: stri
     deployment: { deploymentName, buildId },
   });
   const running = runWorkerSet(workers);
-  const target = resolveTemporalTarget({ TEMPORAL_ADDRESS: inject('temporalAddress'), TEMPORAL_CONFIG_FILE: path.join(workDir, 'none.toml') });
+  const target = resolveTemporalTarget({
+    TEMPORAL_ADDRESS: inject('temporalAddress'),
+    TEMPORAL_CONFIG_FILE: path.join(workDir, 'none.toml'),
+  });
   const current = await promoteWhenRegistered(target, { deploymentName, buildId, promote: true }, `test-${buildId}`);
   return {
     current,
@@ -73,7 +81,11 @@ describe('upgrading workers while tasks run', () => {
     expect(a.current).toBe(true);
 
     const first = await makeCalcProject({ coder: fixTurns() });
-    const running = await startTestTask(t.client, queue, taskSpec({ repo: first.repo, goal: 'Fix add in calc.py', models: { coder: `scripted:${first.scriptFile}` } }));
+    const running = await startTestTask(
+      t.client,
+      queue,
+      taskSpec({ repo: first.repo, goal: 'Fix add in calc.py', models: { coder: `scripted:${first.scriptFile}` } }),
+    );
     await running.signal(pauseSignal);
     await waitForState(running, 'the first task paused on A', (state) => state.status === 'PAUSED');
 
@@ -89,7 +101,11 @@ describe('upgrading workers while tasks run', () => {
     expect(await ranVersionBCode(running)).toBe(false);
 
     const second = await makeCalcProject({ coder: fixTurns() });
-    const fresh = await startTestTask(t.client, queue, taskSpec({ repo: second.repo, goal: 'Fix add in calc.py', models: { coder: `scripted:${second.scriptFile}` } }));
+    const fresh = await startTestTask(
+      t.client,
+      queue,
+      taskSpec({ repo: second.repo, goal: 'Fix add in calc.py', models: { coder: `scripted:${second.scriptFile}` } }),
+    );
     expect(((await fresh.result()) as TaskOutcome).status).toBe('COMPLETED');
     expect(await versionOf(fresh)).toEqual({ buildId: 'B', behavior: 1 });
     expect(await ranVersionBCode(fresh)).toBe(true);

@@ -8,12 +8,16 @@ export const buggyCalc = 'def add(a, b):\n    return a - b\n\n\ndef mul(a, b):\n
 export const calcFiles = {
   'calc.py': buggyCalc,
   'tests/__init__.py': '',
-  'tests/test_calc.py': 'from calc import add, mul\n\n\ndef test_add():\n    assert add(2, 3) == 5\n\n\ndef test_mul():\n    assert mul(2, 3) == 6\n',
+  'tests/test_calc.py':
+    'from calc import add, mul\n\n\ndef test_add():\n    assert add(2, 3) == 5\n\n\ndef test_mul():\n    assert mul(2, 3) == 6\n',
 };
 
 export type ScriptTurn = { content?: string; tool_calls?: { name: string; arguments?: Record<string, unknown> }[] };
 
-export const turn = (name: string, args: Record<string, unknown>, content = ''): ScriptTurn => ({ content, tool_calls: [{ name, arguments: args }] });
+export const turn = (name: string, args: Record<string, unknown>, content = ''): ScriptTurn => ({
+  content,
+  tool_calls: [{ name, arguments: args }],
+});
 
 /** Coder turns: one edit, then finish. */
 export const fixTurns = (summary = 'fixed add'): ScriptTurn[] => [
@@ -26,7 +30,10 @@ export const wrongTurns = (): ScriptTurn[] => [
   turn('finish', { summary: 'changed add to multiply' }),
 ];
 
-export async function makeCalcProject(script: Partial<Record<'coder' | 'reviewer' | 'judge', ScriptTurn[]>>, files: Record<string, string> = calcFiles) {
+export async function makeCalcProject(
+  script: Partial<Record<'coder' | 'reviewer' | 'judge', ScriptTurn[]>>,
+  files: Record<string, string> = calcFiles,
+) {
   const repo = await makeRepo(files);
   const dir = await makeTempDir();
   const scriptFile = path.join(dir, 'script.json');

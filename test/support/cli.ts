@@ -19,7 +19,10 @@ export function runTaskloop(args: string[], options: { env?: NodeJS.ProcessEnv; 
  * A long-running `taskloop` command (server, worker) as a child process, resolved once its output shows
  * `readyText`. Wrapped in an object because the child is a thenable that would otherwise be awaited to its end.
  */
-export async function startTaskloop(args: string[], options: { env?: NodeJS.ProcessEnv; readyText: string }): Promise<{ child: ResultPromise }> {
+export async function startTaskloop(
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; readyText: string },
+): Promise<{ child: ResultPromise }> {
   const child = execa('node', [taskloopBin, ...args], { env: options.env, all: true, reject: false });
   await new Promise<void>((resolve, reject) => {
     let output = '';
@@ -27,16 +30,22 @@ export async function startTaskloop(args: string[], options: { env?: NodeJS.Proc
       output += chunk.toString();
       if (output.includes(options.readyText)) resolve();
     });
-    void child.then(() => reject(new Error(`taskloop ${args.join(' ')} exited before "${options.readyText}":\n${output}`)));
+    void child.then(() =>
+      reject(new Error(`taskloop ${args.join(' ')} exited before "${options.readyText}":\n${output}`)),
+    );
   });
   return { child };
 }
 
 /** `taskloop worker` in its own process, ready once it says what it serves. */
-export const startWorkerProcess = (env: NodeJS.ProcessEnv) => startTaskloop(['worker', '--grace', '1s'], { env, readyText: 'serving task queues' });
+export const startWorkerProcess = (env: NodeJS.ProcessEnv) =>
+  startTaskloop(['worker', '--grace', '1s'], { env, readyText: 'serving task queues' });
 
 /** Kills a worker process the hard way (SIGKILL: no graceful shutdown) and starts a fresh one with the same host. */
-export async function crashAndRestartWorker(child: ResultPromise, env: NodeJS.ProcessEnv): Promise<{ child: ResultPromise }> {
+export async function crashAndRestartWorker(
+  child: ResultPromise,
+  env: NodeJS.ProcessEnv,
+): Promise<{ child: ResultPromise }> {
   child.kill('SIGKILL');
   await child.catch(() => undefined);
   return startWorkerProcess(env);

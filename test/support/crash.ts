@@ -13,7 +13,12 @@ export type KillMode = 'worker' | 'group';
 
 /** `taskloop worker` as the leader of its own process group, ready once it says what it serves. */
 export async function spawnWorker(env: NodeJS.ProcessEnv): Promise<WorkerProcess> {
-  const child = execa('node', [taskloopBin, 'worker', '--grace', '1s'], { env, all: true, reject: false, detached: true });
+  const child = execa('node', [taskloopBin, 'worker', '--grace', '1s'], {
+    env,
+    all: true,
+    reject: false,
+    detached: true,
+  });
   await new Promise<void>((resolve, reject) => {
     let output = '';
     child.all?.on('data', (chunk: Buffer) => {
@@ -69,7 +74,9 @@ export async function killWorker(worker: WorkerProcess, mode: KillMode): Promise
 /** Processes among `known` still alive (same pid, same start time), and any whose working folder is inside `dir`. */
 export async function leftoverProcesses(known: { pid: number; start: string }[], dir: string): Promise<string[]> {
   const table = await processTable();
-  const byPid = table.filter((row) => known.some((old) => old.pid === row.pid && old.start === row.start)).map((row) => `pid ${row.pid} (from the killed worker)`);
+  const byPid = table
+    .filter((row) => known.some((old) => old.pid === row.pid && old.start === row.start))
+    .map((row) => `pid ${row.pid} (from the killed worker)`);
   const byCwd = table.filter((row) => row.cwd?.startsWith(dir)).map((row) => `pid ${row.pid} in ${row.cwd ?? '?'}`);
   return [...new Set([...byPid, ...byCwd])];
 }

@@ -43,6 +43,13 @@ export async function makeRepoWithWorktree(dirs: string[]) {
   const repoPath = await makeRepo();
   const workDir = await makeTempDir();
   dirs.push(repoPath, workDir);
-  const created = await createWorktree({ repoPath, workDir, baseRef: 'main', taskId: 't1', workflowId: 'wf-1', attempt: 1 });
+  const created = await createWorktree({
+    repoPath,
+    workDir,
+    baseRef: 'main',
+    taskId: 't1',
+    workflowId: 'wf-1',
+    attempt: 1,
+  });
   return { repoPath, workDir, ...created };
 }

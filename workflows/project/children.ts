@@ -68,7 +68,10 @@ export class ProjectChildren {
     try {
       await getExternalWorkflowHandle(handle.workflowId, handle.firstExecutionRunId).cancel();
     } catch (error) {
-      log.info('could not request cancellation of a task; it has probably just ended', { taskId: id, error: String(error) });
+      log.info('could not request cancellation of a task; it has probably just ended', {
+        taskId: id,
+        error: String(error),
+      });
     }
   }
 
@@ -85,7 +88,11 @@ export class ProjectChildren {
       const outcome = outcomeOfFailure(error);
       if (outcome) recordOutcome(record, outcome, new Date().toISOString());
       else {
-        const ended = describeRunError(error, record.workflowId, this.state.cancelRequested ? projectCancelReason(this.state) : undefined);
+        const ended = describeRunError(
+          error,
+          record.workflowId,
+          this.state.cancelRequested ? projectCancelReason(this.state) : undefined,
+        );
         recordRunError(record, ended.state, ended.reason, new Date().toISOString());
       }
     } finally {
@@ -105,7 +112,9 @@ export class ProjectChildren {
       taskQueue: workflowInfo().taskQueue,
       // A run the project retries is closed and its outcome recorded, so it may run again. A first start reuses
       // only an id whose earlier run ended without an outcome (failed, terminated); a completed one is reported.
-      workflowIdReusePolicy: rerun ? WorkflowIdReusePolicy.ALLOW_DUPLICATE : WorkflowIdReusePolicy.ALLOW_DUPLICATE_FAILED_ONLY,
+      workflowIdReusePolicy: rerun
+        ? WorkflowIdReusePolicy.ALLOW_DUPLICATE
+        : WorkflowIdReusePolicy.ALLOW_DUPLICATE_FAILED_ONLY,
       // If the project closes (terminated, timed out, cancelled), its tasks wind down cleanly instead of running
       // on unwatched; continue-as-new never closes it with children running (see projectWorkflow).
       parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
@@ -117,11 +126,20 @@ export class ProjectChildren {
     });
   }
 
-  private async trySignal<Args extends unknown[]>(id: string, handle: TaskHandle, signal: SignalDefinition<Args>, ...args: Args): Promise<void> {
+  private async trySignal<Args extends unknown[]>(
+    id: string,
+    handle: TaskHandle,
+    signal: SignalDefinition<Args>,
+    ...args: Args
+  ): Promise<void> {
     try {
       await handle.signal(signal, ...args);
     } catch (error) {
-      log.info('could not signal a task; it has probably just ended', { taskId: id, signal: signal.name, error: String(error) });
+      log.info('could not signal a task; it has probably just ended', {
+        taskId: id,
+        signal: signal.name,
+        error: String(error),
+      });
     }
   }
 }
@@ -132,7 +150,11 @@ export function projectCancelReason(state: ProjectState): string {
 }
 
 /** How a run that produced no outcome ended; anything but a Temporal failure is a bug and stays thrown. */
-function describeRunError(error: unknown, workflowId: string, cancelReason?: string): { state: 'FAILED' | 'CANCELLED'; reason: string } {
+function describeRunError(
+  error: unknown,
+  workflowId: string,
+  cancelReason?: string,
+): { state: 'FAILED' | 'CANCELLED'; reason: string } {
   if (error instanceof WorkflowExecutionAlreadyStartedError) {
     return {
       state: 'FAILED',
@@ -141,11 +163,14 @@ function describeRunError(error: unknown, workflowId: string, cancelReason?: str
         'wait for it or terminate it, then retry this task (retryTask) to run it under the project',
     };
   }
-  if (isCancellation(error)) return { state: 'CANCELLED', reason: cancelReason ?? `task workflow ${workflowId} was cancelled` };
+  if (isCancellation(error))
+    return { state: 'CANCELLED', reason: cancelReason ?? `task workflow ${workflowId} was cancelled` };
   if (error instanceof ChildWorkflowFailure) {
     const cause = error.cause;
-    if (cause instanceof TerminatedFailure) return { state: 'FAILED', reason: `task workflow ${workflowId} was terminated: ${cause.message}` };
-    if (cause instanceof TimeoutFailure) return { state: 'FAILED', reason: `task workflow ${workflowId} timed out (${cause.timeoutType ?? 'timeout'})` };
+    if (cause instanceof TerminatedFailure)
+      return { state: 'FAILED', reason: `task workflow ${workflowId} was terminated: ${cause.message}` };
+    if (cause instanceof TimeoutFailure)
+      return { state: 'FAILED', reason: `task workflow ${workflowId} timed out (${cause.timeoutType ?? 'timeout'})` };
     return { state: 'FAILED', reason: `task workflow ${workflowId} failed: ${cause?.message ?? error.message}` };
   }
   throw error;

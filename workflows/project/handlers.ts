@@ -5,7 +5,14 @@ import { appendTasks, validateAddedTasks } from '../../domain/project/added-task
 import { viewProjectState } from '../../domain/project/project-report.js';
 import type { ProjectState } from '../../domain/project/project-state.js';
 import { planRetry, resetForRetry } from '../../domain/project/retry-task.js';
-import { addTasksUpdate, cancelSignal, pauseSignal, projectStateQuery, resumeSignal, retryTaskUpdate } from '../project-messages.js';
+import {
+  addTasksUpdate,
+  cancelSignal,
+  pauseSignal,
+  projectStateQuery,
+  resumeSignal,
+  retryTaskUpdate,
+} from '../project-messages.js';
 import type { AddTasksRequest, RetryTaskRequest } from '../project-messages.js';
 import { projectCancelReason, type ProjectChildren } from './children.js';
 
@@ -38,7 +45,10 @@ export function registerProjectHandlers(state: ProjectState, children: ProjectCh
       wake();
       return { added: planned.map((task) => task.spec.id) };
     },
-    { validator: (request: AddTasksRequest) => void refuseUnless(validateAddedTasks(state, request?.tasks), 'InvalidTasks') },
+    {
+      validator: (request: AddTasksRequest) =>
+        void refuseUnless(validateAddedTasks(state, request?.tasks), 'InvalidTasks'),
+    },
   );
 
   setHandler(
@@ -49,7 +59,10 @@ export function registerProjectHandlers(state: ProjectState, children: ProjectCh
       wake();
       return { reset };
     },
-    { validator: (request: RetryTaskRequest) => void refuseUnless(planRetry(state, request?.taskId ?? ''), 'RetryRefused') },
+    {
+      validator: (request: RetryTaskRequest) =>
+        void refuseUnless(planRetry(state, request?.taskId ?? ''), 'RetryRefused'),
+    },
   );
 }
 

@@ -25,7 +25,11 @@ export async function writeReadySkills(state: ReflectionState, options: SkillWri
   }
 }
 
-async function writeSkill(state: ReflectionState, group: FailureGroup<ReflectionFailure>, options: SkillWriting): Promise<void> {
+async function writeSkill(
+  state: ReflectionState,
+  group: FailureGroup<ReflectionFailure>,
+  options: SkillWriting,
+): Promise<void> {
   const pattern = describeGroupPattern(group);
   const startTurn = state.skillWriterCalls++;
   try {
@@ -39,7 +43,12 @@ async function writeSkill(state: ReflectionState, group: FailureGroup<Reflection
       sourceWorkflowIds: group.workflowIds,
     });
     recordSkillWritten(state, group, written, new Date().toISOString());
-    log.info('skill written', { id: written.id, path: written.path, writtenBy: written.writtenBy, sourceWorkflowIds: written.sourceWorkflowIds });
+    log.info('skill written', {
+      id: written.id,
+      path: written.path,
+      writtenBy: written.writtenBy,
+      sourceWorkflowIds: written.sourceWorkflowIds,
+    });
   } catch (error) {
     const message = `skill generation for pattern ${pattern} failed: ${describeError(error)}`;
     log.warn(message, { sourceWorkflowIds: group.workflowIds });

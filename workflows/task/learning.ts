@@ -13,7 +13,11 @@ const EVIDENCE_CHARS = 2000;
 export async function chooseAttemptAdaptations(run: TaskRun): Promise<Adaptation[]> {
   let history: HistoryEntry[] = [];
   try {
-    history = await learning.loadTaskHistory({ repoPath: run.spec.repo, project: run.spec.project, taskId: run.spec.id });
+    history = await learning.loadTaskHistory({
+      repoPath: run.spec.repo,
+      project: run.spec.project,
+      taskId: run.spec.id,
+    });
   } catch (error) {
     log.warn('could not read the project history; adapting from this task alone', { error: String(error) });
   }
@@ -25,7 +29,14 @@ export async function learnFromFailure(run: TaskRun, record: AttemptRecord): Pro
   if (!failure) return;
   const { spec } = run;
   const pattern = record.test?.patterns?.[0]?.type;
-  const history = { project: spec.project, workflowId: run.state.workflowId, attempt: record.attempt, taskId: spec.id, files: record.coder?.changedFiles ?? [], patterns: pattern ? [pattern] : [] };
+  const history = {
+    project: spec.project,
+    workflowId: run.state.workflowId,
+    attempt: record.attempt,
+    taskId: spec.id,
+    files: record.coder?.changedFiles ?? [],
+    patterns: pattern ? [pattern] : [],
+  };
   const event = {
     workflowId: run.state.workflowId,
     taskId: spec.id,
@@ -41,8 +52,14 @@ export async function learnFromFailure(run: TaskRun, record: AttemptRecord): Pro
   // Both local activities start in one activation, so they share one workflow task.
   await CancellationScope.nonCancellable(() =>
     Promise.all([
-      pattern ? bestEffort('record the failure in the project history', () => learning.recordTaskHistory({ repoPath: spec.repo, record: history })) : undefined,
-      bestEffort('report the failure to reflection', () => learning.reportFailure({ project: spec.project, role: 'coder', ...skillWriter, event })),
+      pattern
+        ? bestEffort('record the failure in the project history', () =>
+            learning.recordTaskHistory({ repoPath: spec.repo, record: history }),
+          )
+        : undefined,
+      bestEffort('report the failure to reflection', () =>
+        learning.reportFailure({ project: spec.project, role: 'coder', ...skillWriter, event }),
+      ),
     ]),
   );
 }

@@ -1,6 +1,12 @@
 // Activity options for every node: explicit timeouts and retry policies; worktree-bound work goes to the host's
 // queue. Every call carries a readable summary for the Web UI ("pytest, attempt 2").
-import { ActivityCancellationType, proxyActivities, proxyLocalActivities, type ActivityOptions, type LocalActivityOptions } from '@temporalio/workflow';
+import {
+  ActivityCancellationType,
+  proxyActivities,
+  proxyLocalActivities,
+  type ActivityOptions,
+  type LocalActivityOptions,
+} from '@temporalio/workflow';
 import type { TaskloopActivities } from '../../activities/index.js';
 
 const retry = (maximumAttempts: number): ActivityOptions['retry'] => ({
@@ -44,7 +50,10 @@ const REMOVAL_WAIT_MS = 120_000;
  * Bookkeeping (events to the sink, the project's failure history, reports to reflection) runs as local activities
  * on the workflow's own worker: one marker event each and no workflow task of their own.
  */
-export const bookkeeping = proxyLocalActivities<Pick<Activities, 'recordEvents' | 'loadTaskHistory' | 'recordTaskHistory' | 'reportFailure'>>(bookkeepingOptions);
+export const bookkeeping =
+  proxyLocalActivities<Pick<Activities, 'recordEvents' | 'loadTaskHistory' | 'recordTaskHistory' | 'reportFailure'>>(
+    bookkeepingOptions,
+  );
 
 /**
  * Activities bound to one worktree run on the queue of the host that made it. A host that never picks them up
@@ -55,13 +64,46 @@ export function hostActivities(hostQueue: string, testTimeoutMs: number, hostLos
   const bound = { taskQueue: hostQueue, scheduleToStartTimeout: hostLostAfterMs };
   const waitForCancel = { cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED };
   return {
-    runCoder: bind('runCoder', { ...bound, ...waitForCancel, startToCloseTimeout: '30 minutes', heartbeatTimeout, retry: retry(3) }),
-    runTests: bind('runTests', { ...bound, ...waitForCancel, startToCloseTimeout: testTimeoutMs + 60_000, heartbeatTimeout, retry: retry(3) }),
-    reviewChanges: bind('reviewChanges', { ...bound, startToCloseTimeout: '5 minutes', heartbeatTimeout, retry: retry(3) }),
-    judgeWithModel: bind('judgeWithModel', { ...bound, startToCloseTimeout: '5 minutes', heartbeatTimeout, retry: retry(3) }),
-    commitWorktree: bind('commitWorktree', { ...bound, startToCloseTimeout: '2 minutes', heartbeatTimeout, retry: retry(5) }),
+    runCoder: bind('runCoder', {
+      ...bound,
+      ...waitForCancel,
+      startToCloseTimeout: '30 minutes',
+      heartbeatTimeout,
+      retry: retry(3),
+    }),
+    runTests: bind('runTests', {
+      ...bound,
+      ...waitForCancel,
+      startToCloseTimeout: testTimeoutMs + 60_000,
+      heartbeatTimeout,
+      retry: retry(3),
+    }),
+    reviewChanges: bind('reviewChanges', {
+      ...bound,
+      startToCloseTimeout: '5 minutes',
+      heartbeatTimeout,
+      retry: retry(3),
+    }),
+    judgeWithModel: bind('judgeWithModel', {
+      ...bound,
+      startToCloseTimeout: '5 minutes',
+      heartbeatTimeout,
+      retry: retry(3),
+    }),
+    commitWorktree: bind('commitWorktree', {
+      ...bound,
+      startToCloseTimeout: '2 minutes',
+      heartbeatTimeout,
+      retry: retry(5),
+    }),
     // The attempt's work is done (committed or given up) when the removal runs: a restarting host gets longer to take it.
-    removeWorktree: bind('removeWorktree', { ...bound, scheduleToStartTimeout: Math.max(hostLostAfterMs, REMOVAL_WAIT_MS), startToCloseTimeout: '2 minutes', heartbeatTimeout, retry: retry(5) }),
+    removeWorktree: bind('removeWorktree', {
+      ...bound,
+      scheduleToStartTimeout: Math.max(hostLostAfterMs, REMOVAL_WAIT_MS),
+      startToCloseTimeout: '2 minutes',
+      heartbeatTimeout,
+      retry: retry(5),
+    }),
   };
 }
 

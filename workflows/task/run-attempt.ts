@@ -11,7 +11,8 @@ import { chooseAttemptAdaptations } from './learning.js';
 import { hostActivities, sharedActivities, type HostActivities } from './proxies.js';
 import { checkpoint, failed, passed, runNode, type AttemptContext, type FinalDecision } from './run-node.js';
 
-export type AttemptResult = { kind: 'passed'; commit: CommitResult } | { kind: 'failed'; failure: AttemptFailure; decision: FinalDecision };
+export type AttemptResult =
+  { kind: 'passed'; commit: CommitResult } | { kind: 'failed'; failure: AttemptFailure; decision: FinalDecision };
 
 const MAX_CASES_IN_HISTORY = 100;
 
@@ -23,7 +24,15 @@ export async function runAttempt(context: AttemptContext): Promise<AttemptResult
 
   await checkpoint(run, 'claim');
   const claimed = await runNode(context, 'claim', async () =>
-    passed(await sharedActivities.claimWorktree(`worktree, attempt ${ref.attempt}`, { ...ref, taskId: spec.id, repoPath: spec.repo, baseRef: spec.baseRef, coderVersion: spec.agents?.coder })),
+    passed(
+      await sharedActivities.claimWorktree(`worktree, attempt ${ref.attempt}`, {
+        ...ref,
+        taskId: spec.id,
+        repoPath: spec.repo,
+        baseRef: spec.baseRef,
+        coderVersion: spec.agents?.coder,
+      }),
+    ),
   );
   if (!claimed.ok) return { kind: 'failed', ...claimed };
   const claim = claimed.value;
@@ -37,14 +46,23 @@ export async function runAttempt(context: AttemptContext): Promise<AttemptResult
     await CancellationScope.nonCancellable(async () => {
       // A lost host cannot remove its worktree: the next claim in the repository prunes it, so the attempt moves on at once.
       if (result?.kind === 'failed' && result.decision.kind === 'reclaim') {
-        log.warn('host lost: its worktree stays registered until the next claim prunes it', { hostId: claim.hostId, path: claim.worktreePath });
+        log.warn('host lost: its worktree stays registered until the next claim prunes it', {
+          hostId: claim.hostId,
+          path: claim.worktreePath,
+        });
         return;
       }
       try {
-        const removed = await host.removeWorktree(`remove worktree, attempt ${ref.attempt}`, { repoPath: spec.repo, worktreePath: claim.worktreePath });
+        const removed = await host.removeWorktree(`remove worktree, attempt ${ref.attempt}`, {
+          repoPath: spec.repo,
+          worktreePath: claim.worktreePath,
+        });
         if (!removed.wasClean) log.info('worktree had uncommitted changes when removed', { attempt: ref.attempt });
       } catch (error) {
-        log.warn('could not remove the worktree; it stays on the host until pruned', { error: String(error), path: claim.worktreePath });
+        log.warn('could not remove the worktree; it stays on the host until pruned', {
+          error: String(error),
+          path: claim.worktreePath,
+        });
       }
     });
   }
@@ -63,7 +81,13 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
     const exhausted = run.exhaustedBudget();
     if (exhausted) return failed({ kind: 'BudgetExhausted', message: exhausted });
     // A coder version that cannot do what the task needs fails before any model call (cause CapabilityMissing).
-    const missing = claim.coderAgent && findMissingCapability({ role: 'coder', version: claim.coderAgent.version, granted: claim.coderAgent.capabilities });
+    const missing =
+      claim.coderAgent &&
+      findMissingCapability({
+        role: 'coder',
+        version: claim.coderAgent.version,
+        granted: claim.coderAgent.capabilities,
+      });
     if (missing) return failed(missing);
     record.coderModel = spec.models.coder;
     const coder = await host.runCoder(`coder, attempt ${ref.attempt}`, {
@@ -104,7 +128,9 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
       pathPolicy: { baseSha: claim.baseSha, allowedPaths: spec.allowedPaths, allowTestEdits: spec.allowTestEdits },
     });
     // A change the review's path rules refuse never ran: the review node below records the refusal.
-    return record.test.outcome === 'passed' || record.test.refused ? passed(record.test) : failed(causeOfTestResult(record.test));
+    return record.test.outcome === 'passed' || record.test.refused
+      ? passed(record.test)
+      : failed(causeOfTestResult(record.test));
   });
   if (!tested.ok) {
     await run.emit('TEST_FAILED', { counts: record.test?.counts, reason: tested.failure.reason });
@@ -115,7 +141,12 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
   const reviewed = await runNode(context, 'review', async () => {
     const refused = tested.value.refused;
     if (refused) {
-      record.review = { passed: false, findings: refused, changedFiles: [], diffStat: { files: 0, insertions: 0, deletions: 0 } };
+      record.review = {
+        passed: false,
+        findings: refused,
+        changedFiles: [],
+        diffStat: { files: 0, insertions: 0, deletions: 0 },
+      };
       return failed(causeOfFindings('ReviewFinding', refused));
     }
     const reviewerModel = run.verdictModel('reviewer');
@@ -131,7 +162,9 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
       allowTestEdits: spec.allowTestEdits,
       secretEnvNames: spec.secretEnvNames,
     });
-    return record.review.passed ? passed(record.review) : failed(causeOfFindings('ReviewFinding', record.review.findings));
+    return record.review.passed
+      ? passed(record.review)
+      : failed(causeOfFindings('ReviewFinding', record.review.findings));
   });
   if (!reviewed.ok) {
     await run.emit('REVIEW_FAILED', { findings: record.review?.findings ?? [] });
@@ -146,7 +179,15 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
       const exhausted = run.exhaustedBudget();
       if (exhausted) return failed({ kind: 'BudgetExhausted', message: exhausted });
       const test = { counts: tested.value.counts, stdoutExcerpt: tested.value.stdoutExcerpt };
-      const input = { ...ref, judge: record.judge, goal: spec.goal, test, diffPath: reviewed.value.diff?.path, model: judgeModel, secretEnvNames: spec.secretEnvNames };
+      const input = {
+        ...ref,
+        judge: record.judge,
+        goal: spec.goal,
+        test,
+        diffPath: reviewed.value.diff?.path,
+        model: judgeModel,
+        secretEnvNames: spec.secretEnvNames,
+      };
       record.judge = await host.judgeWithModel(`judge model, attempt ${ref.attempt}`, input);
     }
     return record.judge.passed ? passed(record.judge) : failed(causeOfFindings('JudgeFinding', record.judge.findings));
@@ -166,7 +207,11 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
     return passed({ ...commit, agentVersions: agentVersionsOf(record) });
   });
   if (!committed.ok) return { kind: 'failed', ...committed };
-  await run.emit('COMMIT_CREATED', { sha: committed.value.sha, branch: committed.value.branch, created: committed.value.created });
+  await run.emit('COMMIT_CREATED', {
+    sha: committed.value.sha,
+    branch: committed.value.branch,
+    created: committed.value.created,
+  });
   return { kind: 'passed', commit: committed.value };
 }
 

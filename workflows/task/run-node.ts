@@ -1,6 +1,13 @@
 // Runs one node of an attempt and turns its failure into a typed cause, a class and a decision (the cause table in
 // domain/failure-causes.ts). Re-runnable causes re-run the node here, with backoff, without a new model attempt.
-import { ActivityFailure, ApplicationFailure, condition, isCancellation, sleep, TimeoutFailure } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  condition,
+  isCancellation,
+  sleep,
+  TimeoutFailure,
+} from '@temporalio/workflow';
 import { classifyCause, type FailureCause } from '../../domain/failure-causes.js';
 import { causeOfActivityFailure } from '../../domain/node-causes.js';
 import type { TaskNode } from '../../domain/records.js';
@@ -32,7 +39,11 @@ export async function checkpoint(run: TaskRun, node: TaskNode): Promise<void> {
   run.setPhase(node);
 }
 
-export async function runNode<T>(context: AttemptContext, node: TaskNode, action: () => Promise<NodeOutcome<T>>): Promise<NodeResult<T>> {
+export async function runNode<T>(
+  context: AttemptContext,
+  node: TaskNode,
+  action: () => Promise<NodeOutcome<T>>,
+): Promise<NodeResult<T>> {
   const { run } = context;
   const record = run.currentAttempt;
   for (;;) {
@@ -78,12 +89,30 @@ function causeOfActivityError(error: ActivityFailure): FailureCause {
   if (cause instanceof TimeoutFailure) {
     // A host-bound activity nobody picked up (or whose host stopped heartbeating) means the host is gone.
     if (cause.timeoutType === 'SCHEDULE_TO_START') {
-      return { kind: 'HostLost', message: `no worker of the host picked up ${activityType} in time: the host is gone; a live host takes over`, details: { activity: activityType } };
+      return {
+        kind: 'HostLost',
+        message: `no worker of the host picked up ${activityType} in time: the host is gone; a live host takes over`,
+        details: { activity: activityType },
+      };
     }
-    return causeOfActivityFailure({ activityType, failureType: 'Timeout', message: `environment problem: worker lost or too slow (${cause.timeoutType ?? 'timeout'} on ${activityType})`, nonRetryable: false });
+    return causeOfActivityFailure({
+      activityType,
+      failureType: 'Timeout',
+      message: `environment problem: worker lost or too slow (${cause.timeoutType ?? 'timeout'} on ${activityType})`,
+      nonRetryable: false,
+    });
   }
   if (cause instanceof ApplicationFailure) {
-    return causeOfActivityFailure({ activityType, failureType: cause.type ?? undefined, message: cause.message, nonRetryable: cause.nonRetryable === true });
+    return causeOfActivityFailure({
+      activityType,
+      failureType: cause.type ?? undefined,
+      message: cause.message,
+      nonRetryable: cause.nonRetryable === true,
+    });
   }
-  return causeOfActivityFailure({ activityType, message: `environment problem: ${cause?.message ?? error.message}`, nonRetryable: false });
+  return causeOfActivityFailure({
+    activityType,
+    message: `environment problem: ${cause?.message ?? error.message}`,
+    nonRetryable: false,
+  });
 }

@@ -1,12 +1,39 @@
 // The state of one task run and everything that publishes it: the state query, search attributes, current
 // details in the Web UI, and events (kept in state and appended to the event sink).
-import { ApplicationFailure, setCurrentDetails, upsertSearchAttributes, workflowInfo, type CancellationScope } from '@temporalio/workflow';
-import { coderAllowance, findExhaustedBudget, resolveBudgets, sumSpend, type Budgets, type BudgetSpend } from '../../domain/budgets.js';
+import {
+  ApplicationFailure,
+  setCurrentDetails,
+  upsertSearchAttributes,
+  workflowInfo,
+  type CancellationScope,
+} from '@temporalio/workflow';
+import {
+  coderAllowance,
+  findExhaustedBudget,
+  resolveBudgets,
+  sumSpend,
+  type Budgets,
+  type BudgetSpend,
+} from '../../domain/budgets.js';
 import { createTaskEvent, type TaskEventType } from '../../domain/events.js';
 import type { TaskSpec } from '../../domain/task-spec.js';
-import { collectModelUsage, type AttemptRecord, type TaskPhase, type TaskState, type TaskStatus } from '../../domain/task-state.js';
+import {
+  collectModelUsage,
+  type AttemptRecord,
+  type TaskPhase,
+  type TaskState,
+  type TaskStatus,
+} from '../../domain/task-state.js';
 import { summarizeTelemetry } from '../../domain/telemetry.js';
-import { AttemptKey, FailureClassKey, FailurePatternKey, PhaseKey, ProjectKey, TaskIdKey, TaskStatusKey } from '../search-attributes.js';
+import {
+  AttemptKey,
+  FailureClassKey,
+  FailurePatternKey,
+  PhaseKey,
+  ProjectKey,
+  TaskIdKey,
+  TaskStatusKey,
+} from '../search-attributes.js';
 import type { VerdictModelChoice } from '../../activities/task-activities.js';
 import { bookkeeping } from './proxies.js';
 import { observePhase } from '../metrics.js';
@@ -30,7 +57,10 @@ export class TaskRun {
   private readonly upserted = new Map<string, unknown>();
   private upsertQueued = false;
 
-  constructor(readonly spec: TaskSpec, carried?: CarriedEvidence) {
+  constructor(
+    readonly spec: TaskSpec,
+    carried?: CarriedEvidence,
+  ) {
     const attempts = carried?.attempts ?? [];
     this.state = {
       workflowId: workflowInfo().workflowId,
@@ -47,7 +77,8 @@ export class TaskRun {
       turnsConsumed: carried?.turnsConsumed ?? 0,
     };
     this.eventSeq = attempts.length * 10;
-    for (const key of [TaskIdKey, ProjectKey]) this.upserted.set(key.name, workflowInfo().typedSearchAttributes.get(key));
+    for (const key of [TaskIdKey, ProjectKey])
+      this.upserted.set(key.name, workflowInfo().typedSearchAttributes.get(key));
     this.publish();
   }
 
@@ -58,7 +89,12 @@ export class TaskRun {
   }
 
   beginAttempt(): AttemptRecord {
-    const record: AttemptRecord = { attempt: this.state.attempts.length + 1, status: 'RUNNING', startedAt: new Date().toISOString(), envRetries: 0 };
+    const record: AttemptRecord = {
+      attempt: this.state.attempts.length + 1,
+      status: 'RUNNING',
+      startedAt: new Date().toISOString(),
+      envRetries: 0,
+    };
     if (this.pendingHint) record.hint = this.pendingHint;
     this.pendingHint = undefined;
     this.retryRequested = false;
@@ -81,7 +117,10 @@ export class TaskRun {
 
   refreshTelemetry(): void {
     const telemetry = this.state.attempts.flatMap((record) => (record.coder ? [record.coder.telemetry] : []));
-    this.state.telemetry = summarizeTelemetry(telemetry, { tasks: 1, acceptedTasks: this.state.status === 'COMPLETED' ? 1 : 0 });
+    this.state.telemetry = summarizeTelemetry(telemetry, {
+      tasks: 1,
+      acceptedTasks: this.state.status === 'COMPLETED' ? 1 : 0,
+    });
     this.refreshBudget();
   }
 
@@ -109,7 +148,10 @@ export class TaskRun {
     const modelSpec = this.spec.models[role];
     if (!modelSpec) return undefined;
     // Scripted models continue after the turns earlier attempts used.
-    const startTurn = this.state.attempts.reduce((sum, record) => sum + ((role === 'reviewer' ? record.review : record.judge)?.modelUsage?.modelRequests ?? 0), 0);
+    const startTurn = this.state.attempts.reduce(
+      (sum, record) => sum + ((role === 'reviewer' ? record.review : record.judge)?.modelUsage?.modelRequests ?? 0),
+      0,
+    );
     return { modelSpec, agentVersion: this.spec.agents?.[role], startTurn };
   }
 
@@ -120,7 +162,12 @@ export class TaskRun {
 
   /** Keeps the event in state and appends it to the sink (an activity, so it is recorded once in history). */
   async emit(type: TaskEventType, data: Record<string, unknown>): Promise<void> {
-    const base = { workflowId: this.state.workflowId, taskId: this.state.taskId, project: this.state.project, attempt: this.state.attempt };
+    const base = {
+      workflowId: this.state.workflowId,
+      taskId: this.state.taskId,
+      project: this.state.project,
+      attempt: this.state.attempt,
+    };
     const event = createTaskEvent(type, base, data as never, new Date().toISOString(), ++this.eventSeq);
     this.state.events.push(event);
     await bookkeeping.recordEvents({ events: [event] });
@@ -130,7 +177,10 @@ export class TaskRun {
   private publish(): void {
     const { phase, status, attempt, lastFailure } = this.state;
     const completed = status === 'COMPLETED';
-    const failure = lastFailure && !completed ? `\n\n**Last failure** (${lastFailure.node}, ${lastFailure.failureClass}): ${lastFailure.reason.slice(0, 300)}` : '';
+    const failure =
+      lastFailure && !completed
+        ? `\n\n**Last failure** (${lastFailure.node}, ${lastFailure.failureClass}): ${lastFailure.reason.slice(0, 300)}`
+        : '';
     const pausing = status === 'PAUSE_REQUESTED' ? ` (pause requested, finishing ${phase})` : '';
     setCurrentDetails(`**${status}**${pausing}: phase \`${phase}\`, attempt ${attempt}${failure}`);
     // Batched: every change made before the workflow next yields goes out as one upsert (one history event).
@@ -143,7 +193,8 @@ export class TaskRun {
     this.upsertQueued = false;
     const { phase, status, attempt, lastFailure } = this.state;
     const completed = status === 'COMPLETED';
-    const pattern = [...this.state.attempts].reverse().find((record) => record.test?.patterns?.length)?.test?.patterns?.[0]?.type;
+    const pattern = [...this.state.attempts].reverse().find((record) => record.test?.patterns?.length)?.test
+      ?.patterns?.[0]?.type;
     const wanted = [
       { key: TaskIdKey, value: this.spec.id },
       { key: ProjectKey, value: this.spec.project },
@@ -151,8 +202,16 @@ export class TaskRun {
       { key: TaskStatusKey, value: status },
       { key: AttemptKey, value: attempt },
       // Search attributes say the present: a completed task has no failure class or pattern (its attempts keep them).
-      ...(completed ? [{ key: FailureClassKey, value: null }] : lastFailure ? [{ key: FailureClassKey, value: lastFailure.failureClass }] : []),
-      ...(completed ? [{ key: FailurePatternKey, value: null }] : pattern ? [{ key: FailurePatternKey, value: pattern }] : []),
+      ...(completed
+        ? [{ key: FailureClassKey, value: null }]
+        : lastFailure
+          ? [{ key: FailureClassKey, value: lastFailure.failureClass }]
+          : []),
+      ...(completed
+        ? [{ key: FailurePatternKey, value: null }]
+        : pattern
+          ? [{ key: FailurePatternKey, value: pattern }]
+          : []),
     ];
     const changed = wanted.filter(({ key, value }) => this.upserted.get(key.name) !== value);
     if (changed.length === 0) return;

@@ -33,7 +33,11 @@ export function formatRegion(lines: readonly string[], from: number, to: number)
 }
 
 /** The ~5-line region around the line most similar to the first non-blank line of `old`. */
-export function findClosestRegion(lines: readonly string[], old: string, radius = 2): { line: number; score: number; region: string } {
+export function findClosestRegion(
+  lines: readonly string[],
+  old: string,
+  radius = 2,
+): { line: number; score: number; region: string } {
   const target = old.split('\n').find((line) => line.trim() !== '') ?? old;
   let best = 1;
   let bestScore = -1;

@@ -23,7 +23,10 @@ export interface ToolDefinition<S extends z.ZodObject> {
 
 /** The JSON schema of a tool's arguments, as offered to the model (inputs: defaults make a property optional). */
 export function toParametersSchema(args: z.ZodObject): Record<string, unknown> {
-  const { $schema: _ignored, ...schema } = z.toJSONSchema(args, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  const { $schema: _ignored, ...schema } = z.toJSONSchema(args, { io: 'input', unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
   return schema;
 }
 
@@ -36,7 +39,11 @@ export function toPromptLine(spec: ToolSpec): string {
 }
 
 export function defineTool<S extends z.ZodObject>(definition: ToolDefinition<S>): CoderTool {
-  const spec: ToolSpec = { name: definition.name, description: definition.description, parameters: toParametersSchema(definition.args) };
+  const spec: ToolSpec = {
+    name: definition.name,
+    description: definition.description,
+    parameters: toParametersSchema(definition.args),
+  };
   return {
     spec,
     capability: definition.capability,

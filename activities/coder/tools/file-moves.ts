@@ -37,7 +37,8 @@ export const moveFileTool = defineTool({
     if (!to.success) return { reply: to.error };
     const info = await lstat(from.data.absolute).catch(() => undefined);
     if (!info?.isFile()) return { reply: `error: '${args.from}' is not a file in the repository.` };
-    if (await lstat(to.data.absolute).catch(() => undefined)) return { reply: `error: '${args.to}' already exists; delete it first or pick another name.` };
+    if (await lstat(to.data.absolute).catch(() => undefined))
+      return { reply: `error: '${args.to}' already exists; delete it first or pick another name.` };
     await mkdir(path.dirname(to.data.absolute), { recursive: true });
     await rename(from.data.absolute, to.data.absolute);
     context.telemetry.mutationOperations += 1;

@@ -10,7 +10,10 @@ const MAX_SHOW_CHARS = 40_000;
 const refPattern = /^(?!-)[A-Za-z0-9_./~^@-]{1,100}$/;
 const refSchema = z.string().regex(refPattern, "must be a git ref such as 'HEAD', 'HEAD~1', 'main' or a commit sha");
 
-async function guardPath(root: string, p: string | undefined): Promise<{ success: true; pathspec: string[] } | { success: false; error: string }> {
+async function guardPath(
+  root: string,
+  p: string | undefined,
+): Promise<{ success: true; pathspec: string[] } | { success: false; error: string }> {
   if (p === undefined) return { success: true, pathspec: [] };
   const resolved = await resolveInWorktree(root, p);
   return resolved.success ? { success: true, pathspec: ['--', resolved.data.relative] } : resolved;
@@ -27,11 +30,27 @@ export const gitDiffTool = defineTool({
   async run({ path, ref }, context) {
     const guarded = await guardPath(context.root, path);
     if (!guarded.success) return { reply: guarded.error };
-    const diff = await runReadOnlyGit(context.root, ['diff', '--no-color', '--no-ext-diff', ref ?? 'HEAD', ...guarded.pathspec]);
-    if (diff.exitCode !== 0) return { reply: `error: git diff failed (${diff.stderr.trim().split('\n')[0] ?? ''}); check the ref.` };
-    const untracked = await runReadOnlyGit(context.root, ['ls-files', '--others', '--exclude-standard', ...guarded.pathspec]);
+    const diff = await runReadOnlyGit(context.root, [
+      'diff',
+      '--no-color',
+      '--no-ext-diff',
+      ref ?? 'HEAD',
+      ...guarded.pathspec,
+    ]);
+    if (diff.exitCode !== 0)
+      return { reply: `error: git diff failed (${diff.stderr.trim().split('\n')[0] ?? ''}); check the ref.` };
+    const untracked = await runReadOnlyGit(context.root, [
+      'ls-files',
+      '--others',
+      '--exclude-standard',
+      ...guarded.pathspec,
+    ]);
     const created = untracked.stdout.split('\n').filter((line) => line !== '');
-    const parts = [diff.stdout.trim() === '' ? '(no changes to tracked files)' : boundText(diff.stdout.trimEnd(), MAX_DIFF_CHARS, 'pass a path to see one file')];
+    const parts = [
+      diff.stdout.trim() === ''
+        ? '(no changes to tracked files)'
+        : boundText(diff.stdout.trimEnd(), MAX_DIFF_CHARS, 'pass a path to see one file'),
+    ];
     if (created.length > 0) parts.push(`new files (not in the diff above): ${created.join(', ')}`);
     return { reply: parts.join('\n') };
   },
@@ -48,7 +67,14 @@ export const gitLogTool = defineTool({
   async run({ path, max_count: maxCount }, context) {
     const guarded = await guardPath(context.root, path);
     if (!guarded.success) return { reply: guarded.error };
-    const log = await runReadOnlyGit(context.root, ['log', '--no-color', `--max-count=${maxCount}`, '--format=%h %ad %s', '--date=short', ...guarded.pathspec]);
+    const log = await runReadOnlyGit(context.root, [
+      'log',
+      '--no-color',
+      `--max-count=${maxCount}`,
+      '--format=%h %ad %s',
+      '--date=short',
+      ...guarded.pathspec,
+    ]);
     if (log.exitCode !== 0) return { reply: `error: git log failed (${log.stderr.trim().split('\n')[0] ?? ''}).` };
     return { reply: log.stdout.trim() === '' ? '(no commits)' : log.stdout.trimEnd() };
   },
@@ -66,8 +92,14 @@ export const showFileTool = defineTool({
     const resolved = await resolveInWorktree(context.root, path);
     if (!resolved.success) return { reply: resolved.error };
     const shown = await runReadOnlyGit(context.root, ['show', '--no-color', `${ref}:${resolved.data.relative}`]);
-    if (shown.exitCode !== 0) return { reply: `error: '${resolved.data.relative}' does not exist at ${ref} (${shown.stderr.trim().split('\n')[0] ?? ''}).` };
-    if (shown.stdout.includes('\0')) return { reply: `error: '${resolved.data.relative}' is a binary file at ${ref}; it is not shown.` };
-    return { reply: `${resolved.data.relative} at ${ref}:\n${boundText(shown.stdout, MAX_SHOW_CHARS, 'read_file shows numbered ranges of the current version')}` };
+    if (shown.exitCode !== 0)
+      return {
+        reply: `error: '${resolved.data.relative}' does not exist at ${ref} (${shown.stderr.trim().split('\n')[0] ?? ''}).`,
+      };
+    if (shown.stdout.includes('\0'))
+      return { reply: `error: '${resolved.data.relative}' is a binary file at ${ref}; it is not shown.` };
+    return {
+      reply: `${resolved.data.relative} at ${ref}:\n${boundText(shown.stdout, MAX_SHOW_CHARS, 'read_file shows numbered ranges of the current version')}`,
+    };
   },
 });

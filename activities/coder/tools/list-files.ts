@@ -20,7 +20,9 @@ export const listFilesTool = defineTool({
     if (!resolved.success) return { reply: resolved.error };
     const info = await stat(resolved.data.absolute).catch(() => undefined);
     if (!info?.isDirectory()) {
-      return { reply: `error: '${args.path}' is not a directory in the repository. Call list_files with no path to see the root.` };
+      return {
+        reply: `error: '${args.path}' is not a directory in the repository. Call list_files with no path to see the root.`,
+      };
     }
     const lines: string[] = [];
     let truncated = false;

@@ -17,7 +17,10 @@ function isInside(parent: string, child: string): boolean {
 }
 
 function refuse(p: string, why: string): ResolveResult {
-  return { success: false, error: `error: path '${p}' refused: ${why}. Use a path relative to the repository root, e.g. 'src/app.py'.` };
+  return {
+    success: false,
+    error: `error: path '${p}' refused: ${why}. Use a path relative to the repository root, e.g. 'src/app.py'.`,
+  };
 }
 
 /**
@@ -51,7 +54,8 @@ export async function resolveInWorktree(root: string, p: string): Promise<Resolv
     } catch {
       return refuse(p, `'${path.relative(root, current)}' is a symlink whose target does not exist`);
     }
-    if (!isInside(realRoot, target)) return refuse(p, `'${path.relative(root, current)}' is a symlink that points outside the worktree`);
+    if (!isInside(realRoot, target))
+      return refuse(p, `'${path.relative(root, current)}' is a symlink that points outside the worktree`);
     if (isInside(realGit, target)) return refuse(p, `'${path.relative(root, current)}' is a symlink into .git`);
   }
   return { success: true, data: { absolute: path.join(root, ...segments), relative } };

@@ -25,7 +25,12 @@ export const readFileTool = defineTool({
       text = await readFile(resolved.data.absolute, 'utf8');
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      const why = code === 'ENOENT' ? 'does not exist' : code === 'EISDIR' ? 'is a directory (use list_files)' : `cannot be read (${code})`;
+      const why =
+        code === 'ENOENT'
+          ? 'does not exist'
+          : code === 'EISDIR'
+            ? 'is a directory (use list_files)'
+            : `cannot be read (${code})`;
       return { reply: `error: '${p}' ${why}.` };
     }
     if (text.includes('\0')) return { reply: `error: '${p}' is a binary file; it is not shown.` };
@@ -33,7 +38,8 @@ export const readFileTool = defineTool({
     if (lines.at(-1) === '') lines.pop();
     const start = startArg ?? 1;
     if (lines.length === 0) return { reply: `${resolved.data.relative} is empty.` };
-    if (start > lines.length) return { reply: `error: start_line ${start} is past the end of '${p}' (${lines.length} lines).` };
+    if (start > lines.length)
+      return { reply: `error: start_line ${start} is past the end of '${p}' (${lines.length} lines).` };
     const end = Math.min(endArg ?? lines.length, lines.length, start + maxLines - 1);
     if (end < start) return { reply: `error: end_line ${end} is before start_line ${start}.` };
 

@@ -34,7 +34,8 @@ export const coderTools: readonly CoderTool[] = [
 ];
 
 /** The tools an agent with `granted` capabilities is offered. */
-export const toolsFor = (granted: readonly Capability[]): CoderTool[] => coderTools.filter((tool) => granted.includes(tool.capability));
+export const toolsFor = (granted: readonly Capability[]): CoderTool[] =>
+  coderTools.filter((tool) => granted.includes(tool.capability));
 
 /** The tool specs offered to the model. */
 export const toolSpecsFor = (granted: readonly Capability[]): ToolSpec[] => toolsFor(granted).map((tool) => tool.spec);
@@ -48,11 +49,15 @@ export interface ToolCaller {
 /** Runs one tool call; an unknown or ungranted tool is a reply to the model, not an exception. */
 export async function runToolCall(call: ToolCall, context: ToolContext, caller: ToolCaller): Promise<ToolOutcome> {
   const tool = coderTools.find((candidate) => candidate.spec.name === call.name);
-  const offered = toolsFor(caller.capabilities).map((candidate) => candidate.spec.name).join(', ');
+  const offered = toolsFor(caller.capabilities)
+    .map((candidate) => candidate.spec.name)
+    .join(', ');
   if (!tool) return { reply: `error: there is no tool named '${call.name}'. The tools are: ${offered}.` };
   if (!caller.capabilities.includes(tool.capability)) {
     context.telemetry.refusedToolCalls = (context.telemetry.refusedToolCalls ?? 0) + 1;
-    return { reply: `error: refused: ${call.name} needs capability ${tool.capability}, which ${caller.agent} does not have. Your tools are: ${offered}.` };
+    return {
+      reply: `error: refused: ${call.name} needs capability ${tool.capability}, which ${caller.agent} does not have. Your tools are: ${offered}.`,
+    };
   }
   return tool.run(call.arguments, context);
 }

@@ -35,7 +35,8 @@ function fail(context: ToolContext, relative: string | undefined, reply: string)
 export const replaceInFileTool = defineTool({
   name: 'replace_in_file',
   capability: 'WRITE_WORKTREE',
-  description: 'Replace one exact, unique occurrence of old with new in a file (indentation included); preferred for edits.',
+  description:
+    'Replace one exact, unique occurrence of old with new in a file (indentation included); preferred for edits.',
   args: z.strictObject({
     path: z.string().min(1).describe('File path relative to the repository root.'),
     old: z.string().min(1).describe('The exact text to replace; include enough lines to be unique.'),
@@ -58,16 +59,26 @@ export const replaceInFileTool = defineTool({
       text = await readFile(absolute, 'utf8');
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      const why = code === 'ENOENT' ? 'does not exist (use write_file to create it)' : code === 'EISDIR' ? 'is a directory' : `cannot be read (${code})`;
+      const why =
+        code === 'ENOENT'
+          ? 'does not exist (use write_file to create it)'
+          : code === 'EISDIR'
+            ? 'is a directory'
+            : `cannot be read (${code})`;
       return fail(context, relative, `error: '${path}' ${why}.`);
     }
     const at = text.indexOf(old);
-    if (at === -1 || text.indexOf(old, at + 1) !== -1) return fail(context, relative, describeMismatch(relative, text, old));
+    if (at === -1 || text.indexOf(old, at + 1) !== -1)
+      return fail(context, relative, describeMismatch(relative, text, old));
 
     try {
       await writeFile(absolute, text.slice(0, at) + args.new + text.slice(at + old.length), 'utf8');
     } catch (error) {
-      return fail(context, relative, `error: cannot write '${path}' (${(error as NodeJS.ErrnoException).code ?? String(error)}).`);
+      return fail(
+        context,
+        relative,
+        `error: cannot write '${path}' (${(error as NodeJS.ErrnoException).code ?? String(error)}).`,
+      );
     }
     context.telemetry.patchSuccesses += 1;
     context.telemetry.mutationOperations += 1;

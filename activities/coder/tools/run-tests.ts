@@ -32,26 +32,42 @@ const argsSchema = z.strictObject({
 });
 
 /** The argv of one run: the task's command, then the node ids or the -k expression (pytest only). */
-export function narrowCommand(command: string[], narrowing: { tests?: string[]; k?: string }): { success: true; argv: string[] } | { success: false; error: string } {
+export function narrowCommand(
+  command: string[],
+  narrowing: { tests?: string[]; k?: string },
+): { success: true; argv: string[] } | { success: false; error: string } {
   const wanted = (narrowing.tests?.length ?? 0) > 0 || narrowing.k !== undefined;
   if (!wanted) return { success: true, argv: command };
   if (!isPytestCommand(command)) {
-    return { success: false, error: `error: the test command (${command.join(' ')}) is not pytest, so it cannot be narrowed; call run_tests with no arguments.` };
+    return {
+      success: false,
+      error: `error: the test command (${command.join(' ')}) is not pytest, so it cannot be narrowed; call run_tests with no arguments.`,
+    };
   }
-  return { success: true, argv: [...command, ...(narrowing.k === undefined ? [] : ['-k', narrowing.k.trim()]), ...(narrowing.tests ?? [])] };
+  return {
+    success: true,
+    argv: [...command, ...(narrowing.k === undefined ? [] : ['-k', narrowing.k.trim()]), ...(narrowing.tests ?? [])],
+  };
 }
 
 /** The reply to the model: counts, failing ids, patterns, the end of the output and where the full log is. */
 export function formatTestReply(result: TestRunResult, runsLeft: number): string {
   const c = result.counts;
-  const lines = [`tests ${result.outcome}: ${c.total} total, ${c.passed} passed, ${c.failed} failed, ${c.errors} errors, ${c.skipped} skipped (exit ${String(result.exitCode)}, ${(result.durationMs / 1000).toFixed(1)} s)`];
+  const lines = [
+    `tests ${result.outcome}: ${c.total} total, ${c.passed} passed, ${c.failed} failed, ${c.errors} errors, ${c.skipped} skipped (exit ${String(result.exitCode)}, ${(result.durationMs / 1000).toFixed(1)} s)`,
+  ];
   if (result.reason) lines.push(`why: ${result.reason}`);
-  const failing = result.cases.filter((entry) => entry.outcome === 'failed' || entry.outcome === 'error').map((entry) => entry.id);
+  const failing = result.cases
+    .filter((entry) => entry.outcome === 'failed' || entry.outcome === 'error')
+    .map((entry) => entry.id);
   if (failing.length > 0) {
     lines.push('failing:', ...failing.slice(0, MAX_FAILING_IDS).map((id) => `- ${id}`));
     if (failing.length > MAX_FAILING_IDS) lines.push(`- ... and ${failing.length - MAX_FAILING_IDS} more`);
   }
-  for (const pattern of result.patterns ?? []) lines.push(`pattern: ${pattern.type} (${pattern.symbols.slice(0, 3).join(', ') || 'no symbol'}): ${pattern.evidence}`);
+  for (const pattern of result.patterns ?? [])
+    lines.push(
+      `pattern: ${pattern.type} (${pattern.symbols.slice(0, 3).join(', ') || 'no symbol'}): ${pattern.evidence}`,
+    );
   if (result.outcome !== 'passed') {
     const excerpt = result.stdoutExcerpt.slice(-EXCERPT_CHARS).trim();
     if (excerpt !== '') lines.push('output (end):', '```', excerpt, '```');
@@ -75,16 +91,28 @@ export const runTestsTool = defineTool({
   args: argsSchema,
   async run(args, context) {
     const tests = context.tests;
-    if (!tests) return { reply: 'error: this run has no test command, so run_tests cannot run; finish and the test node will run the tests.' };
+    if (!tests)
+      return {
+        reply:
+          'error: this run has no test command, so run_tests cannot run; finish and the test node will run the tests.',
+      };
     const used = context.telemetry.inAttemptTestRuns ?? 0;
-    if (used >= tests.maxRuns) return { reply: `error: the limit of ${tests.maxRuns} test runs in this attempt is spent; finish when you think the change is right.` };
+    if (used >= tests.maxRuns)
+      return {
+        reply: `error: the limit of ${tests.maxRuns} test runs in this attempt is spent; finish when you think the change is right.`,
+      };
     const narrowed = narrowCommand(tests.command, args);
     if (!narrowed.success) return { reply: narrowed.error };
     const timeoutMs = remainingTime(context, tests.timeoutMs);
     if (timeoutMs <= 0) return { reply: 'error: the task has no wall time left for a test run; finish now.' };
     context.telemetry.inAttemptTestRuns = used + 1;
     const artifactDir = path.join(tests.artifactDir, 'coder-tests', `run-${used + 1}`);
-    const result = await runTaskTests(tests, { worktreePath: context.root, argv: narrowed.argv, artifactDir, timeoutMs });
+    const result = await runTaskTests(tests, {
+      worktreePath: context.root,
+      argv: narrowed.argv,
+      artifactDir,
+      timeoutMs,
+    });
     return { reply: formatTestReply(result, tests.maxRuns - used - 1) };
   },
 });

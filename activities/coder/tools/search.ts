@@ -35,13 +35,17 @@ export const searchTool = defineTool({
   description: `Find a plain text (default) or an extended regular expression (regex: true, as grep -E) in the repository's files; replies 'file:line: text', at most ${maxMatches} matches.`,
   args: z.strictObject({
     pattern: z.string().min(1).describe('Text to find (or a regular expression when regex is true).'),
-    path: z.string().default('.').describe("File or directory to search, relative to the repository root (default '.')."),
+    path: z
+      .string()
+      .default('.')
+      .describe("File or directory to search, relative to the repository root (default '.')."),
     regex: z.boolean().default(false).describe('Treat pattern as an extended regular expression (default false).'),
   }),
   async run({ pattern, path, regex }, context) {
     const resolved = await resolveInWorktree(context.root, path);
     if (!resolved.success) return { reply: resolved.error };
-    if (!(await stat(resolved.data.absolute).catch(() => undefined))) return { reply: `error: '${path}' does not exist in the repository.` };
+    if (!(await stat(resolved.data.absolute).catch(() => undefined)))
+      return { reply: `error: '${path}' does not exist in the repository.` };
     const where = resolved.data.relative;
     const options = ['-I', '-n', '-z', '--no-color', '--full-name', regex ? '-E' : '-F', '-e', pattern, '--'];
     // Tracked files through the index (fast on big trees); the files this coder created searched by name, in parallel.
@@ -51,8 +55,15 @@ export const searchTool = defineTool({
       created.length === 0 ? undefined : runReadOnlyGit(context.root, ['grep', '--no-index', ...options, ...created]),
     ]);
     if (tracked.exitCode > 1) {
-      const why = tracked.stderr.trim().split('\n')[0]?.replace(/^fatal: (-e option, '.*': )?/, '') || `git grep exited ${tracked.exitCode}`;
-      if (regex) return { reply: `error: argument 'pattern' is not a valid regular expression (${why}); fix it or pass regex: false.` };
+      const why =
+        tracked.stderr
+          .trim()
+          .split('\n')[0]
+          ?.replace(/^fatal: (-e option, '.*': )?/, '') || `git grep exited ${tracked.exitCode}`;
+      if (regex)
+        return {
+          reply: `error: argument 'pattern' is not a valid regular expression (${why}); fix it or pass regex: false.`,
+        };
       return { reply: `error: search failed (${why}).` };
     }
     const matches = parseMatches(tracked.stdout);

@@ -27,7 +27,10 @@ export interface InAttemptTests {
 }
 
 /** Runs `argv` in the worktree through the test node's runner (timeout, process tree killed, scrubbed environment). */
-export async function runTaskTests(tests: InAttemptTests, input: { worktreePath: string; argv: string[]; artifactDir: string; timeoutMs: number }): Promise<TestRunResult> {
+export async function runTaskTests(
+  tests: InAttemptTests,
+  input: { worktreePath: string; argv: string[]; artifactDir: string; timeoutMs: number },
+): Promise<TestRunResult> {
   return runTestCommand({
     worktreePath: input.worktreePath,
     command: input.argv,

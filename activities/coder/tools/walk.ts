@@ -3,7 +3,16 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 
 /** Directories that are never the coder's business (VCS internals and tool caches). */
-export const skippedDirectories = new Set(['.git', 'node_modules', '__pycache__', '.pytest_cache', '.mypy_cache', '.venv', 'venv', '.tox']);
+export const skippedDirectories = new Set([
+  '.git',
+  'node_modules',
+  '__pycache__',
+  '.pytest_cache',
+  '.mypy_cache',
+  '.venv',
+  'venv',
+  '.tox',
+]);
 
 export interface WalkEntry {
   /** Repo-relative path with `/` separators. */

@@ -22,7 +22,12 @@ export const writeFileTool = defineTool({
       await writeFile(absolute, args.content, 'utf8');
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      const why = code === 'EISDIR' ? 'it is a directory' : code === 'ENOTDIR' || code === 'EEXIST' ? 'a parent of it is a file' : String(code);
+      const why =
+        code === 'EISDIR'
+          ? 'it is a directory'
+          : code === 'ENOTDIR' || code === 'EEXIST'
+            ? 'a parent of it is a file'
+            : String(code);
       return { reply: `error: cannot write '${args.path}': ${why}.` };
     }
     const { telemetry } = context;

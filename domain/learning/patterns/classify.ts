@@ -45,7 +45,8 @@ export function classifyLines(output: string, ownModules?: readonly string[]): F
       const match = line.match(rule.regex);
       if (match === null || (rule.applies !== undefined && !rule.applies(match, context))) continue;
       const symbols = rule.symbols(match, context);
-      const evidence = rule.type === 'syntax_error' && symbols[0] !== undefined ? `${raw.trim()} (${symbols[0]})` : raw.trim();
+      const evidence =
+        rule.type === 'syntax_error' && symbols[0] !== undefined ? `${raw.trim()} (${symbols[0]})` : raw.trim();
       const pattern = makePattern(rule.type, rule.confidence, symbols, evidence);
       const key = `${pattern.type}\u0000${pattern.symbols[0] ?? ''}`;
       const earlier = found.get(key);
@@ -90,7 +91,7 @@ export function capPatterns(patterns: readonly FailurePattern[], max: number = m
   const sorted = [...patterns].sort(byStrength);
   const kept: FailurePattern[] = [];
   const keptTypes = new Set<string>();
-  for (let start = 0; start < sorted.length && kept.length < max; ) {
+  for (let start = 0; start < sorted.length && kept.length < max;) {
     const confidence = sorted[start]!.confidence;
     let end = start;
     while (end < sorted.length && sorted[end]!.confidence === confidence) end += 1;
@@ -106,11 +107,17 @@ export function capPatterns(patterns: readonly FailurePattern[], max: number = m
 
 /** The strongest pattern, or undefined when there is none. */
 export function topPattern(patterns: readonly FailurePattern[]): FailurePattern | undefined {
-  return patterns.reduce<FailurePattern | undefined>((best, p) => (best === undefined || byStrength(p, best) < 0 ? p : best), undefined);
+  return patterns.reduce<FailurePattern | undefined>(
+    (best, p) => (best === undefined || byStrength(p, best) < 0 ? p : best),
+    undefined,
+  );
 }
 
 function unknownPattern(output: string): FailurePattern {
-  const lines = output.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '');
+  const lines = output
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
   // The first error line says most about a novel failure; the last line (the summary) is the fallback.
   const evidence = lines.find((l) => /^E\s+\S/.test(l)) ?? lines.at(-1) ?? '';
   return { ...makePattern('unknown', 0, [], evidence), novel: true };

@@ -42,7 +42,10 @@ export const lineRules: LineRule[] = [
     type: 'syntax_error',
     confidence: 0.95,
     regex: /^(SyntaxError|IndentationError|TabError): /,
-    symbols: (_m, context) => (context.location === undefined ? [] : [`${context.location.file}:${context.location.line}`, context.location.file]),
+    symbols: (_m, context) =>
+      context.location === undefined
+        ? []
+        : [`${context.location.file}:${context.location.line}`, context.location.file],
   },
   {
     // Environment causes (a service down, a variable unset, a package not installed) are test infrastructure.
@@ -61,7 +64,8 @@ export const lineRules: LineRule[] = [
   {
     type: 'test_infra',
     confidence: 0.85,
-    regex: /^[\w.]+: .*?(?:\b[Ee]nvironment variable|\benv var)s?:?\s+[`'"]?([A-Z_][A-Z0-9_]+)|^[\w.]+: .*?[`'"]?\b([A-Z][A-Z0-9_]+)[`'"]? (?:environment variable|env var)\b/,
+    regex:
+      /^[\w.]+: .*?(?:\b[Ee]nvironment variable|\benv var)s?:?\s+[`'"]?([A-Z_][A-Z0-9_]+)|^[\w.]+: .*?[`'"]?\b([A-Z][A-Z0-9_]+)[`'"]? (?:environment variable|env var)\b/,
     symbols: (m) => [(m[1] ?? m[2])!],
   },
   {
@@ -73,7 +77,9 @@ export const lineRules: LineRule[] = [
   {
     type: 'test_infra',
     confidence: 0.9,
-    regex: new RegExp(`^ImportError: cannot import name ${quoted} from (?:partially initialized module )?'${testModule}'`),
+    regex: new RegExp(
+      `^ImportError: cannot import name ${quoted} from (?:partially initialized module )?'${testModule}'`,
+    ),
     symbols: (m) => qualify(m[2]!, m[1]!),
   },
   {
@@ -92,7 +98,9 @@ export const lineRules: LineRule[] = [
   {
     type: 'cross_dep',
     confidence: 0.95,
-    regex: new RegExp(`^ImportError: cannot import name ${quoted}(?: from (?:partially initialized module )?${quoted})?`),
+    regex: new RegExp(
+      `^ImportError: cannot import name ${quoted}(?: from (?:partially initialized module )?${quoted})?`,
+    ),
     symbols: (m) => (m[2] === undefined ? [m[1]!] : qualify(m[2], m[1]!)),
   },
   {
@@ -136,13 +144,17 @@ export const lineRules: LineRule[] = [
   {
     type: 'api_mismatch',
     confidence: 0.9,
-    regex: new RegExp(`^TypeError: ${callable} takes (?:\\d+|from \\d+ to \\d+) positional arguments? but|^TypeError: ${callable} takes no arguments`),
+    regex: new RegExp(
+      `^TypeError: ${callable} takes (?:\\d+|from \\d+ to \\d+) positional arguments? but|^TypeError: ${callable} takes no arguments`,
+    ),
     symbols: (m) => [(m[1] ?? m[2])!],
   },
   {
     type: 'api_mismatch',
     confidence: 0.9,
-    regex: new RegExp(`^TypeError: ${callable} (?:got an unexpected keyword argument|got multiple values for argument) ${quoted}`),
+    regex: new RegExp(
+      `^TypeError: ${callable} (?:got an unexpected keyword argument|got multiple values for argument) ${quoted}`,
+    ),
     symbols: (m) => [m[1]!, m[2]!],
   },
   {

@@ -61,6 +61,11 @@ export function clipEvidence(text: string): string {
 }
 
 /** Builds a pattern with its mapped strategy. */
-export function makePattern(type: PatternType, confidence: number, symbols: string[], evidence: string): FailurePattern {
+export function makePattern(
+  type: PatternType,
+  confidence: number,
+  symbols: string[],
+  evidence: string,
+): FailurePattern {
   return { type, confidence, symbols, evidence: clipEvidence(evidence), strategy: strategyByPattern[type] };
 }

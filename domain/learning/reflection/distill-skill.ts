@@ -12,19 +12,34 @@ const MAX_LINE_CHARS = 200;
 function evidenceLines(failures: readonly FailureEvent[]): string[] {
   const lines = failures.flatMap((failure) => failure.evidence.split('\n')).map((line) => line.trim());
   const telling = lines.filter((line) => /^E\s|^FAILED\s|^ERROR\s|Error\b|assert\b/.test(line));
-  return [...new Set(telling)].slice(0, MAX_EVIDENCE_LINES).map((line) => (line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS - 1)}…` : line));
+  return [...new Set(telling)]
+    .slice(0, MAX_EVIDENCE_LINES)
+    .map((line) => (line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS - 1)}…` : line));
 }
 
 /** The draft of a deterministic skill for `pattern`, from the group's failures. */
-export function distillSkill(input: { pattern: string; description: string; failures: readonly FailureEvent[] }): SkillDraft {
+export function distillSkill(input: {
+  pattern: string;
+  description: string;
+  failures: readonly FailureEvent[];
+}): SkillDraft {
   const known = patternTypeSchema.safeParse(input.pattern);
   const strategy = known.success ? strategyByPattern[known.data] : undefined;
   const evidence = evidenceLines(input.failures);
-  const reasons = [...new Set(input.failures.map((failure) => failure.reason).filter((reason) => reason !== ''))].slice(0, 3);
-  const tasks = [...new Set(input.failures.map((failure) => `${failure.taskId} (${failure.workflowId}, attempt ${failure.attempt})`))];
+  const reasons = [...new Set(input.failures.map((failure) => failure.reason).filter((reason) => reason !== ''))].slice(
+    0,
+    3,
+  );
+  const tasks = [
+    ...new Set(
+      input.failures.map((failure) => `${failure.taskId} (${failure.workflowId}, attempt ${failure.attempt})`),
+    ),
+  ];
   const whatToDo = [
     `Similar tasks failed ${input.failures.length} times with the pattern ${input.pattern}.`,
-    strategy ? `Strategy (${strategy}): ${describeAdaptation({ strategy, reason: `the pattern ${input.pattern} recurred`, source: 'history' })}` : `Read the failing tests' assertions and the code they call before you change anything.`,
+    strategy
+      ? `Strategy (${strategy}): ${describeAdaptation({ strategy, reason: `the pattern ${input.pattern} recurred`, source: 'history' })}`
+      : `Read the failing tests' assertions and the code they call before you change anything.`,
     '',
     'Before you finish, run the tests (run_tests) and compare the output with the evidence below.',
     '',

@@ -39,7 +39,10 @@ export function parseFailureEvent(value: unknown): ParseFailureEventResult {
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const field = issue.path.join('.') || '(the event)';
-    return { success: false, error: `failure event field ${field}: ${issue.message}; send { workflowId, taskId, attempt >= 1, description, failureClass, reason?, evidence?, pattern? }` };
+    return {
+      success: false,
+      error: `failure event field ${field}: ${issue.message}; send { workflowId, taskId, attempt >= 1, description, failureClass, reason?, evidence?, pattern? }`,
+    };
   }
   const event = parsed.data;
   return {

@@ -46,7 +46,19 @@ export const reflectionLimits = { buffer: 25, seenIds: 200, skills: 50, errors: 
 export type AcceptVerdict = 'buffered' | 'ignored' | 'duplicate';
 
 export function createReflectionState(project: string, role: string): ReflectionState {
-  return { project, role, buffer: [], seenIds: [], skills: [], errors: [], received: 0, ignored: 0, duplicates: 0, skillWriterCalls: 0, continuedAsNew: 0 };
+  return {
+    project,
+    role,
+    buffer: [],
+    seenIds: [],
+    skills: [],
+    errors: [],
+    received: 0,
+    ignored: 0,
+    duplicates: 0,
+    skillWriterCalls: 0,
+    continuedAsNew: 0,
+  };
 }
 
 /** Takes one failure in: refused by the gate, a duplicate of one already seen, or buffered (oldest dropped past the limit). */
@@ -73,7 +85,12 @@ export function describeGroupPattern(group: FailureGroup<ReflectionFailure>): st
 }
 
 /** Records a written skill and clears the group's failures so the same pattern does not fire again. */
-export function recordSkillWritten(state: ReflectionState, group: FailureGroup<ReflectionFailure>, skill: Omit<WrittenSkillRecord, 'at'>, at: string): void {
+export function recordSkillWritten(
+  state: ReflectionState,
+  group: FailureGroup<ReflectionFailure>,
+  skill: Omit<WrittenSkillRecord, 'at'>,
+  at: string,
+): void {
   removeGroup(state, group);
   pushBounded(state.skills, { ...skill, at }, reflectionLimits.skills);
 }
@@ -82,14 +99,27 @@ export function recordSkillWritten(state: ReflectionState, group: FailureGroup<R
  * Records a failed skill generation and clears the group too: the same input would most likely fail the same way,
  * and keeping it would call the skill writer again on every later signal. The pattern fires again if it recurs.
  */
-export function recordSkillError(state: ReflectionState, group: FailureGroup<ReflectionFailure>, message: string, at: string): void {
+export function recordSkillError(
+  state: ReflectionState,
+  group: FailureGroup<ReflectionFailure>,
+  message: string,
+  at: string,
+): void {
   removeGroup(state, group);
-  pushBounded(state.errors, { message: clipHead(message, reflectionLimits.errorChars), sourceWorkflowIds: group.workflowIds, at }, reflectionLimits.errors);
+  pushBounded(
+    state.errors,
+    { message: clipHead(message, reflectionLimits.errorChars), sourceWorkflowIds: group.workflowIds, at },
+    reflectionLimits.errors,
+  );
 }
 
 /** Records a problem not tied to a group (e.g. an invalid event). */
 export function recordProblem(state: ReflectionState, message: string, at: string): void {
-  pushBounded(state.errors, { message: clipHead(message, reflectionLimits.errorChars), sourceWorkflowIds: [], at }, reflectionLimits.errors);
+  pushBounded(
+    state.errors,
+    { message: clipHead(message, reflectionLimits.errorChars), sourceWorkflowIds: [], at },
+    reflectionLimits.errors,
+  );
 }
 
 function removeGroup(state: ReflectionState, group: FailureGroup<ReflectionFailure>): void {

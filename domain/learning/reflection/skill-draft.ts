@@ -19,10 +19,16 @@ export function parseSkillDraft(content: string): ParseSkillDraftResult {
   try {
     json = JSON.parse(text);
   } catch {
-    return { success: false, error: `skill writer reply is not JSON (starts ${JSON.stringify(text.slice(0, 60))}); ${expected}` };
+    return {
+      success: false,
+      error: `skill writer reply is not JSON (starts ${JSON.stringify(text.slice(0, 60))}); ${expected}`,
+    };
   }
   const parsed = skillDraftSchema.safeParse(json);
   if (parsed.success) return parsed;
   const issue = parsed.error.issues[0]!;
-  return { success: false, error: `skill writer reply field ${issue.path.join('.') || '(top level)'}: ${issue.message}; ${expected}` };
+  return {
+    success: false,
+    error: `skill writer reply field ${issue.path.join('.') || '(top level)'}: ${issue.message}; ${expected}`,
+  };
 }

@@ -143,7 +143,10 @@ def mul(a, b):
 const write = (path: string, content: string) => turn('write_file', { path, content });
 const finish = turn('finish', { summary: 'done' });
 
-export const corpusTurns: Record<'escape' | 'resources' | 'flood' | 'sleep' | 'hook' | 'conftest', (targets: Targets) => ScriptTurn[]> = {
+export const corpusTurns: Record<
+  'escape' | 'resources' | 'flood' | 'sleep' | 'hook' | 'conftest',
+  (targets: Targets) => ScriptTurn[]
+> = {
   escape: () => [write('tests/test_escape.py', escapeTests), finish],
   resources: () => [write('tests/test_resources.py', resourceTests), finish],
   flood: () => [write('tests/test_flood.py', floodTests), finish],

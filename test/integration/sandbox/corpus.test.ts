@@ -73,7 +73,14 @@ describe('the attack corpus, run as real tasks', () => {
       ...options.extra,
     });
     const outcome: TaskOutcome = await taskOutcome(await startTestTask(t.client, t.host.taskQueue, spec));
-    return { outcome, before, after: await snapshot(project.repo, targets), targets, project, branch: `taskloop/${spec.id}` };
+    return {
+      outcome,
+      before,
+      after: await snapshot(project.repo, targets),
+      targets,
+      project,
+      branch: `taskloop/${spec.id}`,
+    };
   }
 
   it('blocks or bounds every attack in bwrap mode, names the cause, and leaves the host unchanged', async () => {
@@ -86,7 +93,9 @@ describe('the attack corpus, run as real tasks', () => {
     const attacks = escapeTest?.cases.filter((c) => c.id.startsWith('tests/test_escape.py::')) ?? [];
     expect(attacks).toHaveLength(11);
     // Starting a background process is allowed; that none is left after the run is checked by its marker below.
-    expect(attacks.filter((c) => c.outcome === 'passed').map((c) => c.id)).toEqual(['tests/test_escape.py::test_leave_background_process']);
+    expect(attacks.filter((c) => c.outcome === 'passed').map((c) => c.id)).toEqual([
+      'tests/test_escape.py::test_leave_background_process',
+    ]);
     expect(escapeTest?.cause?.kind).toBe('SandboxDenied');
     expect(escapeTest?.cause?.message).toContain('sandbox: write outside the worktree refused');
     expect(escapeTest?.cause?.message).toContain('sandbox: network access refused');
@@ -114,7 +123,9 @@ describe('the attack corpus, run as real tasks', () => {
   });
 
   it('lets some attacks through in none mode, yet a planted hook never runs and a refused conftest never executes', async () => {
-    const [escape, hook, conftest] = await Promise.all((['escape', 'hook', 'conftest'] as const).map((name) => runCase(name, { sandbox: 'none' })));
+    const [escape, hook, conftest] = await Promise.all(
+      (['escape', 'hook', 'conftest'] as const).map((name) => runCase(name, { sandbox: 'none' })),
+    );
 
     const escapeTest = escape.outcome.attempts[0]?.test;
     expect(escapeTest?.sandbox?.mode).toBe('none');

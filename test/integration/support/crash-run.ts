@@ -7,7 +7,15 @@ import { expect } from 'vitest';
 import type { TaskSpecInput } from '../../../domain/task-spec.js';
 import type { TaskOutcome, TaskState } from '../../../domain/task-state.js';
 import { calcFiles, type ScriptTurn } from '../../support/calc-project.js';
-import { descendantsOf, killWorker, leftoverProcesses, spawnWorker, stopWorker, type KillMode, type WorkerProcess } from '../../support/crash.js';
+import {
+  descendantsOf,
+  killWorker,
+  leftoverProcesses,
+  spawnWorker,
+  stopWorker,
+  type KillMode,
+  type WorkerProcess,
+} from '../../support/crash.js';
 import { makeRepo, makeTempDir } from '../../support/git-repo.js';
 import { git, readEvents, startTestTask, taskloopCommits, taskSpec, waitForState } from './tasks.js';
 import { uniqueId, workerProcessEnv } from './temporal.js';
@@ -54,7 +62,12 @@ export class CrashRun {
     const taskQueue = uniqueId('crash');
     const env = await workerProcessEnv(taskQueue);
     const worker = await spawnWorker(env);
-    const spec = taskSpec({ repo, goal: 'Fix add in calc.py', models: { coder: `scripted:${scriptFile}` }, ...options.spec });
+    const spec = taskSpec({
+      repo,
+      goal: 'Fix add in calc.py',
+      models: { coder: `scripted:${scriptFile}` },
+      ...options.spec,
+    });
     const handle = await startTestTask(client, taskQueue, spec);
     return new CrashRun(handle, repo, `taskloop/${spec.id}`, worker, env);
   }
@@ -87,13 +100,19 @@ export class CrashRun {
   /** Waits for the outcome, checks everything a crash may leave behind, stops the worker; returns seconds to recover. */
   async finish(expected: TaskOutcome['status']): Promise<number> {
     try {
-      const outcome = (await this.handle.result().catch((error: { cause?: { details?: unknown[] } }) => error.cause?.details?.[0])) as TaskOutcome;
+      const outcome = (await this.handle
+        .result()
+        .catch((error: { cause?: { details?: unknown[] } }) => error.cause?.details?.[0])) as TaskOutcome;
       const recoverySeconds = (Date.now() - this.lastKillAt) / 1000;
       expect(outcome?.status).toBe(expected);
       const commits = await taskloopCommits(this.repo, this.branch).catch(() => []);
       expect(commits).toHaveLength(expected === 'COMPLETED' ? 1 : 0);
       // The repository lists only its own checkout, and no worktree folder is left on any host.
-      expect((await git(this.repo, 'worktree', 'list', '--porcelain')).split('\n').filter((line) => line.startsWith('worktree '))).toHaveLength(1);
+      expect(
+        (await git(this.repo, 'worktree', 'list', '--porcelain'))
+          .split('\n')
+          .filter((line) => line.startsWith('worktree ')),
+      ).toHaveLength(1);
       for (const env of this.envs) {
         const workDir = env.TASKLOOP_WORK_DIR ?? '?';
         expect(await readdir(path.join(workDir, 'worktrees')).catch(() => [])).toEqual([]);
@@ -112,4 +131,5 @@ export class CrashRun {
 
 /** Recovery times measured in this file, printed at the end for the README's Reliability section. */
 export const recoveries: string[] = [];
-export const recordRecovery = (name: string, seconds: number) => recoveries.push(`recovery ${name}: ${seconds.toFixed(1)} s`);
+export const recordRecovery = (name: string, seconds: number) =>
+  recoveries.push(`recovery ${name}: ${seconds.toFixed(1)} s`);

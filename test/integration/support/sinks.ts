@@ -23,13 +23,20 @@ export async function gitTextSince(repo: string, before: Set<string>): Promise<s
   const ids = [...(await gitObjectIds(repo))].filter((id) => !before.has(id));
   const objects = await Promise.all(ids.map(async (id) => `${id}: ${await git(repo, 'cat-file', '-p', id)}`));
   const gitDir = path.resolve(repo, await git(repo, 'rev-parse', '--git-common-dir'));
-  return [...objects, ...(await readTree(path.join(gitDir, 'logs'))), ...(await readTree(path.join(gitDir, 'worktrees'))), await git(repo, 'log', '--all', '--format=%B')];
+  return [
+    ...objects,
+    ...(await readTree(path.join(gitDir, 'logs'))),
+    ...(await readTree(path.join(gitDir, 'worktrees'))),
+    await git(repo, 'log', '--all', '--format=%B'),
+  ];
 }
 
 /** The workflow's whole history with payloads decoded, and its state query. */
 export async function temporalText(handle: WorkflowHandle): Promise<string[]> {
   const history = await handle.fetchHistory();
-  const decoded = JSON.stringify(history, (_key, value: unknown) => (value instanceof Uint8Array ? Buffer.from(value).toString('utf8') : value));
+  const decoded = JSON.stringify(history, (_key, value: unknown) =>
+    value instanceof Uint8Array ? Buffer.from(value).toString('utf8') : value,
+  );
   const state = await handle.query(stateQuery);
   return [decoded, JSON.stringify(state)];
 }

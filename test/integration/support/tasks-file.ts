@@ -10,7 +10,12 @@ export interface FileTask {
 }
 
 /** Writes `tasks.yaml` (and the scripted turns it names) in a fresh folder, for the repository at `repo` (path or URL). */
-export async function writeCalcTasksFile(input: { repo: string; project: string; tasks: FileTask[]; concurrency: number }): Promise<{ file: string; dir: string }> {
+export async function writeCalcTasksFile(input: {
+  repo: string;
+  project: string;
+  tasks: FileTask[];
+  concurrency: number;
+}): Promise<{ file: string; dir: string }> {
   const dir = await makeTempDir();
   await writeFile(path.join(dir, 'fix.json'), JSON.stringify({ coder: fixTurns() }));
   const lines = [

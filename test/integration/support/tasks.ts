@@ -17,7 +17,11 @@ export function taskSpec(input: Omit<TaskSpecInput, 'id'> & { id?: string }): Ta
   return parsed.data;
 }
 
-export async function startTestTask(client: Client, taskQueue: string, spec: TaskSpec): Promise<WorkflowHandle<typeof taskWorkflow>> {
+export async function startTestTask(
+  client: Client,
+  taskQueue: string,
+  spec: TaskSpec,
+): Promise<WorkflowHandle<typeof taskWorkflow>> {
   const { handle } = await startTask(client, spec, { taskQueue });
   return handle;
 }
@@ -29,13 +33,19 @@ export async function taskOutcome(handle: WorkflowHandle): Promise<TaskOutcome> 
   } catch (error) {
     const outcome = outcomeOfFailure(error);
     if (outcome) return outcome;
-    if (error instanceof WorkflowFailedError && error.cause instanceof CancelledFailure) return outcomeOfState(await handle.query(stateQuery));
+    if (error instanceof WorkflowFailedError && error.cause instanceof CancelledFailure)
+      return outcomeOfState(await handle.query(stateQuery));
     throw error;
   }
 }
 
 /** Waits until the task's state satisfies `predicate` (queried, so it sees the live state). */
-export function waitForState(handle: WorkflowHandle, what: string, predicate: (state: TaskState) => boolean, timeoutMs = 60_000): Promise<TaskState> {
+export function waitForState(
+  handle: WorkflowHandle,
+  what: string,
+  predicate: (state: TaskState) => boolean,
+  timeoutMs = 60_000,
+): Promise<TaskState> {
   return eventually(
     what,
     async () => {
@@ -52,7 +62,10 @@ export function waitForState(handle: WorkflowHandle, what: string, predicate: (s
 
 export async function readEvents(file: string): Promise<TaskEvent[]> {
   const text = await readFile(file, 'utf8').catch(() => '');
-  return text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as TaskEvent);
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as TaskEvent);
 }
 
 export async function git(repo: string, ...args: string[]): Promise<string> {

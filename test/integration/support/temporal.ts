@@ -68,7 +68,8 @@ export async function eventually<T>(what: string, check: () => Promise<T | undef
   }
 }
 
-export const uniqueId = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+export const uniqueId = (prefix: string) =>
+  `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 
 export interface TestTemporal {
   readonly client: Client;
@@ -103,7 +104,10 @@ export function useTestTemporal(queuePrefix: string): TestTemporal {
 }
 
 /** The environment of a `taskloop worker` child process with a work folder and queue of its own, on the test server. */
-export async function workerProcessEnv(taskQueue: string, extra: Record<string, string> = {}): Promise<NodeJS.ProcessEnv> {
+export async function workerProcessEnv(
+  taskQueue: string,
+  extra: Record<string, string> = {},
+): Promise<NodeJS.ProcessEnv> {
   const workDir = await mkdtemp(path.join(os.tmpdir(), 'taskloop-worker-'));
   return {
     ...process.env,

@@ -59,7 +59,12 @@ describe('writeArtifact and the scrubber', () => {
     dirs.push(dir);
     process.env.ARTIFACT_TEST_TOKEN = 'artifact-canary-7781';
     try {
-      const ref = await writeArtifact({ dir, name: 'log.txt', content: `token artifact-canary-7781 and AKIA${'Q'.repeat(16)}`, hostId: 'h' });
+      const ref = await writeArtifact({
+        dir,
+        name: 'log.txt',
+        content: `token artifact-canary-7781 and AKIA${'Q'.repeat(16)}`,
+        hostId: 'h',
+      });
       expect(await readFile(ref.path, 'utf8')).toBe('token [redacted] and [redacted]');
     } finally {
       delete process.env.ARTIFACT_TEST_TOKEN;

@@ -15,7 +15,11 @@ describe('appendEvents', () => {
     const file = path.join(dir, 'events.jsonl');
     process.env.EVENTS_TEST_SECRET = 'events-canary-"quoted"';
     try {
-      const event = { id: 'e1', type: 'TASK_FAILED', payload: { reason: 'saw events-canary-"quoted" in output' } } as unknown as TaskEvent;
+      const event = {
+        id: 'e1',
+        type: 'TASK_FAILED',
+        payload: { reason: 'saw events-canary-"quoted" in output' },
+      } as unknown as TaskEvent;
       await appendEvents(file, [event]);
       const text = await readFile(file, 'utf8');
       expect(text).not.toContain('events-canary');

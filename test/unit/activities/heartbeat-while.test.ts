@@ -21,7 +21,9 @@ describe('heartbeatWhile', () => {
     const env = new MockActivityEnvironment();
     let beats = 0;
     env.on('heartbeat', () => (beats += 1));
-    await expect(env.run(() => heartbeatWhile(() => Promise.reject(new Error('git failed')), 10))).rejects.toThrow('git failed');
+    await expect(env.run(() => heartbeatWhile(() => Promise.reject(new Error('git failed')), 10))).rejects.toThrow(
+      'git failed',
+    );
     const after = beats;
     await sleep(40);
     expect(beats).toBe(after);

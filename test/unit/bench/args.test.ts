@@ -10,7 +10,10 @@ describe('parseBenchArgs', () => {
   });
 
   it('takes --runs N and a comma-separated --only list', () => {
-    expect(parseBenchArgs(['--runs', '3', '--only=events,cli'], known)).toEqual({ success: true, data: { runs: 3, only: ['events', 'cli'] } });
+    expect(parseBenchArgs(['--runs', '3', '--only=events,cli'], known)).toEqual({
+      success: true,
+      data: { runs: 3, only: ['events', 'cli'] },
+    });
   });
 
   it('names an unknown benchmark and the choices', () => {

@@ -9,7 +9,11 @@ describe('duration flags', () => {
   });
 
   it('refuses a bad value naming the command, the flag and the forms that work', () => {
-    expect(() => durationFlag('worker', 'grace', '90', 30_000)).toThrow(/^taskloop worker: --grace: expected a duration like 30s, 10m, 1h or 1h30m \(or 0\), got "90"$/);
-    expect(() => durationFlag('schedule', 'every', '10ms', 0, 1000)).toThrow(/--every must be at least 1000 ms, got "10ms"/);
+    expect(() => durationFlag('worker', 'grace', '90', 30_000)).toThrow(
+      /^taskloop worker: --grace: expected a duration like 30s, 10m, 1h or 1h30m \(or 0\), got "90"$/,
+    );
+    expect(() => durationFlag('schedule', 'every', '10ms', 0, 1000)).toThrow(
+      /--every must be at least 1000 ms, got "10ms"/,
+    );
   });
 });

@@ -9,13 +9,17 @@ interface ComposeFile {
   services: Record<string, { image?: string; ports?: string[]; command?: string[] }>;
 }
 
-const compose = async (): Promise<ComposeFile> => parse(await readFile(path.join(projectRoot, 'docker-compose.temporal.yml'), 'utf8'));
+const compose = async (): Promise<ComposeFile> =>
+  parse(await readFile(path.join(projectRoot, 'docker-compose.temporal.yml'), 'utf8'));
 
 describe('docker-compose.temporal.yml', () => {
   it('creates exactly the search attributes defined in code, with the same types', async () => {
     const { services } = await compose();
     const script = services['temporal-search-attributes']?.command?.join('\n') ?? '';
-    const created = [...script.matchAll(/^\s*create (\w+) (\w+)\s*$/gm)].map((match) => ({ name: match[1], type: match[2] }));
+    const created = [...script.matchAll(/^\s*create (\w+) (\w+)\s*$/gm)].map((match) => ({
+      name: match[1],
+      type: match[2],
+    }));
     expect(created).toEqual(searchAttributeCliPairs());
   });
 
@@ -53,7 +57,8 @@ describe('docker-compose.temporal.yml', () => {
     const { services } = await compose();
     const server = services.temporal?.image ?? '';
     expect(server).toMatch(/^temporalio\/server:1\.(3[2-9]|[4-9]\d)\./);
-    for (const job of ['temporal-schema', 'temporal-search-attributes']) expect(services[job]?.image).toBe(server.replace('server', 'admin-tools'));
+    for (const job of ['temporal-schema', 'temporal-search-attributes'])
+      expect(services[job]?.image).toBe(server.replace('server', 'admin-tools'));
     expect(services['temporal-ui']?.image).toMatch(/^temporalio\/ui:2\.(5[4-9]|[6-9]\d)\./);
   });
 });

@@ -10,11 +10,16 @@ describe('global flags', () => {
   });
 
   it('turns --no-color into NO_COLOR and stops at --', () => {
-    expect(takeGlobalFlags(['list', '--no-color', '--', '--address'])).toEqual({ rest: ['list', '--', '--address'], env: { NO_COLOR: '1' } });
+    expect(takeGlobalFlags(['list', '--no-color', '--', '--address'])).toEqual({
+      rest: ['list', '--', '--address'],
+      env: { NO_COLOR: '1' },
+    });
   });
 
   it('refuses a global flag without a value, naming the flag and an example', () => {
-    expect(() => takeGlobalFlags(['status', '--address'])).toThrow(/--address needs a value, e\.g\. --address 127\.0\.0\.1:7233/);
+    expect(() => takeGlobalFlags(['status', '--address'])).toThrow(
+      /--address needs a value, e\.g\. --address 127\.0\.0\.1:7233/,
+    );
     expect(() => takeGlobalFlags(['--namespace', '--json'])).toThrow(/--namespace needs a value/);
   });
 });

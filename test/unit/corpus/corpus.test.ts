@@ -55,7 +55,12 @@ function classify(fixture: Fixture) {
   };
   const cause = causeOfTestRun(facts);
   const patterns = patternsOfTestRun(facts, cause);
-  return { pattern: topPattern(patterns)?.type ?? 'none', cause: cause?.kind ?? 'none', klass: cause === undefined ? 'none' : classifyCause(cause, 'test').failureClass, message: cause?.message ?? '' };
+  return {
+    pattern: topPattern(patterns)?.type ?? 'none',
+    cause: cause?.kind ?? 'none',
+    klass: cause === undefined ? 'none' : classifyCause(cause, 'test').failureClass,
+    message: cause?.message ?? '',
+  };
 }
 
 const minimumAgreement = 0.95;
@@ -63,7 +68,8 @@ const minimumAgreement = 0.95;
 describe('failure corpus of real projects', () => {
   const results = labels.map((label) => {
     const fixture = fixtures.get(label.id);
-    if (fixture === undefined) throw new Error(`no fixture for label ${label.id}: run npx tsx scripts/corpus/record.ts ${label.id}`);
+    if (fixture === undefined)
+      throw new Error(`no fixture for label ${label.id}: run npx tsx scripts/corpus/record.ts ${label.id}`);
     return { label, got: classify(fixture) };
   });
 
@@ -80,24 +86,40 @@ describe('failure corpus of real projects', () => {
   const uncaught = results.filter((r) => r.got.cause === 'none');
 
   it('has a failing run for nearly every breakage', () => {
-    expect(caught.length / results.length, uncaught.map((r) => r.label.id).join(', ')).toBeGreaterThanOrEqual(minimumAgreement);
+    expect(caught.length / results.length, uncaught.map((r) => r.label.id).join(', ')).toBeGreaterThanOrEqual(
+      minimumAgreement,
+    );
   });
 
   it(`agrees with the labels on the top pattern and on the class at least ${minimumAgreement * 100}% of the time`, () => {
     const figure = (rows: typeof results, key: 'pattern' | 'klass') => {
-      const expected = (r: (typeof results)[number]) => (key === 'pattern' ? r.label.expectedPattern : r.label.expectedClass);
+      const expected = (r: (typeof results)[number]) =>
+        key === 'pattern' ? r.label.expectedPattern : r.label.expectedClass;
       const agreeing = rows.filter((r) => r.got[key] === expected(r)).length;
-      return { share: agreeing / rows.length, text: `${agreeing}/${rows.length} (${((agreeing / rows.length) * 100).toFixed(1)}%)` };
+      return {
+        share: agreeing / rows.length,
+        text: `${agreeing}/${rows.length} (${((agreeing / rows.length) * 100).toFixed(1)}%)`,
+      };
     };
     const misses = (key: 'pattern' | 'klass' | 'cause') =>
-      caught.filter((r) => r.got[key] !== { pattern: r.label.expectedPattern, klass: r.label.expectedClass, cause: r.label.expectedCause }[key]);
+      caught.filter(
+        (r) =>
+          r.got[key] !==
+          { pattern: r.label.expectedPattern, klass: r.label.expectedClass, cause: r.label.expectedCause }[key],
+      );
     const report = [
       `caught breakages: top pattern ${figure(caught, 'pattern').text}, class ${figure(caught, 'klass').text}`,
       `all labels (uncaught count as misses): top pattern ${figure(results, 'pattern').text}, class ${figure(results, 'klass').text}`,
       ...uncaught.map((r) => `not caught by the project's tests (run passed): ${r.label.id}`),
-      ...misses('pattern').map((r) => `pattern ${r.label.id}: expected ${r.label.expectedPattern}, got ${r.got.pattern}`),
-      ...misses('klass').map((r) => `class ${r.label.id}: expected ${r.label.expectedClass}, got ${r.got.klass} (${r.got.message})`),
-      ...misses('cause').map((r) => `cause ${r.label.id}: expected ${r.label.expectedCause}, got ${r.got.cause} (${r.got.message})`),
+      ...misses('pattern').map(
+        (r) => `pattern ${r.label.id}: expected ${r.label.expectedPattern}, got ${r.got.pattern}`,
+      ),
+      ...misses('klass').map(
+        (r) => `class ${r.label.id}: expected ${r.label.expectedClass}, got ${r.got.klass} (${r.got.message})`,
+      ),
+      ...misses('cause').map(
+        (r) => `cause ${r.label.id}: expected ${r.label.expectedCause}, got ${r.got.cause} (${r.got.message})`,
+      ),
     ].join('\n');
     console.log(report);
     expect(figure(caught, 'pattern').share, report).toBeGreaterThanOrEqual(minimumAgreement);

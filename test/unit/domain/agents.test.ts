@@ -1,10 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { agentLabel, parseAgentRegistry, promoteChampion, selectAgentVersion, type AgentRegistry } from '../../../domain/agents.js';
+import {
+  agentLabel,
+  parseAgentRegistry,
+  promoteChampion,
+  selectAgentVersion,
+  type AgentRegistry,
+} from '../../../domain/agents.js';
 import { agentVersionsOf } from '../../../domain/task-state.js';
 
 const registry = (): AgentRegistry => {
   const parsed = parseAgentRegistry({
-    coder: { champion: 'c1', versions: { c1: {}, c2: { prompt: 'prompts/c2.md', model: 'openai:gpt-4o', parameters: { temperature: 0.3 } } } },
+    coder: {
+      champion: 'c1',
+      versions: { c1: {}, c2: { prompt: 'prompts/c2.md', model: 'openai:gpt-4o', parameters: { temperature: 0.3 } } },
+    },
   });
   if (!parsed.success) throw new Error(parsed.error);
   return parsed.data;
@@ -12,28 +21,61 @@ const registry = (): AgentRegistry => {
 
 describe('agent versions', () => {
   it('selects the champion, or a pinned version, with its prompt, model and parameters', () => {
-    expect(selectAgentVersion(registry(), 'coder')).toEqual({ success: true, data: { role: 'coder', version: 'c1', prompt: 'builtin', parameters: {}, capabilities: ['READ_REPOSITORY', 'INVESTIGATE_WORKTREE', 'WRITE_WORKTREE', 'RUN_TESTS'] } });
-    expect(selectAgentVersion(registry(), 'coder', 'c2')).toMatchObject({ success: true, data: { version: 'c2', prompt: 'prompts/c2.md', model: 'openai:gpt-4o', parameters: { temperature: 0.3 } } });
+    expect(selectAgentVersion(registry(), 'coder')).toEqual({
+      success: true,
+      data: {
+        role: 'coder',
+        version: 'c1',
+        prompt: 'builtin',
+        parameters: {},
+        capabilities: ['READ_REPOSITORY', 'INVESTIGATE_WORKTREE', 'WRITE_WORKTREE', 'RUN_TESTS'],
+      },
+    });
+    expect(selectAgentVersion(registry(), 'coder', 'c2')).toMatchObject({
+      success: true,
+      data: { version: 'c2', prompt: 'prompts/c2.md', model: 'openai:gpt-4o', parameters: { temperature: 0.3 } },
+    });
   });
 
   it('falls back to the built-in version for a role the registry leaves out, and names unknown versions', () => {
-    expect(selectAgentVersion(registry(), 'judge')).toMatchObject({ success: true, data: { role: 'judge', version: 'builtin' } });
+    expect(selectAgentVersion(registry(), 'judge')).toMatchObject({
+      success: true,
+      data: { role: 'judge', version: 'builtin' },
+    });
     const missing = selectAgentVersion(registry(), 'coder', 'c9');
     expect(missing).toEqual({ success: false, error: "agent coder has no version 'c9'; known versions: c1, c2" });
   });
 
   it('gives a version its own capabilities or its role defaults, and keeps reviewer and judge read-only', () => {
-    const parsed = parseAgentRegistry({ coder: { champion: 'ro', versions: { ro: { capabilities: ['READ_REPOSITORY'] } } } });
-    expect(parsed.success && selectAgentVersion(parsed.data, 'coder')).toMatchObject({ success: true, data: { capabilities: ['READ_REPOSITORY'] } });
-    expect(selectAgentVersion(registry(), 'judge')).toMatchObject({ data: { capabilities: ['READ_REPOSITORY', 'INVESTIGATE_WORKTREE'] } });
-    const writingJudge = parseAgentRegistry({ judge: { champion: 'j', versions: { j: { capabilities: ['READ_REPOSITORY', 'WRITE_WORKTREE'] } } } });
-    expect(writingJudge).toEqual({ success: false, error: 'judge.versions.j.capabilities: judge is read-only; remove WRITE_WORKTREE (allowed: READ_REPOSITORY, INVESTIGATE_WORKTREE)' });
-    expect(parseAgentRegistry({ coder: { champion: 'c', versions: { c: { capabilities: ['FLY'] } } } }).success).toBe(false);
+    const parsed = parseAgentRegistry({
+      coder: { champion: 'ro', versions: { ro: { capabilities: ['READ_REPOSITORY'] } } },
+    });
+    expect(parsed.success && selectAgentVersion(parsed.data, 'coder')).toMatchObject({
+      success: true,
+      data: { capabilities: ['READ_REPOSITORY'] },
+    });
+    expect(selectAgentVersion(registry(), 'judge')).toMatchObject({
+      data: { capabilities: ['READ_REPOSITORY', 'INVESTIGATE_WORKTREE'] },
+    });
+    const writingJudge = parseAgentRegistry({
+      judge: { champion: 'j', versions: { j: { capabilities: ['READ_REPOSITORY', 'WRITE_WORKTREE'] } } },
+    });
+    expect(writingJudge).toEqual({
+      success: false,
+      error:
+        'judge.versions.j.capabilities: judge is read-only; remove WRITE_WORKTREE (allowed: READ_REPOSITORY, INVESTIGATE_WORKTREE)',
+    });
+    expect(parseAgentRegistry({ coder: { champion: 'c', versions: { c: { capabilities: ['FLY'] } } } }).success).toBe(
+      false,
+    );
   });
 
   it('promotes a new champion as data, and refuses a version that does not exist', () => {
     const promoted = promoteChampion(registry(), 'coder', 'c2');
-    expect(promoted.success && selectAgentVersion(promoted.data, 'coder')).toMatchObject({ success: true, data: { version: 'c2' } });
+    expect(promoted.success && selectAgentVersion(promoted.data, 'coder')).toMatchObject({
+      success: true,
+      data: { version: 'c2' },
+    });
     expect(promoteChampion(registry(), 'coder', 'nope').success).toBe(false);
   });
 
@@ -44,7 +86,16 @@ describe('agent versions', () => {
 
   it('labels versions and collects those an attempt used for the commit record', () => {
     expect(agentLabel({ role: 'coder', version: 'c1' })).toBe('coder/c1');
-    const coder = { status: 'finished' as const, summary: '', changedFiles: [], turnsConsumed: 1, telemetry: {} as never, agent: 'coder/c1' };
-    expect(agentVersionsOf({ attempt: 1, status: 'PASSED', startedAt: '', envRetries: 0, coder })).toEqual(['coder/c1']);
+    const coder = {
+      status: 'finished' as const,
+      summary: '',
+      changedFiles: [],
+      turnsConsumed: 1,
+      telemetry: {} as never,
+      agent: 'coder/c1',
+    };
+    expect(agentVersionsOf({ attempt: 1, status: 'PASSED', startedAt: '', envRetries: 0, coder })).toEqual([
+      'coder/c1',
+    ]);
   });
 });

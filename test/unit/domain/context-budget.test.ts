@@ -5,7 +5,10 @@ describe('rankRelevantFiles', () => {
   const files = ['README.md', 'src/cache.py', 'src/store.py', 'src/util.py', 'tests/test_cache.py'];
 
   it('ranks files named in the goal and in failure evidence first, and leaves unrelated files out', () => {
-    const ranked = rankRelevantFiles(files, ['fix #218: cache_key is ignored by the cache', 'FAILED tests/test_cache.py::test_key - AssertionError']);
+    const ranked = rankRelevantFiles(files, [
+      'fix #218: cache_key is ignored by the cache',
+      'FAILED tests/test_cache.py::test_key - AssertionError',
+    ]);
     expect(ranked[0]).toBe('tests/test_cache.py');
     expect(ranked).toContain('src/cache.py');
     expect(ranked).not.toContain('src/util.py');

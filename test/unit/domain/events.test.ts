@@ -6,12 +6,26 @@ const base = { workflowId: 'task-default-fix-1', taskId: 'fix-1', project: 'defa
 describe('createTaskEvent', () => {
   it('lists the original loop event types plus start and cancel', () => {
     expect([...taskEventTypes].sort()).toEqual(
-      ['COMMIT_CREATED', 'REVIEW_FAILED', 'TASK_CANCELLED', 'TASK_COMPLETED', 'TASK_FAILED', 'TASK_RETRY_EXHAUSTED', 'TEST_FAILED'].sort(),
+      [
+        'COMMIT_CREATED',
+        'REVIEW_FAILED',
+        'TASK_CANCELLED',
+        'TASK_COMPLETED',
+        'TASK_FAILED',
+        'TASK_RETRY_EXHAUSTED',
+        'TEST_FAILED',
+      ].sort(),
     );
   });
 
   it('builds an event whose id is the workflow id and sequence number', () => {
-    const event = createTaskEvent('TASK_FAILED', base, { will_retry: true, failure_class: 'model_problem' }, '2025-01-01T00:00:00.000Z', 7);
+    const event = createTaskEvent(
+      'TASK_FAILED',
+      base,
+      { will_retry: true, failure_class: 'model_problem' },
+      '2025-01-01T00:00:00.000Z',
+      7,
+    );
     expect(event).toEqual({
       id: 'task-default-fix-1#7',
       type: 'TASK_FAILED',

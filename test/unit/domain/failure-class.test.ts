@@ -54,7 +54,9 @@ describe('classifyFailure rules', () => {
   it('calls any other failure with no word match a code defect, or the given fallback', () => {
     expect(classify('3 tests failed', 'test')).toBe('code_defect');
     expect(classify('', 'code')).toBe('code_defect');
-    expect(classifyFailure({ node: 'judge', reason: 'no words here', fallback: 'model_problem' })).toBe('model_problem');
+    expect(classifyFailure({ node: 'judge', reason: 'no words here', fallback: 'model_problem' })).toBe(
+      'model_problem',
+    );
   });
 
   it('returns only declared classes', () => {
@@ -86,7 +88,9 @@ describe('classifyFailure precedence', () => {
 
   it('reads findings only when the reason matched nothing', () => {
     const findings = [{ rule: 'model_review', message: 'the goal is ambiguous about rounding' }];
-    expect(classifyFailure({ node: 'review', reason: 'review rejected the change', findings })).toBe('intent_ambiguity');
+    expect(classifyFailure({ node: 'review', reason: 'review rejected the change', findings })).toBe(
+      'intent_ambiguity',
+    );
     expect(classifyFailure({ node: 'review', reason: 'review timed out', findings })).toBe('environment_problem');
   });
 });

@@ -7,7 +7,13 @@ function testRun(cases: TestCaseResult[], overrides: Partial<TestRunResult> = {}
   return {
     outcome: count('failed') + count('error') > 0 ? 'failed' : 'passed',
     exitCode: 0,
-    counts: { total: cases.length, passed: count('passed'), failed: count('failed'), errors: count('error'), skipped: count('skipped') },
+    counts: {
+      total: cases.length,
+      passed: count('passed'),
+      failed: count('failed'),
+      errors: count('error'),
+      skipped: count('skipped'),
+    },
     cases,
     casesTruncated: false,
     stdoutExcerpt: '',
@@ -17,7 +23,12 @@ function testRun(cases: TestCaseResult[], overrides: Partial<TestRunResult> = {}
   };
 }
 
-const passedReview: ReviewResult = { passed: true, findings: [], changedFiles: ['src/calc.py'], diffStat: { files: 1, insertions: 2, deletions: 1 } };
+const passedReview: ReviewResult = {
+  passed: true,
+  findings: [],
+  changedFiles: ['src/calc.py'],
+  diffStat: { files: 1, insertions: 2, deletions: 1 },
+};
 const passing = testRun([
   { id: 'tests/test_calc.py::test_add', outcome: 'passed' },
   { id: 'tests/test_calc.py::test_div', outcome: 'passed' },
@@ -25,7 +36,11 @@ const passing = testRun([
 
 describe('judgeAttempt', () => {
   it('passes when tests, acceptance tests and review all pass, with evidence of each check', () => {
-    const result = judgeAttempt({ tests: passing, review: passedReview, acceptanceTests: ['tests/test_calc.py::test_div'] });
+    const result = judgeAttempt({
+      tests: passing,
+      review: passedReview,
+      acceptanceTests: ['tests/test_calc.py::test_div'],
+    });
     expect(result.passed).toBe(true);
     expect(result.findings).toEqual([]);
     expect(result.evidence).toEqual([
@@ -46,14 +61,19 @@ describe('judgeAttempt', () => {
   it('fails on a broken run and carries its reason', () => {
     const tests = testRun([], { outcome: 'error', exitCode: null, reason: 'timeout after 60000 ms' });
     const result = judgeAttempt({ tests, review: passedReview, acceptanceTests: [] });
-    expect(result.findings[0]).toEqual({ rule: 'tests_failed', message: 'test run error, 0 failed and 0 errors of 0: timeout after 60000 ms' });
+    expect(result.findings[0]).toEqual({
+      rule: 'tests_failed',
+      message: 'test run error, 0 failed and 0 errors of 0: timeout after 60000 ms',
+    });
   });
 
   it('fails when an acceptance test did not pass, even if the run passed', () => {
     const tests = testRun([{ id: 'tests/test_x.py::test_y', outcome: 'skipped' }]);
     const result = judgeAttempt({ tests, review: passedReview, acceptanceTests: ['tests/test_x.py::test_y'] });
     expect(result.passed).toBe(false);
-    expect(result.findings).toEqual([{ rule: 'acceptance_failed', message: 'acceptance test tests/test_x.py::test_y did not pass' }]);
+    expect(result.findings).toEqual([
+      { rule: 'acceptance_failed', message: 'acceptance test tests/test_x.py::test_y did not pass' },
+    ]);
     expect(result.evidence).toContain('acceptance tests/test_x.py::test_y: failed');
   });
 
@@ -66,7 +86,11 @@ describe('judgeAttempt', () => {
   });
 
   it('fails when the review failed and names its rules', () => {
-    const review = { ...passedReview, passed: false, findings: [{ rule: 'test_file_edited', message: 'tests/test_calc.py changed' }] };
+    const review = {
+      ...passedReview,
+      passed: false,
+      findings: [{ rule: 'test_file_edited', message: 'tests/test_calc.py changed' }],
+    };
     const result = judgeAttempt({ tests: passing, review, acceptanceTests: [] });
     expect(result.findings).toEqual([{ rule: 'review_failed', message: 'review did not pass: test_file_edited' }]);
     expect(result.evidence).toContain('review: failed with 1 findings');
@@ -75,8 +99,17 @@ describe('judgeAttempt', () => {
   it('reports every failed check at once', () => {
     const tests = testRun([{ id: 'tests/test_x.py::test_y', outcome: 'failed' }]);
     const review = { ...passedReview, passed: false };
-    const result = judgeAttempt({ tests, review, acceptanceTests: ['tests/test_x.py::test_y', 'tests/test_x.py::test_gone'] });
-    expect(result.findings.map((f) => f.rule)).toEqual(['tests_failed', 'acceptance_failed', 'acceptance_missing', 'review_failed']);
+    const result = judgeAttempt({
+      tests,
+      review,
+      acceptanceTests: ['tests/test_x.py::test_y', 'tests/test_x.py::test_gone'],
+    });
+    expect(result.findings.map((f) => f.rule)).toEqual([
+      'tests_failed',
+      'acceptance_failed',
+      'acceptance_missing',
+      'review_failed',
+    ]);
   });
 });
 
@@ -101,10 +134,15 @@ describe('matchesAcceptanceId', () => {
   });
 
   it('requires every parametrisation of an acceptance test to pass', () => {
-    const tests = testRun([
-      { id: 'tests/test_x.py::test_y[a]', outcome: 'passed' },
-      { id: 'tests/test_x.py::test_y[b]', outcome: 'failed' },
-    ], { outcome: 'passed' });
-    expect(judgeAttempt({ tests, review: passedReview, acceptanceTests: ['tests/test_x.py::test_y'] }).findings[0]?.rule).toBe('acceptance_failed');
+    const tests = testRun(
+      [
+        { id: 'tests/test_x.py::test_y[a]', outcome: 'passed' },
+        { id: 'tests/test_x.py::test_y[b]', outcome: 'failed' },
+      ],
+      { outcome: 'passed' },
+    );
+    expect(
+      judgeAttempt({ tests, review: passedReview, acceptanceTests: ['tests/test_x.py::test_y'] }).findings[0]?.rule,
+    ).toBe('acceptance_failed');
   });
 });

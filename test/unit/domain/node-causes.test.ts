@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { causeOfActivityFailure, causeOfCoderResult, causeOfFindings, causeOfTestResult } from '../../../domain/node-causes.js';
+import {
+  causeOfActivityFailure,
+  causeOfCoderResult,
+  causeOfFindings,
+  causeOfTestResult,
+} from '../../../domain/node-causes.js';
 import type { TestRunResult } from '../../../domain/records.js';
 
 const testRun = (extra: Partial<TestRunResult>): TestRunResult => ({
@@ -16,16 +21,44 @@ const testRun = (extra: Partial<TestRunResult>): TestRunResult => ({
 
 describe('causeOfActivityFailure', () => {
   it('takes a cause kind from the failure type, and maps the provider types', () => {
-    expect(causeOfActivityFailure({ activityType: 'commitWorktree', failureType: 'GitLocked', message: 'index.lock', nonRetryable: false }).kind).toBe('GitLocked');
-    expect(causeOfActivityFailure({ activityType: 'runCoder', failureType: 'ProviderAuthFailed', message: 'set OPENAI_API_KEY', nonRetryable: true })).toEqual({
+    expect(
+      causeOfActivityFailure({
+        activityType: 'commitWorktree',
+        failureType: 'GitLocked',
+        message: 'index.lock',
+        nonRetryable: false,
+      }).kind,
+    ).toBe('GitLocked');
+    expect(
+      causeOfActivityFailure({
+        activityType: 'runCoder',
+        failureType: 'ProviderAuthFailed',
+        message: 'set OPENAI_API_KEY',
+        nonRetryable: true,
+      }),
+    ).toEqual({
       kind: 'ModelAuth',
       message: 'set OPENAI_API_KEY',
     });
-    expect(causeOfActivityFailure({ activityType: 'runCoder', failureType: 'ProviderTimeout', message: 'slow', nonRetryable: false }).kind).toBe('ModelUnavailable');
+    expect(
+      causeOfActivityFailure({
+        activityType: 'runCoder',
+        failureType: 'ProviderTimeout',
+        message: 'slow',
+        nonRetryable: false,
+      }).kind,
+    ).toBe('ModelUnavailable');
   });
 
   it('keeps any other failure Unknown, with the activity and whether it may be retried', () => {
-    expect(causeOfActivityFailure({ activityType: 'claimWorktree', failureType: 'InvalidRepo', message: 'not a repo', nonRetryable: true })).toEqual({
+    expect(
+      causeOfActivityFailure({
+        activityType: 'claimWorktree',
+        failureType: 'InvalidRepo',
+        message: 'not a repo',
+        nonRetryable: true,
+      }),
+    ).toEqual({
       kind: 'Unknown',
       message: 'not a repo',
       details: { activity: 'claimWorktree', nonRetryable: true, failureType: 'InvalidRepo' },
@@ -35,14 +68,31 @@ describe('causeOfActivityFailure', () => {
 
 describe('causeOfCoderResult', () => {
   it('prefers the cause the activity set', () => {
-    expect(causeOfCoderResult({ status: 'model_error', changedFiles: [], cause: { kind: 'ContextMissing', message: 'no such file' } }).kind).toBe('ContextMissing');
+    expect(
+      causeOfCoderResult({
+        status: 'model_error',
+        changedFiles: [],
+        cause: { kind: 'ContextMissing', message: 'no such file' },
+      }).kind,
+    ).toBe('ContextMissing');
   });
 
   it('derives a cause from the status, with the partial progress of an out-of-steps run', () => {
-    expect(causeOfCoderResult({ status: 'max_steps', changedFiles: ['a.py'], reason: 'max steps' })).toMatchObject({ kind: 'CoderOutOfSteps', details: { changedFiles: 1 } });
+    expect(causeOfCoderResult({ status: 'max_steps', changedFiles: ['a.py'], reason: 'max steps' })).toMatchObject({
+      kind: 'CoderOutOfSteps',
+      details: { changedFiles: 1 },
+    });
     expect(causeOfCoderResult({ status: 'budget_exhausted', changedFiles: [] }).kind).toBe('BudgetExhausted');
-    expect(causeOfCoderResult({ status: 'model_error', changedFiles: [], reason: 'model problem: the scripted file /x.json has no coder turn left (used 3)' }).kind).toBe('ModelScriptExhausted');
-    expect(causeOfCoderResult({ status: 'model_error', changedFiles: [], reason: 'model problem: malformed JSON' }).kind).toBe('ModelMalformed');
+    expect(
+      causeOfCoderResult({
+        status: 'model_error',
+        changedFiles: [],
+        reason: 'model problem: the scripted file /x.json has no coder turn left (used 3)',
+      }).kind,
+    ).toBe('ModelScriptExhausted');
+    expect(
+      causeOfCoderResult({ status: 'model_error', changedFiles: [], reason: 'model problem: malformed JSON' }).kind,
+    ).toBe('ModelMalformed');
   });
 });
 
@@ -53,7 +103,10 @@ describe('causeOfTestResult', () => {
       { id: 'tests/test_a.py::test_2', outcome: 'failed' as const },
       { id: 'tests/test_b.py::test_1', outcome: 'passed' as const },
     ];
-    expect(causeOfTestResult(testRun({ cases }))).toMatchObject({ kind: 'TestsFailed', details: { failingModules: 1 } });
+    expect(causeOfTestResult(testRun({ cases }))).toMatchObject({
+      kind: 'TestsFailed',
+      details: { failingModules: 1 },
+    });
   });
 
   it('keeps the cause the activity set', () => {
@@ -68,7 +121,12 @@ describe('causeOfFindings', () => {
       { rule: 'python_syntax', message: 'calc.py: invalid syntax' },
       { rule: 'test_file_edited', message: 'tests/test_calc.py was edited' },
     ];
-    expect(causeOfFindings('ReviewFinding', findings)).toMatchObject({ kind: 'ReviewFinding', rule: 'test_file_edited' });
-    expect(causeOfFindings('JudgeFinding', [{ rule: 'tests_failed', message: 'x' }])).toMatchObject({ rule: 'tests_failed' });
+    expect(causeOfFindings('ReviewFinding', findings)).toMatchObject({
+      kind: 'ReviewFinding',
+      rule: 'test_file_edited',
+    });
+    expect(causeOfFindings('JudgeFinding', [{ rule: 'tests_failed', message: 'x' }])).toMatchObject({
+      rule: 'tests_failed',
+    });
   });
 });

@@ -2,15 +2,26 @@ import { describe, expect, it } from 'vitest';
 import { isPathAllowed, isTestFile, normalizeRepoPath } from '../../../domain/paths.js';
 
 describe('isTestFile', () => {
-  it.each(['tests/test_calc.py', 'test/helpers.py', 'pkg/tests/data/input.json', 'test_calc.py', 'src/calc_test.py', 'conftest.py', 'src/conftest.py', './tests/x.py'])(
-    'counts %s as a test file',
-    (path) => expect(isTestFile(path)).toBe(true),
-  );
+  it.each([
+    'tests/test_calc.py',
+    'test/helpers.py',
+    'pkg/tests/data/input.json',
+    'test_calc.py',
+    'src/calc_test.py',
+    'conftest.py',
+    'src/conftest.py',
+    './tests/x.py',
+  ])('counts %s as a test file', (path) => expect(isTestFile(path)).toBe(true));
 
-  it.each(['src/calc.py', 'src/testing.py', 'tests', 'contest.py', 'src/test_data.txt', 'latest/calc.py', 'src/mytest.py'])(
-    'does not count %s',
-    (path) => expect(isTestFile(path)).toBe(false),
-  );
+  it.each([
+    'src/calc.py',
+    'src/testing.py',
+    'tests',
+    'contest.py',
+    'src/test_data.txt',
+    'latest/calc.py',
+    'src/mytest.py',
+  ])('does not count %s', (path) => expect(isTestFile(path)).toBe(false));
 });
 
 describe('normalizeRepoPath', () => {

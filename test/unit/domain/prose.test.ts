@@ -11,11 +11,15 @@ describe('extractProse', () => {
   });
 
   it('drops everything after assert and whole pytest E and > lines', () => {
-    expect(extractProse('AssertionError: assert context == 3\nE   model\n>   model.save()\nthen it stopped')).toBe('§ § § § then it stopped');
+    expect(extractProse('AssertionError: assert context == 3\nE   model\n>   model.save()\nthen it stopped')).toBe(
+      '§ § § § then it stopped',
+    );
   });
 
   it('splits hyphenated prose and keeps the listed tokens as words', () => {
-    expect(extractProse('context-window full; budget_exhausted', new Set(['budget_exhausted']))).toBe('context window full budget exhausted');
+    expect(extractProse('context-window full; budget_exhausted', new Set(['budget_exhausted']))).toBe(
+      'context window full budget exhausted',
+    );
   });
 });
 

@@ -24,7 +24,11 @@ describe('effectiveRetries', () => {
 
 describe('decideNext: rerun_node', () => {
   it('reruns the node with exponential backoff', () => {
-    expect(decideNext({ ...environment, retry: 'rerun_node' })).toMatchObject({ kind: 'rerun_node', node: 'test', backoffMs: 1_000 });
+    expect(decideNext({ ...environment, retry: 'rerun_node' })).toMatchObject({
+      kind: 'rerun_node',
+      node: 'test',
+      backoffMs: 1_000,
+    });
     expect(decideNext({ ...environment, retry: 'rerun_node', envRetriesUsed: 2 })).toMatchObject({ backoffMs: 4_000 });
   });
 
@@ -34,7 +38,12 @@ describe('decideNext: rerun_node', () => {
   });
 
   it('fails once the reruns are used up, spending no coder attempt and repeating the cause', () => {
-    const decision = decideNext({ ...environment, retry: 'rerun_node', envRetriesUsed: 3, causeMessage: 'the model server answered 503' });
+    const decision = decideNext({
+      ...environment,
+      retry: 'rerun_node',
+      envRetriesUsed: 3,
+      causeMessage: 'the model server answered 503',
+    });
     expect(decision).toMatchObject({ kind: 'fail', attemptStatus: 'FAILED', recommendation: 'environment_problem' });
     expect(decision.reason).toContain('the model server answered 503');
     expect(decision.reason).toContain('no coder attempt was spent');
@@ -47,14 +56,21 @@ describe('decideNext: rerun_node', () => {
 
 describe('decideNext: fail', () => {
   it('fails at once whatever retries remain, and the reason names the fix', () => {
-    const decision = decideNext({ ...environment, retry: 'fail', causeMessage: 'tests need API_TOKEN: set it with --test-env API_TOKEN=...' });
+    const decision = decideNext({
+      ...environment,
+      retry: 'fail',
+      causeMessage: 'tests need API_TOKEN: set it with --test-env API_TOKEN=...',
+    });
     expect(decision).toMatchObject({ kind: 'fail', recommendation: 'environment_problem' });
     expect(decision.reason).toMatch(/^Environment problem at test: tests need API_TOKEN: set it with --test-env/);
   });
 
   it('fails on budget exhaustion and missing capability', () => {
     for (const failureClass of ['budget_exhausted', 'missing_capability'] as const) {
-      expect(decideNext({ ...base, failureClass, retry: 'fail' })).toMatchObject({ kind: 'fail', recommendation: failureClass });
+      expect(decideNext({ ...base, failureClass, retry: 'fail' })).toMatchObject({
+        kind: 'fail',
+        recommendation: failureClass,
+      });
     }
   });
 });
@@ -62,14 +78,20 @@ describe('decideNext: fail', () => {
 describe('decideNext: new_attempt', () => {
   it('starts new attempts while retries remain', () => {
     for (const failureClass of ['code_defect', 'model_problem', 'context_problem', 'replan'] as const) {
-      expect(decideNext({ ...base, failureClass, retriesSpent: 1 })).toMatchObject({ kind: 'new_attempt', attemptStatus: 'REWORK_REQUIRED' });
+      expect(decideNext({ ...base, failureClass, retriesSpent: 1 })).toMatchObject({
+        kind: 'new_attempt',
+        attemptStatus: 'REWORK_REQUIRED',
+      });
     }
   });
 
   it('fails exactly when the spent retries reach the limit, recommending the class', () => {
     expect(decideNext({ ...base, retriesSpent: 1 }).kind).toBe('new_attempt');
     expect(decideNext({ ...base, retriesSpent: 2 })).toMatchObject({ kind: 'fail', recommendation: 'code_defect' });
-    expect(decideNext({ ...base, failureClass: 'replan', maxRetries: 0 })).toMatchObject({ kind: 'fail', recommendation: 'replan' });
+    expect(decideNext({ ...base, failureClass: 'replan', maxRetries: 0 })).toMatchObject({
+      kind: 'fail',
+      recommendation: 'replan',
+    });
   });
 
   it('still caps maxRetries 5 at 2 retries', () => {
@@ -90,14 +112,19 @@ describe('decideNext: reclaim', () => {
   });
 
   it('fails when the reclaims are used up', () => {
-    expect(decideNext({ ...environment, retry: 'reclaim', reclaimsUsed: reclaimLimit })).toMatchObject({ kind: 'fail', recommendation: 'environment_problem' });
+    expect(decideNext({ ...environment, retry: 'reclaim', reclaimsUsed: reclaimLimit })).toMatchObject({
+      kind: 'fail',
+      recommendation: 'environment_problem',
+    });
   });
 });
 
 describe('decideNext: wait_for_hint', () => {
   it('waits for a hint, even with every retry spent', () => {
     for (const retriesSpent of [0, 2]) {
-      expect(decideNext({ ...base, failureClass: 'intent_ambiguity', retry: 'wait_for_hint', retriesSpent })).toMatchObject({
+      expect(
+        decideNext({ ...base, failureClass: 'intent_ambiguity', retry: 'wait_for_hint', retriesSpent }),
+      ).toMatchObject({
         kind: 'wait_for_hint',
         attemptStatus: 'NEEDS_HINT',
       });

@@ -1,20 +1,40 @@
 import { describe, expect, it } from 'vitest';
-import { findSecretKeys, findSecretsInTask, findSecretValues, isSecretEnvName, scrubSecrets, scrubText, secretValuesIn } from '../../../domain/secrets.js';
+import {
+  findSecretKeys,
+  findSecretsInTask,
+  findSecretValues,
+  isSecretEnvName,
+  scrubSecrets,
+  scrubText,
+  secretValuesIn,
+} from '../../../domain/secrets.js';
 
 describe('isSecretEnvName', () => {
-  it.each(['OPENAI_API_KEY', 'GITHUB_TOKEN', 'DB_PASSWORD', 'TEMPORAL_API_KEY', 'AWS_SECRET_ACCESS_KEY', 'SMTP_PASSWD', 'GOOGLE_CREDENTIALS', 'SSH_PRIVATE_KEY', 'PGPASSWORD', 'openaiApiKey', 'API-KEYS'])(
-    'treats %s as secret',
-    (name) => expect(isSecretEnvName(name)).toBe(true),
-  );
+  it.each([
+    'OPENAI_API_KEY',
+    'GITHUB_TOKEN',
+    'DB_PASSWORD',
+    'TEMPORAL_API_KEY',
+    'AWS_SECRET_ACCESS_KEY',
+    'SMTP_PASSWD',
+    'GOOGLE_CREDENTIALS',
+    'SSH_PRIVATE_KEY',
+    'PGPASSWORD',
+    'openaiApiKey',
+    'API-KEYS',
+  ])('treats %s as secret', (name) => expect(isSecretEnvName(name)).toBe(true));
 
-  it.each(['KEYBOARD_LAYOUT', 'MONKEY', 'PATH', 'HOME', 'TOKENIZER_PATH', 'OPENAI_MAX_TOKENS', 'PRIVATEER'])('treats %s as not secret', (name) =>
-    expect(isSecretEnvName(name)).toBe(false),
+  it.each(['KEYBOARD_LAYOUT', 'MONKEY', 'PATH', 'HOME', 'TOKENIZER_PATH', 'OPENAI_MAX_TOKENS', 'PRIVATEER'])(
+    'treats %s as not secret',
+    (name) => expect(isSecretEnvName(name)).toBe(false),
   );
 });
 
 describe('scrubText', () => {
   it('replaces every occurrence of each secret', () => {
-    expect(scrubText('key=sk-abc123 again sk-abc123 and hunter22', ['sk-abc123', 'hunter22'])).toBe('key=[redacted] again [redacted] and [redacted]');
+    expect(scrubText('key=sk-abc123 again sk-abc123 and hunter22', ['sk-abc123', 'hunter22'])).toBe(
+      'key=[redacted] again [redacted] and [redacted]',
+    );
   });
 
   it('leaves values shorter than 4 characters and empty values alone', () => {
@@ -51,7 +71,9 @@ describe('scrubSecrets', () => {
   });
 
   it('keeps a __proto__ key as plain data', () => {
-    const output = scrubSecrets(JSON.parse('{"__proto__": {"polluted": "sk-live-9999"}}') as Record<string, unknown>, [secret]);
+    const output = scrubSecrets(JSON.parse('{"__proto__": {"polluted": "sk-live-9999"}}') as Record<string, unknown>, [
+      secret,
+    ]);
     expect(Object.getPrototypeOf(output)).toBe(Object.prototype);
     expect(Object.getOwnPropertyDescriptor(output, '__proto__')?.value).toEqual({ polluted: '[redacted]' });
   });
@@ -76,7 +98,11 @@ describe('secretKeyFormats', () => {
     ['an AWS access key id', `AKIA${x(16, 'J')}`, 'AWS'],
     ['an OpenAI key', `sk-proj-${x(40, 'k')}`, 'sk-...'],
     ['an Anthropic key', `sk-ant-api03-${x(40, 'm')}`, 'Anthropic'],
-    ['a private key block', `-----BEGIN OPENSSH PRIVATE KEY-----\n${x(64, 'n')}\n-----END OPENSSH PRIVATE KEY-----`, 'private key'],
+    [
+      'a private key block',
+      `-----BEGIN OPENSSH PRIVATE KEY-----\n${x(64, 'n')}\n-----END OPENSSH PRIVATE KEY-----`,
+      'private key',
+    ],
   ];
 
   it.each(keys)('finds and scrubs %s', (_name, key, label) => {
@@ -92,7 +118,8 @@ describe('secretKeyFormats', () => {
   });
 
   it('leaves look-alikes that are too short or not keys alone', () => {
-    const text = 'sk-short ghp_abc AKIA123 xoxb- AIzaShort task-runner sk_live_x task-itest-fix-add-in-calc-0123456789#1 desk_live_0123456789abcdefgh';
+    const text =
+      'sk-short ghp_abc AKIA123 xoxb- AIzaShort task-runner sk_live_x task-itest-fix-add-in-calc-0123456789#1 desk_live_0123456789abcdefgh';
     expect(findSecretKeys(text)).toEqual([]);
     expect(scrubText(text, [])).toBe(text);
   });
@@ -108,13 +135,20 @@ describe('findSecretsInTask', () => {
   const secrets = { declared: ['declared-value-1'], detected: ['detected-long-value', 'true'] };
 
   it('names the goal when it holds a declared value, a detected value or a key format', () => {
-    expect(findSecretsInTask({ goal: 'use declared-value-1', testEnv: {} }, secrets)).toEqual([{ field: 'goal', what: 'the value of a secret environment variable' }]);
+    expect(findSecretsInTask({ goal: 'use declared-value-1', testEnv: {} }, secrets)).toEqual([
+      { field: 'goal', what: 'the value of a secret environment variable' },
+    ]);
     expect(findSecretsInTask({ goal: 'use detected-long-value', testEnv: {} }, secrets)).toHaveLength(1);
-    expect(findSecretsInTask({ goal: `call with ghp_${'x'.repeat(36)}`, testEnv: {} }, secrets)[0]?.what).toContain('GitHub token');
+    expect(findSecretsInTask({ goal: `call with ghp_${'x'.repeat(36)}`, testEnv: {} }, secrets)[0]?.what).toContain(
+      'GitHub token',
+    );
   });
 
   it('names test environment entries that are secret-named or hold a secret value', () => {
-    const found = findSecretsInTask({ goal: 'fix it', testEnv: { API_TOKEN: 'anything', MODE: 'declared-value-1', OK: 'plain' } }, secrets);
+    const found = findSecretsInTask(
+      { goal: 'fix it', testEnv: { API_TOKEN: 'anything', MODE: 'declared-value-1', OK: 'plain' } },
+      secrets,
+    );
     expect(found.map((hit) => hit.field)).toEqual(['testEnv.API_TOKEN', 'testEnv.MODE']);
   });
 
@@ -125,6 +159,9 @@ describe('findSecretsInTask', () => {
 
 describe('secretValuesIn', () => {
   it('splits declared values from those found by name, skipping empty ones', () => {
-    expect(secretValuesIn({ MINE: 'aaaa', GH_TOKEN: 'bbbb', EMPTY_KEY: '', PATH: '/bin' }, ['MINE'])).toEqual({ declared: ['aaaa'], detected: ['bbbb'] });
+    expect(secretValuesIn({ MINE: 'aaaa', GH_TOKEN: 'bbbb', EMPTY_KEY: '', PATH: '/bin' }, ['MINE'])).toEqual({
+      declared: ['aaaa'],
+      detected: ['bbbb'],
+    });
   });
 });

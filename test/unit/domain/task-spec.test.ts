@@ -59,26 +59,41 @@ describe('parseTaskSpec', () => {
       maxRetries: 2,
       maxCoderSteps: 200,
       envRetryLimit: 0,
-      models: { coder: 'openai:gpt-4o-mini', reviewer: 'anthropic:claude', judge: 'scripted:j.json', skillWriter: 'openai:x' },
+      models: {
+        coder: 'openai:gpt-4o-mini',
+        reviewer: 'anthropic:claude',
+        judge: 'scripted:j.json',
+        skillWriter: 'openai:x',
+      },
     });
     expect(result.success).toBe(true);
   });
 
   it('names the field, the value and the fix in the example format', () => {
     const failure = expectFailure({ ...minimal, maxRetries: 'three' });
-    expect(failure.error).toBe(`maxRetries: expected a whole number from 0 to 2 (the loop's retry cap: at most 3 coder attempts), got "three" (set maxRetries to at most 2)`);
+    expect(failure.error).toBe(
+      `maxRetries: expected a whole number from 0 to 2 (the loop's retry cap: at most 3 coder attempts), got "three" (set maxRetries to at most 2)`,
+    );
     expect(failure.issues).toEqual([
-      { field: 'maxRetries', value: 'three', message: `expected a whole number from 0 to 2 (the loop's retry cap: at most 3 coder attempts), got "three" (set maxRetries to at most 2)` },
+      {
+        field: 'maxRetries',
+        value: 'three',
+        message: `expected a whole number from 0 to 2 (the loop's retry cap: at most 3 coder attempts), got "three" (set maxRetries to at most 2)`,
+      },
     ]);
   });
 
   it('refuses numbers just outside the limits and fractions', () => {
-    expect(expectFailure({ ...minimal, maxRetries: 3 }).error).toContain(`maxRetries: expected a whole number from 0 to 2 (the loop's retry cap: at most 3 coder attempts), got 3`);
+    expect(expectFailure({ ...minimal, maxRetries: 3 }).error).toContain(
+      `maxRetries: expected a whole number from 0 to 2 (the loop's retry cap: at most 3 coder attempts), got 3`,
+    );
     expect(expectFailure({ ...minimal, maxRetries: 1.5 }).error).toContain('got 1.5');
     expect(expectFailure({ ...minimal, testTimeoutMs: 999 }).error).toMatch(/^testTimeoutMs: .*got 999/);
     expect(expectFailure({ ...minimal, maxCoderSteps: 0 }).error).toMatch(/^maxCoderSteps: .*got 0/);
     expect(expectFailure({ ...minimal, retryWindowMs: -1 }).error).toMatch(/^retryWindowMs: .*got -1/);
-    expect(expectFailure({ ...minimal, goal: 'g'.repeat(20_001) }).error).toMatch(/^goal: expected a goal of 1 to 20000 characters/);
+    expect(expectFailure({ ...minimal, goal: 'g'.repeat(20_001) }).error).toMatch(
+      /^goal: expected a goal of 1 to 20000 characters/,
+    );
   });
 
   it('writes one line per issue and one per field even when several checks fail', () => {
@@ -102,7 +117,9 @@ describe('parseTaskSpec', () => {
 
   it('explains the model spec format', () => {
     const failure = expectFailure({ ...minimal, models: { coder: 'gpt-4o' } });
-    expect(failure.error).toContain('models.coder: expected a model spec matching "openai:<model>", "anthropic:<model>" or "scripted:<file>", got "gpt-4o"');
+    expect(failure.error).toContain(
+      'models.coder: expected a model spec matching "openai:<model>", "anthropic:<model>" or "scripted:<file>", got "gpt-4o"',
+    );
     expect(expectFailure({ ...minimal, models: {} }).error).toMatch(/^models\.coder: .*got nothing/);
     expect(expectFailure({ ...minimal, models: { coder: 'openai:' } }).issues[0]?.field).toBe('models.coder');
   });
@@ -120,7 +137,9 @@ describe('parseTaskSpec', () => {
       'testCommand.1: expected a non-empty string, got "" (remove empty or non-string arguments from testCommand)',
     );
     expect(expectFailure({ ...minimal, testCommand: [] }).issues[0]?.field).toBe('testCommand');
-    expect(expectFailure({ ...minimal, testEnv: { SEED: 1 } }).error).toBe('testEnv.SEED: expected a string value, got 1 (quote the value, e.g. "1")');
+    expect(expectFailure({ ...minimal, testEnv: { SEED: 1 } }).error).toBe(
+      'testEnv.SEED: expected a string value, got 1 (quote the value, e.g. "1")',
+    );
     expect(expectFailure({ ...minimal, secretEnvNames: ['1BAD'] }).issues[0]?.field).toBe('secretEnvNames.0');
   });
 

@@ -14,14 +14,40 @@ describe('telemetry', () => {
     const a = sample({ patchAttempts: 1, patchSuccesses: 1, modelRequests: 3, inputTokens: 100 });
     const b = sample({ patchAttempts: 2, patchMismatches: 1, writeFileFallbacks: 1, outputTokens: 7 });
     expect(addTelemetry(a, b)).toEqual(
-      sample({ patchAttempts: 3, patchSuccesses: 1, patchMismatches: 1, writeFileFallbacks: 1, modelRequests: 3, inputTokens: 100, outputTokens: 7 }),
+      sample({
+        patchAttempts: 3,
+        patchSuccesses: 1,
+        patchMismatches: 1,
+        writeFileFallbacks: 1,
+        modelRequests: 3,
+        inputTokens: 100,
+        outputTokens: 7,
+      }),
     );
   });
 
   it('summarizes sums and rates with the original loop keys', () => {
     const items = [
-      sample({ patchAttempts: 3, patchSuccesses: 2, patchMismatches: 1, writeFileOperations: 2, writeFileFallbacks: 1, mutationOperations: 4, modelRequests: 5, inputTokens: 10, outputTokens: 3 }),
-      sample({ patchAttempts: 1, patchSuccesses: 1, writeFileOperations: 2, mutationOperations: 2, modelRequests: 3, inputTokens: 5, outputTokens: 2 }),
+      sample({
+        patchAttempts: 3,
+        patchSuccesses: 2,
+        patchMismatches: 1,
+        writeFileOperations: 2,
+        writeFileFallbacks: 1,
+        mutationOperations: 4,
+        modelRequests: 5,
+        inputTokens: 10,
+        outputTokens: 3,
+      }),
+      sample({
+        patchAttempts: 1,
+        patchSuccesses: 1,
+        writeFileOperations: 2,
+        mutationOperations: 2,
+        modelRequests: 3,
+        inputTokens: 5,
+        outputTokens: 2,
+      }),
     ];
     expect(summarizeTelemetry(items, { tasks: 2, acceptedTasks: 1 })).toEqual({
       patch_mismatch_count: 1,
@@ -42,11 +68,16 @@ describe('telemetry', () => {
 
   it('adds records made before the in-attempt counters as zero', () => {
     const { inAttemptTestRuns: _runs, refusedToolCalls: _refused, ...old } = sample({ modelRequests: 1 });
-    expect(addTelemetry(old, sample({ inAttemptTestRuns: 2 }))).toEqual(sample({ modelRequests: 1, inAttemptTestRuns: 2 }));
+    expect(addTelemetry(old, sample({ inAttemptTestRuns: 2 }))).toEqual(
+      sample({ modelRequests: 1, inAttemptTestRuns: 2 }),
+    );
   });
 
   it('gives 0 for every ratio whose denominator is 0', () => {
-    const summary = summarizeTelemetry([sample({ mutationOperations: 3, modelRequests: 4 })], { tasks: 0, acceptedTasks: 0 });
+    const summary = summarizeTelemetry([sample({ mutationOperations: 3, modelRequests: 4 })], {
+      tasks: 0,
+      acceptedTasks: 0,
+    });
     expect(summary.mutation_operations_per_accepted_task).toBe(0);
     expect(summary.model_requests_per_task).toBe(0);
     expect(summary.patch_success_rate).toBe(0);

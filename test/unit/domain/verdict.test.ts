@@ -4,14 +4,24 @@ import { mergeVerdict, parseVerdict } from '../../../domain/verdict.js';
 describe('parseVerdict', () => {
   it('reads a bare or fenced JSON verdict with findings', () => {
     expect(parseVerdict('{"verdict":"pass"}')).toEqual({ success: true, data: { verdict: 'pass', findings: [] } });
-    const fenced = 'Here it is:\n```json\n{"verdict":"fail","findings":[{"file":"calc.py","line":2,"reason":"subtracts"}]}\n```';
-    expect(parseVerdict(fenced)).toEqual({ success: true, data: { verdict: 'fail', findings: [{ file: 'calc.py', line: 2, reason: 'subtracts' }] } });
+    const fenced =
+      'Here it is:\n```json\n{"verdict":"fail","findings":[{"file":"calc.py","line":2,"reason":"subtracts"}]}\n```';
+    expect(parseVerdict(fenced)).toEqual({
+      success: true,
+      data: { verdict: 'fail', findings: [{ file: 'calc.py', line: 2, reason: 'subtracts' }] },
+    });
   });
 
   it('says what is wrong with a malformed or invalid verdict', () => {
     expect(parseVerdict('looks good to me')).toEqual({ success: false, error: 'the reply holds no JSON object' });
-    expect(parseVerdict('{"verdict": "pass",}')).toMatchObject({ success: false, error: expect.stringContaining('malformed JSON') });
-    expect(parseVerdict('{"verdict": "maybe"}')).toMatchObject({ success: false, error: expect.stringContaining('verdict') });
+    expect(parseVerdict('{"verdict": "pass",}')).toMatchObject({
+      success: false,
+      error: expect.stringContaining('malformed JSON'),
+    });
+    expect(parseVerdict('{"verdict": "maybe"}')).toMatchObject({
+      success: false,
+      error: expect.stringContaining('verdict'),
+    });
   });
 });
 
@@ -19,12 +29,27 @@ describe('mergeVerdict', () => {
   const policy = { passed: true, findings: [] };
 
   it('passes only when the policy and the model both pass', () => {
-    expect(mergeVerdict(policy, { verdict: 'pass', findings: [{ reason: 'nit' }] }, 'model_review')).toEqual({ passed: true, findings: [] });
-    expect(mergeVerdict({ passed: false, findings: [{ rule: 'empty_diff', message: 'no change' }] }, { verdict: 'pass', findings: [] }, 'model_review').passed).toBe(false);
+    expect(mergeVerdict(policy, { verdict: 'pass', findings: [{ reason: 'nit' }] }, 'model_review')).toEqual({
+      passed: true,
+      findings: [],
+    });
+    expect(
+      mergeVerdict(
+        { passed: false, findings: [{ rule: 'empty_diff', message: 'no change' }] },
+        { verdict: 'pass', findings: [] },
+        'model_review',
+      ).passed,
+    ).toBe(false);
   });
 
   it("adds a failing model's findings with file and reason, and one finding even when it gave none", () => {
-    expect(mergeVerdict(policy, { verdict: 'fail', findings: [{ file: 'calc.py', reason: 'wrong operator' }] }, 'model_review')).toEqual({
+    expect(
+      mergeVerdict(
+        policy,
+        { verdict: 'fail', findings: [{ file: 'calc.py', reason: 'wrong operator' }] },
+        'model_review',
+      ),
+    ).toEqual({
       passed: false,
       findings: [{ rule: 'model_review', message: 'wrong operator', file: 'calc.py' }],
     });

@@ -7,7 +7,10 @@ import { projectRoot } from '../../../platform/paths.js';
 const eslint = new ESLint({
   cwd: projectRoot,
   overrideConfig: { languageOptions: { parserOptions: { projectService: false, project: null } } },
-  ruleFilter: ({ ruleId }) => ['no-restricted-imports', 'no-restricted-globals', 'no-restricted-properties', 'no-restricted-syntax'].includes(ruleId),
+  ruleFilter: ({ ruleId }) =>
+    ['no-restricted-imports', 'no-restricted-globals', 'no-restricted-properties', 'no-restricted-syntax'].includes(
+      ruleId,
+    ),
 });
 
 async function problems(file: string, code: string): Promise<string[]> {
@@ -30,17 +33,37 @@ describe('lint guards the architecture', () => {
   });
 
   it('allows activity types but not activity values in workflows/', async () => {
-    expect(await problems('workflows/probe-lint.ts', "import type { TaskloopActivities } from '../activities/index.js';\nexport type A = TaskloopActivities;\n")).toEqual([]);
-    expect((await problems('workflows/probe-lint.ts', "import { createActivities } from '../activities/index.js';\nexport const a = createActivities;\n")).length).toBe(1);
+    expect(
+      await problems(
+        'workflows/probe-lint.ts',
+        "import type { TaskloopActivities } from '../activities/index.js';\nexport type A = TaskloopActivities;\n",
+      ),
+    ).toEqual([]);
+    expect(
+      (
+        await problems(
+          'workflows/probe-lint.ts',
+          "import { createActivities } from '../activities/index.js';\nexport const a = createActivities;\n",
+        )
+      ).length,
+    ).toBe(1);
   });
 
   it('allows the workflow SDK in workflows/ and zod in domain/', async () => {
-    expect(await problems('workflows/probe-lint.ts', "import { sleep } from '@temporalio/workflow';\nexport const s = sleep;\n")).toEqual([]);
-    expect(await problems('domain/probe-lint.ts', "import { z } from 'zod';\nexport const s = z.string();\n")).toEqual([]);
+    expect(
+      await problems(
+        'workflows/probe-lint.ts',
+        "import { sleep } from '@temporalio/workflow';\nexport const s = sleep;\n",
+      ),
+    ).toEqual([]);
+    expect(await problems('domain/probe-lint.ts', "import { z } from 'zod';\nexport const s = z.string();\n")).toEqual(
+      [],
+    );
   });
 
   it('allows only the listed pure packages in domain/', async () => {
-    const pure = "import picomatch from 'picomatch';\nimport { sha256 } from '@noble/hashes/sha2';\nimport { isTestFile } from './paths.js';\nexport const p = [picomatch, sha256, isTestFile];\n";
+    const pure =
+      "import picomatch from 'picomatch';\nimport { sha256 } from '@noble/hashes/sha2';\nimport { isTestFile } from './paths.js';\nexport const p = [picomatch, sha256, isTestFile];\n";
     expect(await problems('domain/probe-lint.ts', pure)).toEqual([]);
     const other = await problems('domain/probe-lint.ts', "import { parse } from 'yaml';\nexport const p = parse;\n");
     expect(other).toHaveLength(1);
@@ -74,9 +97,24 @@ describe('lint guards the architecture', () => {
   });
 
   it('allows platform/ in workers/ and client/, and workflows/ values in activities/', async () => {
-    expect(await problems('workers/probe-lint.ts', "import { stateDir } from '../platform/paths.js';\nexport const s = stateDir;\n")).toEqual([]);
-    expect(await problems('client/probe-lint.ts', "import { stateDir } from '../platform/paths.js';\nexport const s = stateDir;\n")).toEqual([]);
-    expect(await problems('activities/probe-lint.ts', "import { failureSignal } from '../workflows/reflection-messages.js';\nexport const s = failureSignal;\n")).toEqual([]);
+    expect(
+      await problems(
+        'workers/probe-lint.ts',
+        "import { stateDir } from '../platform/paths.js';\nexport const s = stateDir;\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await problems(
+        'client/probe-lint.ts',
+        "import { stateDir } from '../platform/paths.js';\nexport const s = stateDir;\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await problems(
+        'activities/probe-lint.ts',
+        "import { failureSignal } from '../workflows/reflection-messages.js';\nexport const s = failureSignal;\n",
+      ),
+    ).toEqual([]);
   });
 
   it('flags a floating promise anywhere', async () => {
@@ -84,7 +122,9 @@ describe('lint guards the architecture', () => {
     const typed = new ESLint({
       cwd: projectRoot,
       ignore: false,
-      overrideConfig: { languageOptions: { parserOptions: { projectService: false, project: 'test/fixtures/lint/tsconfig.json' } } },
+      overrideConfig: {
+        languageOptions: { parserOptions: { projectService: false, project: 'test/fixtures/lint/tsconfig.json' } },
+      },
     });
     const [result] = await typed.lintFiles([path.join(projectRoot, 'test/fixtures/lint/floating.ts')]);
     expect(result?.messages.map((message) => message.ruleId)).toContain('@typescript-eslint/no-floating-promises');

@@ -2,10 +2,17 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { connectClient, ConnectionError, DEFAULT_ADDRESS, resolveTemporalTarget } from '../../../platform/connection.js';
+import {
+  connectClient,
+  ConnectionError,
+  DEFAULT_ADDRESS,
+  resolveTemporalTarget,
+} from '../../../platform/connection.js';
 import { findFreePort } from '../../../platform/server/ports.js';
 
-const noConfigFile = async () => ({ TEMPORAL_CONFIG_FILE: path.join(await mkdtemp(path.join(os.tmpdir(), 'taskloop-env-')), 'none.toml') });
+const noConfigFile = async () => ({
+  TEMPORAL_CONFIG_FILE: path.join(await mkdtemp(path.join(os.tmpdir(), 'taskloop-env-')), 'none.toml'),
+});
 
 describe('the connection from the standard Temporal environment', () => {
   it('defaults to the local dev server and the default namespace', async () => {
@@ -31,14 +38,22 @@ describe('the connection from the standard Temporal environment', () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'taskloop-env-'));
     const file = path.join(dir, 'temporal.toml');
     await writeFile(file, '[profile.staging]\naddress = "staging.example:7233"\nnamespace = "staging"\n');
-    expect(resolveTemporalTarget({ TEMPORAL_CONFIG_FILE: file, TEMPORAL_PROFILE: 'staging' })).toMatchObject({ address: 'staging.example:7233', namespace: 'staging' });
-    expect(resolveTemporalTarget({ TEMPORAL_CONFIG_FILE: file, TEMPORAL_PROFILE: 'staging', TEMPORAL_NAMESPACE: 'other' }).namespace).toBe('other');
+    expect(resolveTemporalTarget({ TEMPORAL_CONFIG_FILE: file, TEMPORAL_PROFILE: 'staging' })).toMatchObject({
+      address: 'staging.example:7233',
+      namespace: 'staging',
+    });
+    expect(
+      resolveTemporalTarget({ TEMPORAL_CONFIG_FILE: file, TEMPORAL_PROFILE: 'staging', TEMPORAL_NAMESPACE: 'other' })
+        .namespace,
+    ).toBe('other');
   });
 
   it('turns an unreachable server into one line naming the address and the fix', async () => {
     const port = await findFreePort();
     const promise = connectClient({ ...(await noConfigFile()), TEMPORAL_ADDRESS: `127.0.0.1:${port}` });
     await expect(promise).rejects.toThrow(ConnectionError);
-    await expect(promise).rejects.toThrow(new RegExp(`cannot reach Temporal at 127\\.0\\.0\\.1:${port}.*taskloop server.*TEMPORAL_ADDRESS`));
+    await expect(promise).rejects.toThrow(
+      new RegExp(`cannot reach Temporal at 127\\.0\\.0\\.1:${port}.*taskloop server.*TEMPORAL_ADDRESS`),
+    );
   });
 });

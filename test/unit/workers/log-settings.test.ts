@@ -18,6 +18,9 @@ describe('log settings', () => {
       success: false,
       error: 'TASKLOOP_LOG_LEVEL="loud" is not a log level; use one of TRACE, DEBUG, INFO, WARN, ERROR',
     });
-    expect(parseLogSettings({ TASKLOOP_LOG_FORMAT: 'xml' })).toMatchObject({ success: false, error: expect.stringContaining('use one of text, json') });
+    expect(parseLogSettings({ TASKLOOP_LOG_FORMAT: 'xml' })).toMatchObject({
+      success: false,
+      error: expect.stringContaining('use one of text, json'),
+    });
   });
 });

@@ -25,7 +25,10 @@ describe('recorded task histories replay against the current workflow code', () 
   it('replays every one without non-determinism', async () => {
     const files = (await readdir(dir)).filter((file) => file.endsWith('.json')).sort();
     const histories = await Promise.all(
-      files.map(async (file) => ({ workflowId: path.basename(file, '.json'), history: historyFromJSON(JSON.parse(await readFile(path.join(dir, file), 'utf8'))) })),
+      files.map(async (file) => ({
+        workflowId: path.basename(file, '.json'),
+        history: historyFromJSON(JSON.parse(await readFile(path.join(dir, file), 'utf8'))),
+      })),
     );
     const failures: string[] = [];
     for await (const result of Worker.runReplayHistories({ workflowBundle: { code } }, histories)) {

@@ -34,23 +34,39 @@ describe('buildRepoMap', () => {
   });
 
   it('stops at maxFiles and says how many more there are', async () => {
-    expect(await buildRepoMap(t.repo, { maxFiles: 1 })).toBe('.gitignore\n... and 2 more files (use list_files to see them)');
+    expect(await buildRepoMap(t.repo, { maxFiles: 1 })).toBe(
+      '.gitignore\n... and 2 more files (use list_files to see them)',
+    );
   });
 });
 
 describe('buildCoderMessages', () => {
   it('puts the rules in the system message and the goal and repo map in the user message', () => {
-    const [system, user] = buildCoderMessages({ goal: 'Fix add', repoMap: 'calc/core.py (2 lines)', previousAttempts: [], secretValues: [] });
+    const [system, user] = buildCoderMessages({
+      goal: 'Fix add',
+      repoMap: 'calc/core.py (2 lines)',
+      previousAttempts: [],
+      secretValues: [],
+    });
     expect(system.role).toBe('system');
     expect(system.content).toContain('replace_in_file(path, old, new)');
     expect(system.content).toContain('Do not edit or delete tests unless the goal tells you to');
-    expect(user).toMatchObject({ role: 'user', content: expect.stringContaining('# Goal\nFix add\n\n# Repository files\ncalc/core.py (2 lines)') });
+    expect(user).toMatchObject({
+      role: 'user',
+      content: expect.stringContaining('# Goal\nFix add\n\n# Repository files\ncalc/core.py (2 lines)'),
+    });
     expect(user.content).not.toContain('# Previous attempts');
     expect(user.content).not.toContain('# Hint');
   });
 
   it('shows every previous attempt with findings and test evidence, and the hint under its own heading', () => {
-    const [, user] = buildCoderMessages({ goal: 'Fix add', repoMap: '', previousAttempts: [failedAttempt], hint: 'add must return a + b', secretValues: [] });
+    const [, user] = buildCoderMessages({
+      goal: 'Fix add',
+      repoMap: '',
+      previousAttempts: [failedAttempt],
+      hint: 'add must return a + b',
+      secretValues: [],
+    });
     const text = user.content;
     expect(text).toContain('## Attempt 1: failed, failure class: test_failure');
     expect(text).toContain('Coder summary: Changed add to use minus.');
@@ -63,7 +79,12 @@ describe('buildCoderMessages', () => {
   });
 
   it('redacts secret values everywhere in the messages', () => {
-    const messages = buildCoderMessages({ goal: 'use token s3cr3t-value', repoMap: '', previousAttempts: [{ ...failedAttempt, coderSummary: 'tried s3cr3t-value' }], secretValues: ['s3cr3t-value'] });
+    const messages = buildCoderMessages({
+      goal: 'use token s3cr3t-value',
+      repoMap: '',
+      previousAttempts: [{ ...failedAttempt, coderSummary: 'tried s3cr3t-value' }],
+      secretValues: ['s3cr3t-value'],
+    });
     expect(JSON.stringify(messages)).not.toContain('s3cr3t-value');
     expect(messages[1].content).toContain('use token [redacted]');
   });

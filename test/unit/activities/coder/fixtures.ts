@@ -27,13 +27,26 @@ export async function createTempRepo(files: Record<string, string>): Promise<Tem
   await git('init', '-q', '-b', 'main');
   await git('add', '-A');
   await git('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', 'seed', '--allow-empty');
-  return { base, repo, artifacts: path.join(base, 'artifacts'), cleanup: () => rm(base, { recursive: true, force: true }) };
+  return {
+    base,
+    repo,
+    artifacts: path.join(base, 'artifacts'),
+    cleanup: () => rm(base, { recursive: true, force: true }),
+  };
 }
 
-type ScriptTurn = { content?: string; tool_calls?: { name: string; arguments?: Record<string, unknown> }[]; usage?: { input_tokens: number; output_tokens: number } };
+type ScriptTurn = {
+  content?: string;
+  tool_calls?: { name: string; arguments?: Record<string, unknown> }[];
+  usage?: { input_tokens: number; output_tokens: number };
+};
 
 /** Writes a scripted model file and returns its path. */
-export async function writeScript(dir: string, script: Partial<Record<'coder' | 'reviewer' | 'judge' | 'skillWriter', ScriptTurn[]>> | string, name = 'script.json'): Promise<string> {
+export async function writeScript(
+  dir: string,
+  script: Partial<Record<'coder' | 'reviewer' | 'judge' | 'skillWriter', ScriptTurn[]>> | string,
+  name = 'script.json',
+): Promise<string> {
   const file = path.join(dir, name);
   await writeFile(file, typeof script === 'string' ? script : JSON.stringify(script, null, 2));
   return file;

@@ -14,28 +14,45 @@ describe("the learning parts of the coder's context", () => {
     const id = skillId('wrong_constant', whenItApplies);
     await writeFile(
       path.join(dir, `${id}.md`),
-      renderSkill({ id, pattern: 'wrong_constant', whenItApplies, whatToDo: 'Use true division.', sourceWorkflowIds: ['task-p-a', 'task-p-b'], createdAt: '2026-11-29T00:00:00Z' }),
+      renderSkill({
+        id,
+        pattern: 'wrong_constant',
+        whenItApplies,
+        whatToDo: 'Use true division.',
+        sourceWorkflowIds: ['task-p-a', 'task-p-b'],
+        createdAt: '2026-11-29T00:00:00Z',
+      }),
     );
     const built = await buildLearningSections({
       skillsDir: dir,
       goal: 'Fix the mean function in calc: averages are wrong',
-      adaptations: [{ strategy: 'prioritize_constants', reason: 'attempt 1 failed with wrong_constant', source: 'own_attempts' }],
+      adaptations: [
+        { strategy: 'prioritize_constants', reason: 'attempt 1 failed with wrong_constant', source: 'own_attempts' },
+      ],
     });
     expect(built.skillsOffered).toEqual([id]);
-    expect(built.sections.map((section) => section.title)).toEqual(['Skills learned from earlier failures in this project', 'Adaptations for this attempt']);
+    expect(built.sections.map((section) => section.title)).toEqual([
+      'Skills learned from earlier failures in this project',
+      'Adaptations for this attempt',
+    ]);
     expect(built.sections[0]?.text).toContain('Use true division.');
     expect(built.sections[1]?.text).toContain('attempt 1 failed with wrong_constant');
   });
 
   it('adds nothing when there are no skills and no adaptations', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'taskloop-skills-'));
-    expect(await buildLearningSections({ skillsDir: dir, goal: 'Fix add', adaptations: [] })).toEqual({ sections: [], skillsOffered: [] });
+    expect(await buildLearningSections({ skillsDir: dir, goal: 'Fix add', adaptations: [] })).toEqual({
+      sections: [],
+      skillsOffered: [],
+    });
   });
 });
 
 describe('adaptations deliver what they announce', () => {
-  const calc = 'import math\n\n\ndef mean(values):\n    """Average."""\n    return sum(values) // len(values)\n\n\ndef mul(a, b):\n    return a * b\n';
-  const tests = 'from calc import mean\n\n\ndef test_mean():\n    assert mean([1, 2], weights=None) == 1.5\n\n\ndef test_other():\n    assert True\n';
+  const calc =
+    'import math\n\n\ndef mean(values):\n    """Average."""\n    return sum(values) // len(values)\n\n\ndef mul(a, b):\n    return a * b\n';
+  const tests =
+    'from calc import mean\n\n\ndef test_mean():\n    assert mean([1, 2], weights=None) == 1.5\n\n\ndef test_other():\n    assert True\n';
   const previousAttempts = [
     {
       attempt: 1,
@@ -43,7 +60,11 @@ describe('adaptations deliver what they announce', () => {
       failureReason: 'tests failed: 1 failed, 0 errors (tests/test_calc.py::test_mean)',
       reviewFindings: [],
       judgeFindings: [],
-      test: { counts: { total: 2, passed: 1, failed: 1, errors: 0, skipped: 0 }, stdoutExcerpt: "E       TypeError: mean() got an unexpected keyword argument 'weights'", stderrExcerpt: '' },
+      test: {
+        counts: { total: 2, passed: 1, failed: 1, errors: 0, skipped: 0 },
+        stdoutExcerpt: "E       TypeError: mean() got an unexpected keyword argument 'weights'",
+        stderrExcerpt: '',
+      },
     },
   ];
   let t: TempRepo;
@@ -53,8 +74,15 @@ describe('adaptations deliver what they announce', () => {
   afterAll(() => t.cleanup());
 
   const build = (strategy: Strategy, attempts = previousAttempts) =>
-    buildLearningSections({ skillsDir: t.base, goal: 'Fix mean', adaptations: [{ strategy, reason: 'attempt 1 failed with api_mismatch on calc.mean', source: 'own_attempts' }], worktreePath: t.repo, previousAttempts: attempts });
-  const textOf = async (strategy: Strategy, attempts = previousAttempts) => (await build(strategy, attempts)).sections[0]?.text ?? '';
+    buildLearningSections({
+      skillsDir: t.base,
+      goal: 'Fix mean',
+      adaptations: [{ strategy, reason: 'attempt 1 failed with api_mismatch on calc.mean', source: 'own_attempts' }],
+      worktreePath: t.repo,
+      previousAttempts: attempts,
+    });
+  const textOf = async (strategy: Strategy, attempts = previousAttempts) =>
+    (await build(strategy, attempts)).sections[0]?.text ?? '';
 
   it('fix_signatures shows the exact signature of the symbol the failure names', async () => {
     const text = await textOf('fix_signatures');
@@ -63,14 +91,20 @@ describe('adaptations deliver what they announce', () => {
   });
 
   it('include_source_excerpt shows the definition of the symbol, body included', async () => {
-    expect(await textOf('include_source_excerpt')).toContain('def mean(values):\n    """Average."""\n    return sum(values) // len(values)');
+    expect(await textOf('include_source_excerpt')).toContain(
+      'def mean(values):\n    """Average."""\n    return sum(values) // len(values)',
+    );
   });
 
   it("increase_tests_shown shows the failing test's source, and expand_dependency_context the modules it imports", async () => {
     const shown = await textOf('increase_tests_shown');
-    expect(shown).toContain('tests/test_calc.py::test_mean:\n```python\ndef test_mean():\n    assert mean([1, 2], weights=None) == 1.5\n```');
+    expect(shown).toContain(
+      'tests/test_calc.py::test_mean:\n```python\ndef test_mean():\n    assert mean([1, 2], weights=None) == 1.5\n```',
+    );
     expect(shown).not.toContain('test_other');
-    expect(await textOf('expand_dependency_context')).toContain(`module calc (calc.py):\n\`\`\`python\n${calc.trimEnd()}`);
+    expect(await textOf('expand_dependency_context')).toContain(
+      `module calc (calc.py):\n\`\`\`python\n${calc.trimEnd()}`,
+    );
   });
 
   it('leaves out an adaptation with nothing to add', async () => {

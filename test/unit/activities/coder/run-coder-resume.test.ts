@@ -21,7 +21,10 @@ const turns = [
 ];
 
 /** A scripted provider that records each request and can be told to crash (throw) on a given call. */
-async function recordingProvider(startTurn: number, crashOnCall?: number): Promise<{ provider: ModelProvider; seen: CompletionRequest[] }> {
+async function recordingProvider(
+  startTurn: number,
+  crashOnCall?: number,
+): Promise<{ provider: ModelProvider; seen: CompletionRequest[] }> {
   await writeScript(t.base, { coder: turns });
   const inner = await createModelProvider('scripted:script.json', { role: 'coder', startTurn, cwd: t.base });
   const seen: CompletionRequest[] = [];
@@ -72,7 +75,11 @@ describe('runCoder resuming from its saved progress', () => {
     await runCoder(baseInput(first.provider));
     const saved = await loadProgress(path.join(t.artifacts, 'transcript.json'));
     const second = await recordingProvider(4);
-    expect(await runCoder({ ...baseInput(second.provider), resume: saved })).toMatchObject({ status: 'finished', summary: 'fixed', turnsConsumed: 4 });
+    expect(await runCoder({ ...baseInput(second.provider), resume: saved })).toMatchObject({
+      status: 'finished',
+      summary: 'fixed',
+      turnsConsumed: 4,
+    });
     expect(second.seen).toHaveLength(0);
   });
 
@@ -85,14 +92,21 @@ describe('runCoder within an allowance', () => {
   it('stops before the call that would exceed the model-call allowance, with a budget reason', async () => {
     const { provider, seen } = await recordingProvider(0);
     const result = await runCoder({ ...baseInput(provider), allowance: { modelCalls: 2, tokens: 1_000_000 } });
-    expect(result).toMatchObject({ status: 'budget_exhausted', turnsConsumed: 2, reason: expect.stringContaining('budget exhausted: model calls') });
+    expect(result).toMatchObject({
+      status: 'budget_exhausted',
+      turnsConsumed: 2,
+      reason: expect.stringContaining('budget exhausted: model calls'),
+    });
     expect(seen).toHaveLength(2);
   });
 
   it('stops once the tokens used reach the token allowance', async () => {
     const { provider, seen } = await recordingProvider(0);
     const result = await runCoder({ ...baseInput(provider), allowance: { modelCalls: 100, tokens: 1 } });
-    expect(result).toMatchObject({ status: 'budget_exhausted', reason: expect.stringContaining('budget exhausted: tokens') });
+    expect(result).toMatchObject({
+      status: 'budget_exhausted',
+      reason: expect.stringContaining('budget exhausted: tokens'),
+    });
     expect(seen).toHaveLength(1);
   });
 });

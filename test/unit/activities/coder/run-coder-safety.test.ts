@@ -20,7 +20,17 @@ beforeEach(async () => {
 afterEach(() => t.cleanup());
 
 function inputWith(provider: ModelProvider, overrides: Partial<RunCoderInput> = {}): RunCoderInput {
-  return { worktreePath: t.repo, goal: 'g', provider, maxSteps: 20, previousAttempts: [], secretValues: [], artifactDir: t.artifacts, hostId: 'h', ...overrides };
+  return {
+    worktreePath: t.repo,
+    goal: 'g',
+    provider,
+    maxSteps: 20,
+    previousAttempts: [],
+    secretValues: [],
+    artifactDir: t.artifacts,
+    hostId: 'h',
+    ...overrides,
+  };
 }
 
 function scripted(turns: unknown[]): ModelProvider {
@@ -57,21 +67,36 @@ describe('runCoder safety', () => {
     expect(await readFile(path.join(outside, 'secret.py'), 'utf8')).toBe('SECRET = 1\n');
     expect(await readFile(path.join(t.repo, '.git', 'config'), 'utf8')).toBe(gitConfig);
     expect(result).toMatchObject({ status: 'finished', changedFiles: [] });
-    expect(result.telemetry).toMatchObject({ patchAttempts: 1, patchMismatches: 1, writeFileOperations: 0, mutationOperations: 0 });
+    expect(result.telemetry).toMatchObject({
+      patchAttempts: 1,
+      patchMismatches: 1,
+      writeFileOperations: 0,
+      mutationOperations: 0,
+    });
   });
 
   it('lets an infrastructure ApplicationFailure from the provider propagate', async () => {
     const failing: ModelProvider = {
       spec: 'test:failing',
-      complete: () => Promise.reject(ApplicationFailure.create({ type: 'ProviderUnavailable', message: 'connection refused' })),
+      complete: () =>
+        Promise.reject(ApplicationFailure.create({ type: 'ProviderUnavailable', message: 'connection refused' })),
     };
     await expect(runCoder(inputWith(failing))).rejects.toMatchObject({ type: 'ProviderUnavailable' });
   });
 
   it('stops with the abort reason when cancelled between turns', async () => {
     const controller = new AbortController();
-    const provider = scripted([call('write_file', { path: 'one.py', content: '' }), call('write_file', { path: 'two.py', content: '' }), call('finish', { summary: 's' })]);
-    const run = runCoder(inputWith(provider, { signal: controller.signal, heartbeat: () => controller.abort(new Error('cancelled by test')) }));
+    const provider = scripted([
+      call('write_file', { path: 'one.py', content: '' }),
+      call('write_file', { path: 'two.py', content: '' }),
+      call('finish', { summary: 's' }),
+    ]);
+    const run = runCoder(
+      inputWith(provider, {
+        signal: controller.signal,
+        heartbeat: () => controller.abort(new Error('cancelled by test')),
+      }),
+    );
     await expect(run).rejects.toThrow('cancelled by test');
     expect(existsSync(path.join(t.repo, 'one.py'))).toBe(true);
     expect(existsSync(path.join(t.repo, 'two.py'))).toBe(false);
@@ -79,7 +104,9 @@ describe('runCoder safety', () => {
 
   it('stops a model call in flight when cancelled', async () => {
     const controller = new AbortController();
-    const hanging: ModelProvider = { spec: 'test:hanging', complete: () => {
+    const hanging: ModelProvider = {
+      spec: 'test:hanging',
+      complete: () => {
         // Abort after the call has started, so the run is waiting on a promise that never settles.
         queueMicrotask(() => controller.abort(new Error('cancelled mid-call')));
         return new Promise(() => undefined);
@@ -89,6 +116,10 @@ describe('runCoder safety', () => {
   });
 
   it('refuses a maxSteps below 1 naming the field', async () => {
-    await expect(runCoder(inputWith(scripted([]), { maxSteps: 0 }))).rejects.toMatchObject({ type: 'InvalidCoderInput', nonRetryable: true, message: expect.stringContaining('maxSteps must be a positive integer, got 0') });
+    await expect(runCoder(inputWith(scripted([]), { maxSteps: 0 }))).rejects.toMatchObject({
+      type: 'InvalidCoderInput',
+      nonRetryable: true,
+      message: expect.stringContaining('maxSteps must be a positive integer, got 0'),
+    });
   });
 });

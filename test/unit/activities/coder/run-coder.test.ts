@@ -18,10 +18,23 @@ beforeEach(async () => {
 });
 afterEach(() => t.cleanup());
 
-async function coderInput(script: Parameters<typeof writeScript>[1], overrides: Partial<RunCoderInput> = {}): Promise<RunCoderInput> {
+async function coderInput(
+  script: Parameters<typeof writeScript>[1],
+  overrides: Partial<RunCoderInput> = {},
+): Promise<RunCoderInput> {
   await writeScript(t.base, script);
   const provider = await createModelProvider('scripted:script.json', { role: 'coder', startTurn: 0, cwd: t.base });
-  return { worktreePath: t.repo, goal: 'Fix add', provider, maxSteps: 10, previousAttempts: [], secretValues: [], artifactDir: t.artifacts, hostId: 'host-a', ...overrides };
+  return {
+    worktreePath: t.repo,
+    goal: 'Fix add',
+    provider,
+    maxSteps: 10,
+    previousAttempts: [],
+    secretValues: [],
+    artifactDir: t.artifacts,
+    hostId: 'host-a',
+    ...overrides,
+  };
 }
 
 async function readTranscript(file: string | undefined): Promise<ChatMessage[]> {
@@ -35,26 +48,63 @@ describe('runCoder', () => {
       coder: [
         call('list_files', { recursive: true }, 'Looking around.'),
         call('read_file', { path: 'calc/core.py' }),
-        { tool_calls: [{ name: 'replace_in_file', arguments: { path: 'calc/core.py', old: 'return a - b', new: 'return a + b' } }, { name: 'write_file', arguments: { path: 'calc/mul.py', content: 'def mul(a, b):\n    return a * b\n' } }] },
+        {
+          tool_calls: [
+            { name: 'replace_in_file', arguments: { path: 'calc/core.py', old: 'return a - b', new: 'return a + b' } },
+            { name: 'write_file', arguments: { path: 'calc/mul.py', content: 'def mul(a, b):\n    return a * b\n' } },
+          ],
+        },
         call('finish', { summary: 'add now adds; added mul.' }),
         call('write_file', { path: 'never.py', content: '' }),
       ],
     });
     const result = await runCoder({ ...input, heartbeat: (details) => steps.push(details) });
 
-    expect(result).toMatchObject({ status: 'finished', summary: 'add now adds; added mul.', changedFiles: ['calc/core.py', 'calc/mul.py'], turnsConsumed: 4 });
+    expect(result).toMatchObject({
+      status: 'finished',
+      summary: 'add now adds; added mul.',
+      changedFiles: ['calc/core.py', 'calc/mul.py'],
+      turnsConsumed: 4,
+    });
     expect(result.reason).toBeUndefined();
-    expect(result.telemetry).toMatchObject({ patchAttempts: 1, patchSuccesses: 1, patchMismatches: 0, writeFileOperations: 1, writeFileFallbacks: 0, mutationOperations: 2, modelRequests: 4 });
+    expect(result.telemetry).toMatchObject({
+      patchAttempts: 1,
+      patchSuccesses: 1,
+      patchMismatches: 0,
+      writeFileOperations: 1,
+      writeFileFallbacks: 0,
+      mutationOperations: 2,
+      modelRequests: 4,
+    });
     expect(result.telemetry.inputTokens).toBeGreaterThan(0);
     const transcriptPath = path.join(t.artifacts, 'transcript.json');
     expect(steps).toEqual([1, 2, 3, 4].map((step) => ({ step, transcriptPath })));
-    const pytest = await execa('python3', ['-m', 'pytest', '-q', '-p', 'no:cacheprovider'], { cwd: t.repo, reject: false });
+    const pytest = await execa('python3', ['-m', 'pytest', '-q', '-p', 'no:cacheprovider'], {
+      cwd: t.repo,
+      reject: false,
+    });
     expect(pytest.exitCode).toBe(0);
 
     const transcript = await readTranscript(result.transcript?.path);
     expect(result.transcript).toMatchObject({ hostId: 'host-a', path: path.join(t.artifacts, 'transcript.json') });
-    expect(transcript.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'tool', 'assistant', 'tool', 'tool', 'assistant', 'tool']);
-    expect(transcript[3]).toMatchObject({ role: 'tool', name: 'list_files', content: expect.stringContaining('calc/core.py') });
+    expect(transcript.map((m) => m.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+      'tool',
+      'assistant',
+      'tool',
+      'tool',
+      'assistant',
+      'tool',
+    ]);
+    expect(transcript[3]).toMatchObject({
+      role: 'tool',
+      name: 'list_files',
+      content: expect.stringContaining('calc/core.py'),
+    });
   });
 
   it('counts a failed replace followed by write_file of the same file as a mismatch and a fallback', async () => {
@@ -83,15 +133,32 @@ describe('runCoder', () => {
       refusedToolCalls: 0,
     });
     const summary = summarizeTelemetry([result.telemetry], { tasks: 1, acceptedTasks: 1 });
-    expect(summary).toMatchObject({ patch_mismatch_count: 1, patch_success_rate: 0.5, write_file_fallbacks: 1, write_file_fallback_rate: 0.5, model_requests_per_task: 5 });
+    expect(summary).toMatchObject({
+      patch_mismatch_count: 1,
+      patch_success_rate: 0.5,
+      write_file_fallbacks: 1,
+      write_file_fallback_rate: 0.5,
+      model_requests_per_task: 5,
+    });
     expect(result.changedFiles).toEqual(['calc/core.py', 'calc/extra.py']);
   });
 
   it('continues the scripted turns across two runs when the second starts at the first one’s count', async () => {
-    const script = { coder: [call('write_file', { path: 'a.py', content: 'A = 1\n' }), call('finish', { summary: 'first' }), call('write_file', { path: 'b.py', content: 'B = 1\n' }), call('finish', { summary: 'second' })] };
+    const script = {
+      coder: [
+        call('write_file', { path: 'a.py', content: 'A = 1\n' }),
+        call('finish', { summary: 'first' }),
+        call('write_file', { path: 'b.py', content: 'B = 1\n' }),
+        call('finish', { summary: 'second' }),
+      ],
+    };
     const first = await runCoder(await coderInput(script));
     expect(first).toMatchObject({ status: 'finished', summary: 'first', changedFiles: ['a.py'], turnsConsumed: 2 });
-    const provider = await createModelProvider('scripted:script.json', { role: 'coder', startTurn: first.turnsConsumed, cwd: t.base });
+    const provider = await createModelProvider('scripted:script.json', {
+      role: 'coder',
+      startTurn: first.turnsConsumed,
+      cwd: t.base,
+    });
     const second = await runCoder({ ...(await coderInput(script)), provider });
     expect(second).toMatchObject({ status: 'finished', summary: 'second', changedFiles: ['b.py'], turnsConsumed: 2 });
   });
@@ -106,8 +173,24 @@ describe('runCoder', () => {
   });
 
   it('stops at maxSteps, counting a turn without tool calls as a step and nudging the model', async () => {
-    const result = await runCoder(await coderInput({ coder: [{ content: 'I think I should look first.' }, call('read_file', { path: 'calc/core.py' }), call('finish', { summary: 'late' })] }, { maxSteps: 2 }));
-    expect(result).toMatchObject({ status: 'max_steps', reason: 'max steps (2) reached without finish', turnsConsumed: 2, changedFiles: [] });
+    const result = await runCoder(
+      await coderInput(
+        {
+          coder: [
+            { content: 'I think I should look first.' },
+            call('read_file', { path: 'calc/core.py' }),
+            call('finish', { summary: 'late' }),
+          ],
+        },
+        { maxSteps: 2 },
+      ),
+    );
+    expect(result).toMatchObject({
+      status: 'max_steps',
+      reason: 'max steps (2) reached without finish',
+      turnsConsumed: 2,
+      changedFiles: [],
+    });
     const transcript = await readTranscript(result.transcript?.path);
     expect(transcript[3]).toMatchObject({ role: 'user', content: expect.stringContaining('without calling a tool') });
   });
@@ -119,11 +202,21 @@ describe('runCoder', () => {
       failureClass: 'test_failure',
       reviewFindings: [],
       judgeFindings: [],
-      test: { counts: { total: 1, passed: 0, failed: 1, errors: 0, skipped: 0 }, stdoutExcerpt: 'E   assert -1 == 3', stderrExcerpt: '' },
+      test: {
+        counts: { total: 1, passed: 0, failed: 1, errors: 0, skipped: 0 },
+        stdoutExcerpt: 'E   assert -1 == 3',
+        stderrExcerpt: '',
+      },
     };
     const seen: ChatMessage[][] = [];
-    const input = await coderInput({ coder: [call('finish', { summary: 'done' })] }, { previousAttempts: [previous], hint: 'use a plus sign' });
-    const provider: ModelProvider = { spec: input.provider.spec, complete: (request) => (seen.push(request.messages), input.provider.complete(request)) };
+    const input = await coderInput(
+      { coder: [call('finish', { summary: 'done' })] },
+      { previousAttempts: [previous], hint: 'use a plus sign' },
+    );
+    const provider: ModelProvider = {
+      spec: input.provider.spec,
+      complete: (request) => (seen.push(request.messages), input.provider.complete(request)),
+    };
     await runCoder({ ...input, provider });
     const user = seen[0][1];
     expect(user.role).toBe('user');
@@ -134,8 +227,22 @@ describe('runCoder', () => {
   it('redacts a secret from the goal in what the model sees, the transcript and the summary', async () => {
     const secret = 'tok-9f8e7d6c5b';
     const seen: string[] = [];
-    const input = await coderInput({ coder: [call('write_file', { path: 'conf.py', content: `TOKEN = "${secret}"\n` }), call('finish', { summary: `stored ${secret}` })] }, { goal: `Store the token ${secret} in conf.py`, secretValues: [secret] });
-    const provider: ModelProvider = { spec: input.provider.spec, complete: (request) => (seen.push(JSON.stringify(request.messages.slice(0, 2))), input.provider.complete(request)) };
+    const input = await coderInput(
+      {
+        coder: [
+          call('write_file', { path: 'conf.py', content: `TOKEN = "${secret}"\n` }),
+          call('finish', { summary: `stored ${secret}` }),
+        ],
+      },
+      { goal: `Store the token ${secret} in conf.py`, secretValues: [secret] },
+    );
+    const provider: ModelProvider = {
+      spec: input.provider.spec,
+      complete: (request) => (
+        seen.push(JSON.stringify(request.messages.slice(0, 2))),
+        input.provider.complete(request)
+      ),
+    };
     const result = await runCoder({ ...input, provider });
     expect(seen[0]).toContain('Store the token [redacted] in conf.py');
     expect(seen.join('')).not.toContain(secret);

@@ -61,7 +61,7 @@ describe('commitWorktree', () => {
     expect(count.trim()).toBe('1');
   });
 
-  it('does not mistake another attempt\'s trailer for its own', async () => {
+  it("does not mistake another attempt's trailer for its own", async () => {
     const { worktreePath, branch } = await setup();
     await writeFile(path.join(worktreePath, 'new.py'), 'x = 1\n');
     await commitWorktree({ ...run, attempt: 10, worktreePath, branch });
@@ -99,13 +99,20 @@ describe('commitWorktree', () => {
     });
   });
 
-  it('gives a later run of the same task id a branch of its own and never moves the earlier run\'s branch', async () => {
+  it("gives a later run of the same task id a branch of its own and never moves the earlier run's branch", async () => {
     const { repoPath, workDir, worktreePath, branch } = await setup();
     await writeFile(path.join(worktreePath, 'new.py'), 'x = 1\n');
     const first = await commitWorktree({ ...run, worktreePath, branch });
     await removeWorktree({ repoPath, worktreePath });
     // A second tasks file, a scheduled run or a retry after close: same task id, same workflow id and attempt.
-    const again = await createWorktree({ repoPath, workDir, baseRef: 'main', taskId: 't1', workflowId: 'wf-1', attempt: 1 });
+    const again = await createWorktree({
+      repoPath,
+      workDir,
+      baseRef: 'main',
+      taskId: 't1',
+      workflowId: 'wf-1',
+      attempt: 1,
+    });
     await writeFile(path.join(again.worktreePath, 'new.py'), 'x = 2\n');
     const second = await commitWorktree({ ...run, worktreePath: again.worktreePath, branch: again.branch });
     const third = await makeRun(repoPath, 'wf-2');
@@ -118,16 +125,26 @@ describe('commitWorktree', () => {
     expect((await git.raw(['rev-parse', 'taskloop/t1-run2'])).trim()).toBe(second.sha);
     expect(new Set([first.sha, second.sha, third.sha]).size).toBe(3);
     // A retried commit of the second run names the branch that holds it.
-    expect(await commitWorktree({ ...run, worktreePath: again.worktreePath, branch: again.branch })).toEqual({ ...second, created: false });
+    expect(await commitWorktree({ ...run, worktreePath: again.worktreePath, branch: again.branch })).toEqual({
+      ...second,
+      created: false,
+    });
   });
 
-  it('finds a commit made by an earlier run with the same trailer only after this attempt\'s base', async () => {
+  it("finds a commit made by an earlier run with the same trailer only after this attempt's base", async () => {
     const { repoPath, workDir, worktreePath, branch } = await setup();
     await writeFile(path.join(worktreePath, 'new.py'), 'x = 1\n');
     const first = await commitWorktree({ ...run, worktreePath, branch });
     await removeWorktree({ repoPath, worktreePath });
     await simpleGit(repoPath).raw(['merge', '-q', '--ff-only', first.branch]);
-    const again = await createWorktree({ repoPath, workDir, baseRef: 'main', taskId: 't1', workflowId: 'wf-1', attempt: 1 });
+    const again = await createWorktree({
+      repoPath,
+      workDir,
+      baseRef: 'main',
+      taskId: 't1',
+      workflowId: 'wf-1',
+      attempt: 1,
+    });
     await writeFile(path.join(again.worktreePath, 'new.py'), 'x = 3\n');
 
     const second = await commitWorktree({ ...run, worktreePath: again.worktreePath, branch: again.branch });

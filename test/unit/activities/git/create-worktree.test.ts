@@ -59,7 +59,7 @@ describe('createWorktree', () => {
     expect(second.baseSha).toBe(first.baseSha);
   });
 
-  it('gives the next attempt its own worktree and removes an earlier attempt\'s leftover (its host was lost)', async () => {
+  it("gives the next attempt its own worktree and removes an earlier attempt's leftover (its host was lost)", async () => {
     const { repoPath, workDir } = await setup();
     const first = await createWorktree({ ...base, repoPath, workDir });
     await writeFile(path.join(first.worktreePath, 'left.py'), 'x = 1\n');

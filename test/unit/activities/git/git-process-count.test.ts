@@ -33,11 +33,25 @@ describe('git processes per attempt', () => {
     const traceFile = path.join(workDir, 'git-trace.log');
 
     const count = await countGitProcesses(traceFile, async () => {
-      const claim = await createWorktree({ repoPath, workDir, baseRef: 'main', taskId: 't1', workflowId: 'wf-1', attempt: 1 });
+      const claim = await createWorktree({
+        repoPath,
+        workDir,
+        baseRef: 'main',
+        taskId: 't1',
+        workflowId: 'wf-1',
+        attempt: 1,
+      });
       await writeFile(path.join(claim.worktreePath, 'calc.py'), 'def add(a, b):\n    return a + b\n');
       const diff = await diffWorktree({ worktreePath: claim.worktreePath, baseSha: claim.baseSha });
       expect(diff.changedFiles).toEqual(['calc.py']);
-      await commitWorktree({ worktreePath: claim.worktreePath, branch: claim.branch, workflowId: 'wf-1', attempt: 1, message: 'fix add', staged: true });
+      await commitWorktree({
+        worktreePath: claim.worktreePath,
+        branch: claim.branch,
+        workflowId: 'wf-1',
+        attempt: 1,
+        message: 'fix add',
+        staged: true,
+      });
       await removeWorktree({ repoPath, worktreePath: claim.worktreePath });
     });
 

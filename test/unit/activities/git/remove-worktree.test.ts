@@ -15,7 +15,10 @@ const setup = () => makeRepoWithWorktree(dirs);
 
 async function registeredPaths(repoPath: string): Promise<string[]> {
   const list = await simpleGit(repoPath).raw(['worktree', 'list', '--porcelain']);
-  return list.split('\n').filter((line) => line.startsWith('worktree ')).map((line) => line.slice(9));
+  return list
+    .split('\n')
+    .filter((line) => line.startsWith('worktree '))
+    .map((line) => line.slice(9));
 }
 
 describe('removeWorktree', () => {
@@ -53,7 +56,14 @@ describe('removeWorktree', () => {
     expect(await removeWorktree({ repoPath, worktreePath })).toEqual({ removed: false, wasClean: true });
     const workDir = await makeTempDir();
     dirs.push(workDir);
-    const next = await createWorktree({ repoPath, workDir, baseRef: 'main', taskId: 't2', workflowId: 'wf-2', attempt: 1 });
+    const next = await createWorktree({
+      repoPath,
+      workDir,
+      baseRef: 'main',
+      taskId: 't2',
+      workflowId: 'wf-2',
+      attempt: 1,
+    });
     expect(await registeredPaths(repoPath)).toEqual([await realpath(repoPath), await realpath(next.worktreePath)]);
   });
 
@@ -64,7 +74,9 @@ describe('removeWorktree', () => {
       type: 'InvalidWorktree',
       nonRetryable: true,
     });
-    await expect(removeWorktree({ repoPath, worktreePath: repoPath })).rejects.toMatchObject({ type: 'InvalidWorktree' });
+    await expect(removeWorktree({ repoPath, worktreePath: repoPath })).rejects.toMatchObject({
+      type: 'InvalidWorktree',
+    });
     expect(existsSync(other)).toBe(true);
   });
 });

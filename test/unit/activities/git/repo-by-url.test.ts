@@ -22,26 +22,57 @@ async function makeRemote() {
 async function makeHost(name: string) {
   const workDir = await makeTempDir();
   dirs.push(workDir);
-  return createTaskActivities({ hostId: name, hostQueue: `taskloop-host-${name}`, workDir, eventsFile: path.join(workDir, 'events.jsonl') });
+  return createTaskActivities({
+    hostId: name,
+    hostQueue: `taskloop-host-${name}`,
+    workDir,
+    eventsFile: path.join(workDir, 'events.jsonl'),
+  });
 }
 
 const env = new MockActivityEnvironment();
 const run = <A, R>(activity: (input: A) => Promise<R>, input: A): Promise<R> => env.run(activity, input) as Promise<R>;
-const remoteSha = async (remote: string, ref: string) => (await simpleGit(remote).raw(['rev-parse', '--verify', '--quiet', ref]).catch(() => '')).trim();
+const remoteSha = async (remote: string, ref: string) =>
+  (
+    await simpleGit(remote)
+      .raw(['rev-parse', '--verify', '--quiet', ref])
+      .catch(() => '')
+  ).trim();
 
 describe('repositories by URL', () => {
   it('claims from a fetched base on each host, commits, pushes the branch once and names the remote', async () => {
     const { remote, url } = await makeRemote();
     const [hostA, hostB] = [await makeHost('a'), await makeHost('b')];
-    const claimA = await run(hostA.claimWorktree, { workflowId: 'task-p-t1', attempt: 1, taskId: 't1', repoPath: url, baseRef: 'main' });
+    const claimA = await run(hostA.claimWorktree, {
+      workflowId: 'task-p-t1',
+      attempt: 1,
+      taskId: 't1',
+      repoPath: url,
+      baseRef: 'main',
+    });
     await writeFiles(claimA.worktreePath, { 'calc.py': 'def add(a, b):\n    return a + b\n' });
-    const commit = await run(hostA.commitWorktree, { workflowId: 'task-p-t1', attempt: 1, worktreePath: claimA.worktreePath, branch: claimA.branch, message: 'fix add' });
-    const retried = await run(hostA.commitWorktree, { workflowId: 'task-p-t1', attempt: 1, worktreePath: claimA.worktreePath, branch: claimA.branch, message: 'fix add' });
+    const commit = await run(hostA.commitWorktree, {
+      workflowId: 'task-p-t1',
+      attempt: 1,
+      worktreePath: claimA.worktreePath,
+      branch: claimA.branch,
+      message: 'fix add',
+    });
+    const retried = await run(hostA.commitWorktree, {
+      workflowId: 'task-p-t1',
+      attempt: 1,
+      worktreePath: claimA.worktreePath,
+      branch: claimA.branch,
+      message: 'fix add',
+    });
 
     expect(commit).toMatchObject({ branch: 'taskloop/t1', created: true, remote: url });
     expect(retried).toEqual({ ...commit, created: false });
     expect(await remoteSha(remote, 'refs/heads/taskloop/t1')).toBe(commit.sha);
-    expect(await run(hostA.removeWorktree, { repoPath: url, worktreePath: claimA.worktreePath })).toEqual({ removed: true, wasClean: true });
+    expect(await run(hostA.removeWorktree, { repoPath: url, worktreePath: claimA.worktreePath })).toEqual({
+      removed: true,
+      wasClean: true,
+    });
 
     // The remote's main moves on; host B's claim fetches it (a fetch per claim, not a stale clone).
     const pusher = await makeTempDir();
@@ -51,28 +82,65 @@ describe('repositories by URL', () => {
     await simpleGit(pusher).raw(['add', 'later.txt']);
     await simpleGit(pusher).raw(['-c', 'user.name=t', '-c', 'user.email=t@e', 'commit', '-qm', 'later']);
     await simpleGit(pusher).raw(['push', '--quiet', 'origin', 'main']);
-    const claimB = await run(hostB.claimWorktree, { workflowId: 'task-p-t2', attempt: 1, taskId: 't2', repoPath: url, baseRef: 'main' });
+    const claimB = await run(hostB.claimWorktree, {
+      workflowId: 'task-p-t2',
+      attempt: 1,
+      taskId: 't2',
+      repoPath: url,
+      baseRef: 'main',
+    });
     expect(claimB.baseSha).toBe(await remoteSha(remote, 'refs/heads/main'));
     expect(path.relative(claimA.worktreePath, claimB.worktreePath).startsWith('..')).toBe(true);
   });
 
-  it('fails a push the remote rejects because its branch moved with PushRejected, and keeps the commit in the host\'s clone', async () => {
+  it("fails a push the remote rejects because its branch moved with PushRejected, and keeps the commit in the host's clone", async () => {
     const { remote, url } = await makeRemote();
     const host = await makeHost('a');
-    const claim = await run(host.claimWorktree, { workflowId: 'task-p-t1', attempt: 1, taskId: 't1', repoPath: url, baseRef: 'main' });
+    const claim = await run(host.claimWorktree, {
+      workflowId: 'task-p-t1',
+      attempt: 1,
+      taskId: 't1',
+      repoPath: url,
+      baseRef: 'main',
+    });
     // Someone else's commit lands on the remote's taskloop/t1 first.
     const main = await remoteSha(remote, 'refs/heads/main');
     const tree = (await simpleGit(remote).raw(['rev-parse', `${main}^{tree}`])).trim();
-    const other = (await simpleGit(remote).raw(['-c', 'user.name=o', '-c', 'user.email=o@e', 'commit-tree', tree, '-p', main, '-m', 'other'])).trim();
+    const other = (
+      await simpleGit(remote).raw([
+        '-c',
+        'user.name=o',
+        '-c',
+        'user.email=o@e',
+        'commit-tree',
+        tree,
+        '-p',
+        main,
+        '-m',
+        'other',
+      ])
+    ).trim();
     await simpleGit(remote).raw(['update-ref', 'refs/heads/taskloop/t1', other]);
     await writeFiles(claim.worktreePath, { 'calc.py': 'def add(a, b):\n    return a + b\n' });
 
-    const failure = run(host.commitWorktree, { workflowId: 'task-p-t1', attempt: 1, worktreePath: claim.worktreePath, branch: claim.branch, message: 'fix add' });
+    const failure = run(host.commitWorktree, {
+      workflowId: 'task-p-t1',
+      attempt: 1,
+      worktreePath: claim.worktreePath,
+      branch: claim.branch,
+      message: 'fix add',
+    });
 
-    await expect(failure).rejects.toMatchObject({ type: 'PushRejected', nonRetryable: true, message: expect.stringMatching(/taskloop\/t1.*rejected \((fetch first|non-fast-forward)/) });
+    await expect(failure).rejects.toMatchObject({
+      type: 'PushRejected',
+      nonRetryable: true,
+      message: expect.stringMatching(/taskloop\/t1.*rejected \((fetch first|non-fast-forward)/),
+    });
     expect(await remoteSha(remote, 'refs/heads/taskloop/t1')).toBe(other);
     const kept = (await simpleGit(claim.worktreePath).raw(['rev-parse', 'refs/heads/taskloop/t1'])).trim();
     expect(kept).not.toBe(other);
-    expect(await simpleGit(claim.worktreePath).raw(['log', '-1', '--format=%B', kept])).toContain('Taskloop-Run: task-p-t1/1');
+    expect(await simpleGit(claim.worktreePath).raw(['log', '-1', '--format=%B', kept])).toContain(
+      'Taskloop-Run: task-p-t1/1',
+    );
   });
 });

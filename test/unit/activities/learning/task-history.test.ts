@@ -11,7 +11,14 @@ describe("the project's failure history beside the repository", () => {
   it('keeps records in the git folder, groups them per task, drops other projects and the asking task, and counts a retried append once', async () => {
     const repo = await makeRepo();
     dirs.push(repo);
-    const record = { project: 'p', workflowId: 'task-p-a', attempt: 1, taskId: 'a', files: ['calc.py'], patterns: ['wrong_constant'] };
+    const record = {
+      project: 'p',
+      workflowId: 'task-p-a',
+      attempt: 1,
+      taskId: 'a',
+      files: ['calc.py'],
+      patterns: ['wrong_constant'],
+    };
     await appendTaskHistory(repo, record);
     await appendTaskHistory(repo, record);
     await appendTaskHistory(repo, { ...record, attempt: 2, files: ['util.py'] });
@@ -19,7 +26,9 @@ describe("the project's failure history beside the repository", () => {
     await appendTaskHistory(repo, { ...record, project: 'other' });
 
     expect(existsSync(path.join(repo, '.git', 'taskloop', 'history.jsonl'))).toBe(true);
-    expect(await loadTaskHistory(repo, 'p', 'b')).toEqual([{ taskId: 'a', files: ['calc.py', 'util.py'], patterns: ['wrong_constant', 'wrong_constant'] }]);
+    expect(await loadTaskHistory(repo, 'p', 'b')).toEqual([
+      { taskId: 'a', files: ['calc.py', 'util.py'], patterns: ['wrong_constant', 'wrong_constant'] },
+    ]);
     expect(await loadTaskHistory(repo, 'p', 'z')).toHaveLength(2);
   });
 

@@ -22,15 +22,34 @@ describe('loadAgent', () => {
   });
 
   it("loads the champion's prompt file relative to the registry, so a promotion needs no code change", async () => {
-    const file = await registryWith({ coder: { champion: 'c2', versions: { c1: {}, c2: { prompt: 'c2.md' } } } }, { 'c2.md': 'You are coder two.' });
-    expect(await loadAgent('coder', { file })).toMatchObject({ agent: { version: 'c2' }, prompt: 'You are coder two.' });
-    expect(await loadAgent('coder', { file, pinned: 'c1' })).toEqual({ agent: { role: 'coder', version: 'c1', prompt: 'builtin', parameters: {}, capabilities: ['READ_REPOSITORY', 'INVESTIGATE_WORKTREE', 'WRITE_WORKTREE', 'RUN_TESTS'] } });
+    const file = await registryWith(
+      { coder: { champion: 'c2', versions: { c1: {}, c2: { prompt: 'c2.md' } } } },
+      { 'c2.md': 'You are coder two.' },
+    );
+    expect(await loadAgent('coder', { file })).toMatchObject({
+      agent: { version: 'c2' },
+      prompt: 'You are coder two.',
+    });
+    expect(await loadAgent('coder', { file, pinned: 'c1' })).toEqual({
+      agent: {
+        role: 'coder',
+        version: 'c1',
+        prompt: 'builtin',
+        parameters: {},
+        capabilities: ['READ_REPOSITORY', 'INVESTIGATE_WORKTREE', 'WRITE_WORKTREE', 'RUN_TESTS'],
+      },
+    });
   });
 
   it('uses the built-in version when there is no registry, and fails non-retryably on a broken one', async () => {
     expect((await loadAgent('coder', { file: '/nonexistent/registry.json' })).agent.version).toBe('builtin');
-    await expect(loadAgent('coder', { file: await registryWith('{ nope') })).rejects.toMatchObject({ type: 'InvalidAgentRegistry', nonRetryable: true });
-    await expect(loadAgent('coder', { file: await registryWith({ coder: { champion: 'x', versions: {} } }) })).rejects.toMatchObject({
+    await expect(loadAgent('coder', { file: await registryWith('{ nope') })).rejects.toMatchObject({
+      type: 'InvalidAgentRegistry',
+      nonRetryable: true,
+    });
+    await expect(
+      loadAgent('coder', { file: await registryWith({ coder: { champion: 'x', versions: {} } }) }),
+    ).rejects.toMatchObject({
       message: expect.stringContaining('coder.champion'),
     });
   });

@@ -9,9 +9,15 @@ describe('the anthropic provider against a local Messages API server', () => {
   describeProviderContract({
     kind: 'anthropic',
     basePath: '',
-    reply: (text, tools = []) => messagesReply(text, tools.map((tool) => ({ name: tool.name, input: tool.args }))),
+    reply: (text, tools = []) =>
+      messagesReply(
+        text,
+        tools.map((tool) => ({ name: tool.name, input: tool.args })),
+      ),
     toolResults: (body) =>
-      (body.messages as { content: Block[] }[]).flatMap((m) => m.content.filter((b) => b.type === 'tool_result').map((b) => b.content ?? '')),
+      (body.messages as { content: Block[] }[]).flatMap((m) =>
+        m.content.filter((b) => b.type === 'tool_result').map((b) => b.content ?? ''),
+      ),
   });
 });
 

@@ -33,7 +33,11 @@ export function describeProviderContract(c: ProviderCase): void {
   const provider = (replies: ScriptedReply[], timeoutMs = 5_000): Promise<ModelProvider> => {
     server.push(...replies);
     const vendor = c.kind.toUpperCase();
-    const env = { [`${vendor}_BASE_URL`]: `${server.url}${c.basePath}`, [`${vendor}_API_KEY`]: 'test-key', TASKLOOP_MODEL_TIMEOUT_MS: String(timeoutMs) };
+    const env = {
+      [`${vendor}_BASE_URL`]: `${server.url}${c.basePath}`,
+      [`${vendor}_API_KEY`]: 'test-key',
+      TASKLOOP_MODEL_TIMEOUT_MS: String(timeoutMs),
+    };
     return createModelProvider(`${c.kind}:test-model`, { role: 'coder', cwd: '/', env });
   };
   beforeEach(async () => {
@@ -48,10 +52,23 @@ export function describeProviderContract(c: ProviderCase): void {
   it('runs a tool-calling coder conversation to completion, sending tool results back and counting tokens', async () => {
     const model = await provider([
       { body: c.reply('Reading.', [{ name: 'read_file', args: { path: 'calc.py' } }]) },
-      { body: c.reply('', [{ name: 'replace_in_file', args: { path: 'calc.py', old: 'return a - b', new: 'return a + b' } }]) },
+      {
+        body: c.reply('', [
+          { name: 'replace_in_file', args: { path: 'calc.py', old: 'return a - b', new: 'return a + b' } },
+        ]),
+      },
       { body: c.reply('', [{ name: 'finish', args: { summary: 'add adds' } }]) },
     ]);
-    const result = await runCoder({ worktreePath: repo.repo, goal: 'Fix add', provider: model, maxSteps: 5, previousAttempts: [], secretValues: [], artifactDir: repo.artifacts, hostId: 'h' });
+    const result = await runCoder({
+      worktreePath: repo.repo,
+      goal: 'Fix add',
+      provider: model,
+      maxSteps: 5,
+      previousAttempts: [],
+      secretValues: [],
+      artifactDir: repo.artifacts,
+      hostId: 'h',
+    });
 
     expect(result).toMatchObject({ status: 'finished', summary: 'add adds', changedFiles: ['calc.py'] });
     expect(await readFile(`${repo.repo}/calc.py`, 'utf8')).toContain('return a + b');
@@ -64,7 +81,9 @@ export function describeProviderContract(c: ProviderCase): void {
   });
 
   it('turns a 429 into a retryable failure whose next retry delay is the Retry-After', async () => {
-    const model = await provider([{ status: 429, headers: { 'retry-after': '7' }, body: { error: { message: 'slow down' } } }]);
+    const model = await provider([
+      { status: 429, headers: { 'retry-after': '7' }, body: { error: { message: 'slow down' } } },
+    ]);
     const error = await caught(model.complete(request));
     expect(error).toBeInstanceOf(ApplicationFailure);
     expect(error).toMatchObject({ type: 'ProviderRateLimited', nonRetryable: false, nextRetryDelay: 7000 });
@@ -74,7 +93,11 @@ export function describeProviderContract(c: ProviderCase): void {
   it('turns a 401 into a non-retryable failure naming the variable to set, after one request', async () => {
     const model = await provider([{ status: 401, body: { error: { message: 'bad key' } } }]);
     const error = await caught(model.complete(request));
-    expect(error).toMatchObject({ type: 'ProviderAuthFailed', nonRetryable: true, message: expect.stringContaining(`${c.kind.toUpperCase()}_API_KEY`) });
+    expect(error).toMatchObject({
+      type: 'ProviderAuthFailed',
+      nonRetryable: true,
+      message: expect.stringContaining(`${c.kind.toUpperCase()}_API_KEY`),
+    });
     expect(server.requests).toHaveLength(1);
   });
 

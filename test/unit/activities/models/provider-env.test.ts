@@ -4,13 +4,32 @@ import { parseRetryAfter } from '../../../../activities/models/provider-errors.j
 
 describe('resolveEndpoint', () => {
   it('prefers the per-role variables over the vendor ones and names the key variable it used', () => {
-    const env = { OPENAI_BASE_URL: 'http://a/v1', OPENAI_API_KEY: 'k1', TASKLOOP_JUDGE_OPENAI_BASE_URL: 'http://b/v1', TASKLOOP_JUDGE_OPENAI_API_KEY: 'k2' };
-    expect(resolveEndpoint('openai', 'judge', env)).toEqual({ baseURL: 'http://b/v1', apiKey: 'k2', keyVariable: 'TASKLOOP_JUDGE_OPENAI_API_KEY', timeoutMs: DEFAULT_MODEL_TIMEOUT_MS });
-    expect(resolveEndpoint('openai', 'coder', env)).toMatchObject({ baseURL: 'http://a/v1', apiKey: 'k1', keyVariable: 'OPENAI_API_KEY' });
+    const env = {
+      OPENAI_BASE_URL: 'http://a/v1',
+      OPENAI_API_KEY: 'k1',
+      TASKLOOP_JUDGE_OPENAI_BASE_URL: 'http://b/v1',
+      TASKLOOP_JUDGE_OPENAI_API_KEY: 'k2',
+    };
+    expect(resolveEndpoint('openai', 'judge', env)).toEqual({
+      baseURL: 'http://b/v1',
+      apiKey: 'k2',
+      keyVariable: 'TASKLOOP_JUDGE_OPENAI_API_KEY',
+      timeoutMs: DEFAULT_MODEL_TIMEOUT_MS,
+    });
+    expect(resolveEndpoint('openai', 'coder', env)).toMatchObject({
+      baseURL: 'http://a/v1',
+      apiKey: 'k1',
+      keyVariable: 'OPENAI_API_KEY',
+    });
   });
 
   it('names the vendor key variable when none is set and reads the timeout', () => {
-    expect(resolveEndpoint('anthropic', 'skillWriter', { TASKLOOP_MODEL_TIMEOUT_MS: '5000' })).toEqual({ baseURL: undefined, apiKey: undefined, keyVariable: 'ANTHROPIC_API_KEY', timeoutMs: 5000 });
+    expect(resolveEndpoint('anthropic', 'skillWriter', { TASKLOOP_MODEL_TIMEOUT_MS: '5000' })).toEqual({
+      baseURL: undefined,
+      apiKey: undefined,
+      keyVariable: 'ANTHROPIC_API_KEY',
+      timeoutMs: 5000,
+    });
   });
 });
 

@@ -27,7 +27,12 @@ async function failureOf(text: string): Promise<ApplicationFailure> {
 describe('loadScript', () => {
   it('reads a valid script with defaults for missing content, tool_calls and arguments', async () => {
     const file = path.join(dir, 'ok.json');
-    await writeFile(file, JSON.stringify({ coder: [{ tool_calls: [{ name: 'finish' }] }, { content: 'hi', usage: { input_tokens: 3, output_tokens: 2 } }] }));
+    await writeFile(
+      file,
+      JSON.stringify({
+        coder: [{ tool_calls: [{ name: 'finish' }] }, { content: 'hi', usage: { input_tokens: 3, output_tokens: 2 } }],
+      }),
+    );
     const script = await loadScript(file);
     expect(script.coder[0]).toEqual({ content: '', tool_calls: [{ name: 'finish', arguments: {} }] });
     expect(script.coder[1].usage).toEqual({ input_tokens: 3, output_tokens: 2 });
@@ -49,7 +54,9 @@ describe('loadScript', () => {
   });
 
   it('names the JSON path and the fix when arguments is a string', async () => {
-    const failure = await failureOf(JSON.stringify({ coder: [{}, {}, { tool_calls: [{ name: 'read_file', arguments: '{"path":"a.py"}' }] }] }));
+    const failure = await failureOf(
+      JSON.stringify({ coder: [{}, {}, { tool_calls: [{ name: 'read_file', arguments: '{"path":"a.py"}' }] }] }),
+    );
     expect(failure.message).toContain('coder[2].tool_calls[0].arguments');
     expect(failure.message).toContain('JSON object');
   });
@@ -62,7 +69,11 @@ describe('loadScript', () => {
 
   it('reports a missing file with its path', async () => {
     const file = path.join(dir, 'absent.json');
-    await expect(loadScript(file)).rejects.toMatchObject({ type: 'InvalidScript', nonRetryable: true, message: expect.stringContaining(`${file}: the file does not exist`) });
+    await expect(loadScript(file)).rejects.toMatchObject({
+      type: 'InvalidScript',
+      nonRetryable: true,
+      message: expect.stringContaining(`${file}: the file does not exist`),
+    });
   });
 });
 

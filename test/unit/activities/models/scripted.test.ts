@@ -14,7 +14,11 @@ const messages: ChatMessage[] = [{ role: 'user', content: 'x'.repeat(40) }];
 
 describe('createScriptedProvider', () => {
   const script = scriptOf({
-    coder: [{ content: 'one' }, { content: 'two', tool_calls: [{ name: 'finish', arguments: { summary: 's' } }] }, { content: 'three' }],
+    coder: [
+      { content: 'one' },
+      { content: 'two', tool_calls: [{ name: 'finish', arguments: { summary: 's' } }] },
+      { content: 'three' },
+    ],
     judge: [{ content: 'verdict', usage: { input_tokens: 7, output_tokens: 9 } }],
   });
 
@@ -34,14 +38,22 @@ describe('createScriptedProvider', () => {
     const provider = createScriptedProvider({ file: 'turns.json', script, startTurn: { coder: 3 } });
     const error = await provider.complete({ role: 'coder', messages, tools: [] }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ModelProblem);
-    expect((error as Error).message).toBe('model problem: the scripted file turns.json has no coder turn left (used 3)');
+    expect((error as Error).message).toBe(
+      'model problem: the scripted file turns.json has no coder turn left (used 3)',
+    );
     expect(provider.consumed('coder')).toBe(3);
   });
 
   it('uses recorded usage, and estimates ceil(chars/4) when a turn has none', async () => {
     const provider = createScriptedProvider({ file: 'f', script });
-    expect((await provider.complete({ role: 'judge', messages, tools: [] })).usage).toEqual({ inputTokens: 7, outputTokens: 9 });
+    expect((await provider.complete({ role: 'judge', messages, tools: [] })).usage).toEqual({
+      inputTokens: 7,
+      outputTokens: 9,
+    });
     // 40 request chars -> 10 tokens; reply 'one' (3 chars) -> 1 token.
-    expect((await provider.complete({ role: 'coder', messages, tools: [] })).usage).toEqual({ inputTokens: 10, outputTokens: 1 });
+    expect((await provider.complete({ role: 'coder', messages, tools: [] })).usage).toEqual({
+      inputTokens: 10,
+      outputTokens: 1,
+    });
   });
 });

@@ -72,7 +72,9 @@ describe('reviewChanges', () => {
     const refused = await reviewChanges(input);
     const allowed = await reviewChanges({ ...input, allowTestEdits: true });
 
-    expect(refused.findings).toEqual([expect.objectContaining({ rule: 'test_file_edited', file: 'tests/test_calc.py' })]);
+    expect(refused.findings).toEqual([
+      expect.objectContaining({ rule: 'test_file_edited', file: 'tests/test_calc.py' }),
+    ]);
     expect(refused.findings[0]?.message).toContain('tests/test_calc.py');
     expect(allowed.passed).toBe(true);
   });
@@ -144,9 +146,7 @@ describe('reviewChanges', () => {
 
     const result = await reviewChanges(input);
 
-    expect(result.findings).toEqual([
-      expect.objectContaining({ rule: 'python_syntax', file: 'src/calc.py', line: 2 }),
-    ]);
+    expect(result.findings).toEqual([expect.objectContaining({ rule: 'python_syntax', file: 'src/calc.py', line: 2 })]);
     expect(result.findings[0]?.message).toContain('SyntaxError');
   });
 

@@ -18,7 +18,8 @@ const pairsOf = (args: string[], flag: string) => args.flatMap((arg, index) => (
 describe('bwrapArgs', () => {
   it('unshares every namespace, dies with its parent, drops capabilities and clears the environment', () => {
     const args = bwrapArgs(plan);
-    for (const flag of ['--unshare-all', '--unshare-user', '--die-with-parent', '--clearenv', '--new-session']) expect(args).toContain(flag);
+    for (const flag of ['--unshare-all', '--unshare-user', '--die-with-parent', '--clearenv', '--new-session'])
+      expect(args).toContain(flag);
     expect(pairsOf(args, '--cap-drop')).toEqual(['ALL']);
     expect(args).not.toContain('--share-net');
     expect(bwrapArgs({ ...plan, network: true })).toContain('--share-net');

@@ -22,22 +22,37 @@ describe('detectRunCause', () => {
   it('names refused network access only when the task has no network', () => {
     const tail = 'ConnectionRefusedError: [Errno 111] Connection refused';
     expect(detectRunCause(facts({ outputTail: tail }))?.message).toContain('sandbox: network access refused');
-    expect(detectRunCause(facts({ outputTail: tail, policy: { mode: 'bwrap', network: true, limits: defaultLimits } }))).toBeUndefined();
+    expect(
+      detectRunCause(facts({ outputTail: tail, policy: { mode: 'bwrap', network: true, limits: defaultLimits } })),
+    ).toBeUndefined();
   });
 
   it('names every resource limit the output shows, with its size', () => {
-    const cause = detectRunCause(facts({ outputTail: 'MemoryError\nBlockingIOError: [Errno 11] Resource temporarily unavailable\nOSError: [Errno 27] File too large' }));
+    const cause = detectRunCause(
+      facts({
+        outputTail:
+          'MemoryError\nBlockingIOError: [Errno 11] Resource temporarily unavailable\nOSError: [Errno 27] File too large',
+      }),
+    );
     expect(cause).toMatchObject({ kind: 'ResourceLimit' });
-    expect(cause?.message).toBe(`resource limit: memory (address space ${defaultLimits.memoryMb} MB), processes (${defaultLimits.processes}), file size (${defaultLimits.fileSizeMb} MB)`);
+    expect(cause?.message).toBe(
+      `resource limit: memory (address space ${defaultLimits.memoryMb} MB), processes (${defaultLimits.processes}), file size (${defaultLimits.fileSizeMb} MB)`,
+    );
   });
 
   it('puts the timeout and an output overflow first: they stopped the run', () => {
     expect(detectRunCause(facts({ timedOut: true, outputTail: 'MemoryError' }))?.kind).toBe('TestTimeout');
-    expect(detectRunCause(facts({ outputTooLarge: true, outputTail: 'Read-only file system' }))?.kind).toBe('OutputTooLarge');
+    expect(detectRunCause(facts({ outputTooLarge: true, outputTail: 'Read-only file system' }))?.kind).toBe(
+      'OutputTooLarge',
+    );
   });
 
   it('says nothing of sandbox refusals in none mode or for ordinary failures', () => {
-    expect(detectRunCause(facts({ policy: { mode: 'none', network: false, limits: defaultLimits }, outputTail: 'Read-only file system' }))).toBeUndefined();
+    expect(
+      detectRunCause(
+        facts({ policy: { mode: 'none', network: false, limits: defaultLimits }, outputTail: 'Read-only file system' }),
+      ),
+    ).toBeUndefined();
     expect(detectRunCause(facts({ outputTail: 'assert 6 == 5' }))).toBeUndefined();
   });
 });

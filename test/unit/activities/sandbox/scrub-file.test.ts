@@ -29,7 +29,13 @@ describe('scrubbing a log chunk by chunk', () => {
     dirs.push(dir);
     const source = path.join(dir, 'raw.log');
     await writeFile(source, `${'x'.repeat(200_000)}token-abcdef${'y'.repeat(70_000)}token-abcdef`);
-    const ref = await scrubFileToArtifact({ source, dir, name: 'test-stdout.log', secretValues: ['token-abcdef'], hostId: 'h' });
+    const ref = await scrubFileToArtifact({
+      source,
+      dir,
+      name: 'test-stdout.log',
+      secretValues: ['token-abcdef'],
+      hostId: 'h',
+    });
     const text = await readFile(ref.path, 'utf8');
     expect(text).not.toContain('token-abcdef');
     expect(text.match(/\[redacted\]/g)).toHaveLength(2);

@@ -5,13 +5,23 @@ import { describe, expect, it } from 'vitest';
 import { generateSkill, type GenerateSkillInput } from '../../../../activities/skills/generate-skill.js';
 import { parseSkill, skillId } from '../../../../domain/learning/skills.js';
 
-const reply = (whenItApplies: string) => ({ content: JSON.stringify({ whenItApplies, whatToDo: 'Read fetcher.py first.' }) });
+const reply = (whenItApplies: string) => ({
+  content: JSON.stringify({ whenItApplies, whatToDo: 'Read fetcher.py first.' }),
+});
 
 async function setUp(skillWriter: { content: string }[]) {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'taskloop-'));
   await writeFile(path.join(dir, 'script.json'), JSON.stringify({ skillWriter }));
   const skillsDir = path.join(dir, 'skills');
-  const failure = (n: number) => ({ workflowId: `task-p-t${n}`, taskId: `t${n}`, attempt: 1, description: 'Fix the cache key', failureClass: 'context_problem', reason: 'tests failed', evidence: '' });
+  const failure = (n: number) => ({
+    workflowId: `task-p-t${n}`,
+    taskId: `t${n}`,
+    attempt: 1,
+    description: 'Fix the cache key',
+    failureClass: 'context_problem',
+    reason: 'tests failed',
+    evidence: '',
+  });
   const input = (startTurn: number, sourceWorkflowIds: string[]): GenerateSkillInput => ({
     skillsDir,
     modelSpec: 'scripted:script.json',
@@ -30,10 +40,24 @@ describe('generateSkill', () => {
     const { skillsDir, input, deps } = await setUp([reply('Fixing cache keys')]);
     const written = await generateSkill(input(0, ['task-p-t1', 'task-p-t2']), deps);
     const id = skillId('cross_dep', 'Fix the cache key');
-    expect(written).toEqual({ id, path: path.join(skillsDir, `${id}.md`), pattern: 'cross_dep', sourceWorkflowIds: ['task-p-t1', 'task-p-t2'], writtenBy: 'model' });
+    expect(written).toEqual({
+      id,
+      path: path.join(skillsDir, `${id}.md`),
+      pattern: 'cross_dep',
+      sourceWorkflowIds: ['task-p-t1', 'task-p-t2'],
+      writtenBy: 'model',
+    });
     expect(parseSkill(await readFile(written.path, 'utf8'))).toEqual({
       success: true,
-      data: { id, pattern: 'cross_dep', whenItApplies: 'Fixing cache keys', whatToDo: 'Read fetcher.py first.', sourceWorkflowIds: ['task-p-t1', 'task-p-t2'], createdAt: '2026-02-03T04:05:06.000Z', writtenBy: 'model' },
+      data: {
+        id,
+        pattern: 'cross_dep',
+        whenItApplies: 'Fixing cache keys',
+        whatToDo: 'Read fetcher.py first.',
+        sourceWorkflowIds: ['task-p-t1', 'task-p-t2'],
+        createdAt: '2026-02-03T04:05:06.000Z',
+        writtenBy: 'model',
+      },
     });
   });
 
@@ -46,25 +70,49 @@ describe('generateSkill', () => {
   it('rewrites the same file on a retry or a recurrence, merging provenance and keeping the creation time', async () => {
     const { skillsDir, input, deps } = await setUp([reply('Fixing cache keys'), reply('Fixing cache keys, revised')]);
     await generateSkill(input(0, ['task-p-t1', 'task-p-t2']), deps);
-    const again = await generateSkill(input(1, ['task-p-t2', 'task-p-t3']), { ...deps, now: () => new Date('2030-01-01T00:00:00.000Z') });
+    const again = await generateSkill(input(1, ['task-p-t2', 'task-p-t3']), {
+      ...deps,
+      now: () => new Date('2030-01-01T00:00:00.000Z'),
+    });
     expect(await readdir(skillsDir)).toEqual([path.basename(again.path)]);
     expect(again.sourceWorkflowIds).toEqual(['task-p-t1', 'task-p-t2', 'task-p-t3']);
     const stored = parseSkill(await readFile(again.path, 'utf8'));
-    expect(stored.success && stored.data).toMatchObject({ whenItApplies: 'Fixing cache keys, revised', createdAt: '2026-02-03T04:05:06.000Z' });
+    expect(stored.success && stored.data).toMatchObject({
+      whenItApplies: 'Fixing cache keys, revised',
+      createdAt: '2026-02-03T04:05:06.000Z',
+    });
   });
 
   it('distils a skill without a model when the reply is not a draft, saying why', async () => {
     const { input, deps } = await setUp([{ content: 'Be careful.' }]);
     const written = await generateSkill(input(0, ['task-p-t1']), deps);
-    expect(written).toMatchObject({ writtenBy: 'distilled', distilledBecause: expect.stringContaining('skill writer reply is not JSON') });
+    expect(written).toMatchObject({
+      writtenBy: 'distilled',
+      distilledBecause: expect.stringContaining('skill writer reply is not JSON'),
+    });
     const stored = parseSkill(await readFile(written.path, 'utf8'));
-    expect(stored.success && stored.data).toMatchObject({ writtenBy: 'distilled', whenItApplies: 'Fix the cache key', whatToDo: expect.stringContaining('expand_dependency_context') });
+    expect(stored.success && stored.data).toMatchObject({
+      writtenBy: 'distilled',
+      whenItApplies: 'Fix the cache key',
+      whatToDo: expect.stringContaining('expand_dependency_context'),
+    });
   });
 
   it('distils a skill from the pattern, the evidence and the tasks when no model is set or the script has no turn', async () => {
     const { input, deps } = await setUp([]);
-    const failures = [1, 2].map((n) => ({ workflowId: `task-p-t${n}`, taskId: `t${n}`, attempt: 1, description: 'Fix the cache key', failureClass: 'code_defect', reason: 'tests failed', evidence: `collected 3 items\nE       ImportError: cannot import name 'key_for' (case ${n})\n1 failed` }));
-    const unset = await generateSkill({ ...input(0, ['task-p-t1', 'task-p-t2']), modelSpec: undefined, failures }, deps);
+    const failures = [1, 2].map((n) => ({
+      workflowId: `task-p-t${n}`,
+      taskId: `t${n}`,
+      attempt: 1,
+      description: 'Fix the cache key',
+      failureClass: 'code_defect',
+      reason: 'tests failed',
+      evidence: `collected 3 items\nE       ImportError: cannot import name 'key_for' (case ${n})\n1 failed`,
+    }));
+    const unset = await generateSkill(
+      { ...input(0, ['task-p-t1', 'task-p-t2']), modelSpec: undefined, failures },
+      deps,
+    );
     expect(unset).toMatchObject({ writtenBy: 'distilled', distilledBecause: 'no skill-writer model is set' });
     const text = await readFile(unset.path, 'utf8');
     expect(text).toContain('written_by: distilled');
@@ -81,9 +129,17 @@ describe('generateSkill', () => {
     const model = await generateSkill(input(0, ['task-p-t2']), deps);
     expect(model.path).toBe(distilled.path);
     const afterModel = parseSkill(await readFile(model.path, 'utf8'));
-    expect(afterModel.success && afterModel.data).toMatchObject({ writtenBy: 'model', whenItApplies: 'Fixing cache keys', sourceWorkflowIds: ['task-p-t1', 'task-p-t2'] });
+    expect(afterModel.success && afterModel.data).toMatchObject({
+      writtenBy: 'model',
+      whenItApplies: 'Fixing cache keys',
+      sourceWorkflowIds: ['task-p-t1', 'task-p-t2'],
+    });
     await generateSkill({ ...input(0, ['task-p-t3']), modelSpec: undefined }, deps);
     const afterDistil = parseSkill(await readFile(model.path, 'utf8'));
-    expect(afterDistil.success && afterDistil.data).toMatchObject({ writtenBy: 'model', whenItApplies: 'Fixing cache keys', sourceWorkflowIds: ['task-p-t1', 'task-p-t2', 'task-p-t3'] });
+    expect(afterDistil.success && afterDistil.data).toMatchObject({
+      writtenBy: 'model',
+      whenItApplies: 'Fixing cache keys',
+      sourceWorkflowIds: ['task-p-t1', 'task-p-t2', 'task-p-t3'],
+    });
   });
 });

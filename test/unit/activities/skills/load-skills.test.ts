@@ -6,7 +6,14 @@ import { findSkillsFor, formatSkillsForPrompt } from '../../../../activities/ski
 import { writeSkillFile } from '../../../../activities/skills/store.js';
 
 const write = (dir: string, id: string, whenItApplies: string) =>
-  writeSkillFile(dir, { id, pattern: 'cross_dep', whenItApplies, whatToDo: `Do ${id}.`, sourceWorkflowIds: ['w1'], createdAt: 'T' });
+  writeSkillFile(dir, {
+    id,
+    pattern: 'cross_dep',
+    whenItApplies,
+    whatToDo: `Do ${id}.`,
+    sourceWorkflowIds: ['w1'],
+    createdAt: 'T',
+  });
 
 describe('findSkillsFor', () => {
   it('offers the skills whose trigger overlaps the task description, best match first, with their files', async () => {
@@ -16,8 +23,18 @@ describe('findSkillsFor', () => {
     await write(dir, 'other', 'divide command in the calculator');
     const offered = await findSkillsFor(dir, 'Fix #218: the fetcher ignores cache_key');
     expect(offered).toEqual([
-      { id: 'exact', path: path.join(dir, 'exact.md'), whenItApplies: 'cache key ignored by fetcher', whatToDo: 'Do exact.' },
-      { id: 'partial', path: path.join(dir, 'partial.md'), whenItApplies: 'cache key fetcher timeout retries', whatToDo: 'Do partial.' },
+      {
+        id: 'exact',
+        path: path.join(dir, 'exact.md'),
+        whenItApplies: 'cache key ignored by fetcher',
+        whatToDo: 'Do exact.',
+      },
+      {
+        id: 'partial',
+        path: path.join(dir, 'partial.md'),
+        whenItApplies: 'cache key fetcher timeout retries',
+        whatToDo: 'Do partial.',
+      },
     ]);
   });
 
@@ -33,7 +50,9 @@ describe('findSkillsFor', () => {
 describe('formatSkillsForPrompt', () => {
   it('is empty without skills and lists each skill with its id otherwise', () => {
     expect(formatSkillsForPrompt([])).toBe('');
-    const text = formatSkillsForPrompt([{ id: 's1', path: '/s1.md', whenItApplies: 'cache keys', whatToDo: 'read fetcher.py' }]);
+    const text = formatSkillsForPrompt([
+      { id: 's1', path: '/s1.md', whenItApplies: 'cache keys', whatToDo: 'read fetcher.py' },
+    ]);
     expect(text).toContain('### Skill s1\nWhen it applies: cache keys\nWhat to do: read fetcher.py');
   });
 });

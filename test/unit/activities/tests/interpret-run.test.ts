@@ -22,7 +22,10 @@ describe('interpretRun', () => {
 
   it('calls exit 1 with no failing case in the XML an error, but trusts exit 1 when there is no XML', () => {
     expect(interpretRun({ ...facts, exitCode: 1 }).outcome).toBe('error');
-    expect(interpretRun({ ...facts, exitCode: 1, junitFound: false })).toMatchObject({ outcome: 'failed', cause: { kind: 'TestsFailed' } });
+    expect(interpretRun({ ...facts, exitCode: 1, junitFound: false })).toMatchObject({
+      outcome: 'failed',
+      cause: { kind: 'TestsFailed' },
+    });
   });
 
   it('names internal and usage errors by their pytest exit codes', () => {
@@ -38,18 +41,39 @@ describe('interpretRun', () => {
   });
 
   it('types the cause from the output and passes the repository modules on, with the patterns of the output', () => {
-    const stdout = "E   ModuleNotFoundError: No module named 'calc.extra'\n!!! Interrupted: 1 error during collection !!!";
-    const own = interpretRun({ ...facts, exitCode: 2, failingCases: 1, counts: { passed: 0, failed: 0, errors: 1 }, stdout, ownModules: ['calc'] });
+    const stdout =
+      "E   ModuleNotFoundError: No module named 'calc.extra'\n!!! Interrupted: 1 error during collection !!!";
+    const own = interpretRun({
+      ...facts,
+      exitCode: 2,
+      failingCases: 1,
+      counts: { passed: 0, failed: 0, errors: 1 },
+      stdout,
+      ownModules: ['calc'],
+    });
     expect(own.cause).toMatchObject({ kind: 'CollectionError' });
     expect(own.patterns?.[0]).toMatchObject({ type: 'cross_dep', symbols: ['calc.extra'] });
-    const thirdParty = interpretRun({ ...facts, exitCode: 2, failingCases: 1, counts: { passed: 0, failed: 0, errors: 1 }, stdout, ownModules: ['tests'] });
-    expect(thirdParty.cause).toMatchObject({ kind: 'MissingThirdPartyModule', message: "install the package 'calc' in the worker's Python (module 'calc.extra' not found)" });
+    const thirdParty = interpretRun({
+      ...facts,
+      exitCode: 2,
+      failingCases: 1,
+      counts: { passed: 0, failed: 0, errors: 1 },
+      stdout,
+      ownModules: ['tests'],
+    });
+    expect(thirdParty.cause).toMatchObject({
+      kind: 'MissingThirdPartyModule',
+      message: "install the package 'calc' in the worker's Python (module 'calc.extra' not found)",
+    });
     expect(thirdParty.patterns?.[0]).toMatchObject({ type: 'test_infra' });
   });
 
   it('gives a passing run neither cause nor patterns, and a timed-out run a cause but no patterns', () => {
     expect(interpretRun(facts)).toEqual({ outcome: 'passed' });
-    expect(interpretRun({ ...facts, exitCode: null, timedOut: true, stdout: 'E   assert 1 == 2' })).toMatchObject({ cause: { kind: 'TestTimeout' }, patterns: [] });
+    expect(interpretRun({ ...facts, exitCode: null, timedOut: true, stdout: 'E   assert 1 == 2' })).toMatchObject({
+      cause: { kind: 'TestTimeout' },
+      patterns: [],
+    });
   });
 });
 
@@ -64,6 +88,11 @@ describe('isPytestCommand', () => {
   });
 
   it('appends the JUnit path and disables the cache plugin', () => {
-    expect(withPytestOptions(['pytest'], '/a/junit.xml')).toEqual(['pytest', '--junitxml=/a/junit.xml', '-p', 'no:cacheprovider']);
+    expect(withPytestOptions(['pytest'], '/a/junit.xml')).toEqual([
+      'pytest',
+      '--junitxml=/a/junit.xml',
+      '-p',
+      'no:cacheprovider',
+    ]);
   });
 });

@@ -16,7 +16,13 @@ const exists = (file: string) => files.has(file);
 
 describe('parseJunitXml', () => {
   it('reads each testcase with its outcome from failure, error and skipped children', () => {
-    expect(parseJunitXml(xml).map((entry) => entry.outcome)).toEqual(['passed', 'failed', 'skipped', 'error', 'passed']);
+    expect(parseJunitXml(xml).map((entry) => entry.outcome)).toEqual([
+      'passed',
+      'failed',
+      'skipped',
+      'error',
+      'passed',
+    ]);
   });
 
   it('decodes entities in attribute values', () => {
@@ -42,7 +48,12 @@ describe('toCaseId', () => {
   });
 
   it('uses the file attribute when pytest writes one (xunit1)', () => {
-    const entry = { classname: 'pkg.tests.test_x.TestY', name: 'test_z', file: 'pkg/tests/test_x.py', outcome: 'passed' as const };
+    const entry = {
+      classname: 'pkg.tests.test_x.TestY',
+      name: 'test_z',
+      file: 'pkg/tests/test_x.py',
+      outcome: 'passed' as const,
+    };
     expect(toCaseId(entry, () => false)).toBe('pkg/tests/test_x.py::TestY::test_z');
   });
 

@@ -63,7 +63,10 @@ describe('runTests with pytest', () => {
 
   it('reports a failing test by id with the assertion in the excerpt', async () => {
     const input = await makePythonProject(
-      { 'tests/test_calc.py': 'from calc import add\n\ndef test_add():\n    assert add(1, 2) == 4\n\ndef test_ok():\n    pass\n' },
+      {
+        'tests/test_calc.py':
+          'from calc import add\n\ndef test_add():\n    assert add(1, 2) == 4\n\ndef test_ok():\n    pass\n',
+      },
       dirs,
     );
 
@@ -78,7 +81,10 @@ describe('runTests with pytest', () => {
   });
 
   it('reports a collection error as an error naming pytest exit 2', async () => {
-    const input = await makePythonProject({ 'tests/test_broken.py': 'import no_such_module_here\n\ndef test_x():\n    pass\n' }, dirs);
+    const input = await makePythonProject(
+      { 'tests/test_broken.py': 'import no_such_module_here\n\ndef test_x():\n    pass\n' },
+      dirs,
+    );
 
     const result = await runTests(input);
 
@@ -105,7 +111,9 @@ describe('runTests with pytest', () => {
 
   it('bounds the cases, failing ones first, and says it cut them', async () => {
     const input = await makePythonProject(
-      { 'tests/test_many.py': 'def test_a():\n    pass\n\ndef test_b():\n    pass\n\ndef test_c():\n    assert False\n' },
+      {
+        'tests/test_many.py': 'def test_a():\n    pass\n\ndef test_b():\n    pass\n\ndef test_c():\n    assert False\n',
+      },
       dirs,
     );
 
@@ -119,11 +127,18 @@ describe('runTests with pytest', () => {
   it('redacts a secret value printed by a test in the excerpt and in every stored log', async () => {
     const secret = 'hunter2-very-secret-value';
     const input = await makePythonProject(
-      { 'tests/test_leak.py': 'import os\n\ndef test_leak():\n    print(os.environ["DEMO_VALUE"])\n    assert os.environ["DEMO_VALUE"] == "x"\n' },
+      {
+        'tests/test_leak.py':
+          'import os\n\ndef test_leak():\n    print(os.environ["DEMO_VALUE"])\n    assert os.environ["DEMO_VALUE"] == "x"\n',
+      },
       dirs,
     );
 
-    const result = await runTests({ ...input, testEnv: { ...input.testEnv, DEMO_VALUE: secret }, secretValues: [secret] });
+    const result = await runTests({
+      ...input,
+      testEnv: { ...input.testEnv, DEMO_VALUE: secret },
+      secretValues: [secret],
+    });
 
     expect(result.outcome).toBe('failed');
     expect(result.stdoutExcerpt).toContain('[redacted]');
@@ -140,7 +155,9 @@ describe('runTests with pytest', () => {
     );
     const testEnv = { API_TOKEN: 'tok-1234567890', VISIBLE_SETTING: 'yes', PYTHONPATH: input.worktreePath };
     process.env.WORKER_ONLY_SETTING = 'leak';
-    const result = await runTests({ ...input, command: [...input.command, '-s'], testEnv }).finally(() => delete process.env.WORKER_ONLY_SETTING);
+    const result = await runTests({ ...input, command: [...input.command, '-s'], testEnv }).finally(
+      () => delete process.env.WORKER_ONLY_SETTING,
+    );
 
     const line = result.stdoutExcerpt.split('\n').find((text) => text.includes('ENV:')) ?? '';
     expect(line).toContain('VISIBLE_SETTING');
@@ -156,7 +173,12 @@ describe('runTests with pytest', () => {
 
     const result = await runTests({ ...input, timeoutMs: 5_000 });
 
-    expect(result).toMatchObject({ outcome: 'error', reason: 'timeout: test command exceeded 5000 ms', exitCode: null, cause: { kind: 'TestTimeout' } });
+    expect(result).toMatchObject({
+      outcome: 'error',
+      reason: 'timeout: test command exceeded 5000 ms',
+      exitCode: null,
+      cause: { kind: 'TestTimeout' },
+    });
     expect(await waitFor(() => processesWith(marker).length === 0)).toBe(true);
   });
 

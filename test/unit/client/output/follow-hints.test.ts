@@ -6,13 +6,17 @@ describe('webUiUrl', () => {
     expect(webUiUrl({ address: '127.0.0.1:7233', namespace: 'default' }, 'task-default-x', {})).toBe(
       'http://localhost:8233/namespaces/default/workflows/task-default-x',
     );
-    expect(webUiUrl({ address: 'localhost:7300', namespace: 'dev' }, 'w', {})).toBe('http://localhost:8300/namespaces/dev/workflows/w');
+    expect(webUiUrl({ address: 'localhost:7300', namespace: 'dev' }, 'w', {})).toBe(
+      'http://localhost:8300/namespaces/dev/workflows/w',
+    );
   });
 
   it('gives none for a remote address unless TEMPORAL_UI_URL says where the UI is', () => {
     const target = { address: 'temporal.example.com:7233', namespace: 'prod' };
     expect(webUiUrl(target, 'w', {})).toBeUndefined();
-    expect(webUiUrl(target, 'w', { TEMPORAL_UI_URL: 'https://ui.example.com/' })).toBe('https://ui.example.com/namespaces/prod/workflows/w');
+    expect(webUiUrl(target, 'w', { TEMPORAL_UI_URL: 'https://ui.example.com/' })).toBe(
+      'https://ui.example.com/namespaces/prod/workflows/w',
+    );
   });
 });
 

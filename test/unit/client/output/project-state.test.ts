@@ -12,8 +12,28 @@ describe('formatProjectState', () => {
       concurrency: 2,
       continuedAsNew: 0,
       tasks: [
-        { id: 'a', state: 'COMPLETED', workflowId: 'task-calc-a', dependsOn: [], milestone: 'm', feature: 'f', runs: 1, attempts: 2, attempt: 2, phase: 'done' },
-        { id: 'b', state: 'PENDING', workflowId: 'task-calc-b', dependsOn: ['a'], milestone: 'm', feature: 'f', runs: 0, attempts: 0 },
+        {
+          id: 'a',
+          state: 'COMPLETED',
+          workflowId: 'task-calc-a',
+          dependsOn: [],
+          milestone: 'm',
+          feature: 'f',
+          runs: 1,
+          attempts: 2,
+          attempt: 2,
+          phase: 'done',
+        },
+        {
+          id: 'b',
+          state: 'PENDING',
+          workflowId: 'task-calc-b',
+          dependsOn: ['a'],
+          milestone: 'm',
+          feature: 'f',
+          runs: 0,
+          attempts: 0,
+        },
       ],
     });
     const lines = text.split('\n');
@@ -31,8 +51,17 @@ describe('formatWorkflowList and formatScheduleList', () => {
 
   it('show a schedule interval in its largest whole unit and the last run', () => {
     const text = formatScheduleList([
-      { scheduleId: 'schedule-calc', project: 'calc', everyMs: 5_400_000, paused: false, nextRuns: ['2026-01-01T01:00:00.000Z'], recentRuns: [{ workflowId: 'project-calc-2026-01-01T00:00:00Z', scheduledAt: '2026-01-01T00:00:00.000Z' }] },
+      {
+        scheduleId: 'schedule-calc',
+        project: 'calc',
+        everyMs: 5_400_000,
+        paused: false,
+        nextRuns: ['2026-01-01T01:00:00.000Z'],
+        recentRuns: [{ workflowId: 'project-calc-2026-01-01T00:00:00Z', scheduledAt: '2026-01-01T00:00:00.000Z' }],
+      },
     ]);
-    expect(text.split('\n')[1]).toMatch(/^ {2}schedule-calc +calc +90m +active +2026-01-01 01:00:00Z +project-calc-2026-01-01T00:00:00Z$/);
+    expect(text.split('\n')[1]).toMatch(
+      /^ {2}schedule-calc +calc +90m +active +2026-01-01 01:00:00Z +project-calc-2026-01-01T00:00:00Z$/,
+    );
   });
 });

@@ -18,7 +18,13 @@ const task = (taskId: string, status: RunTask['status'], extra: Partial<RunTask>
 // others 1) fails twice (wrong_constant, unknown), which makes a correlation lesson.
 const tasks = [
   task('a', 'COMPLETED', { passedAtAttempt: 1, acceptedDiffTokens: 60, usedSkills: ['s1'], contractCount: 1 }),
-  task('b', 'COMPLETED', { attempts: 2, passedAtAttempt: 2, patterns: ['wrong_constant'], acceptedDiffTokens: 30, contractCount: 1 }),
+  task('b', 'COMPLETED', {
+    attempts: 2,
+    passedAtAttempt: 2,
+    patterns: ['wrong_constant'],
+    acceptedDiffTokens: 30,
+    contractCount: 1,
+  }),
   task('c', 'FAILED', { attempts: 2, patterns: ['wrong_constant', 'unknown'], contractCount: 4 }),
 ];
 
@@ -38,7 +44,9 @@ describe('report card formatting', () => {
     expect(text).toContain('actions    wrong_constant: Quote the expected literal values');
     expect(text).toContain('skills     with 1 tasks, pass 100%; without 2 tasks, pass 50%');
     expect(card.lessons).toHaveLength(1);
-    expect(text).toContain(`lessons    ${card.lessons[0]!.id} Failed tasks had 4.0x more contracts on average (4.0 vs 1.0)`);
+    expect(text).toContain(
+      `lessons    ${card.lessons[0]!.id} Failed tasks had 4.0x more contracts on average (4.0 vs 1.0)`,
+    );
   });
 
   it('says when there is no previous run and when nothing failed', () => {

@@ -9,7 +9,11 @@ const failedAttempt: AttemptRecord = {
   status: 'REWORK_REQUIRED',
   startedAt: '2026-01-01T00:00:00Z',
   envRetries: 0,
-  failure: { node: 'test', failureClass: 'split_task', reason: `tests failed: 1 failed, 0 errors (tests/test_calc.py::test_add)\n${'x'.repeat(300)}` },
+  failure: {
+    node: 'test',
+    failureClass: 'split_task',
+    reason: `tests failed: 1 failed, 0 errors (tests/test_calc.py::test_add)\n${'x'.repeat(300)}`,
+  },
 };
 
 describe('formatOutcome', () => {
@@ -29,7 +33,9 @@ describe('formatOutcome', () => {
     expect(lines[0]).toBe('task-default-fix: FAILED after 2 attempts: retries exhausted');
     expect(lines[1]).toBe('recommendation: split_task');
     expect(lines[2]).toMatch(/^\s+attempt\s+status\s+node\s+class\s+reason$/);
-    expect(lines[3]).toMatch(/^\s+1\s+REWORK_REQUIRED\s+test\s+split_task\s+tests failed: 1 failed, 0 errors \(tests\/test_calc\.py::test_add\)$/);
+    expect(lines[3]).toMatch(
+      /^\s+1\s+REWORK_REQUIRED\s+test\s+split_task\s+tests failed: 1 failed, 0 errors \(tests\/test_calc\.py::test_add\)$/,
+    );
     expect(lines[4]).toMatch(/^\s+2\s+FAILED\s+test/);
     expect(lines[5]).toMatch(/^telemetry: 0 model requests/);
   });
@@ -45,7 +51,9 @@ describe('formatOutcome', () => {
       telemetry,
       turnsConsumed: 2,
     };
-    expect(formatOutcome(outcome).split('\n')[0]).toBe('task-default-fix: COMPLETED after 1 attempt; commit 0123456789ab on taskloop/fix');
+    expect(formatOutcome(outcome).split('\n')[0]).toBe(
+      'task-default-fix: COMPLETED after 1 attempt; commit 0123456789ab on taskloop/fix',
+    );
   });
 });
 
@@ -59,7 +67,10 @@ describe('formatState', () => {
     phase: 'code',
     attempt: 2,
     paused: true,
-    attempts: [failedAttempt, { attempt: 2, status: 'RUNNING', startedAt: '2026-01-01T00:01:00Z', envRetries: 0, hint: 'use +' }],
+    attempts: [
+      failedAttempt,
+      { attempt: 2, status: 'RUNNING', startedAt: '2026-01-01T00:01:00Z', envRetries: 0, hint: 'use +' },
+    ],
     events: [],
     telemetry,
     turnsConsumed: 2,
@@ -67,12 +78,16 @@ describe('formatState', () => {
 
   it('shows status, phase, attempt, a pending pause, the goal and the attempts', () => {
     const lines = formatState(state).split('\n');
-    expect(lines[0]).toBe('task-default-fix: RUNNING (pause requested: stops before its next node), phase code, attempt 2');
+    expect(lines[0]).toBe(
+      'task-default-fix: RUNNING (pause requested: stops before its next node), phase code, attempt 2',
+    );
     expect(lines[1]).toBe('goal: Fix add');
     expect(lines[4]).toMatch(/^\s+2\s+RUNNING\s+hint: use \+$/);
   });
 
   it('tells how to give a hint when the task waits for one', () => {
-    expect(formatState({ ...state, paused: false, status: 'WAITING_FOR_HINT' })).toContain('taskloop retry task-default-fix --hint');
+    expect(formatState({ ...state, paused: false, status: 'WAITING_FOR_HINT' })).toContain(
+      'taskloop retry task-default-fix --hint',
+    );
   });
 });

@@ -7,7 +7,13 @@ describe('buildListQuery', () => {
   });
 
   it('joins every filter with AND, normalising the case of statuses', () => {
-    const query = buildListQuery({ type: 'task', status: 'failed', project: 'calc', failureClass: 'model_problem', executionStatus: 'timed_out' });
+    const query = buildListQuery({
+      type: 'task',
+      status: 'failed',
+      project: 'calc',
+      failureClass: 'model_problem',
+      executionStatus: 'timed_out',
+    });
     expect(query).toEqual({
       success: true,
       data: "WorkflowType = 'taskWorkflow' AND TaskStatus = 'FAILED' AND Project = 'calc' AND FailureClass = 'model_problem' AND ExecutionStatus = 'TimedOut'",
@@ -15,7 +21,10 @@ describe('buildListQuery', () => {
   });
 
   it.each([
-    [{ status: 'DONE' }, '--status must be one of RUNNING, PAUSE_REQUESTED, PAUSED, WAITING_FOR_HINT, COMPLETED, FAILED, CANCELLED, got "DONE"'],
+    [
+      { status: 'DONE' },
+      '--status must be one of RUNNING, PAUSE_REQUESTED, PAUSED, WAITING_FOR_HINT, COMPLETED, FAILED, CANCELLED, got "DONE"',
+    ],
     [{ type: 'batch' }, '--type must be one of task or project, got "batch"'],
     [{ failureClass: 'oops' }, '--class must be one of code_defect, budget_exhausted'],
     [{ executionStatus: 'Sleeping' }, '--execution-status must be one of Running, Completed'],

@@ -2,9 +2,19 @@ import type { WorkflowExecutionInfo } from '@temporalio/client';
 import { TypedSearchAttributes } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import { toRow } from '../../../../client/projects/list-workflows.js';
-import { AttemptKey, FailureClassKey, PhaseKey, ProjectKey, TaskStatusKey } from '../../../../workflows/search-attributes.js';
+import {
+  AttemptKey,
+  FailureClassKey,
+  PhaseKey,
+  ProjectKey,
+  TaskStatusKey,
+} from '../../../../workflows/search-attributes.js';
 
-function execution(type: string, status: string, attributes: ConstructorParameters<typeof TypedSearchAttributes>[0]): WorkflowExecutionInfo {
+function execution(
+  type: string,
+  status: string,
+  attributes: ConstructorParameters<typeof TypedSearchAttributes>[0],
+): WorkflowExecutionInfo {
   return {
     type,
     workflowId: `${type}-id`,
@@ -41,7 +51,13 @@ describe('toRow', () => {
   });
 
   it("shows the workflow's status when the task status no longer tells (terminated), and projects by their execution status", () => {
-    expect(toRow(execution('taskWorkflow', 'TERMINATED', [{ key: TaskStatusKey, value: 'RUNNING' }])).status).toBe('TERMINATED');
-    expect(toRow(execution('projectWorkflow', 'COMPLETED', [{ key: ProjectKey, value: 'calc' }]))).toMatchObject({ type: 'project', status: 'COMPLETED', project: 'calc' });
+    expect(toRow(execution('taskWorkflow', 'TERMINATED', [{ key: TaskStatusKey, value: 'RUNNING' }])).status).toBe(
+      'TERMINATED',
+    );
+    expect(toRow(execution('projectWorkflow', 'COMPLETED', [{ key: ProjectKey, value: 'calc' }]))).toMatchObject({
+      type: 'project',
+      status: 'COMPLETED',
+      project: 'calc',
+    });
   });
 });

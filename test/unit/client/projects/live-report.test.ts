@@ -9,10 +9,54 @@ const view: ProjectStateView = {
   concurrency: 2,
   continuedAsNew: 0,
   tasks: [
-    { id: 'a', state: 'COMPLETED', workflowId: 'task-calc-a', dependsOn: [], milestone: 'm1', feature: 'f1', runs: 1, attempts: 1, attempt: 1, startedAt: '2026-01-01T00:00:00.000Z', endedAt: '2026-01-01T00:00:04.000Z' },
-    { id: 'b', state: 'RUNNING', workflowId: 'task-calc-b', dependsOn: ['a'], milestone: 'm1', feature: 'f1', runs: 1, attempts: 1, startedAt: '2026-01-01T00:00:05.000Z' },
-    { id: 'c', state: 'PENDING', workflowId: 'task-calc-c', dependsOn: ['b'], milestone: 'm1', feature: 'f1', runs: 0, attempts: 0 },
-    { id: 'd', state: 'FAILED', workflowId: 'task-calc-d', dependsOn: [], milestone: 'm1', feature: 'f1', runs: 1, attempts: 2, failureClass: 'model_problem', reason: 'tests failed', startedAt: '2026-01-01T00:00:00.000Z', endedAt: '2026-01-01T00:00:09.000Z' },
+    {
+      id: 'a',
+      state: 'COMPLETED',
+      workflowId: 'task-calc-a',
+      dependsOn: [],
+      milestone: 'm1',
+      feature: 'f1',
+      runs: 1,
+      attempts: 1,
+      attempt: 1,
+      startedAt: '2026-01-01T00:00:00.000Z',
+      endedAt: '2026-01-01T00:00:04.000Z',
+    },
+    {
+      id: 'b',
+      state: 'RUNNING',
+      workflowId: 'task-calc-b',
+      dependsOn: ['a'],
+      milestone: 'm1',
+      feature: 'f1',
+      runs: 1,
+      attempts: 1,
+      startedAt: '2026-01-01T00:00:05.000Z',
+    },
+    {
+      id: 'c',
+      state: 'PENDING',
+      workflowId: 'task-calc-c',
+      dependsOn: ['b'],
+      milestone: 'm1',
+      feature: 'f1',
+      runs: 0,
+      attempts: 0,
+    },
+    {
+      id: 'd',
+      state: 'FAILED',
+      workflowId: 'task-calc-d',
+      dependsOn: [],
+      milestone: 'm1',
+      feature: 'f1',
+      runs: 1,
+      attempts: 2,
+      failureClass: 'model_problem',
+      reason: 'tests failed',
+      startedAt: '2026-01-01T00:00:00.000Z',
+      endedAt: '2026-01-01T00:00:09.000Z',
+    },
   ],
 };
 
@@ -29,8 +73,19 @@ describe('buildLiveReport', () => {
 
   it('gives the rates so far over all tasks and marks itself live with the project status', () => {
     const report = buildLiveReport(view, Date.parse('2026-01-01T00:00:07.500Z'));
-    expect(report).toMatchObject({ project: 'calc', status: 'RUNNING', live: true, total: 4, passRateAtAttempt1: 0.25, passRate: 0.25 });
+    expect(report).toMatchObject({
+      project: 'calc',
+      status: 'RUNNING',
+      live: true,
+      total: 4,
+      passRateAtAttempt1: 0.25,
+      passRate: 0.25,
+    });
     expect(report.counts).toMatchObject({ COMPLETED: 1, RUNNING: 1, PENDING: 1, FAILED: 1 });
-    expect(report.tasks[3]).toMatchObject({ failureClass: 'model_problem', reason: 'tests failed', workflowId: 'task-calc-d' });
+    expect(report.tasks[3]).toMatchObject({
+      failureClass: 'model_problem',
+      reason: 'tests failed',
+      workflowId: 'task-calc-d',
+    });
   });
 });

@@ -8,7 +8,10 @@ import { makeRepo, makeTempDir } from '../../../support/git-repo.js';
 async function writeTasks(repo: string, extra = ''): Promise<{ dir: string; file: string }> {
   const dir = await makeTempDir();
   await mkdir(path.join(dir, 'scripts'));
-  await writeFile(path.join(dir, 'scripts', 'fix.json'), JSON.stringify({ coder: [{ tool_calls: [{ name: 'finish', arguments: { summary: 'ok' } }] }] }));
+  await writeFile(
+    path.join(dir, 'scripts', 'fix.json'),
+    JSON.stringify({ coder: [{ tool_calls: [{ name: 'finish', arguments: { summary: 'ok' } }] }] }),
+  );
   const file = path.join(dir, 'tasks.yaml');
   const text = [
     'project: calc',
@@ -32,7 +35,10 @@ describe('loadProjectPlan', () => {
     const { dir, file } = await writeTasks(repo);
     const plan = await loadProjectPlan('schedule', file, '/');
     expect(plan.project).toBe('calc');
-    expect(plan.tasks.map((task) => [task.spec.id, task.dependsOn])).toEqual([['a', []], ['b', ['a']]]);
+    expect(plan.tasks.map((task) => [task.spec.id, task.dependsOn])).toEqual([
+      ['a', []],
+      ['b', ['a']],
+    ]);
     expect(plan.tasks[1]?.spec.models.coder).toBe(`scripted:${path.join(dir, 'scripts', 'fix.json')}`);
   });
 
@@ -41,7 +47,9 @@ describe('loadProjectPlan', () => {
     const { file } = await writeTasks(repo, ', baseRef: nowhere');
     const error = await loadProjectPlan('schedule', file, '/').catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(UsageError);
-    expect((error as Error).message).toBe(`taskloop schedule: ${file}: task b: baseRef: "nowhere" is not a commit in ${repo}; pass --base-ref with an existing branch, tag or sha`);
+    expect((error as Error).message).toBe(
+      `taskloop schedule: ${file}: task b: baseRef: "nowhere" is not a commit in ${repo}; pass --base-ref with an existing branch, tag or sha`,
+    );
   });
 
   it('lists the problems of the file itself at file:line:col', async () => {
@@ -50,6 +58,8 @@ describe('loadProjectPlan', () => {
     const error = await loadProjectPlan('schedule', file, '/').catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(UsageError);
     expect((error as Error).message).toContain('the tasks file has 1 problem(s), nothing was started:');
-    expect((error as Error).message).toMatch(new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:10:\\d+ .*maxRetries.*"lots"`));
+    expect((error as Error).message).toMatch(
+      new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:10:\\d+ .*maxRetries.*"lots"`),
+    );
   });
 });

@@ -58,14 +58,21 @@ describe('the JSON Schema of the tasks file', () => {
   });
 
   it('offers the nested and the flat form, with the task fields of the task spec', () => {
-    const schema = tasksFileJsonSchema() as { anyOf: { required: string[]; properties: Record<string, { items?: { properties?: object; required?: string[] } }> }[] };
+    const schema = tasksFileJsonSchema() as {
+      anyOf: {
+        required: string[];
+        properties: Record<string, { items?: { properties?: object; required?: string[] } }>;
+      }[];
+    };
     expect(schema.anyOf.map((form) => form.required)).toEqual([
       ['project', 'repo', 'milestones'],
       ['project', 'repo', 'tasks'],
     ]);
     const flatTask = schema.anyOf[1]?.properties.tasks?.items;
     expect(flatTask?.required).toEqual(['id', 'goal']);
-    expect(Object.keys(flatTask?.properties ?? {})).toEqual(expect.arrayContaining(['goal', 'testCommand', 'maxRetries', 'models', 'dependsOn']));
+    expect(Object.keys(flatTask?.properties ?? {})).toEqual(
+      expect.arrayContaining(['goal', 'testCommand', 'maxRetries', 'models', 'dependsOn']),
+    );
     expect(Object.keys(flatTask?.properties ?? {})).not.toContain('repo');
   });
 

@@ -101,7 +101,20 @@ describe('loadTasksFile', () => {
       project: 'shop',
       repo: 'repo',
       defaults: { models: { coder: 'openai:gpt-4o-mini' } },
-      milestones: [{ id: 'm1', features: [{ id: 'f1', tasks: [{ id: 'a', goal: 'A' }, { id: 'b', goal: 'B', dependsOn: ['a'] }] }] }],
+      milestones: [
+        {
+          id: 'm1',
+          features: [
+            {
+              id: 'f1',
+              tasks: [
+                { id: 'a', goal: 'A' },
+                { id: 'b', goal: 'B', dependsOn: ['a'] },
+              ],
+            },
+          ],
+        },
+      ],
     };
     const result = await load('shop.json', JSON.stringify(json, null, 2));
     expect(result.success).toBe(true);
@@ -151,7 +164,12 @@ describe('loadTasksFile', () => {
 `,
     );
     expect(errors).toMatchObject([
-      { line: 13, column: 17, path: 'milestones[0].features[0].tasks[0].dependsOn[0]', message: "task 'a' depends on 'setup', which is not in the file" },
+      {
+        line: 13,
+        column: 17,
+        path: 'milestones[0].features[0].tasks[0].dependsOn[0]',
+        message: "task 'a' depends on 'setup', which is not in the file",
+      },
     ]);
   });
 
@@ -194,7 +212,9 @@ describe('loadTasksFile', () => {
     );
     expect(errors).toMatchObject([{ line: 14, column: 25, path: 'milestones[0].features[0].tasks[1].maxRetries' }]);
     const text = formatTasksFileErrors(errors.map((error) => ({ ...error, file: 'tasks.yaml' })));
-    expect(text).toMatch(/^tasks\.yaml:14:25 milestones\[0\]\.features\[0\]\.tasks\[1\]\.maxRetries: expected a whole number from 0 to 2 \(the loop's retry cap/);
+    expect(text).toMatch(
+      /^tasks\.yaml:14:25 milestones\[0\]\.features\[0\]\.tasks\[1\]\.maxRetries: expected a whole number from 0 to 2 \(the loop's retry cap/,
+    );
   });
 
   it('reports a bad default once, at the defaults entry, even though every task inherits it', async () => {
@@ -212,7 +232,9 @@ milestones:
         tasks: [{ id: a, goal: A }, { id: b, goal: B }]
 `,
     );
-    expect(errors).toMatchObject([{ line: 4, column: 18, path: 'defaults.testTimeoutMs', message: expect.stringContaining('got -5') }]);
+    expect(errors).toMatchObject([
+      { line: 4, column: 18, path: 'defaults.testTimeoutMs', message: expect.stringContaining('got -5') },
+    ]);
   });
 
   it('reports unknown keys at the key, in a task and in the outline', async () => {
@@ -230,7 +252,12 @@ milestones:
     );
     expect(errors).toMatchObject([
       { line: 7, column: 5, path: 'milestones[0].feature', message: expect.stringContaining('unknown key') },
-      { line: 13, column: 13, path: 'milestones[0].features[0].tasks[0].maxRetry', message: expect.stringContaining('remove "maxRetry"') },
+      {
+        line: 13,
+        column: 13,
+        path: 'milestones[0].features[0].tasks[0].maxRetry',
+        message: expect.stringContaining('remove "maxRetry"'),
+      },
     ]);
   });
 
@@ -250,14 +277,28 @@ milestones:
     );
     expect(errors).toMatchObject([
       { line: 1, column: 10, path: 'project', message: expect.stringContaining('got "my project"') },
-      { line: 9, column: 13, path: 'milestones[0].features[0].tasks[0].goal', message: expect.stringContaining('got nothing') },
+      {
+        line: 9,
+        column: 13,
+        path: 'milestones[0].features[0].tasks[0].goal',
+        message: expect.stringContaining('got nothing'),
+      },
     ]);
   });
 
   it('reports a YAML syntax error with its line', async () => {
-    const errors = await loadErrors('syntax.yaml', `project: demo\nrepo: .\nmilestones:\n  - id: [m1\n    features: []\n`);
+    const errors = await loadErrors(
+      'syntax.yaml',
+      `project: demo\nrepo: .\nmilestones:\n  - id: [m1\n    features: []\n`,
+    );
     expect(errors).toEqual([
-      { file: expect.stringContaining('syntax.yaml'), line: 5, column: 5, path: '', message: expect.stringMatching(/^invalid YAML: Flow sequence/) },
+      {
+        file: expect.stringContaining('syntax.yaml'),
+        line: 5,
+        column: 5,
+        path: '',
+        message: expect.stringMatching(/^invalid YAML: Flow sequence/),
+      },
     ]);
   });
 
@@ -277,14 +318,23 @@ milestones:
     );
     expect(errors).toMatchObject([
       { line: 3, column: 17, path: 'defaults.id', message: 'each task sets its own id; remove it from defaults' },
-      { line: 9, column: 40, path: 'milestones[0].features[0].tasks[0].project', message: expect.stringContaining('set once at the top level') },
+      {
+        line: 9,
+        column: 40,
+        path: 'milestones[0].features[0].tasks[0].project',
+        message: expect.stringContaining('set once at the top level'),
+      },
     ]);
   });
 
   it('says when the file does not exist, with its path', async () => {
     const missing = path.join(folder, 'nope.yaml');
     const result = await loadTasksFile(missing);
-    expect(result).toEqual({ success: false, errors: [{ file: missing, path: '', message: `tasks file not found: ${missing}; check the path` }] });
-    if (!result.success) expect(formatTasksFileErrors(result.errors)).toBe(`${missing} tasks file not found: ${missing}; check the path`);
+    expect(result).toEqual({
+      success: false,
+      errors: [{ file: missing, path: '', message: `tasks file not found: ${missing}; check the path` }],
+    });
+    if (!result.success)
+      expect(formatTasksFileErrors(result.errors)).toBe(`${missing} tasks file not found: ${missing}; check the path`);
   });
 });

@@ -3,7 +3,10 @@ import { splitCommandWords } from '../../../../client/tasks/command-words.js';
 
 describe('splitCommandWords', () => {
   it('splits on runs of whitespace', () => {
-    expect(splitCommandWords('  python3 -m   pytest\t-x ')).toEqual({ success: true, data: ['python3', '-m', 'pytest', '-x'] });
+    expect(splitCommandWords('  python3 -m   pytest\t-x ')).toEqual({
+      success: true,
+      data: ['python3', '-m', 'pytest', '-x'],
+    });
   });
 
   it('keeps quoted words whole and drops the quotes', () => {
@@ -18,11 +21,17 @@ describe('splitCommandWords', () => {
   });
 
   it('honours backslash escapes outside quotes and the shell subset inside double quotes', () => {
-    expect(splitCommandWords(String.raw`a\ b "x\"y" "c\d" 'e\f'`)).toEqual({ success: true, data: ['a b', 'x"y', String.raw`c\d`, String.raw`e\f`] });
+    expect(splitCommandWords(String.raw`a\ b "x\"y" "c\d" 'e\f'`)).toEqual({
+      success: true,
+      data: ['a b', 'x"y', String.raw`c\d`, String.raw`e\f`],
+    });
   });
 
   it('does not interpret shell operators: they are plain words', () => {
-    expect(splitCommandWords('pytest; rm -rf / && echo $HOME')).toEqual({ success: true, data: ['pytest;', 'rm', '-rf', '/', '&&', 'echo', '$HOME'] });
+    expect(splitCommandWords('pytest; rm -rf / && echo $HOME')).toEqual({
+      success: true,
+      data: ['pytest;', 'rm', '-rf', '/', '&&', 'echo', '$HOME'],
+    });
   });
 
   it('reports an unterminated quote', () => {

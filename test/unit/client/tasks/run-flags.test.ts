@@ -10,13 +10,37 @@ describe('parseRunFlags', () => {
     const request = parseRunFlags(
       [
         ...base,
-        '--id', 'fix-add', '--project', 'calc', '--base-ref', 'main',
-        '--test-command', 'python3 -m pytest -k "add or mul"',
-        '--test-env', 'A=1', '--test-env', 'B=x=y',
-        '--acceptance', 'tests/test_calc.py::test_add', '--acceptance', 'tests/test_calc.py::test_mul',
-        '--allow-path', 'calc.py', '--allow-test-edits',
-        '--max-retries', '1', '--max-steps', '12', '--retry-window', '10m',
-        '--secret-env', 'OPENAI_API_KEY', '--task-queue', 'q1', '--wait', '--json',
+        '--id',
+        'fix-add',
+        '--project',
+        'calc',
+        '--base-ref',
+        'main',
+        '--test-command',
+        'python3 -m pytest -k "add or mul"',
+        '--test-env',
+        'A=1',
+        '--test-env',
+        'B=x=y',
+        '--acceptance',
+        'tests/test_calc.py::test_add',
+        '--acceptance',
+        'tests/test_calc.py::test_mul',
+        '--allow-path',
+        'calc.py',
+        '--allow-test-edits',
+        '--max-retries',
+        '1',
+        '--max-steps',
+        '12',
+        '--retry-window',
+        '10m',
+        '--secret-env',
+        'OPENAI_API_KEY',
+        '--task-queue',
+        'q1',
+        '--wait',
+        '--json',
       ],
       '/work',
       {},
@@ -66,7 +90,9 @@ describe('parseRunFlags', () => {
 describe('checkRunInput', () => {
   it('keeps the schema fix for fields without a CLI wording', () => {
     const input = parseRunFlags([...base, '--secret-env', '1BAD'], '/work', {}).input;
-    expect(() => checkRunInput(input)).toThrow(/--secret-env \(secretEnvNames\.0\): .*got "1BAD" \(write it like "OPENAI_API_KEY"\)/);
+    expect(() => checkRunInput(input)).toThrow(
+      /--secret-env \(secretEnvNames\.0\): .*got "1BAD" \(write it like "OPENAI_API_KEY"\)/,
+    );
   });
 
   it('accepts a complete input', () => {
@@ -75,7 +101,9 @@ describe('checkRunInput', () => {
 
   it('names the flag, the field and the value received', () => {
     const input = parseRunFlags([...base, '--max-retries', 'three'], '/work', {}).input;
-    expect(() => checkRunInput(input)).toThrow(`taskloop run: --max-retries (maxRetries): expected a whole number from 0 to 2 (the loop's retry cap: at most 3 coder attempts), got "three" (pass --max-retries 0, 1 or 2: the loop caps retries at 2)`);
+    expect(() => checkRunInput(input)).toThrow(
+      `taskloop run: --max-retries (maxRetries): expected a whole number from 0 to 2 (the loop's retry cap: at most 3 coder attempts), got "three" (pass --max-retries 0, 1 or 2: the loop caps retries at 2)`,
+    );
   });
 
   it('says which required flag is missing, one line per problem', () => {
@@ -91,7 +119,11 @@ describe('checkRunInput', () => {
     expect(error).toBeInstanceOf(UsageError);
     const lines = error?.message.split('\n') ?? [];
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(/^taskloop run: --goal \(goal\): .*got nothing \(pass e\.g\. --goal "fix #218: cache_key is ignored"\)$/);
-    expect(lines[1]).toMatch(/^taskloop run: --model \(models\): .*got nothing \(pass --model openai:<model>, anthropic:<model> or scripted:<file>\)$/);
+    expect(lines[0]).toMatch(
+      /^taskloop run: --goal \(goal\): .*got nothing \(pass e\.g\. --goal "fix #218: cache_key is ignored"\)$/,
+    );
+    expect(lines[1]).toMatch(
+      /^taskloop run: --model \(models\): .*got nothing \(pass --model openai:<model>, anthropic:<model> or scripted:<file>\)$/,
+    );
   });
 });

@@ -3,7 +3,13 @@ import { planAdaptations, taskFilesOf } from '../../../../domain/learning/attemp
 import type { AttemptRecord } from '../../../../domain/task-state.js';
 import type { FailurePattern } from '../../../../domain/learning/patterns/types.js';
 
-const crossDep: FailurePattern = { type: 'cross_dep', confidence: 0.95, symbols: ['helpers'], evidence: "ImportError: cannot import name 'x' from 'helpers'", strategy: 'expand_dependency_context' };
+const crossDep: FailurePattern = {
+  type: 'cross_dep',
+  confidence: 0.95,
+  symbols: ['helpers'],
+  evidence: "ImportError: cannot import name 'x' from 'helpers'",
+  strategy: 'expand_dependency_context',
+};
 
 function attempt(n: number, patterns: FailurePattern[], changedFiles: string[] = []): AttemptRecord {
   return {
@@ -11,19 +17,55 @@ function attempt(n: number, patterns: FailurePattern[], changedFiles: string[] =
     status: 'REWORK_REQUIRED',
     startedAt: '2026-11-29T00:00:00Z',
     envRetries: 0,
-    coder: { status: 'finished', summary: '', changedFiles, turnsConsumed: 1, telemetry: { patchAttempts: 0, patchSuccesses: 0, patchMismatches: 0, writeFileOperations: 0, writeFileFallbacks: 0, mutationOperations: 0, modelRequests: 1, inputTokens: 0, outputTokens: 0 } },
-    test: { outcome: 'failed', exitCode: 1, counts: { total: 1, passed: 0, failed: 1, errors: 0, skipped: 0 }, cases: [], casesTruncated: false, stdoutExcerpt: '', stderrExcerpt: '', durationMs: 1, patterns },
+    coder: {
+      status: 'finished',
+      summary: '',
+      changedFiles,
+      turnsConsumed: 1,
+      telemetry: {
+        patchAttempts: 0,
+        patchSuccesses: 0,
+        patchMismatches: 0,
+        writeFileOperations: 0,
+        writeFileFallbacks: 0,
+        mutationOperations: 0,
+        modelRequests: 1,
+        inputTokens: 0,
+        outputTokens: 0,
+      },
+    },
+    test: {
+      outcome: 'failed',
+      exitCode: 1,
+      counts: { total: 1, passed: 0, failed: 1, errors: 0, skipped: 0 },
+      cases: [],
+      casesTruncated: false,
+      stdoutExcerpt: '',
+      stderrExcerpt: '',
+      durationMs: 1,
+      patterns,
+    },
   };
 }
 
 describe('the adaptations of the next attempt', () => {
   it('takes the files a task is about from its changes and from the paths and module names in its goal', () => {
-    expect(taskFilesOf('Fix calc.mean; see tests/test_calc.py', [attempt(1, [], ['stats.py'])])).toEqual(['calc.py', 'stats.py', 'tests/test_calc.py']);
+    expect(taskFilesOf('Fix calc.mean; see tests/test_calc.py', [attempt(1, [], ['stats.py'])])).toEqual([
+      'calc.py',
+      'stats.py',
+      'tests/test_calc.py',
+    ]);
   });
 
   it('expands the dependency context after a cross_dep failure at attempt 1', () => {
     const adaptations = planAdaptations({ goal: 'Fix add', attempts: [attempt(1, [crossDep])], history: [] });
-    expect(adaptations).toEqual([{ strategy: 'expand_dependency_context', reason: 'attempt 1 failed with cross_dep on helpers', source: 'own_attempts' }]);
+    expect(adaptations).toEqual([
+      {
+        strategy: 'expand_dependency_context',
+        reason: 'attempt 1 failed with cross_dep on helpers',
+        source: 'own_attempts',
+      },
+    ]);
   });
 
   it('prioritises constants for a new task after two wrong_constant failures of similar tasks, and only of similar ones', () => {

@@ -4,14 +4,16 @@ import type { RunTask } from '../../../../domain/learning/finished-task.js';
 import { task } from './finished-task-fixture.js';
 import { shortHash } from '../../../../domain/learning/sha256.js';
 
-
 const contracts = (status: RunTask['status'], counts: number[], prefix: string): RunTask[] =>
   counts.map((contractCount, i) => task(`${prefix}${i}`, status, { contractCount }));
 
 describe('deriveLessons: correlations', () => {
   it('states how many times more contracts failed tasks had', () => {
     // Failed: 4, 4 -> 4.0; converged: 1, 2, 2, 2, 1 -> 1.6; 4 / 1.6 = 2.5.
-    const lessons = deriveLessons([...contracts('FAILED', [4, 4], 'f'), ...contracts('COMPLETED', [1, 2, 2, 2, 1], 'c')]);
+    const lessons = deriveLessons([
+      ...contracts('FAILED', [4, 4], 'f'),
+      ...contracts('COMPLETED', [1, 2, 2, 2, 1], 'c'),
+    ]);
     expect(lessons).toEqual([
       {
         id: shortHash('correlation\nFailed tasks had 2.5x more contracts on average (4.0 vs 1.6)'),
@@ -29,7 +31,13 @@ describe('deriveLessons: correlations', () => {
 
   it('needs both groups, and ignores skipped and cancelled tasks', () => {
     expect(deriveLessons(contracts('FAILED', [9, 9], 'f'))).toEqual([]);
-    expect(deriveLessons([...contracts('FAILED', [9], 'f'), ...contracts('SKIPPED', [1], 's'), ...contracts('CANCELLED', [1], 'x')])).toEqual([]);
+    expect(
+      deriveLessons([
+        ...contracts('FAILED', [9], 'f'),
+        ...contracts('SKIPPED', [1], 's'),
+        ...contracts('CANCELLED', [1], 'x'),
+      ]),
+    ).toEqual([]);
   });
 
   it('states the means without a ratio when converged tasks averaged zero', () => {
@@ -39,7 +47,10 @@ describe('deriveLessons: correlations', () => {
   });
 
   it('compares test counts and sizes too', () => {
-    const lessons = deriveLessons([task('f', 'FAILED', { testCount: 12, sizeLines: 400 }), task('c', 'COMPLETED', { testCount: 4, sizeLines: 300 })]);
+    const lessons = deriveLessons([
+      task('f', 'FAILED', { testCount: 12, sizeLines: 400 }),
+      task('c', 'COMPLETED', { testCount: 4, sizeLines: 300 }),
+    ]);
     expect(lessons.map((l) => l.text)).toEqual(['Failed tasks had 3.0x more tests on average (12.0 vs 4.0)']);
   });
 });
@@ -48,13 +59,21 @@ describe('deriveLessons: reliability of simple tasks', () => {
   const simple = (id: string, status: RunTask['status']) => task(id, status, { contractCount: 1, sizeLines: 50 });
 
   it('notes that simple tasks (at most 1 contract and 50 lines) all completed, from two of them', () => {
-    const lessons = deriveLessons([simple('a', 'COMPLETED'), simple('b', 'COMPLETED'), task('c', 'COMPLETED', { contractCount: 2, sizeLines: 10 })]);
+    const lessons = deriveLessons([
+      simple('a', 'COMPLETED'),
+      simple('b', 'COMPLETED'),
+      task('c', 'COMPLETED', { contractCount: 2, sizeLines: 10 }),
+    ]);
     expect(lessons).toMatchObject([{ category: 'reliability', evidence: { simpleTasks: 2, completed: 2 } }]);
   });
 
   it('says nothing with one simple task, or when a simple task failed', () => {
-    expect(deriveLessons([simple('a', 'COMPLETED'), task('b', 'COMPLETED', { contractCount: 1, sizeLines: 51 })])).toEqual([]);
-    expect(deriveLessons([simple('a', 'COMPLETED'), simple('b', 'COMPLETED'), simple('c', 'FAILED')]).map((l) => l.category)).not.toContain('reliability');
+    expect(
+      deriveLessons([simple('a', 'COMPLETED'), task('b', 'COMPLETED', { contractCount: 1, sizeLines: 51 })]),
+    ).toEqual([]);
+    expect(
+      deriveLessons([simple('a', 'COMPLETED'), simple('b', 'COMPLETED'), simple('c', 'FAILED')]).map((l) => l.category),
+    ).not.toContain('reliability');
   });
 });
 
@@ -63,11 +82,19 @@ describe('deriveLessons: systemic pattern', () => {
 
   it('calls a pattern above 70% of failures systemic', () => {
     const lessons = deriveLessons(failures([...Array<string>(8).fill('cross_dep'), 'unknown', 'api_mismatch']));
-    expect(lessons).toMatchObject([{ category: 'systemic', text: 'cross_dep caused 8 of 10 failures (80%): a systemic issue to fix at its source, not task by task', evidence: { count: 8, total: 10, share: 0.8 } }]);
+    expect(lessons).toMatchObject([
+      {
+        category: 'systemic',
+        text: 'cross_dep caused 8 of 10 failures (80%): a systemic issue to fix at its source, not task by task',
+        evidence: { count: 8, total: 10, share: 0.8 },
+      },
+    ]);
   });
 
   it('does not call exactly 70% dominant', () => {
-    expect(deriveLessons(failures([...Array<string>(7).fill('cross_dep'), 'unknown', 'unknown', 'api_mismatch']))).toEqual([]);
+    expect(
+      deriveLessons(failures([...Array<string>(7).fill('cross_dep'), 'unknown', 'unknown', 'api_mismatch'])),
+    ).toEqual([]);
   });
 
   it('needs at least two failures', () => {

@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { buildReportCard, gradeRun, improvementActionByPattern, trendOf } from '../../../../domain/learning/report-card.js';
+import {
+  buildReportCard,
+  gradeRun,
+  improvementActionByPattern,
+  trendOf,
+} from '../../../../domain/learning/report-card.js';
 import type { RunTask } from '../../../../domain/learning/finished-task.js';
 import { task } from './finished-task-fixture.js';
-
 
 // A batch of six, computed by hand:
 // statuses: 3 COMPLETED (t1, t2, t3), 1 FAILED (t4), 1 SKIPPED (t5), 1 CANCELLED (t6).
@@ -13,12 +17,51 @@ import { task } from './finished-task-fixture.js';
 // grade: fidelity 0.5 -> D. Skills: t1, t3, t6 used one -> 2 completed of 2 with a verdict = 1.0;
 // without: t2, t4, t5 -> 1 completed of 2 with a verdict = 0.5.
 const batch: RunTask[] = [
-  task('t1', 'COMPLETED', { passedAtAttempt: 1, durationMs: 100, acceptedDiffTokens: 600, promptTokens: 100, contractCount: 1, sizeLines: 40, usedSkills: ['s1'] }),
-  task('t2', 'COMPLETED', { attempts: 2, passedAtAttempt: 2, durationMs: 300, patterns: ['cross_dep'], acceptedDiffTokens: 500, promptTokens: 100, contractCount: 1, sizeLines: 30 }),
-  task('t3', 'COMPLETED', { passedAtAttempt: 1, durationMs: 200, acceptedDiffTokens: 400, promptTokens: 100, contractCount: 2, sizeLines: 80, usedSkills: ['s1'] }),
-  task('t4', 'FAILED', { attempts: 3, durationMs: 900, patterns: ['cross_dep', 'cross_dep', 'wrong_constant'], promptTokens: 300, contractCount: 4, sizeLines: 200 }),
+  task('t1', 'COMPLETED', {
+    passedAtAttempt: 1,
+    durationMs: 100,
+    acceptedDiffTokens: 600,
+    promptTokens: 100,
+    contractCount: 1,
+    sizeLines: 40,
+    usedSkills: ['s1'],
+  }),
+  task('t2', 'COMPLETED', {
+    attempts: 2,
+    passedAtAttempt: 2,
+    durationMs: 300,
+    patterns: ['cross_dep'],
+    acceptedDiffTokens: 500,
+    promptTokens: 100,
+    contractCount: 1,
+    sizeLines: 30,
+  }),
+  task('t3', 'COMPLETED', {
+    passedAtAttempt: 1,
+    durationMs: 200,
+    acceptedDiffTokens: 400,
+    promptTokens: 100,
+    contractCount: 2,
+    sizeLines: 80,
+    usedSkills: ['s1'],
+  }),
+  task('t4', 'FAILED', {
+    attempts: 3,
+    durationMs: 900,
+    patterns: ['cross_dep', 'cross_dep', 'wrong_constant'],
+    promptTokens: 300,
+    contractCount: 4,
+    sizeLines: 200,
+  }),
   task('t5', 'SKIPPED', { attempts: 0 }),
-  task('t6', 'CANCELLED', { durationMs: 500, patterns: ['unknown'], promptTokens: 100, contractCount: 3, sizeLines: 100, usedSkills: ['s2'] }),
+  task('t6', 'CANCELLED', {
+    durationMs: 500,
+    patterns: ['unknown'],
+    promptTokens: 100,
+    contractCount: 3,
+    sizeLines: 100,
+    usedSkills: ['s2'],
+  }),
 ];
 
 describe('buildReportCard', () => {
@@ -59,28 +102,48 @@ describe('buildReportCard', () => {
   });
 
   it('grades A at fidelity exactly 0.9 and compression exactly 5', () => {
-    const tasks = [...Array.from({ length: 9 }, (_, i) => task(`c${i}`, 'COMPLETED', { acceptedDiffTokens: 50, promptTokens: 10 })), task('f', 'FAILED', { promptTokens: 0, patterns: ['cross_dep'] })];
+    const tasks = [
+      ...Array.from({ length: 9 }, (_, i) => task(`c${i}`, 'COMPLETED', { acceptedDiffTokens: 50, promptTokens: 10 })),
+      task('f', 'FAILED', { promptTokens: 0, patterns: ['cross_dep'] }),
+    ];
     const card = buildReportCard(tasks);
     expect([card.fidelity, card.compression, card.grade]).toEqual([0.9, 5, 'A']);
   });
 
   it('withholds A when a novel pattern appeared', () => {
-    const tasks = [...Array.from({ length: 9 }, (_, i) => task(`c${i}`, 'COMPLETED', { acceptedDiffTokens: 50, promptTokens: 10 })), task('f', 'FAILED', { patterns: ['unknown'] })];
+    const tasks = [
+      ...Array.from({ length: 9 }, (_, i) => task(`c${i}`, 'COMPLETED', { acceptedDiffTokens: 50, promptTokens: 10 })),
+      task('f', 'FAILED', { patterns: ['unknown'] }),
+    ];
     expect(buildReportCard(tasks).grade).toBe('B');
   });
 
   it('gives an empty run grade F, zero rates and no actions', () => {
     const card = buildReportCard([]);
-    expect(card).toMatchObject({ fidelity: 0, passRate: 0, compression: 0, meanDurationMs: 0, medianDurationMs: 0, grade: 'F', improvementActions: [], lessons: [] });
+    expect(card).toMatchObject({
+      fidelity: 0,
+      passRate: 0,
+      compression: 0,
+      meanDurationMs: 0,
+      medianDurationMs: 0,
+      grade: 'F',
+      improvementActions: [],
+      lessons: [],
+    });
   });
 
   it('falls back to the attempt count when passedAtAttempt is missing, and averages the middle two for an even median', () => {
-    const card = buildReportCard([task('a', 'COMPLETED', { durationMs: 10 }), task('b', 'COMPLETED', { attempts: 2, durationMs: 30 })]);
+    const card = buildReportCard([
+      task('a', 'COMPLETED', { durationMs: 10 }),
+      task('b', 'COMPLETED', { attempts: 2, durationMs: 30 }),
+    ]);
     expect([card.passRateAt1, card.passRateAt2, card.medianDurationMs]).toEqual([0.5, 1, 20]);
   });
 
   it('has a generic action for a pattern without a fixed text', () => {
-    expect(buildReportCard([task('a', 'FAILED', { patterns: ['flaky'] })]).improvementActions[0]!.action).toContain('add a strategy');
+    expect(buildReportCard([task('a', 'FAILED', { patterns: ['flaky'] })]).improvementActions[0]!.action).toContain(
+      'add a strategy',
+    );
   });
 });
 

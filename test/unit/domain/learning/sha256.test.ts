@@ -17,11 +17,13 @@ describe('sha256Hex', () => {
   });
 
   it('matches node:crypto at the padding boundaries (55, 56, 63, 64, 65 bytes)', () => {
-    for (const length of [55, 56, 63, 64, 65, 119, 120]) expect(sha256Hex('a'.repeat(length))).toBe(nodeSha256('a'.repeat(length)));
+    for (const length of [55, 56, 63, 64, 65, 119, 120])
+      expect(sha256Hex('a'.repeat(length))).toBe(nodeSha256('a'.repeat(length)));
   });
 
   it('matches node:crypto for text beyond ASCII, including emoji and lone surrogates', () => {
-    for (const text of ['é', 'ü ß 中文', '👍 ok', 'a\ud800b', '\udc00', 'end\ud83d']) expect(sha256Hex(text)).toBe(nodeSha256(text));
+    for (const text of ['é', 'ü ß 中文', '👍 ok', 'a\ud800b', '\udc00', 'end\ud83d'])
+      expect(sha256Hex(text)).toBe(nodeSha256(text));
   });
 });
 

@@ -3,7 +3,12 @@ import { groupFailures, isSimilar, significantWords, wordOverlap } from '../../.
 
 describe('significantWords', () => {
   it('lowercases, splits on non-alphanumerics and drops stop-words and empty strings', () => {
-    expect([...significantWords('The cache_key is IGNORED, by the Fetcher!')]).toEqual(['cache', 'key', 'ignored', 'fetcher']);
+    expect([...significantWords('The cache_key is IGNORED, by the Fetcher!')]).toEqual([
+      'cache',
+      'key',
+      'ignored',
+      'fetcher',
+    ]);
   });
 });
 
@@ -44,7 +49,10 @@ describe('groupFailures', () => {
       failure('5', 'add takes 3 positional arguments but 4 given', 'wf-2'),
     ];
     const groups = groupFailures(buffer);
-    expect(groups.map((g) => g.failures.map((f) => f.id))).toEqual([['1', '3'], ['2', '5']]);
+    expect(groups.map((g) => g.failures.map((f) => f.id))).toEqual([
+      ['1', '3'],
+      ['2', '5'],
+    ]);
     expect(groups[0]!.description).toBe('cannot import name mul from calc');
     // Provenance lists each workflow once.
     expect(groups[1]!.workflowIds).toEqual(['wf-2']);
@@ -59,7 +67,12 @@ describe('groupFailures', () => {
 
   it('lets members of a group that stayed too small join a later group', () => {
     // Seed 1 gathers only 2 (below minCount 3); 2, 3 and 4 then form a group of their own.
-    const buffer = [failure('1', 'alpha beta'), failure('2', 'beta gamma delta'), failure('3', 'gamma delta'), failure('4', 'delta gamma zeta')];
+    const buffer = [
+      failure('1', 'alpha beta'),
+      failure('2', 'beta gamma delta'),
+      failure('3', 'gamma delta'),
+      failure('4', 'delta gamma zeta'),
+    ];
     expect(groupFailures(buffer, 0.5, 3).map((g) => g.failures.map((f) => f.id))).toEqual([['2', '3', '4']]);
   });
 

@@ -7,7 +7,8 @@ const skill: Skill = {
   id: skillId('cross_dep', 'Tasks that import names from calc modules'),
   pattern: 'cross_dep',
   whenItApplies: 'Tasks that import names from calc modules',
-  whatToDo: 'Check `calc/__init__.py` exports the name first.\n\n- add it to `__all__`\n- re-run the import: it must succeed',
+  whatToDo:
+    'Check `calc/__init__.py` exports the name first.\n\n- add it to `__all__`\n- re-run the import: it must succeed',
   sourceWorkflowIds: ['task-demo-1', 'task-demo-2'],
   createdAt: '2025-01-02T03:04:05.000Z',
 };
@@ -39,7 +40,12 @@ describe('renderSkill', () => {
   });
 
   it('writes front matter that a YAML parser reads to the same values, even with awkward text', () => {
-    const awkward = { ...skill, whenItApplies: 'When: "quotes", #hashes\nand  new lines', sourceWorkflowIds: ['true', '- dash'], createdAt: '2025' };
+    const awkward = {
+      ...skill,
+      whenItApplies: 'When: "quotes", #hashes\nand  new lines',
+      sourceWorkflowIds: ['true', '- dash'],
+      createdAt: '2025',
+    };
     const front = renderSkill(awkward).split('---\n')[1]!;
     expect(parseYaml(front)).toEqual({
       id: skill.id,
@@ -57,7 +63,13 @@ describe('parseSkill', () => {
   });
 
   it('round-trips awkward values, an empty provenance list and CRLF line endings', () => {
-    const awkward = { ...skill, pattern: 'x: y', whenItApplies: 'a\nb: "c" # d', sourceWorkflowIds: [], createdAt: '2025-01-01' };
+    const awkward = {
+      ...skill,
+      pattern: 'x: y',
+      whenItApplies: 'a\nb: "c" # d',
+      sourceWorkflowIds: [],
+      createdAt: '2025-01-01',
+    };
     expect(parseSkill(renderSkill(awkward))).toEqual({ success: true, data: awkward });
     expect(parseSkill(renderSkill(skill).replace(/\n/g, '\r\n'))).toEqual({ success: true, data: skill });
   });

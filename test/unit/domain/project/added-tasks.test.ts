@@ -15,18 +15,31 @@ describe('validateAddedTasks', () => {
     const result = validateAddedTasks(state, [newTask('c', ['b']), newTask('b', ['a'])]);
     expect(result.success).toBe(true);
     if (!result.success) return;
-    expect(result.data.map((task) => [task.spec.id, task.dependsOn])).toEqual([['c', ['b']], ['b', ['a']]]);
-    expect(result.data[0]!.spec).toMatchObject({ project: 'demo', repo: '/repos/demo', maxRetries: 2, testCommand: ['python3', '-m', 'pytest'] });
+    expect(result.data.map((task) => [task.spec.id, task.dependsOn])).toEqual([
+      ['c', ['b']],
+      ['b', ['a']],
+    ]);
+    expect(result.data[0]!.spec).toMatchObject({
+      project: 'demo',
+      repo: '/repos/demo',
+      maxRetries: 2,
+      testCommand: ['python3', '-m', 'pytest'],
+    });
   });
 
   it('defaults milestone, feature and dependsOn when left out', () => {
-    const result = validateAddedTasks(projectState(plannedTask('a')), [{ spec: { id: 'b', goal: 'g', models: { coder: 'openai:m' } } }]);
+    const result = validateAddedTasks(projectState(plannedTask('a')), [
+      { spec: { id: 'b', goal: 'g', models: { coder: 'openai:m' } } },
+    ]);
     expect(result).toMatchObject({ success: true, data: [{ milestone: 'added', feature: 'added', dependsOn: [] }] });
   });
 
   it('refuses a bad spec, another project or repo, naming the task and field', () => {
     const state = projectState(plannedTask('a'));
-    const result = validateAddedTasks(state, [newTask('b', [], { maxRetries: -1 }), newTask('c', [], { project: 'other', repo: '/elsewhere' })]);
+    const result = validateAddedTasks(state, [
+      newTask('b', [], { maxRetries: -1 }),
+      newTask('c', [], { project: 'other', repo: '/elsewhere' }),
+    ]);
     expect(result.success).toBe(false);
     if (result.success) return;
     const lines = result.error.split('\n');
@@ -38,19 +51,34 @@ describe('validateAddedTasks', () => {
   it('refuses a duplicate id, an unknown dependency and a cycle through an existing task', () => {
     const state = projectState(plannedTask('a'));
     const duplicate = validateAddedTasks(state, [newTask('a')]);
-    expect(duplicate).toMatchObject({ success: false, error: "tasks[0]: task 'a' is already in the project; choose a new id" });
+    expect(duplicate).toMatchObject({
+      success: false,
+      error: "tasks[0]: task 'a' is already in the project; choose a new id",
+    });
     const unknown = validateAddedTasks(state, [newTask('b', ['zz'])]);
-    expect(unknown).toMatchObject({ success: false, error: "tasks[0]: task 'b' depends on 'zz', which is not in the project" });
+    expect(unknown).toMatchObject({
+      success: false,
+      error: "tasks[0]: task 'b' depends on 'zz', which is not in the project",
+    });
     const cycle = validateAddedTasks(state, [newTask('b', ['c']), newTask('c', ['b', 'a'])]);
     expect(cycle).toMatchObject({ success: false, error: expect.stringContaining('cycle: b -> c -> b') });
   });
 
   it('refuses an empty or missing list, and any add once the project finished or was cancelled', () => {
     const state = projectState(plannedTask('a'));
-    expect(validateAddedTasks(state, [])).toMatchObject({ success: false, error: expect.stringContaining('tasks: expected a non-empty list') });
-    expect(validateAddedTasks(state, undefined)).toMatchObject({ success: false, error: expect.stringContaining('got nothing') });
+    expect(validateAddedTasks(state, [])).toMatchObject({
+      success: false,
+      error: expect.stringContaining('tasks: expected a non-empty list'),
+    });
+    expect(validateAddedTasks(state, undefined)).toMatchObject({
+      success: false,
+      error: expect.stringContaining('got nothing'),
+    });
     state.cancelRequested = true;
-    expect(validateAddedTasks(state, [newTask('b')])).toMatchObject({ success: false, error: expect.stringContaining('is cancelled') });
+    expect(validateAddedTasks(state, [newTask('b')])).toMatchObject({
+      success: false,
+      error: expect.stringContaining('is cancelled'),
+    });
   });
 });
 

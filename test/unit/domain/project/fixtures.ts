@@ -6,7 +6,13 @@ import type { AttemptRecord, TaskOutcome } from '../../../../domain/task-state.j
 import { emptyTelemetry } from '../../../../domain/telemetry.js';
 
 export function plannedTask(id: string, ...dependsOn: string[]): PlannedTask {
-  const parsed = parseTaskSpec({ id, project: 'demo', repo: '/repos/demo', goal: `Do ${id}\nmore detail`, models: { coder: 'scripted:/s.json' } });
+  const parsed = parseTaskSpec({
+    id,
+    project: 'demo',
+    repo: '/repos/demo',
+    goal: `Do ${id}\nmore detail`,
+    models: { coder: 'scripted:/s.json' },
+  });
   if (!parsed.success) throw new Error(parsed.error);
   return { spec: parsed.data, milestone: 'm1', feature: 'f1', dependsOn };
 }
@@ -21,8 +27,20 @@ export function projectState(...tasks: PlannedTask[]): ProjectState {
 }
 
 /** An attempt whose coder made `requests` model requests. */
-export function attempt(n: number, status: AttemptRecord['status'], requests = 2, failureClass?: AttemptRecord['failure']): AttemptRecord {
-  const telemetry = { ...emptyTelemetry(), modelRequests: requests, inputTokens: 100 * requests, outputTokens: 10 * requests, patchAttempts: 1, patchSuccesses: 1 };
+export function attempt(
+  n: number,
+  status: AttemptRecord['status'],
+  requests = 2,
+  failureClass?: AttemptRecord['failure'],
+): AttemptRecord {
+  const telemetry = {
+    ...emptyTelemetry(),
+    modelRequests: requests,
+    inputTokens: 100 * requests,
+    outputTokens: 10 * requests,
+    patchAttempts: 1,
+    patchSuccesses: 1,
+  };
   return {
     attempt: n,
     status,
@@ -33,7 +51,11 @@ export function attempt(n: number, status: AttemptRecord['status'], requests = 2
   };
 }
 
-export function outcome(status: TaskOutcome['status'], attempts: AttemptRecord[], extra: Partial<TaskOutcome> = {}): TaskOutcome {
+export function outcome(
+  status: TaskOutcome['status'],
+  attempts: AttemptRecord[],
+  extra: Partial<TaskOutcome> = {},
+): TaskOutcome {
   return {
     workflowId: 'task-demo-x',
     taskId: 'x',

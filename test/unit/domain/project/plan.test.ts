@@ -18,7 +18,13 @@ describe('validatePlanGraph', () => {
     expect(result.success).toBe(false);
     if (result.success) return;
     expect(result.errors).toEqual([
-      expect.objectContaining({ kind: 'duplicate', taskId: 'b', index: 3, firstIndex: 1, message: expect.stringContaining("duplicate task id 'b' (first at index 1, again at index 3)") }),
+      expect.objectContaining({
+        kind: 'duplicate',
+        taskId: 'b',
+        index: 3,
+        firstIndex: 1,
+        message: expect.stringContaining("duplicate task id 'b' (first at index 1, again at index 3)"),
+      }),
     ]);
   });
 
@@ -26,7 +32,15 @@ describe('validatePlanGraph', () => {
     const result = validatePlanGraph([task('a'), task('c', 'a', 'x')]);
     expect(result.success).toBe(false);
     if (result.success) return;
-    expect(result.errors).toEqual([{ kind: 'unknown', taskId: 'c', index: 1, dependency: 'x', message: "task 'c' depends on 'x', which is not in the file" }]);
+    expect(result.errors).toEqual([
+      {
+        kind: 'unknown',
+        taskId: 'c',
+        index: 1,
+        dependency: 'x',
+        message: "task 'c' depends on 'x', which is not in the file",
+      },
+    ]);
   });
 
   it('reports a task that depends on itself', () => {
@@ -34,7 +48,11 @@ describe('validatePlanGraph', () => {
     expect(result.success).toBe(false);
     if (result.success) return;
     expect(result.errors).toHaveLength(1);
-    expect(result.errors[0]).toMatchObject({ taskId: 'a', dependency: 'a', message: expect.stringContaining("task 'a' depends on itself") });
+    expect(result.errors[0]).toMatchObject({
+      taskId: 'a',
+      dependency: 'a',
+      message: expect.stringContaining("task 'a' depends on itself"),
+    });
   });
 
   it('reports a cycle with its path, starting at its earliest task in the file', () => {
@@ -42,13 +60,21 @@ describe('validatePlanGraph', () => {
     expect(result.success).toBe(false);
     if (result.success) return;
     expect(result.errors).toHaveLength(1);
-    expect(result.errors[0]).toMatchObject({ taskId: 'b', index: 1, dependency: 'c', message: expect.stringMatching(/^cycle: b -> c -> a -> b/) });
+    expect(result.errors[0]).toMatchObject({
+      taskId: 'b',
+      index: 1,
+      dependency: 'c',
+      message: expect.stringMatching(/^cycle: b -> c -> a -> b/),
+    });
   });
 
   it('reports each of two separate cycles once', () => {
     const result = validatePlanGraph([task('a', 'b'), task('b', 'a'), task('c', 'd'), task('d', 'c')]);
     expect(result.success).toBe(false);
     if (result.success) return;
-    expect(result.errors.map((error) => error.message.split(';')[0])).toEqual(['cycle: a -> b -> a', 'cycle: c -> d -> c']);
+    expect(result.errors.map((error) => error.message.split(';')[0])).toEqual([
+      'cycle: a -> b -> a',
+      'cycle: c -> d -> c',
+    ]);
   });
 });

@@ -14,7 +14,11 @@ function finishedProject() {
   markStarted(b!, at(0));
   recordOutcome(b!, outcome('COMPLETED', [attempt(1, 'REWORK_REQUIRED', 2), attempt(2, 'PASSED', 3)]), at(10));
   markStarted(c!, at(4));
-  recordOutcome(c!, outcome('FAILED', [attempt(1, 'FAILED', 1)], { recommendation: 'split_task', reason: 'tests fail' }), at(6));
+  recordOutcome(
+    c!,
+    outcome('FAILED', [attempt(1, 'FAILED', 1)], { recommendation: 'split_task', reason: 'tests fail' }),
+    at(6),
+  );
   markNotRun(d!, 'SKIPPED', "dependency 'c' is FAILED", at(6));
   state.finished = true;
   return state;
@@ -34,15 +38,41 @@ describe('buildProjectReport', () => {
       startedAt: at(4),
       endedAt: at(6),
     });
-    expect(report.tasks[3]).toEqual({ id: 'd', status: 'SKIPPED', attempts: 0, durationMs: 0, reason: "dependency 'c' is FAILED", workflowId: 'task-demo-d', endedAt: at(6) });
+    expect(report.tasks[3]).toEqual({
+      id: 'd',
+      status: 'SKIPPED',
+      attempts: 0,
+      durationMs: 0,
+      reason: "dependency 'c' is FAILED",
+      workflowId: 'task-demo-d',
+      endedAt: at(6),
+    });
   });
 
   it('gives pass rates at attempt 1 and overall, telemetry totals and spend', () => {
     const report = buildProjectReport(finishedProject());
-    expect(report).toMatchObject({ status: 'COMPLETED', total: 4, passRateAtAttempt1: 0.25, passRate: 0.5, continuedAsNew: 0 });
+    expect(report).toMatchObject({
+      status: 'COMPLETED',
+      total: 4,
+      passRateAtAttempt1: 0.25,
+      passRate: 0.5,
+      continuedAsNew: 0,
+    });
     expect(report.counts).toMatchObject({ COMPLETED: 2, FAILED: 1, SKIPPED: 1 });
-    expect(report.spend).toEqual({ attempts: 4, childRuns: 3, modelRequests: 8, inputTokens: 800, outputTokens: 80, taskTimeMs: 16_000 });
-    expect(report.telemetry).toMatchObject({ model_requests_per_task: 2, patch_attempts: 4, patch_success_rate: 1, input_tokens: 800 });
+    expect(report.spend).toEqual({
+      attempts: 4,
+      childRuns: 3,
+      modelRequests: 8,
+      inputTokens: 800,
+      outputTokens: 80,
+      taskTimeMs: 16_000,
+    });
+    expect(report.telemetry).toMatchObject({
+      model_requests_per_task: 2,
+      patch_attempts: 4,
+      patch_success_rate: 1,
+      input_tokens: 800,
+    });
   });
 
   it('says a cancelled project is CANCELLED and why', () => {

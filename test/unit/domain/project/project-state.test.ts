@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { projectWorkflowId } from '../../../../domain/project/plan.js';
-import { createProjectState, describeProgress, findTask, projectStatus, scheduledRunId } from '../../../../domain/project/project-state.js';
+import {
+  createProjectState,
+  describeProgress,
+  findTask,
+  projectStatus,
+  scheduledRunId,
+} from '../../../../domain/project/project-state.js';
 import { plannedTask, projectState } from './fixtures.js';
 
 describe('createProjectState', () => {
@@ -10,8 +16,21 @@ describe('createProjectState', () => {
       ['a', 'PENDING', 'task-demo-a', []],
       ['b', 'PENDING', 'task-demo-b', ['a']],
     ]);
-    expect(state.tasks[0]).toMatchObject({ runs: 0, attempts: 0, durationMs: 0, turnsConsumed: 0, telemetry: { modelRequests: 0 } });
-    expect(state).toMatchObject({ project: 'demo', concurrency: 2, paused: false, cancelRequested: false, finished: false, continuedAsNew: 0 });
+    expect(state.tasks[0]).toMatchObject({
+      runs: 0,
+      attempts: 0,
+      durationMs: 0,
+      turnsConsumed: 0,
+      telemetry: { modelRequests: 0 },
+    });
+    expect(state).toMatchObject({
+      project: 'demo',
+      concurrency: 2,
+      paused: false,
+      cancelRequested: false,
+      finished: false,
+      continuedAsNew: 0,
+    });
   });
 
   it('gives the tasks of a scheduled run workflow ids of their own', () => {

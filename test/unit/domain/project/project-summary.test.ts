@@ -18,7 +18,14 @@ describe('summarizeProject', () => {
     expect(summary.passRateAtAttempt1).toBeCloseTo(2 / 5);
     expect(summary.passRate).toBeCloseTo(3 / 5);
     expect(summary.totalDurationMs).toBe(9500);
-    expect(summary.tasks[2]).toEqual({ id: 'c', status: 'FAILED', attempts: 3, durationMs: 5000, failureClass: 'model', reason: 'tests still fail' });
+    expect(summary.tasks[2]).toEqual({
+      id: 'c',
+      status: 'FAILED',
+      attempts: 3,
+      durationMs: 5000,
+      failureClass: 'model',
+      reason: 'tests still fail',
+    });
     expect(summary.tasks[0]).not.toHaveProperty('failureClass');
   });
 

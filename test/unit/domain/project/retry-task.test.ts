@@ -5,7 +5,14 @@ import { plannedTask, projectState } from './fixtures.js';
 
 /** a <- b <- c, a <- d; x independent, y <- x. */
 function stateWith(states: Record<string, TaskRunState>) {
-  const state = projectState(plannedTask('a'), plannedTask('b', 'a'), plannedTask('c', 'b'), plannedTask('d', 'a'), plannedTask('x'), plannedTask('y', 'x'));
+  const state = projectState(
+    plannedTask('a'),
+    plannedTask('b', 'a'),
+    plannedTask('c', 'b'),
+    plannedTask('d', 'a'),
+    plannedTask('x'),
+    plannedTask('y', 'x'),
+  );
   for (const task of state.tasks) {
     task.state = states[task.id] ?? 'COMPLETED';
     task.reason = `was ${task.state}`;
@@ -27,18 +34,27 @@ describe('planRetry', () => {
 
   it('refuses a task that is not FAILED, CANCELLED or SKIPPED, naming its state', () => {
     const state = stateWith({ a: 'RUNNING' });
-    expect(planRetry(state, 'a')).toEqual({ success: false, error: "task 'a' is RUNNING: only FAILED, CANCELLED or SKIPPED tasks can be retried" });
+    expect(planRetry(state, 'a')).toEqual({
+      success: false,
+      error: "task 'a' is RUNNING: only FAILED, CANCELLED or SKIPPED tasks can be retried",
+    });
     expect(planRetry(state, 'b')).toMatchObject({ success: false, error: expect.stringContaining('is COMPLETED') });
   });
 
   it('refuses a skipped task whose dependency still blocks it, and says which task to retry', () => {
     const state = stateWith({ a: 'FAILED', b: 'SKIPPED', c: 'SKIPPED' });
-    expect(planRetry(state, 'c')).toMatchObject({ success: false, error: expect.stringContaining("waits on 'b', which is SKIPPED; retry 'b' instead") });
+    expect(planRetry(state, 'c')).toMatchObject({
+      success: false,
+      error: expect.stringContaining("waits on 'b', which is SKIPPED; retry 'b' instead"),
+    });
   });
 
   it('refuses an unknown task, listing the known ones, and any retry once the project finished or was cancelled', () => {
     const state = stateWith({ a: 'FAILED' });
-    expect(planRetry(state, 'zz')).toMatchObject({ success: false, error: expect.stringMatching(/taskId: no task 'zz' .*tasks: a, b, c, d, x, y/) });
+    expect(planRetry(state, 'zz')).toMatchObject({
+      success: false,
+      error: expect.stringMatching(/taskId: no task 'zz' .*tasks: a, b, c, d, x, y/),
+    });
     state.cancelRequested = true;
     expect(planRetry(state, 'a')).toMatchObject({ success: false, error: expect.stringContaining('is cancelled') });
     state.finished = true;
@@ -54,7 +70,8 @@ describe('resetForRetry', () => {
     const [a, b] = state.tasks;
     expect(a).toMatchObject({ state: 'PENDING', hint: 'add, do not multiply' });
     expect(b).toMatchObject({ state: 'PENDING' });
-    for (const task of [a, b]) for (const key of ['reason', 'endedAt', 'failureClass']) expect(task).not.toHaveProperty(key);
+    for (const task of [a, b])
+      for (const key of ['reason', 'endedAt', 'failureClass']) expect(task).not.toHaveProperty(key);
     expect(b).not.toHaveProperty('hint');
     expect(state.tasks[2]!.state).toBe('COMPLETED');
   });

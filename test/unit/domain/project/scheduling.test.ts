@@ -6,14 +6,25 @@ const task = (id: string, state: TaskRunState, ...dependsOn: string[]): Schedule
 
 describe('nextActions', () => {
   it('starts only tasks whose dependencies are all completed, in plan order', () => {
-    const tasks = [task('a', 'COMPLETED'), task('b', 'PENDING', 'a', 'c'), task('c', 'PENDING'), task('d', 'PENDING', 'a')];
+    const tasks = [
+      task('a', 'COMPLETED'),
+      task('b', 'PENDING', 'a', 'c'),
+      task('c', 'PENDING'),
+      task('d', 'PENDING', 'a'),
+    ];
     expect(nextActions({ tasks, concurrency: 5, paused: false })).toEqual({ start: ['c', 'd'], skip: [], done: false });
   });
 
   it('counts running tasks against the concurrency limit', () => {
     const tasks = [task('a', 'RUNNING'), task('b', 'PENDING'), task('c', 'PENDING'), task('d', 'PENDING')];
     expect(nextActions({ tasks, concurrency: 2, paused: false }).start).toEqual(['b']);
-    expect(nextActions({ tasks: [task('x', 'RUNNING'), task('y', 'RUNNING'), ...tasks.slice(1)], concurrency: 2, paused: false }).start).toEqual([]);
+    expect(
+      nextActions({
+        tasks: [task('x', 'RUNNING'), task('y', 'RUNNING'), ...tasks.slice(1)],
+        concurrency: 2,
+        paused: false,
+      }).start,
+    ).toEqual([]);
   });
 
   it('never runs more than the concurrency limit over a whole simulated run, and runs every task after its dependencies', () => {
@@ -72,8 +83,12 @@ describe('nextActions', () => {
   });
 
   it('is done when nothing is pending or running, including after this call skips the rest', () => {
-    expect(nextActions({ tasks: [task('a', 'COMPLETED'), task('b', 'FAILED')], concurrency: 2, paused: false }).done).toBe(true);
-    expect(nextActions({ tasks: [task('a', 'FAILED'), task('b', 'PENDING', 'a')], concurrency: 2, paused: true })).toEqual({
+    expect(
+      nextActions({ tasks: [task('a', 'COMPLETED'), task('b', 'FAILED')], concurrency: 2, paused: false }).done,
+    ).toBe(true);
+    expect(
+      nextActions({ tasks: [task('a', 'FAILED'), task('b', 'PENDING', 'a')], concurrency: 2, paused: true }),
+    ).toEqual({
       start: [],
       skip: [{ id: 'b', reason: "dependency 'a' is FAILED" }],
       done: true,
@@ -83,7 +98,11 @@ describe('nextActions', () => {
   });
 
   it('ends a run that could only hang: pending tasks in a cycle are skipped', () => {
-    const actions = nextActions({ tasks: [task('a', 'PENDING', 'b'), task('b', 'PENDING', 'a')], concurrency: 2, paused: false });
+    const actions = nextActions({
+      tasks: [task('a', 'PENDING', 'b'), task('b', 'PENDING', 'a')],
+      concurrency: 2,
+      paused: false,
+    });
     expect(actions.skip.map((s) => s.id)).toEqual(['a', 'b']);
     expect(actions.done).toBe(true);
   });
@@ -123,7 +142,11 @@ describe('addTasks', () => {
   it('refuses an unknown dependency and a cycle among the added tasks', () => {
     const unknown = addTasks(existing, [{ id: 'c', dependsOn: ['zz'] }]);
     expect(unknown.success).toBe(false);
-    if (!unknown.success) expect(unknown.errors[0]).toMatchObject({ index: 0, message: "task 'c' depends on 'zz', which is not in the project" });
+    if (!unknown.success)
+      expect(unknown.errors[0]).toMatchObject({
+        index: 0,
+        message: "task 'c' depends on 'zz', which is not in the project",
+      });
 
     const cycle = addTasks(existing, [
       { id: 'c', dependsOn: ['a', 'd'] },

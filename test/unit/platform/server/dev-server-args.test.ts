@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { devServerArgs } from '../../../../platform/server/dev-server.js';
 
-const flagValues = (args: string[], flag: string) => args.flatMap((arg, index) => (arg === flag ? [args[index + 1]] : []));
+const flagValues = (args: string[], flag: string) =>
+  args.flatMap((arg, index) => (arg === flag ? [args[index + 1]] : []));
 
 describe('the dev server command line', () => {
   it('registers every taskloop search attribute with its type', () => {

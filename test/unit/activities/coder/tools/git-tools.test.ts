@@ -28,15 +28,21 @@ describe('git tools', () => {
     const context = createToolContext(t.repo);
     expect((await gitLogTool.run({}, context)).reply).toMatch(/^[0-9a-f]{7,} \d{4}-\d\d-\d\d seed$/);
     await writeFile(path.join(t.repo, 'calc.py'), 'changed\n');
-    expect((await showFileTool.run({ path: 'calc.py' }, context)).reply).toBe('calc.py at HEAD:\ndef add(a, b):\n    return a - b\n');
-    expect((await showFileTool.run({ path: 'nope.py' }, context)).reply).toContain("error: 'nope.py' does not exist at HEAD");
+    expect((await showFileTool.run({ path: 'calc.py' }, context)).reply).toBe(
+      'calc.py at HEAD:\ndef add(a, b):\n    return a - b\n',
+    );
+    expect((await showFileTool.run({ path: 'nope.py' }, context)).reply).toContain(
+      "error: 'nope.py' does not exist at HEAD",
+    );
   });
 });
 
 describe('delete_file and move_file', () => {
   it('delete and move files inside the worktree, and record them as changed', async () => {
     const context = createToolContext(t.repo);
-    expect((await moveFileTool.run({ from: 'notes.txt', to: 'docs/notes.txt' }, context)).reply).toBe('moved notes.txt to docs/notes.txt');
+    expect((await moveFileTool.run({ from: 'notes.txt', to: 'docs/notes.txt' }, context)).reply).toBe(
+      'moved notes.txt to docs/notes.txt',
+    );
     expect(await readFile(path.join(t.repo, 'docs', 'notes.txt'), 'utf8')).toBe('old\n');
     expect((await deleteFileTool.run({ path: 'docs/notes.txt' }, context)).reply).toBe('deleted docs/notes.txt');
     await expect(access(path.join(t.repo, 'docs', 'notes.txt'))).rejects.toThrow();
@@ -48,7 +54,11 @@ describe('delete_file and move_file', () => {
     expect((await deleteFileTool.run({ path: '../x' }, context)).reply).toContain('refused');
     expect((await deleteFileTool.run({ path: '.git/config' }, context)).reply).toContain('refused');
     expect((await moveFileTool.run({ from: 'calc.py', to: '/tmp/calc.py' }, context)).reply).toContain('refused');
-    expect((await moveFileTool.run({ from: 'calc.py', to: 'notes.txt' }, context)).reply).toContain("'notes.txt' already exists");
-    expect((await deleteFileTool.run({ path: 'missing.py' }, context)).reply).toBe("error: 'missing.py' does not exist.");
+    expect((await moveFileTool.run({ from: 'calc.py', to: 'notes.txt' }, context)).reply).toContain(
+      "'notes.txt' already exists",
+    );
+    expect((await deleteFileTool.run({ path: 'missing.py' }, context)).reply).toBe(
+      "error: 'missing.py' does not exist.",
+    );
   });
 });

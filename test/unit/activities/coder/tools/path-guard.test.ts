@@ -14,9 +14,18 @@ afterEach(() => t.cleanup());
 
 describe('resolveInWorktree', () => {
   it('accepts repo-relative paths and normalises them', async () => {
-    expect(await resolveInWorktree(t.repo, './src//app.py')).toEqual({ success: true, data: { absolute: path.join(t.repo, 'src', 'app.py'), relative: 'src/app.py' } });
-    expect(await resolveInWorktree(t.repo, 'src/../new/file.py')).toMatchObject({ success: true, data: { relative: 'new/file.py' } });
-    expect(await resolveInWorktree(t.repo, '.')).toMatchObject({ success: true, data: { absolute: t.repo, relative: '.' } });
+    expect(await resolveInWorktree(t.repo, './src//app.py')).toEqual({
+      success: true,
+      data: { absolute: path.join(t.repo, 'src', 'app.py'), relative: 'src/app.py' },
+    });
+    expect(await resolveInWorktree(t.repo, 'src/../new/file.py')).toMatchObject({
+      success: true,
+      data: { relative: 'new/file.py' },
+    });
+    expect(await resolveInWorktree(t.repo, '.')).toMatchObject({
+      success: true,
+      data: { absolute: t.repo, relative: '.' },
+    });
   });
 
   it.each([
@@ -36,7 +45,10 @@ describe('resolveInWorktree', () => {
     await symlink(path.join(t.base, 'outside', 'secret.txt'), path.join(t.repo, 'src', 'link.txt'));
     for (const p of ['linkdir', 'linkdir/secret.txt', 'linkdir/new/deeper.py', 'src/link.txt']) {
       const result = await resolveInWorktree(t.repo, p);
-      expect(result, p).toMatchObject({ success: false, error: expect.stringContaining('points outside the worktree') });
+      expect(result, p).toMatchObject({
+        success: false,
+        error: expect.stringContaining('points outside the worktree'),
+      });
     }
   });
 
@@ -44,8 +56,14 @@ describe('resolveInWorktree', () => {
     await symlink(path.join(t.repo, '.git'), path.join(t.repo, 'gitlink'));
     await symlink(path.join(t.base, 'missing'), path.join(t.repo, 'dangling'));
     await symlink(path.join(t.repo, 'src'), path.join(t.repo, 'srclink'));
-    expect(await resolveInWorktree(t.repo, 'gitlink/config')).toMatchObject({ success: false, error: expect.stringContaining('into .git') });
-    expect(await resolveInWorktree(t.repo, 'dangling')).toMatchObject({ success: false, error: expect.stringContaining('does not exist') });
+    expect(await resolveInWorktree(t.repo, 'gitlink/config')).toMatchObject({
+      success: false,
+      error: expect.stringContaining('into .git'),
+    });
+    expect(await resolveInWorktree(t.repo, 'dangling')).toMatchObject({
+      success: false,
+      error: expect.stringContaining('does not exist'),
+    });
     expect(await resolveInWorktree(t.repo, 'srclink/app.py')).toMatchObject({ success: true });
   });
 });

@@ -23,7 +23,9 @@ describe('list_files', () => {
     const context = createToolContext(t.repo);
     expect((await listFilesTool.run({}, context)).reply).toBe('README.md\ncalc/\ntests/');
     expect((await listFilesTool.run({ path: 'calc', recursive: true }, context)).reply).toBe('calc/core.py');
-    expect((await listFilesTool.run({ recursive: true }, context)).reply).toBe('README.md\ncalc/\ncalc/core.py\ntests/\ntests/test_core.py');
+    expect((await listFilesTool.run({ recursive: true }, context)).reply).toBe(
+      'README.md\ncalc/\ncalc/core.py\ntests/\ntests/test_core.py',
+    );
   });
 
   it('replies with an error for a missing directory or an escape', async () => {
@@ -46,16 +48,24 @@ describe('read_file', () => {
 
   it('replies naming the argument or the problem instead of throwing', async () => {
     const context = createToolContext(t.repo);
-    expect((await readFileTool.run({ path: 'calc/core.py', start_line: 'two' }, context)).reply).toContain("argument 'start_line'");
-    expect((await readFileTool.run({ path: 'calc/none.py' }, context)).reply).toBe("error: 'calc/none.py' does not exist.");
-    expect((await readFileTool.run({ path: '/etc/passwd' }, context)).reply).toContain('absolute paths are not allowed');
+    expect((await readFileTool.run({ path: 'calc/core.py', start_line: 'two' }, context)).reply).toContain(
+      "argument 'start_line'",
+    );
+    expect((await readFileTool.run({ path: 'calc/none.py' }, context)).reply).toBe(
+      "error: 'calc/none.py' does not exist.",
+    );
+    expect((await readFileTool.run({ path: '/etc/passwd' }, context)).reply).toContain(
+      'absolute paths are not allowed',
+    );
   });
 });
 
 describe('search', () => {
   it('finds plain text as file:line: text, skipping caches', async () => {
     const reply = (await searchTool.run({ pattern: 'add(' }, createToolContext(t.repo))).reply;
-    expect(reply).toBe('calc/core.py:1: def add(a, b):\ntests/test_core.py:3: def test_add():\ntests/test_core.py:4:     assert add(1, 2) == 3');
+    expect(reply).toBe(
+      'calc/core.py:1: def add(a, b):\ntests/test_core.py:3: def test_add():\ntests/test_core.py:4:     assert add(1, 2) == 3',
+    );
   });
 
   it('finds the files the coder created, but not other untracked files', async () => {
@@ -64,14 +74,22 @@ describe('search', () => {
     const context = createToolContext(t.repo);
     context.changedFiles.add('calc/new.py');
     context.changedFiles.add('calc/core.py');
-    expect((await searchTool.run({ pattern: 'def add' }, context)).reply).toBe('calc/core.py:1: def add(a, b):\ncalc/new.py:1: def add_more():');
-    expect((await searchTool.run({ pattern: 'add_more', path: 'tests' }, context)).reply).toBe("no matches for 'add_more' in 'tests'");
+    expect((await searchTool.run({ pattern: 'def add' }, context)).reply).toBe(
+      'calc/core.py:1: def add(a, b):\ncalc/new.py:1: def add_more():',
+    );
+    expect((await searchTool.run({ pattern: 'add_more', path: 'tests' }, context)).reply).toBe(
+      "no matches for 'add_more' in 'tests'",
+    );
   });
 
   it('supports regular expressions and a path, and reports a bad regex', async () => {
     const context = createToolContext(t.repo);
-    expect((await searchTool.run({ pattern: '^def \\w+\\(', regex: true, path: 'calc' }, context)).reply).toBe('calc/core.py:1: def add(a, b):\ncalc/core.py:4: def sub(a, b):');
-    expect((await searchTool.run({ pattern: '(', regex: true }, context)).reply).toContain("argument 'pattern' is not a valid regular expression");
+    expect((await searchTool.run({ pattern: '^def \\w+\\(', regex: true, path: 'calc' }, context)).reply).toBe(
+      'calc/core.py:1: def add(a, b):\ncalc/core.py:4: def sub(a, b):',
+    );
+    expect((await searchTool.run({ pattern: '(', regex: true }, context)).reply).toContain(
+      "argument 'pattern' is not a valid regular expression",
+    );
     expect((await searchTool.run({ pattern: 'zzz' }, context)).reply).toBe("no matches for 'zzz' in '.'");
   });
 });

@@ -4,7 +4,19 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { replaceInFileTool } from '../../../../../activities/coder/tools/replace-in-file.js';
 import { createTempRepo, createToolContext, type TempRepo } from '../fixtures.js';
 
-const source = ['import os', '', 'def cache_key(name, version):', '    return f"{name}"', '', 'def other():', '    return 1', '', 'def third():', '    return 1', ''].join('\n');
+const source = [
+  'import os',
+  '',
+  'def cache_key(name, version):',
+  '    return f"{name}"',
+  '',
+  'def other():',
+  '    return 1',
+  '',
+  'def third():',
+  '    return 1',
+  '',
+].join('\n');
 
 let t: TempRepo;
 beforeEach(async () => {
@@ -15,28 +27,49 @@ afterEach(() => t.cleanup());
 describe('replace_in_file', () => {
   it('replaces a unique occurrence and counts a patch success and a mutation', async () => {
     const context = createToolContext(t.repo);
-    const outcome = await replaceInFileTool.run({ path: 'pkg/cache.py', old: 'return f"{name}"', new: 'return f"{name}:{version}"' }, context);
+    const outcome = await replaceInFileTool.run(
+      { path: 'pkg/cache.py', old: 'return f"{name}"', new: 'return f"{name}:{version}"' },
+      context,
+    );
     expect(outcome.reply).toBe('replaced 1 occurrence in pkg/cache.py at line 4');
     expect(await readFile(path.join(t.repo, 'pkg/cache.py'), 'utf8')).toContain('return f"{name}:{version}"');
-    expect(context.telemetry).toMatchObject({ patchAttempts: 1, patchSuccesses: 1, patchMismatches: 0, mutationOperations: 1 });
+    expect(context.telemetry).toMatchObject({
+      patchAttempts: 1,
+      patchSuccesses: 1,
+      patchMismatches: 0,
+      mutationOperations: 1,
+    });
     expect([...context.changedFiles]).toEqual(['pkg/cache.py']);
   });
 
   it('shows the closest lines with line numbers when old is not found, and changes nothing', async () => {
     const context = createToolContext(t.repo);
-    const outcome = await replaceInFileTool.run({ path: 'pkg/cache.py', old: 'def cache_key(name):\n    return name', new: 'x' }, context);
+    const outcome = await replaceInFileTool.run(
+      { path: 'pkg/cache.py', old: 'def cache_key(name):\n    return name', new: 'x' },
+      context,
+    );
     expect(outcome.reply).toContain("'old' was not found in pkg/cache.py");
     expect(outcome.reply).toContain('best match at line 3');
-    expect(outcome.reply).toContain('1\timport os\n2\t\n3\tdef cache_key(name, version):\n4\t    return f"{name}"\n5\t');
+    expect(outcome.reply).toContain(
+      '1\timport os\n2\t\n3\tdef cache_key(name, version):\n4\t    return f"{name}"\n5\t',
+    );
     expect(outcome.reply).not.toContain('6\tdef other');
     expect(await readFile(path.join(t.repo, 'pkg/cache.py'), 'utf8')).toBe(source);
-    expect(context.telemetry).toMatchObject({ patchAttempts: 1, patchSuccesses: 0, patchMismatches: 1, mutationOperations: 0 });
+    expect(context.telemetry).toMatchObject({
+      patchAttempts: 1,
+      patchSuccesses: 0,
+      patchMismatches: 1,
+      mutationOperations: 0,
+    });
     expect([...context.failedReplacePaths]).toEqual(['pkg/cache.py']);
   });
 
   it('refuses an old text that occurs several times and lists where', async () => {
     const context = createToolContext(t.repo);
-    const outcome = await replaceInFileTool.run({ path: 'pkg/cache.py', old: '    return 1', new: '    return 2' }, context);
+    const outcome = await replaceInFileTool.run(
+      { path: 'pkg/cache.py', old: '    return 1', new: '    return 2' },
+      context,
+    );
     expect(outcome.reply).toContain("'old' occurs 2 times in pkg/cache.py (lines 7, 10)");
     expect(outcome.reply).toContain('6\tdef other():');
     expect(outcome.reply).toContain('9\tdef third():');
@@ -45,7 +78,9 @@ describe('replace_in_file', () => {
 
   it('replies naming the argument when one is missing or of the wrong type', async () => {
     const context = createToolContext(t.repo);
-    expect((await replaceInFileTool.run({ path: 'pkg/cache.py', new: 'x' }, context)).reply).toContain("argument 'old' is required");
+    expect((await replaceInFileTool.run({ path: 'pkg/cache.py', new: 'x' }, context)).reply).toContain(
+      "argument 'old' is required",
+    );
     expect((await replaceInFileTool.run({ path: 7, old: 'a', new: 'b' }, context)).reply).toContain("argument 'path'");
     expect(context.telemetry).toMatchObject({ patchAttempts: 2, patchMismatches: 2 });
   });

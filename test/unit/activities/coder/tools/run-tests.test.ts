@@ -10,7 +10,8 @@ let t: TempRepo;
 beforeEach(async () => {
   t = await createTempRepo({
     'calc.py': 'def add(a, b):\n    return a - b\n',
-    'tests/test_calc.py': 'from calc import add\n\ndef test_add():\n    assert add(1, 2) == 3\n\ndef test_zero():\n    assert add(0, 0) == 0\n',
+    'tests/test_calc.py':
+      'from calc import add\n\ndef test_add():\n    assert add(1, 2) == 3\n\ndef test_zero():\n    assert add(0, 0) == 0\n',
   });
 });
 afterEach(() => t.cleanup());
@@ -19,7 +20,8 @@ function withTests(maxRuns = 5): ToolContext {
   const context = createToolContext(t.repo);
   context.tests = {
     command: ['python', '-m', 'pytest', '-q'],
-    testEnv: {}, sandbox: sandboxPolicyFor(resolveWorkerSandbox({ workDir: t.artifacts })),
+    testEnv: {},
+    sandbox: sandboxPolicyFor(resolveWorkerSandbox({ workDir: t.artifacts })),
     timeoutMs: 60_000,
     secretValues: [],
     artifactDir: t.artifacts,
@@ -52,11 +54,15 @@ describe('run_tests', () => {
 
   it('refuses options and anything but node ids or a -k expression, and stops at the per-attempt limit', async () => {
     const context = withTests(1);
-    expect((await runTestsTool.run({ tests: ['--rootdir=/'] }, context)).reply).toContain("argument 'tests.0' of run_tests: must be a pytest node id");
+    expect((await runTestsTool.run({ tests: ['--rootdir=/'] }, context)).reply).toContain(
+      "argument 'tests.0' of run_tests: must be a pytest node id",
+    );
     expect((await runTestsTool.run({ k: '-x' }, context)).reply).toContain("argument 'k' of run_tests");
     expect((await runTestsTool.run({ k: 'add; rm -rf /' }, context)).reply).toContain("argument 'k' of run_tests");
     expect((await runTestsTool.run({ k: 'zero' }, context)).reply).toContain('tests passed: 1 total');
-    expect((await runTestsTool.run({}, context)).reply).toBe('error: the limit of 1 test runs in this attempt is spent; finish when you think the change is right.');
+    expect((await runTestsTool.run({}, context)).reply).toBe(
+      'error: the limit of 1 test runs in this attempt is spent; finish when you think the change is right.',
+    );
     expect(context.telemetry.inAttemptTestRuns).toBe(1);
   });
 
@@ -67,7 +73,10 @@ describe('run_tests', () => {
 
 describe('narrowCommand', () => {
   it('appends -k and node ids to a pytest command, and refuses to narrow anything else', () => {
-    expect(narrowCommand(['pytest'], { k: 'add', tests: ['t.py::a'] })).toEqual({ success: true, argv: ['pytest', '-k', 'add', 't.py::a'] });
+    expect(narrowCommand(['pytest'], { k: 'add', tests: ['t.py::a'] })).toEqual({
+      success: true,
+      argv: ['pytest', '-k', 'add', 't.py::a'],
+    });
     expect(narrowCommand(['make', 'test'], {})).toEqual({ success: true, argv: ['make', 'test'] });
     expect(narrowCommand(['make', 'test'], { k: 'add' }).success).toBe(false);
   });

@@ -36,7 +36,12 @@ export async function startLocalModelServer(replies: ScriptedReply[] = []): Prom
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const text = Buffer.concat(chunks).toString('utf8');
-      requests.push({ path: request.url ?? '', headers: request.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : {}, at: Date.now() });
+      requests.push({
+        path: request.url ?? '',
+        headers: request.headers,
+        body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
+        at: Date.now(),
+      });
       const reply = queue.shift() ?? { status: 599, body: { error: { message: 'no scripted reply left' } } };
       const send = () => {
         const body = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
@@ -66,7 +71,11 @@ export async function startLocalModelServer(replies: ScriptedReply[] = []): Prom
 }
 
 /** A chat-completions reply with optional tool calls. */
-export function chatReply(content: string, toolCalls: { name: string; arguments: Record<string, unknown> }[] = [], usage = { prompt_tokens: 100, completion_tokens: 10 }) {
+export function chatReply(
+  content: string,
+  toolCalls: { name: string; arguments: Record<string, unknown> }[] = [],
+  usage = { prompt_tokens: 100, completion_tokens: 10 },
+) {
   return {
     id: 'chatcmpl-test',
     object: 'chat.completion',
@@ -81,7 +90,13 @@ export function chatReply(content: string, toolCalls: { name: string; arguments:
           content: content === '' ? null : content,
           ...(toolCalls.length === 0
             ? {}
-            : { tool_calls: toolCalls.map((call, i) => ({ id: `call_${i}_${call.name}`, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments) } })) }),
+            : {
+                tool_calls: toolCalls.map((call, i) => ({
+                  id: `call_${i}_${call.name}`,
+                  type: 'function',
+                  function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+                })),
+              }),
         },
       },
     ],
@@ -90,14 +105,26 @@ export function chatReply(content: string, toolCalls: { name: string; arguments:
 }
 
 /** A Messages API reply with optional tool_use blocks. */
-export function messagesReply(text: string, toolUses: { name: string; input: Record<string, unknown> }[] = [], usage = { input_tokens: 120, output_tokens: 12 }) {
+export function messagesReply(
+  text: string,
+  toolUses: { name: string; input: Record<string, unknown> }[] = [],
+  usage = { input_tokens: 120, output_tokens: 12 },
+) {
   return {
     id: 'msg_test',
     type: 'message',
     role: 'assistant',
     model: 'test-model',
     stop_reason: toolUses.length > 0 ? 'tool_use' : 'end_turn',
-    content: [...(text === '' ? [] : [{ type: 'text', text }]), ...toolUses.map((use, i) => ({ type: 'tool_use', id: `toolu_${i}_${use.name}`, name: use.name, input: use.input }))],
+    content: [
+      ...(text === '' ? [] : [{ type: 'text', text }]),
+      ...toolUses.map((use, i) => ({
+        type: 'tool_use',
+        id: `toolu_${i}_${use.name}`,
+        name: use.name,
+        input: use.input,
+      })),
+    ],
     usage,
   };
 }

@@ -13,10 +13,20 @@ const one = (line: string) => classifyLines(line);
 describe('classifyLines', () => {
   it.each([
     ["E   ImportError: cannot import name 'mul' from 'calc' (/r/calc.py)", 'cross_dep', 0.95, ['calc.mul', 'calc']],
-    ["ImportError: cannot import name 'a' from partially initialized module 'pkg.m' (most likely due to a circular import)", 'cross_dep', 0.95, ['pkg.m.a', 'pkg.m']],
+    [
+      "ImportError: cannot import name 'a' from partially initialized module 'pkg.m' (most likely due to a circular import)",
+      'cross_dep',
+      0.95,
+      ['pkg.m.a', 'pkg.m'],
+    ],
     ["E   ModuleNotFoundError: No module named 'pkg.sub'", 'cross_dep', 0.8, ['pkg.sub']],
     ["E       NameError: name 'total' is not defined. Did you mean: 'tot'?", 'cross_dep', 0.6, ['total']],
-    ["E   AttributeError: partially initialized module 'a' has no attribute 'b' (most likely due to a circular import)", 'cross_dep', 0.9, ['a.b', 'a']],
+    [
+      "E   AttributeError: partially initialized module 'a' has no attribute 'b' (most likely due to a circular import)",
+      'cross_dep',
+      0.9,
+      ['a.b', 'a'],
+    ],
     ["E   AttributeError: module 'calc' has no attribute 'mul'", 'missing_impl', 0.9, ['calc.mul', 'calc']],
     ["E   AttributeError: type object 'Foo' has no attribute 'bar'", 'missing_impl', 0.9, ['Foo.bar', 'Foo']],
     ["E   AttributeError: 'Foo' object has no attribute 'bar'", 'missing_impl', 0.9, ['Foo.bar', 'Foo']],
@@ -27,14 +37,29 @@ describe('classifyLines', () => {
     ["AssertionError: 'abc' != 'abd'", 'wrong_constant', 0.7, ["'abc'", "'abd'"]],
     ['E   AssertionError: Lists differ: [1] != [2]', 'wrong_constant', 0.7, ['[1]', '[2]']],
     ['E   TypeError: add() takes 2 positional arguments but 3 were given', 'api_mismatch', 0.9, ['add']],
-    ['E   TypeError: Foo.__init__() takes from 1 to 2 positional arguments but 3 were given', 'api_mismatch', 0.9, ['Foo.__init__']],
+    [
+      'E   TypeError: Foo.__init__() takes from 1 to 2 positional arguments but 3 were given',
+      'api_mismatch',
+      0.9,
+      ['Foo.__init__'],
+    ],
     ['E   TypeError: Foo() takes no arguments', 'api_mismatch', 0.9, ['Foo']],
     ["E   TypeError: add() got an unexpected keyword argument 'c'", 'api_mismatch', 0.9, ['add', 'c']],
-    ["E   TypeError: add() missing 2 required positional arguments: 'a' and 'b'", 'api_mismatch', 0.9, ['add', 'a', 'b']],
+    [
+      "E   TypeError: add() missing 2 required positional arguments: 'a' and 'b'",
+      'api_mismatch',
+      0.9,
+      ['add', 'a', 'b'],
+    ],
     ["E   ModuleNotFoundError: No module named 'tests.helpers'", 'test_infra', 0.95, ['tests.helpers']],
     ["E   ModuleNotFoundError: No module named 'tests'", 'test_infra', 0.95, ['tests']],
     ["ModuleNotFoundError: No module named 'conftest'", 'test_infra', 0.95, ['conftest']],
-    ["E   ImportError: cannot import name 'make' from 'tests.helpers' (/r/tests/helpers.py)", 'test_infra', 0.9, ['tests.helpers.make', 'tests.helpers']],
+    [
+      "E   ImportError: cannot import name 'make' from 'tests.helpers' (/r/tests/helpers.py)",
+      'test_infra',
+      0.9,
+      ['tests.helpers.make', 'tests.helpers'],
+    ],
     ["ImportError while loading conftest '/r/tests/conftest.py'.", 'test_infra', 0.9, ['/r/tests/conftest.py']],
     ["E       fixture 'db' not found", 'test_infra', 0.9, ['db']],
   ])('classifies %s', (line, type, confidence, symbols) => {
@@ -42,7 +67,9 @@ describe('classifyLines', () => {
   });
 
   it('reads pytest short-summary and --tb=line prefixes', () => {
-    expect(one("FAILED test_b.py::test_mod - AttributeError: module 'calc' has no attribute 'mul'")[0]!.symbols[0]).toBe('calc.mul');
+    expect(
+      one("FAILED test_b.py::test_mod - AttributeError: module 'calc' has no attribute 'mul'")[0]!.symbols[0],
+    ).toBe('calc.mul');
     expect(one("/r/test_b.py:2: AttributeError: module 'calc' has no attribute 'mul'")[0]!.symbols[0]).toBe('calc.mul');
   });
 
@@ -51,7 +78,12 @@ describe('classifyLines', () => {
   });
 
   it('ignores indented source lines and the diff lines of a string comparison', () => {
-    const output = ['    def test_ne():', '        assert x != y', "E     - ImportError: cannot import name 'x' from 'y'", "E     + ModuleNotFoundError: No module named 'z'"].join('\n');
+    const output = [
+      '    def test_ne():',
+      '        assert x != y',
+      "E     - ImportError: cannot import name 'x' from 'y'",
+      "E     + ModuleNotFoundError: No module named 'z'",
+    ].join('\n');
     expect(classifyLines(output)).toEqual([]);
   });
 
@@ -64,7 +96,11 @@ describe('classifyLines', () => {
   });
 
   it('keeps one pattern per (type, first symbol) and the most confident of them', () => {
-    const output = ["E   ImportError: cannot import name 'mul' from 'calc'", "E   ImportError: cannot import name 'mul' from 'calc'", "E   ImportError: cannot import name 'div' from 'calc'"].join('\n');
+    const output = [
+      "E   ImportError: cannot import name 'mul' from 'calc'",
+      "E   ImportError: cannot import name 'mul' from 'calc'",
+      "E   ImportError: cannot import name 'div' from 'calc'",
+    ].join('\n');
     expect(classifyLines(output).map((p) => p.symbols[0])).toEqual(['calc.mul', 'calc.div']);
   });
 
@@ -78,7 +114,9 @@ describe('classifyLines', () => {
 
 describe('classifyStructured', () => {
   it('calls more than 5 failures with a pass rate under 50% complex_behavior', () => {
-    expect(classifyStructured({ passed: 5, failed: 6, errors: 0 })).toMatchObject([{ type: 'complex_behavior', confidence: 0.7, strategy: 'increase_tests_shown' }]);
+    expect(classifyStructured({ passed: 5, failed: 6, errors: 0 })).toMatchObject([
+      { type: 'complex_behavior', confidence: 0.7, strategy: 'increase_tests_shown' },
+    ]);
     expect(classifyStructured({ passed: 0, failed: 3, errors: 3 })[0]!.type).toBe('complex_behavior');
   });
 
@@ -103,7 +141,11 @@ describe('classifyStructured', () => {
 describe('classifyTestOutput', () => {
   it('adds structured patterns only for types the lines did not show, and sorts by confidence', () => {
     const output = "E   ModuleNotFoundError: No module named 'numpy'\nE   assert 1 == 2";
-    const patterns = classifyTestOutput({ output, counts: { passed: 0, failed: 6, errors: 0 }, failureTypes: ['ImportError', 'ImportError', 'ImportError', 'ImportError', 'ImportError'] });
+    const patterns = classifyTestOutput({
+      output,
+      counts: { passed: 0, failed: 6, errors: 0 },
+      failureTypes: ['ImportError', 'ImportError', 'ImportError', 'ImportError', 'ImportError'],
+    });
     // The line-level cross_dep (0.8) stays; the structured cross_dep (0.9) is not added.
     expect(patterns.map((p) => [p.type, p.confidence])).toEqual([
       ['wrong_constant', 0.85],
@@ -115,11 +157,25 @@ describe('classifyTestOutput', () => {
   it('returns one novel unknown pattern when a failure matches nothing', () => {
     const output = 'E   ZeroDivisionError: division by zero\n1 failed in 0.01s';
     const patterns = classifyTestOutput({ output, counts: { passed: 0, failed: 1, errors: 0 } });
-    expect(patterns).toEqual([{ type: 'unknown', confidence: 0, symbols: [], evidence: 'E   ZeroDivisionError: division by zero', strategy: 'increase_tests_shown', novel: true }]);
+    expect(patterns).toEqual([
+      {
+        type: 'unknown',
+        confidence: 0,
+        symbols: [],
+        evidence: 'E   ZeroDivisionError: division by zero',
+        strategy: 'increase_tests_shown',
+        novel: true,
+      },
+    ]);
   });
 
   it('returns nothing when the counts show no failure', () => {
-    expect(classifyTestOutput({ output: "E   NameError: name 'x' is not defined", counts: { passed: 3, failed: 0, errors: 0 } })).toEqual([]);
+    expect(
+      classifyTestOutput({
+        output: "E   NameError: name 'x' is not defined",
+        counts: { passed: 3, failed: 0, errors: 0 },
+      }),
+    ).toEqual([]);
   });
 
   it('produces patterns that satisfy the schema', () => {
@@ -131,7 +187,9 @@ describe('classifyTestOutput', () => {
 
 describe('topPattern and strategies', () => {
   it('picks the most confident pattern, the first on ties, and undefined for none', () => {
-    const patterns = classifyLines("E   NameError: name 'x' is not defined\nE   AttributeError: module 'm' has no attribute 'a'\nE   TypeError: f() takes 1 positional argument but 2 were given");
+    const patterns = classifyLines(
+      "E   NameError: name 'x' is not defined\nE   AttributeError: module 'm' has no attribute 'a'\nE   TypeError: f() takes 1 positional argument but 2 were given",
+    );
     expect(topPattern(patterns)!.type).toBe('missing_impl');
     expect(topPattern([])).toBeUndefined();
   });

@@ -11,8 +11,13 @@ const calc = 'def add(a, b):\n    return a + b\n\n\nclass Foo:\n    pass\n\n\nGR
 
 /** One repository per pattern: file path -> content. */
 const repos: Record<string, Record<string, string>> = {
-  importName: { 'calc.py': calc, 'test_calc.py': 'from calc import mul\n\n\ndef test_mul():\n    assert mul(2, 3) == 6\n' },
-  moduleMissing: { 'test_stats.py': 'import statsmissing\n\n\ndef test_mean():\n    assert statsmissing.mean([1]) == 1\n' },
+  importName: {
+    'calc.py': calc,
+    'test_calc.py': 'from calc import mul\n\n\ndef test_mul():\n    assert mul(2, 3) == 6\n',
+  },
+  moduleMissing: {
+    'test_stats.py': 'import statsmissing\n\n\ndef test_mean():\n    assert statsmissing.mean([1]) == 1\n',
+  },
   nameError: { 'test_name.py': 'def test_total():\n    assert total([1, 2]) == 3\n' },
   attributes: {
     'calc.py': calc,
@@ -37,7 +42,12 @@ const repos: Record<string, Record<string, string>> = {
   },
   syntaxError: {
     'calc.py': 'def add(a, b)\n    return a + b\n',
-    ...Object.fromEntries(Array.from({ length: 7 }, (_, i) => [`test_${i}.py`, `import calc\n\n\ndef test_${i}():\n    assert calc.add(${i}, 1) == ${i + 1}\n`])),
+    ...Object.fromEntries(
+      Array.from({ length: 7 }, (_, i) => [
+        `test_${i}.py`,
+        `import calc\n\n\ndef test_${i}():\n    assert calc.add(${i}, 1) == ${i + 1}\n`,
+      ]),
+    ),
   },
   indentationError: {
     'calc.py': 'def add(a, b):\n    total = a + b\n      return total\n',
@@ -50,7 +60,8 @@ const repos: Record<string, Record<string, string>> = {
   },
   quotedImportText: {
     'calc.py': calc,
-    'test_text.py': 'import calc\n\n\ndef test_text():\n    assert calc.GREETING == "ImportError: cannot import name \'x\' from \'y\'"\n',
+    'test_text.py':
+      "import calc\n\n\ndef test_text():\n    assert calc.GREETING == \"ImportError: cannot import name 'x' from 'y'\"\n",
   },
 };
 
@@ -94,7 +105,8 @@ beforeAll(async () => {
   const queue = Object.entries(repos);
   // Two at a time: the machine has two cores.
   const worker = async (): Promise<void> => {
-    for (let next = queue.shift(); next !== undefined; next = queue.shift()) runs[next[0]] = await runPytest(python, next[0], next[1]);
+    for (let next = queue.shift(); next !== undefined; next = queue.shift())
+      runs[next[0]] = await runPytest(python, next[0], next[1]);
   };
   await Promise.all([worker(), worker()]);
 }, 60_000);
@@ -104,24 +116,41 @@ afterAll(async () => {
 });
 
 const classify = (name: string): FailurePattern[] => classifyTestOutput(runs[name]!);
-const find = (patterns: FailurePattern[], symbol: string): FailurePattern | undefined => patterns.find((p) => p.symbols[0] === symbol);
+const find = (patterns: FailurePattern[], symbol: string): FailurePattern | undefined =>
+  patterns.find((p) => p.symbols[0] === symbol);
 
 describe('classifyTestOutput on real pytest output', () => {
   it('reads a name that cannot be imported from a module as cross_dep at 0.95', () => {
     const patterns = classify('importName');
-    expect(patterns[0]).toMatchObject({ type: 'cross_dep', confidence: 0.95, symbols: ['calc.mul', 'calc'], strategy: 'expand_dependency_context' });
+    expect(patterns[0]).toMatchObject({
+      type: 'cross_dep',
+      confidence: 0.95,
+      symbols: ['calc.mul', 'calc'],
+      strategy: 'expand_dependency_context',
+    });
     expect(patterns[0]!.evidence).toContain("cannot import name 'mul' from 'calc'");
     expect(patterns[0]!.evidence.length).toBeLessThanOrEqual(200);
   });
 
   it('reads a missing module as cross_dep at 0.8', () => {
-    expect(topPattern(classify('moduleMissing'))).toMatchObject({ type: 'cross_dep', confidence: 0.8, symbols: ['statsmissing'] });
+    expect(topPattern(classify('moduleMissing'))).toMatchObject({
+      type: 'cross_dep',
+      confidence: 0.8,
+      symbols: ['statsmissing'],
+    });
   });
 
   it('reads a missing module outside the repository as test_infra (an environment cause), one inside it as cross_dep', () => {
     const run = runs.moduleMissing!;
-    expect(topPattern(classifyTestOutput({ ...run, ownModules: ['calc', 'test_stats'] }))).toMatchObject({ type: 'test_infra', confidence: 0.8, symbols: ['statsmissing'] });
-    expect(topPattern(classifyTestOutput({ ...run, ownModules: ['statsmissing'] }))).toMatchObject({ type: 'cross_dep', confidence: 0.8 });
+    expect(topPattern(classifyTestOutput({ ...run, ownModules: ['calc', 'test_stats'] }))).toMatchObject({
+      type: 'test_infra',
+      confidence: 0.8,
+      symbols: ['statsmissing'],
+    });
+    expect(topPattern(classifyTestOutput({ ...run, ownModules: ['statsmissing'] }))).toMatchObject({
+      type: 'cross_dep',
+      confidence: 0.8,
+    });
   });
 
   it('reads one SyntaxError that breaks 7 test modules as one syntax_error pattern at its location, never complex_behavior', () => {
@@ -154,8 +183,15 @@ describe('classifyTestOutput on real pytest output', () => {
 
   it('reads literal comparisons as wrong_constant: == at 0.85 and != at 0.7', () => {
     const patterns = classify('constants');
-    expect(find(patterns, "'hello'")).toMatchObject({ type: 'wrong_constant', confidence: 0.85, symbols: ["'hello'", "'hi'"] });
-    expect(patterns.find((p) => p.symbols.join() === '2,3')).toMatchObject({ type: 'wrong_constant', confidence: 0.85 });
+    expect(find(patterns, "'hello'")).toMatchObject({
+      type: 'wrong_constant',
+      confidence: 0.85,
+      symbols: ["'hello'", "'hi'"],
+    });
+    expect(patterns.find((p) => p.symbols.join() === '2,3')).toMatchObject({
+      type: 'wrong_constant',
+      confidence: 0.85,
+    });
     expect(patterns.find((p) => p.symbols.join() === '4,4')).toMatchObject({ type: 'wrong_constant', confidence: 0.7 });
     expect(patterns.every((p) => p.strategy === 'prioritize_constants')).toBe(true);
   });
@@ -164,7 +200,12 @@ describe('classifyTestOutput on real pytest output', () => {
     const patterns = classify('signatures');
     // All three failures are about add(); deduplication by (type, first symbol) keeps one.
     expect(patterns).toHaveLength(1);
-    expect(patterns[0]).toMatchObject({ type: 'api_mismatch', confidence: 0.9, symbols: ['add'], strategy: 'fix_signatures' });
+    expect(patterns[0]).toMatchObject({
+      type: 'api_mismatch',
+      confidence: 0.9,
+      symbols: ['add'],
+      strategy: 'fix_signatures',
+    });
     expect(patterns[0]!.evidence).toContain('takes 2 positional arguments but 3 were given');
   });
 
@@ -181,7 +222,9 @@ describe('classifyTestOutput on real pytest output', () => {
     expect(runs.passing!.counts).toEqual({ passed: 1, failed: 0, errors: 0 });
     expect(classify('passing')).toEqual([]);
     // Without counts the classifier cannot tell a pass from an unrecognised failure: it says unknown.
-    expect(classifyTestOutput({ output: runs.passing!.output })).toMatchObject([{ type: 'unknown', confidence: 0, novel: true }]);
+    expect(classifyTestOutput({ output: runs.passing!.output })).toMatchObject([
+      { type: 'unknown', confidence: 0, novel: true },
+    ]);
   });
 
   it('does not mistake a passing test named test_import_error for an import failure', () => {

@@ -6,7 +6,13 @@ import {
   parseFailureEvent,
 } from '../../../../../domain/learning/reflection/failure-event.js';
 
-const event = { workflowId: 'task-p-t1', taskId: 't1', attempt: 1, description: 'Fix add', failureClass: 'context_problem' };
+const event = {
+  workflowId: 'task-p-t1',
+  taskId: 't1',
+  attempt: 1,
+  description: 'Fix add',
+  failureClass: 'context_problem',
+};
 
 describe('parseFailureEvent', () => {
   it('accepts a minimal event and defaults reason and evidence to empty', () => {
@@ -27,7 +33,9 @@ describe('parseFailureEvent', () => {
   it('names the field and the expected shape when an event is invalid', () => {
     const parsed = parseFailureEvent({ ...event, attempt: 0 });
     expect(parsed.success).toBe(false);
-    expect(!parsed.success && parsed.error).toMatch(/^failure event field attempt: .*send \{ workflowId, taskId, attempt >= 1/);
+    expect(!parsed.success && parsed.error).toMatch(
+      /^failure event field attempt: .*send \{ workflowId, taskId, attempt >= 1/,
+    );
   });
 
   it('refuses a value that is not an object', () => {

@@ -12,7 +12,11 @@ import {
 import { groupFailures, type FailureGroup } from '../../../../../domain/learning/similarity.js';
 
 const on = { enabled: true, roles: ['coder'] };
-const failure = (n: number, description = `Fix the cache key in fetcher ${n}`, extra: Partial<FailureEvent> = {}): FailureEvent => ({
+const failure = (
+  n: number,
+  description = `Fix the cache key in fetcher ${n}`,
+  extra: Partial<FailureEvent> = {},
+): FailureEvent => ({
   workflowId: `task-p-t${n}`,
   taskId: `t${n}`,
   attempt: 1,
@@ -42,14 +46,20 @@ describe('acceptFailure', () => {
     const state = createReflectionState('p', 'coder');
     acceptFailure(state, failure(1), on);
     acceptFailure(state, failure(2), on);
-    recordSkillWritten(state, groupOf(state.buffer), { id: 's', path: '/s.md', pattern: 'x', sourceWorkflowIds: [] }, 'now');
+    recordSkillWritten(
+      state,
+      groupOf(state.buffer),
+      { id: 's', path: '/s.md', pattern: 'x', sourceWorkflowIds: [] },
+      'now',
+    );
     expect(acceptFailure(state, failure(1), on)).toBe('duplicate');
     expect(state).toMatchObject({ buffer: [], duplicates: 1 });
   });
 
   it('drops the oldest failure once the buffer is full', () => {
     const state = createReflectionState('p', 'coder');
-    for (let n = 1; n <= reflectionLimits.buffer + 1; n++) acceptFailure(state, failure(n, `unrelated words number${n}`), on);
+    for (let n = 1; n <= reflectionLimits.buffer + 1; n++)
+      acceptFailure(state, failure(n, `unrelated words number${n}`), on);
     expect(state.buffer).toHaveLength(reflectionLimits.buffer);
     expect(state.buffer[0]!.taskId).toBe('t2');
   });
@@ -62,9 +72,22 @@ describe('recordSkillWritten and recordSkillError', () => {
     acceptFailure(state, failure(2, 'Add a divide command'), on);
     acceptFailure(state, failure(3), on);
     const group = groupOf(state.buffer);
-    recordSkillWritten(state, group, { id: 'abc', path: '/skills/abc.md', pattern: 'cross_dep', sourceWorkflowIds: group.workflowIds }, 'T');
+    recordSkillWritten(
+      state,
+      group,
+      { id: 'abc', path: '/skills/abc.md', pattern: 'cross_dep', sourceWorkflowIds: group.workflowIds },
+      'T',
+    );
     expect(state.buffer.map((f) => f.taskId)).toEqual(['t2']);
-    expect(state.skills).toEqual([{ id: 'abc', path: '/skills/abc.md', pattern: 'cross_dep', sourceWorkflowIds: ['task-p-t1', 'task-p-t3'], at: 'T' }]);
+    expect(state.skills).toEqual([
+      {
+        id: 'abc',
+        path: '/skills/abc.md',
+        pattern: 'cross_dep',
+        sourceWorkflowIds: ['task-p-t1', 'task-p-t3'],
+        at: 'T',
+      },
+    ]);
   });
 
   it('records an error with the source workflows and clears the group so it does not fire on every signal', () => {
@@ -73,7 +96,9 @@ describe('recordSkillWritten and recordSkillError', () => {
     acceptFailure(state, failure(2), on);
     recordSkillError(state, groupOf(state.buffer), 'MalformedSkill: not JSON', 'T');
     expect(state.buffer).toEqual([]);
-    expect(state.errors).toEqual([{ message: 'MalformedSkill: not JSON', sourceWorkflowIds: ['task-p-t1', 'task-p-t2'], at: 'T' }]);
+    expect(state.errors).toEqual([
+      { message: 'MalformedSkill: not JSON', sourceWorkflowIds: ['task-p-t1', 'task-p-t2'], at: 'T' },
+    ]);
   });
 
   it('clips a long error message so the carried state stays small', () => {
@@ -89,7 +114,13 @@ describe('describeGroupPattern', () => {
   const buffered = (events: FailureEvent[]) => events.map((e) => ({ ...e, id: `${e.workflowId}#1` }));
 
   it('names the most common pytest pattern of the group', () => {
-    const group = groupOf(buffered([failure(1, undefined, { pattern: 'wrong_constant' }), failure(2, undefined, { pattern: 'cross_dep' }), failure(3, undefined, { pattern: 'cross_dep' })]));
+    const group = groupOf(
+      buffered([
+        failure(1, undefined, { pattern: 'wrong_constant' }),
+        failure(2, undefined, { pattern: 'cross_dep' }),
+        failure(3, undefined, { pattern: 'cross_dep' }),
+      ]),
+    );
     expect(describeGroupPattern(group)).toBe('cross_dep');
   });
 

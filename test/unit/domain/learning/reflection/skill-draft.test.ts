@@ -16,7 +16,9 @@ describe('parseSkillDraft', () => {
 
   it('refuses prose that is not JSON and shows the expected shape', () => {
     const parsed = parseSkillDraft('Be careful with imports.');
-    expect(!parsed.success && parsed.error).toMatch(/not JSON \(starts "Be careful.*reply with a JSON object \{"whenItApplies"/);
+    expect(!parsed.success && parsed.error).toMatch(
+      /not JSON \(starts "Be careful.*reply with a JSON object \{"whenItApplies"/,
+    );
   });
 
   it('refuses an empty field, naming it', () => {
