@@ -9,9 +9,11 @@ export type ActivityName = keyof TaskloopActivities;
 type Input<K extends ActivityName> = Parameters<TaskloopActivities[K]>[0];
 type Output<K extends ActivityName> = Awaited<ReturnType<TaskloopActivities[K]>>;
 
-/** One scripted call: a result, or a function of the input (and the call number, from 1) that returns or throws. */
+/** A step that does what the activity does unscripted (an attempt that passes). */
+export const asDefault = Symbol('asDefault');
+/** One scripted call: a result, a function of the input (and the call number, from 1) that returns or throws, or the default. */
 export type Step<K extends ActivityName> =
-  Output<K> | ((input: Input<K>, call: number) => Output<K> | Promise<Output<K>>);
+  Output<K> | ((input: Input<K>, call: number) => Output<K> | Promise<Output<K>>) | typeof asDefault;
 /** Per activity: one step for every call, or a list used in order (the last repeats); give an array result as a function. */
 export type StubScript = { [K in ActivityName]?: Step<K> | Step<K>[] };
 
@@ -116,14 +118,19 @@ function defaults(hostQueue: string): { [K in ActivityName]: Step<K> } {
   };
 }
 
+/** Every activity name the workers serve. */
+export const activityNames = Object.keys(defaults('')) as ActivityName[];
+
 /** Builds the stub activities for one test; `hostQueue` is the queue the claim sends worktree-bound steps to. */
 export function createStubs(script: StubScript, hostQueue: string): Stubs {
   const fallback = defaults(hostQueue);
   const calls = {} as Stubs['calls'];
   const activities = {} as Record<ActivityName, (input: unknown) => Promise<unknown>>;
   for (const name of Object.keys(fallback) as ActivityName[]) {
-    const scripted = script[name] ?? fallback[name];
-    const steps = (Array.isArray(scripted) ? scripted : [scripted]) as Step<typeof name>[];
+    const scripted = script[name] ?? asDefault;
+    const steps = (Array.isArray(scripted) ? scripted : [scripted]).map((step: unknown) =>
+      step === asDefault ? fallback[name] : step,
+    ) as Step<typeof name>[];
     const seen: unknown[] = [];
     (calls as Record<string, unknown[]>)[name] = seen;
     activities[name] = async (input: unknown) => {

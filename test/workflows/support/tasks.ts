@@ -9,10 +9,11 @@ import { uniqueId, type StubRun } from './environment.js';
 
 export type TaskHandle = WorkflowHandle<typeof taskWorkflow>;
 
-export function stubSpec(input: Partial<TaskSpecInput> = {}): TaskSpec {
+/** A task of the test's project (so its activities reach the test's stubs). */
+export function stubSpec(run: StubRun, input: Partial<TaskSpecInput> = {}): TaskSpec {
   const parsed = parseTaskSpec({
     id: uniqueId('t'),
-    project: 'wf',
+    project: run.project,
     repo: '/nowhere/repo',
     goal: 'make test_sub pass',
     models: { coder: 'scripted:coder.json' },
@@ -22,7 +23,7 @@ export function stubSpec(input: Partial<TaskSpecInput> = {}): TaskSpec {
   return parsed.data;
 }
 
-export async function startStubTask(run: StubRun, spec: TaskSpec = stubSpec(), hint?: string): Promise<TaskHandle> {
+export async function startStubTask(run: StubRun, spec: TaskSpec = stubSpec(run), hint?: string): Promise<TaskHandle> {
   // As the CLI's startTask, without its search attributes (the test server does not know them).
   return run.client.workflow.start<typeof taskWorkflow>('taskWorkflow', {
     taskQueue: run.taskQueue,

@@ -1,0 +1,115 @@
+// Every row of the cause table (domain/failure-causes.ts), raised at its node by a stub: the task does what the
+// row's retry kind says (rerun the node, a new attempt, or fail with the row's class as the recommendation).
+import { describe, expect, it } from 'vitest';
+import { causeTable, type CauseRow, type FailureCause } from '../../domain/failure-causes.js';
+import type { TaskNode } from '../../domain/records.js';
+import { useStubServer } from './support/environment.js';
+import {
+  activityFails,
+  asDefault,
+  coderFinished,
+  reviewPassed,
+  testsFailedWith,
+  testsPassed,
+  type ActivityName,
+  type StubScript,
+} from './support/stubs.js';
+import { outcomeOf, startStubTask, stubSpec } from './support/tasks.js';
+
+const coderCauses = new Set([
+  'ModelAuth',
+  'ModelRateLimited',
+  'ModelUnavailable',
+  'ModelMalformed',
+  'ModelScriptExhausted',
+  'ModelConfig',
+  'CoderOutOfSteps',
+  'ContextMissing',
+  'BudgetExhausted',
+  'CapabilityMissing',
+]);
+const claimCauses = new Set(['WorktreeError', 'GitLocked']);
+
+interface Injection {
+  node: TaskNode;
+  activity: ActivityName;
+  script: StubScript;
+}
+
+/** The row's cause, failing once at the node where it arises; the next call passes. */
+function inject(row: CauseRow): Injection {
+  // Free text read by word rules: no word here matches a rule, so the row's own class stands.
+  const message = `the change does not do what was asked (${row.kind})`;
+  const cause: FailureCause = { kind: row.kind, message, ...(row.rule ? { rule: row.rule } : {}) };
+  const finding = { rule: row.rule ?? `${row.kind === 'ReviewFinding' ? 'model_review' : 'model_judge'}`, message };
+  if (row.kind === 'ReviewFinding')
+    return {
+      node: 'review',
+      activity: 'reviewChanges',
+      script: { reviewChanges: [{ ...reviewPassed, passed: false, findings: [finding] }, reviewPassed] },
+    };
+  if (row.kind === 'JudgeFinding')
+    return {
+      node: 'judge',
+      activity: 'judgeWithModel',
+      script: {
+        judgeWithModel: [(input) => ({ ...input.judge, passed: false, findings: [finding] }), (input) => input.judge],
+      },
+    };
+  if (coderCauses.has(row.kind))
+    return {
+      node: 'code',
+      activity: 'runCoder',
+      script: { runCoder: [{ ...coderFinished, status: 'model_error', reason: message, cause }, coderFinished] },
+    };
+  if (claimCauses.has(row.kind))
+    return {
+      node: 'claim',
+      activity: 'claimWorktree',
+      script: { claimWorktree: [activityFails(row.kind, message), asDefault] },
+    };
+  return { node: 'test', activity: 'runTests', script: { runTests: [testsFailedWith(cause), testsPassed] } };
+}
+
+// HostLost is raised by Temporal itself (schedule-to-start timeout); task-hosts.test.ts covers it.
+const rows = causeTable.filter((row) => row.kind !== 'HostLost');
+
+describe('every cause in the table leads to its retry kind', () => {
+  const server = useStubServer();
+
+  it.each(rows.map((row) => [`${row.kind}${row.rule ? `/${row.rule}` : ''}`, row] as const))(
+    '%s',
+    async (_name, row) => {
+      const injection = inject(row);
+      await server.withStubs(injection.script, async (run) => {
+        const spec = stubSpec(run, { models: { coder: 'scripted:coder.json', judge: 'scripted:judge.json' } });
+        const outcome = await outcomeOf(await startStubTask(run, spec));
+        const first = outcome.attempts[0];
+        expect(first?.failure?.node).toBe(injection.node);
+        expect(first?.failure?.cause?.kind).toBe(row.kind);
+        expect(first?.failure?.failureClass).toBe(row.failureClass);
+        const calls = run.stubs.calls[injection.activity].length;
+        switch (row.retry) {
+          case 'rerun_node':
+            expect(outcome.status).toBe('COMPLETED');
+            expect(outcome.attempts).toHaveLength(1);
+            expect(first?.envRetries).toBe(1);
+            expect(calls).toBe(2);
+            break;
+          case 'new_attempt':
+            expect(outcome.status).toBe('COMPLETED');
+            expect(outcome.attempts.map((attempt) => attempt.status)).toEqual(['REWORK_REQUIRED', 'PASSED']);
+            break;
+          case 'fail':
+            expect(outcome.status).toBe('FAILED');
+            expect(outcome.recommendation).toBe(row.failureClass);
+            expect(outcome.attempts).toHaveLength(1);
+            expect(calls).toBe(1);
+            break;
+          default:
+            throw new Error(`no row of the table should have retry kind ${row.retry}`);
+        }
+      });
+    },
+  );
+});
