@@ -65,7 +65,13 @@ export function useStubServer(): StubServer {
     env = await TestWorkflowEnvironment.createTimeSkipping({
       server: { executable: { type: 'existing-path', path: inject('testServerPath') } },
     });
-    const common = { connection: env.nativeConnection, activities: dispatch, shutdownGraceTime: '1s' };
+    // Heartbeats reach the server at once, so an activity learns of its cancellation without waiting out the throttle.
+    const common = {
+      connection: env.nativeConnection,
+      activities: dispatch,
+      shutdownGraceTime: '1s',
+      maxHeartbeatThrottleInterval: '100ms',
+    };
     workers = [
       await Worker.create({ ...common, taskQueue, workflowBundle: { codePath: inject('workflowTierBundlePath') } }),
       await Worker.create({ ...common, taskQueue: hostQueue }),

@@ -21,6 +21,8 @@ export interface Stubs {
   activities: TaskloopActivities;
   /** The inputs each activity was called with, in order. */
   calls: { [K in ActivityName]: Input<K>[] };
+  /** What the activity returns unscripted, for a scripted step that adds to it. */
+  runDefault<K extends ActivityName>(name: K, input: Input<K>): Promise<Output<K>>;
 }
 
 const telemetry = {
@@ -141,5 +143,15 @@ export function createStubs(script: StubScript, hostQueue: string): Stubs {
         : structuredClone(step);
     };
   }
-  return { activities: activities as unknown as TaskloopActivities, calls };
+  const runDefault = async (name: ActivityName, input: unknown): Promise<unknown> => {
+    const step: unknown = fallback[name];
+    return typeof step === 'function'
+      ? (step as (input: unknown, call: number) => unknown)(input, 0)
+      : structuredClone(step);
+  };
+  return {
+    activities: activities as unknown as TaskloopActivities,
+    calls,
+    runDefault: runDefault as Stubs['runDefault'],
+  };
 }
