@@ -96,14 +96,14 @@ export default tseslint.config(
             {
               group: ['**/activities/**', '**/workflows/**', '**/workers/**', '**/client/**', '**/platform/**'],
               message:
-                'domain/ is pure logic: it may import other domain/ files and the pure packages zod, picomatch, @noble/hashes.',
+                'domain/ is pure logic: it may import other domain/ files and the pure packages zod, yaml, picomatch, @noble/hashes.',
             },
             {
-              // Pure, I/O-free libraries only: zod (schemas), picomatch (path globs), @noble/hashes (SHA-256 without node:crypto).
+              // Pure, I/O-free libraries only: zod (schemas), yaml (skill front matter), picomatch (path globs), @noble/hashes (SHA-256).
               // Node built-ins are left to the `paths` list above so each import is reported once.
-              regex: `^(?!\\.|zod$|picomatch$|@noble/hashes/|(?:node:)?(?:${builtinModules.join('|')})$)`,
+              regex: `^(?!\\.|zod$|yaml$|picomatch$|@noble/hashes/|(?:node:)?(?:${builtinModules.join('|')})$)`,
               message:
-                'domain/ is pure logic: it may import other domain/ files and the pure packages zod, picomatch, @noble/hashes.',
+                'domain/ is pure logic: it may import other domain/ files and the pure packages zod, yaml, picomatch, @noble/hashes.',
             },
           ],
         },

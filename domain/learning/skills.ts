@@ -1,4 +1,5 @@
 // Skills: short markdown notes distilled from recurring failures, offered to later attempts.
+import { parse, stringify } from 'yaml';
 import { z } from 'zod';
 import { shortHash } from './sha256.js';
 import { wordOverlap } from './similarity.js';
@@ -29,15 +30,16 @@ export function skillId(pattern: string, whenItApplies: string): string {
 
 /** Markdown with front matter (id, pattern, applies_when, source_workflows, created_at) and two sections. */
 export function renderSkill(skill: Skill): string {
-  const workflows = skill.sourceWorkflowIds.map((w) => `\n  - ${scalar(w)}`).join('');
   return [
     '---',
-    `id: ${scalar(skill.id)}`,
-    `pattern: ${scalar(skill.pattern)}`,
-    `applies_when: ${scalar(collapse(skill.whenItApplies))}`,
-    `source_workflows:${workflows === '' ? ' []' : workflows}`,
-    `created_at: ${scalar(skill.createdAt)}`,
-    ...(skill.writtenBy === undefined ? [] : [`written_by: ${skill.writtenBy}`]),
+    formatFrontMatter({
+      id: skill.id,
+      pattern: skill.pattern,
+      applies_when: collapse(skill.whenItApplies),
+      source_workflows: skill.sourceWorkflowIds,
+      created_at: skill.createdAt,
+      ...(skill.writtenBy === undefined ? {} : { written_by: skill.writtenBy }),
+    }),
     '---',
     '',
     whenHeading,
@@ -100,52 +102,32 @@ const frontMatterSchema = z.object({
   written_by: z.enum(['model', 'distilled']).optional(),
 });
 
-type FrontMatter = z.infer<typeof frontMatterSchema>;
+export type FrontMatter = z.infer<typeof frontMatterSchema>;
 
-function readFrontMatter(block: string): { success: true; data: FrontMatter } | { success: false; error: string } {
-  const raw: Record<string, string | string[]> = {};
-  let listKey: string | undefined;
-  for (const line of block.split('\n')) {
-    const item = /^\s+-\s+(.*)$/.exec(line);
-    if (item !== null && listKey !== undefined) {
-      (raw[listKey] as string[]).push(unscalar(item[1]!));
-      continue;
-    }
-    const field = /^([a-z_]+):(?:\s+(.*))?$/.exec(line);
-    if (field === null) {
-      if (line.trim() === '') continue;
-      return fail(`front matter: cannot read the line "${line}"; write it as \`key: value\` or \`  - item\``);
-    }
-    const value = (field[2] ?? '').trim();
-    listKey = value === '' || value === '[]' ? field[1]! : undefined;
-    raw[field[1]!] = listKey === undefined ? unscalar(value) : [];
+/** YAML of the front matter, one `key: value` a line (no folding), quoted wherever a plain scalar would mislead. */
+export function formatFrontMatter(fields: FrontMatter): string {
+  return stringify(fields, { lineWidth: 0 }).trimEnd();
+}
+
+/** Reads the front matter block as YAML; every scalar is read as a string (the failsafe schema), as the fields are. */
+export function readFrontMatter(
+  block: string,
+): { success: true; data: FrontMatter } | { success: false; error: string } {
+  let raw: unknown;
+  try {
+    raw = parse(block, { schema: 'failsafe', uniqueKeys: true });
+  } catch (error) {
+    const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+    return fail(
+      `front matter: not valid YAML (${reason}); write each field as \`key: value\` and quote values with \`: \``,
+    );
   }
-  const parsed = frontMatterSchema.safeParse(raw);
+  const parsed = frontMatterSchema.safeParse(raw ?? {});
   if (parsed.success) return parsed;
   const issue = parsed.error.issues[0]!;
-  return fail(`front matter field ${issue.path.join('.')}: ${issue.message}`);
+  return fail(`front matter field ${issue.path.join('.') || '(the block)'}: ${issue.message}`);
 }
 
 const collapse = (text: string): string => text.trim().replace(/\s+/g, ' ');
-
-// Plain when unambiguous in YAML; otherwise a JSON string, which is also a valid YAML double-quoted scalar.
-function scalar(value: string): string {
-  const plain =
-    /^[A-Za-z0-9_./(][^\n#"'\\]*$/.test(value) &&
-    !/:\s|:$|\s$/.test(value) &&
-    !/^(?:true|false|null|yes|no|on|off|~|[-+]?[\d._]+(?:e[-+]?\d+)?|0x[\da-f]+|0o[0-7]+|[-+]?\.inf|\.nan)$/i.test(
-      value,
-    );
-  return plain ? value : JSON.stringify(value);
-}
-
-function unscalar(value: string): string {
-  if (!value.startsWith('"')) return value;
-  try {
-    return String(JSON.parse(value));
-  } catch {
-    return value;
-  }
-}
 
 const fail = (error: string): { success: false; error: string } => ({ success: false, error });

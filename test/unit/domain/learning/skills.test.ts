@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { matchSkills, parseSkill, renderSkill, skillId } from '../../../../domain/learning/skills.js';
+import {
+  formatFrontMatter,
+  matchSkills,
+  parseSkill,
+  readFrontMatter,
+  renderSkill,
+  skillId,
+} from '../../../../domain/learning/skills.js';
 import type { Skill } from '../../../../domain/learning/skills.js';
 
 const skill: Skill = {
@@ -87,6 +94,80 @@ describe('parseSkill', () => {
   it('names the missing section', () => {
     const text = renderSkill(skill).replace('## What to do', '## Steps');
     expect(parseSkill(text)).toEqual({ success: false, error: expect.stringContaining('## What to do') });
+  });
+});
+
+describe('front matter (YAML)', () => {
+  const body = '\n## When it applies\n\nx\n\n## What to do\n\ny\n';
+  const withFront = (front: string) => `---\n${front}\n---\n${body}`;
+
+  it('quotes values that would read as something else, and reads them back as the same strings', () => {
+    const tricky = {
+      ...skill,
+      id: '123456789012',
+      pattern: 'null',
+      sourceWorkflowIds: ['yes', '0x1f', '1e3', '~', "it's"],
+      createdAt: '2025-01-02',
+    };
+    const front = formatFrontMatter({
+      id: tricky.id,
+      pattern: tricky.pattern,
+      applies_when: 'true',
+      source_workflows: tricky.sourceWorkflowIds,
+      created_at: tricky.createdAt,
+    });
+    expect(front).toContain('id: "123456789012"');
+    expect(parseYaml(front)).toMatchObject({ id: '123456789012', pattern: 'null', applies_when: 'true' });
+    expect(parseSkill(renderSkill(tricky))).toEqual({ success: true, data: tricky });
+  });
+
+  it('reads colons inside quoted values and hand-written single-quoted or flow lists', () => {
+    const parsed = readFrontMatter(
+      "id: abc\npattern: 'wrong: constant'\napplies_when: \"a: b # not a comment\"\nsource_workflows: [w-1, 'w: 2']\ncreated_at: 2025-01-02T03:04:05Z",
+    );
+    expect(parsed).toEqual({
+      success: true,
+      data: {
+        id: 'abc',
+        pattern: 'wrong: constant',
+        applies_when: 'a: b # not a comment',
+        source_workflows: ['w-1', 'w: 2'],
+        created_at: '2025-01-02T03:04:05Z',
+      },
+    });
+  });
+
+  it('reads multi-line values (literal and folded blocks) written by hand', () => {
+    const text = withFront(
+      'id: abc\npattern: p\napplies_when: >-\n  tasks that import\n  from calc\nsource_workflows: []\ncreated_at: |-\n  2025\n  01',
+    );
+    const parsed = parseSkill(text);
+    expect(parsed.success).toBe(true);
+    const front = readFrontMatter(text.split('---\n')[1]!.trimEnd());
+    expect(front).toMatchObject({ data: { applies_when: 'tasks that import from calc', created_at: '2025\n01' } });
+  });
+
+  it('never folds a long value over lines when writing', () => {
+    const long = { ...skill, whenItApplies: 'word '.repeat(60).trim() };
+    const front = renderSkill(long).split('---\n')[1]!;
+    expect(front.split('\n').find((line) => line.startsWith('applies_when:'))).toBe(
+      `applies_when: ${long.whenItApplies}`,
+    );
+  });
+
+  it('names the YAML problem and the fix when the block is not YAML', () => {
+    const result = parseSkill(withFront('id: abc\npattern: a: b: c\n  - bad'));
+    expect(result).toEqual({
+      success: false,
+      error: expect.stringMatching(/front matter: not valid YAML .*key: value/),
+    });
+  });
+
+  it('refuses a key given twice', () => {
+    const result = parseSkill(
+      withFront('id: abc\nid: def\npattern: p\napplies_when: x\nsource_workflows: []\ncreated_at: now'),
+    );
+    expect(result).toEqual({ success: false, error: expect.stringContaining('not valid YAML') });
   });
 });
 
