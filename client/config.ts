@@ -4,12 +4,10 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { modelSpecPattern } from '../domain/task-spec.js';
+import { acceptedModelForms, modelSpecPattern } from '../domain/providers.js';
 import { UsageError } from './cli-errors.js';
 
-const modelSpec = z
-  .string()
-  .regex(modelSpecPattern, { error: 'expected openai:<model>, anthropic:<model> or scripted:<file>' });
+const modelSpec = z.string().regex(modelSpecPattern, { error: `expected ${acceptedModelForms}` });
 
 const configSchema = z.strictObject({
   models: z

@@ -1,4 +1,5 @@
 // Turns schema issues into lines a person can act on: the field, the value received, what was expected, the fix.
+import { exampleModelSpec, quotedModelForms } from './providers.js';
 import { retryCap } from './retry-decision.js';
 
 /** One problem with a task spec. */
@@ -25,8 +26,8 @@ interface FieldHelp {
 
 const nameHelp = 'a name of 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit';
 const modelHelp = (role: string): FieldHelp => ({
-  expected: 'a model spec matching "openai:<model>", "anthropic:<model>" or "scripted:<file>"',
-  fix: `set models.${role} to e.g. "openai:gpt-4o-mini"`,
+  expected: `a model spec matching ${quotedModelForms}`,
+  fix: `set models.${role} to e.g. "${exampleModelSpec}"`,
 });
 
 // Keys are field paths with array indexes and record keys written as `*`.
@@ -68,7 +69,7 @@ const help: Record<string, FieldHelp> = {
   },
   models: {
     expected: 'an object with at least a coder model',
-    fix: 'set models to e.g. {"coder": "openai:gpt-4o-mini"}',
+    fix: `set models to e.g. {"coder": "${exampleModelSpec}"}`,
   },
   'models.coder': modelHelp('coder'),
   'models.reviewer': modelHelp('reviewer'),

@@ -1,13 +1,14 @@
 // The task spec: what one task asks for, validated at the edge (CLI, tasks file, client) before a workflow starts.
 import { z } from 'zod';
 import { budgetsSchema } from './budgets.js';
+import { modelSpecPattern } from './providers.js';
 import { repoUrlProblem } from './repo-url.js';
 import { retryCap } from './retry-decision.js';
 import { formatSpecIssues, type SpecIssue } from './task-spec-errors.js';
 
 const namePattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-/** A model choice: `openai:<model>`, `anthropic:<model>` or `scripted:<file>`. */
-export const modelSpecPattern = /^(openai|anthropic|scripted):.+/;
+/** A model choice: `<provider>:<model or file>` for a provider of domain/providers.ts. */
+export { modelSpecPattern };
 const envNamePattern = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 const modelSpec = z.string().regex(modelSpecPattern);

@@ -1,7 +1,8 @@
 // Where a provider finds its server and key: per-role variables first, then the vendor's standard ones.
+import { endpointVariables, type RemoteProviderName } from '../../domain/providers.js';
 import type { ModelRole } from './types.js';
 
-export type ProviderKind = 'openai' | 'anthropic';
+export type ProviderKind = RemoteProviderName;
 
 export interface ProviderEndpoint {
   baseURL?: string;
@@ -44,14 +45,14 @@ export function resolveEndpoint(
   role: ModelRole,
   env: Record<string, string | undefined>,
 ): ProviderEndpoint {
-  const vendor = kind === 'openai' ? 'OPENAI' : 'ANTHROPIC';
-  const baseURL = pick(env, [roleVariable(role, `${vendor}_BASE_URL`), `${vendor}_BASE_URL`]);
-  const key = pick(env, [roleVariable(role, `${vendor}_API_KEY`), `${vendor}_API_KEY`]);
+  const names = endpointVariables(kind);
+  const baseURL = pick(env, [roleVariable(role, names.baseUrl), names.baseUrl]);
+  const key = pick(env, [roleVariable(role, names.apiKey), names.apiKey]);
   const timeout = Number(env.TASKLOOP_MODEL_TIMEOUT_MS);
   return {
     baseURL: baseURL?.value,
     apiKey: key?.value,
-    keyVariable: key?.name ?? `${vendor}_API_KEY`,
+    keyVariable: key?.name ?? names.apiKey,
     timeoutMs: Number.isInteger(timeout) && timeout > 0 ? timeout : DEFAULT_MODEL_TIMEOUT_MS,
   };
 }

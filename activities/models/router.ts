@@ -1,13 +1,12 @@
-// Maps a model spec (`scripted:<file>`, `openai:<model>`, `anthropic:<model>`) to a provider.
+// Maps a model spec to its provider: one factory per provider of domain/providers.ts.
 import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
+import { acceptedModelForms, splitModelSpec, type ProviderName } from '../../domain/providers.js';
 import { createAnthropicProvider } from './anthropic.js';
 import { createOpenAIProvider } from './openai.js';
 import { resolveEndpoint } from './provider-env.js';
 import { createScriptedProvider, loadScript } from './scripted.js';
 import type { ModelParameters, ModelProvider, ModelRole } from './types.js';
-
-const acceptedForms = 'scripted:<file.json>, openai:<model> or anthropic:<model>';
 
 export interface ModelProviderOptions {
   role: ModelRole;
@@ -20,26 +19,33 @@ export interface ModelProviderOptions {
   parameters?: ModelParameters;
 }
 
-/** Creates the provider for one role from its spec; throws non-retryable failures for unusable specs. */
-export async function createModelProvider(spec: string, options: ModelProviderOptions): Promise<ModelProvider> {
-  const colon = spec.indexOf(':');
-  const kind = colon === -1 ? '' : spec.slice(0, colon);
-  const rest = colon === -1 ? '' : spec.slice(colon + 1).trim();
+type ProviderFactory = (rest: string, options: ModelProviderOptions) => Promise<ModelProvider>;
 
-  if (kind === 'scripted' && rest !== '') {
+/** One entry per provider of domain/providers.ts (the type makes a missing one a compile error). */
+export const providerFactories: Record<ProviderName, ProviderFactory> = {
+  async scripted(rest, options) {
     const file = path.resolve(options.cwd, rest);
     const script = await loadScript(file);
     const startTurn = typeof options.startTurn === 'number' ? { [options.role]: options.startTurn } : options.startTurn;
     return createScriptedProvider({ file, script, startTurn });
-  }
-  if ((kind === 'openai' || kind === 'anthropic') && rest !== '') {
-    const endpoint = resolveEndpoint(kind, options.role, options.env ?? process.env);
-    const create = kind === 'openai' ? createOpenAIProvider : createAnthropicProvider;
-    return create({ model: rest, role: options.role, endpoint, parameters: options.parameters });
-  }
+  },
+  async openai(rest, options) {
+    const endpoint = resolveEndpoint('openai', options.role, options.env ?? process.env);
+    return createOpenAIProvider({ model: rest, role: options.role, endpoint, parameters: options.parameters });
+  },
+  async anthropic(rest, options) {
+    const endpoint = resolveEndpoint('anthropic', options.role, options.env ?? process.env);
+    return createAnthropicProvider({ model: rest, role: options.role, endpoint, parameters: options.parameters });
+  },
+};
+
+/** Creates the provider for one role from its spec; throws non-retryable failures for unusable specs. */
+export async function createModelProvider(spec: string, options: ModelProviderOptions): Promise<ModelProvider> {
+  const split = splitModelSpec(spec);
+  if (split) return providerFactories[split.provider](split.rest, options);
   throw ApplicationFailure.create({
     type: 'InvalidModelSpec',
     nonRetryable: true,
-    message: `model spec for the ${options.role} is '${spec}', which is not valid; use one of ${acceptedForms}`,
+    message: `model spec for the ${options.role} is '${spec}', which is not valid; use one of ${acceptedModelForms}`,
   });
 }

@@ -1,4 +1,5 @@
 // `taskloop run` flags -> a task spec input, and spec problems reported under the flag that set the field.
+import { acceptedModelForms } from '../../domain/providers.js';
 import path from 'node:path';
 import { parseTaskSpec } from '../../domain/task-spec.js';
 import { SHARED_TASK_QUEUE } from '../../workflows/task-queues.js';
@@ -59,8 +60,8 @@ const cliFixOfField: Record<string, string> = {
   repo: 'pass --repo with the path of a git repository',
   baseRef: 'pass e.g. --base-ref main, or leave it out for HEAD',
   goal: 'pass e.g. --goal "fix #218: cache_key is ignored"',
-  models: 'pass --model openai:<model>, anthropic:<model> or scripted:<file>',
-  'models.coder': 'pass --model openai:<model>, anthropic:<model> or scripted:<file>',
+  models: `pass --model ${acceptedModelForms}`,
+  'models.coder': `pass --model ${acceptedModelForms}`,
   maxRetries: 'pass --max-retries 0, 1 or 2: the loop caps retries at 2',
   maxCoderSteps: 'pass e.g. --max-steps 30',
 };
