@@ -113,3 +113,36 @@ describe('every cause in the table leads to its retry kind', () => {
     },
   );
 });
+
+describe('evidence that the task is too big fails it as split_task', () => {
+  const server = useStubServer();
+
+  it('the coder ran out of steps having changed files', async () => {
+    const outOfSteps = { ...coderFinished, status: 'max_steps' as const, reason: 'used all 30 steps' };
+    await server.withStubs({ runCoder: outOfSteps }, async (run) => {
+      const outcome = await outcomeOf(await startStubTask(run));
+      expect(outcome.status).toBe('FAILED');
+      expect(outcome.recommendation).toBe('split_task');
+      expect(outcome.attempts).toHaveLength(1);
+    });
+  });
+
+  it('tests fail across five modules or more', async () => {
+    const modules = ['a', 'b', 'c', 'd', 'e'].map((name) => ({
+      id: `tests/test_${name}.py::test_it`,
+      outcome: 'failed' as const,
+    }));
+    const spread = {
+      ...testsFailedWith({ kind: 'TestsFailed', message: 'tests failed in five modules' }),
+      cause: undefined,
+      cases: modules,
+      counts: { total: 5, passed: 0, failed: 5, errors: 0, skipped: 0 },
+    };
+    await server.withStubs({ runTests: spread }, async (run) => {
+      const outcome = await outcomeOf(await startStubTask(run));
+      expect(outcome.status).toBe('FAILED');
+      expect(outcome.recommendation).toBe('split_task');
+      expect(outcome.attempts[0]?.failure?.cause?.details?.failingModules).toBe(5);
+    });
+  });
+});
