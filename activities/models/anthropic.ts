@@ -115,7 +115,7 @@ export function createAnthropicProvider(options: {
   const spec = `anthropic:${model}`;
   const baseURL = endpoint.baseURL ?? ANTHROPIC_URL;
   if (!endpoint.apiKey && !endpoint.baseURL)
-    throw missingKey(spec, options.role, endpoint.keyVariable, 'ANTHROPIC_BASE_URL');
+    throw missingKey(spec, options.role, endpoint.keyVariable, endpoint.baseVariable);
   const client = new Anthropic({
     baseURL,
     apiKey: endpoint.apiKey ?? 'no-key',

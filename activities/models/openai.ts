@@ -110,7 +110,7 @@ export function createOpenAIProvider(options: {
   const spec = `openai:${model}`;
   const baseURL = endpoint.baseURL ?? OPENAI_URL;
   if (!endpoint.apiKey && !endpoint.baseURL)
-    throw missingKey(spec, options.role, endpoint.keyVariable, 'OPENAI_BASE_URL');
+    throw missingKey(spec, options.role, endpoint.keyVariable, endpoint.baseVariable);
   const client = new OpenAI({
     baseURL,
     apiKey: endpoint.apiKey ?? (endpoint.baseURL ? NO_KEY : undefined),

@@ -9,6 +9,8 @@ export interface ProviderEndpoint {
   apiKey?: string;
   /** The variable a user should set for the key (named in authentication errors). */
   keyVariable: string;
+  /** The vendor's base-URL variable (named in the missing-key error, for local servers that need no key). */
+  baseVariable: string;
   /** Milliseconds one model call may take before it counts as a timeout. */
   timeoutMs: number;
 }
@@ -53,6 +55,7 @@ export function resolveEndpoint(
     baseURL: baseURL?.value,
     apiKey: key?.value,
     keyVariable: key?.name ?? names.apiKey,
+    baseVariable: names.baseUrl,
     timeoutMs: Number.isInteger(timeout) && timeout > 0 ? timeout : DEFAULT_MODEL_TIMEOUT_MS,
   };
 }

@@ -14,6 +14,7 @@ describe('resolveEndpoint', () => {
       baseURL: 'http://b/v1',
       apiKey: 'k2',
       keyVariable: 'TASKLOOP_JUDGE_OPENAI_API_KEY',
+      baseVariable: 'OPENAI_BASE_URL',
       timeoutMs: DEFAULT_MODEL_TIMEOUT_MS,
     });
     expect(resolveEndpoint('openai', 'coder', env)).toMatchObject({
@@ -28,6 +29,7 @@ describe('resolveEndpoint', () => {
       baseURL: undefined,
       apiKey: undefined,
       keyVariable: 'ANTHROPIC_API_KEY',
+      baseVariable: 'ANTHROPIC_BASE_URL',
       timeoutMs: 5000,
     });
   });
