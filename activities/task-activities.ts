@@ -4,22 +4,13 @@ import path from 'node:path';
 import { Context } from '@temporalio/activity';
 import { agentLabel } from '../domain/agents.js';
 import type { TaskEvent } from '../domain/events.js';
-import type {
-  AttemptSummary,
-  CoderResult,
-  CommitResult,
-  JudgeResult,
-  ReviewResult,
-  TestRunResult,
-} from '../domain/records.js';
+import type { CoderResult, CommitResult, JudgeResult, ReviewResult } from '../domain/records.js';
 import { artifactDirFor } from './artifacts.js';
 import { heartbeatWhile } from './heartbeat-while.js';
 import { loadProgress, TRANSCRIPT_NAME, type CoderHeartbeat } from './coder/progress.js';
-import type { Adaptation } from '../domain/learning/adaptations.js';
 import { buildLearningSections } from './coder/learning-sections.js';
-import { runCoder, type CoderAllowance } from './coder/run-coder.js';
+import { runCoder } from './coder/run-coder.js';
 import { DEFAULT_MAX_TEST_RUNS } from './coder/tools/run-tests.js';
-import type { Capability } from '../domain/capabilities.js';
 import { defaultSkillsDir } from './skills/index.js';
 import { appendEvents } from './events-sink.js';
 import { isRepoUrl } from '../domain/repo-url.js';
@@ -32,19 +23,29 @@ import {
   pushBranch,
   removeWorktree,
 } from './git/index.js';
+import { commitThenRemove } from './git/commit-then-remove.js';
+import { loadTaskHistory } from './learning/task-history.js';
 import { loadAgent } from './models/agent-registry.js';
-import { judgeWithModel, reviewWithModel, type VerdictModel } from './models/model-verdicts.js';
+import { judgeWithModel, reviewWithModel } from './models/model-verdicts.js';
 import { createModelProvider } from './models/router.js';
 import { reviewChanges } from './review/index.js';
 import { resolveSecretValues, scrubForSink } from './secret-values.js';
-import {
-  processRecordsDir,
-  resolveWorkerSandbox,
-  sandboxPolicyFor,
-  type TaskSandboxFields,
-  type WorkerSandbox,
-} from './sandbox/index.js';
-import { runTests, type PathPolicy } from './tests/index.js';
+import { processRecordsDir, resolveWorkerSandbox, sandboxPolicyFor, type WorkerSandbox } from './sandbox/index.js';
+import { runTests } from './tests/index.js';
+import type {
+  AttemptRef,
+  Claim,
+  ClaimInput,
+  CoderInput,
+  CommitAndRemoveResult,
+  CommitInput,
+  JudgeModelInput,
+  ReviewInput,
+  TestAndReviewResult,
+  TestInput,
+} from './task-activity-types.js';
+
+export type * from './task-activity-types.js';
 
 export interface ActivityDeps {
   hostId: string;
@@ -56,90 +57,6 @@ export interface ActivityDeps {
   cwd?: string;
   /** The worker's sandbox mode and default limits; by default from TASKLOOP_SANDBOX* variables (bwrap). */
   sandbox?: WorkerSandbox;
-}
-
-interface AttemptRef {
-  workflowId: string;
-  attempt: number;
-}
-
-export interface ClaimInput extends AttemptRef {
-  /** The coder version the task pins, if any. */
-  coderVersion?: string;
-  taskId: string;
-  repoPath: string;
-  baseRef: string;
-}
-
-export interface Claim {
-  /** The coder version the task will use and its capabilities, for the workflow's capability check. */
-  coderAgent?: { version: string; capabilities: Capability[] };
-  worktreePath: string;
-  branch: string;
-  baseSha: string;
-  hostId: string;
-  hostQueue: string;
-  reused: boolean;
-}
-
-export interface CoderInput extends AttemptRef {
-  worktreePath: string;
-  goal: string;
-  modelSpec: string;
-  maxSteps: number;
-  startTurn: number;
-  previousAttempts: AttemptSummary[];
-  hint?: string;
-  secretEnvNames: string[];
-  /** What the task's budget still allows; absent means no limit from the workflow. */
-  allowance?: CoderAllowance;
-  /** A coder version to use instead of the registry's champion. */
-  agentVersion?: string;
-  /** The project, whose learned skills are offered when they match the goal. */
-  project?: string;
-  /** What this attempt adapts (chosen by the workflow), shown to the coder with the reasons. */
-  adaptations?: Adaptation[];
-  /** The task's tests, for the coder's run_tests tool (absent: run_tests is not available). */
-  tests?: { command: string[]; testEnv: Record<string, string>; timeoutMs: number; maxRuns?: number };
-  /** The task's sandbox fields (mode, network, limits): the coder's test runs are isolated like the test node's. */
-  sandbox?: TaskSandboxFields;
-}
-
-export interface TestInput extends AttemptRef {
-  worktreePath: string;
-  command: string[];
-  testEnv: Record<string, string>;
-  timeoutMs: number;
-  secretEnvNames: string[];
-  /** Most per-test results returned (failing ones first), to keep history small. */
-  maxCases?: number;
-  /** The task's sandbox fields (mode, network, limits) over the worker's defaults. */
-  sandbox?: TaskSandboxFields;
-  /** The review's path rules, checked before the tests run. */
-  pathPolicy?: PathPolicy;
-}
-
-export interface ReviewInput extends AttemptRef {
-  worktreePath: string;
-  baseSha: string;
-  allowedPaths: string[];
-  allowTestEdits: boolean;
-  secretEnvNames: string[];
-  /** When set, the reviewer model's verdict on the diff is merged into the policy checks. */
-  model?: VerdictModelChoice;
-  goal?: string;
-}
-
-/** A reviewer or judge model for one call: its spec, a pinned agent version, turns earlier attempts used. */
-export type VerdictModelChoice = Omit<VerdictModel, 'cwd'>;
-
-export interface JudgeModelInput extends AttemptRef {
-  judge: JudgeResult;
-  goal: string;
-  test?: Pick<TestRunResult, 'counts' | 'stdoutExcerpt'>;
-  diffPath?: string;
-  model: VerdictModelChoice;
-  secretEnvNames: string[];
 }
 
 export function createTaskActivities(deps: ActivityDeps) {
@@ -166,8 +83,10 @@ export function createTaskActivities(deps: ActivityDeps) {
       const repo = local ? { repoPath: local.repoPath, baseRef: local.baseSha } : {};
       const { agent } = await loadAgent('coder', { pinned: input.coderVersion });
       const created = await heartbeatWhile(() => createWorktree({ ...input, ...repo, workDir: deps.workDir }));
+      const history = input.historyOf ? await readHistory(local?.repoPath ?? input.repoPath, input) : {};
       return {
         ...created,
+        ...history,
         hostId: deps.hostId,
         hostQueue: deps.hostQueue,
         coderAgent: { version: agent.version, capabilities: agent.capabilities },
@@ -233,17 +152,26 @@ export function createTaskActivities(deps: ActivityDeps) {
       };
     },
 
-    async runTests(input: TestInput): Promise<TestRunResult> {
+    async runTests(input: TestInput): Promise<TestAndReviewResult> {
+      const secretValues = resolveSecretValues(input.secretEnvNames);
+      const dir = artifactDir(input);
       return runTests({
         worktreePath: input.worktreePath,
         command: input.command,
         testEnv: input.testEnv,
         sandbox: sandboxPolicyFor(workerSandbox, input.sandbox),
         pathPolicy: input.pathPolicy,
+        // The review's syntax check runs like the review activity's: in the worker's default sandbox.
+        review: input.review && {
+          secretValues: resolveSecretValues(input.review.secretEnvNames),
+          artifactDir: dir,
+          hostId: deps.hostId,
+          sandbox: sandboxPolicyFor(workerSandbox),
+        },
         processDir: processRecordsDir(deps.workDir),
         timeoutMs: input.timeoutMs,
-        secretValues: resolveSecretValues(input.secretEnvNames),
-        artifactDir: artifactDir(input),
+        secretValues,
+        artifactDir: dir,
         hostId: deps.hostId,
         maxCases: input.maxCases,
         ...activityContext(),
@@ -290,25 +218,19 @@ export function createTaskActivities(deps: ActivityDeps) {
       );
     },
 
-    /** `staged`: the review staged the worktree, so the commit records exactly the reviewed change. */
-    async commitWorktree(
-      input: AttemptRef & {
-        worktreePath: string;
-        branch: string;
-        message: string;
-        staged?: boolean;
-        secretEnvNames?: string[];
-      },
-    ): Promise<CommitResult> {
-      // The message is built from the goal and the coder's summary: scrubbed before git stores it (and its reflog).
-      const commit = await heartbeatWhile(() =>
-        commitWorktree({ ...input, message: scrubForSink(input.message, input.secretEnvNames) }),
+    /** Commits once (and pushes a cached clone's branch); with `removeWorktree`, removes the committed worktree. */
+    async commitWorktree(input: CommitInput): Promise<CommitAndRemoveResult> {
+      const { removeWorktree: removal, ...commitInput } = input;
+      return heartbeatWhile(() =>
+        commitThenRemove({
+          commit: () => commitAndPush(commitInput, deps.workDir),
+          stateDir: artifactDir(input),
+          removal: removal && {
+            repoPath: localRepoPath(removal.repoPath, deps.workDir),
+            worktreePath: input.worktreePath,
+          },
+        }),
       );
-      if (!(await isCachedCloneWorktree(input.worktreePath, deps.workDir))) return commit;
-      const { remote } = await heartbeatWhile(() =>
-        pushBranch({ worktreePath: input.worktreePath, branch: commit.branch, sha: commit.sha }),
-      );
-      return { ...commit, remote };
     },
 
     async removeWorktree(input: {
@@ -322,4 +244,21 @@ export function createTaskActivities(deps: ActivityDeps) {
       await appendEvents(deps.eventsFile, input.events);
     },
   };
+}
+
+/** The message is built from the goal and the coder's summary: scrubbed before git stores it (and its reflog). */
+async function commitAndPush(input: Omit<CommitInput, 'removeWorktree'>, workDir: string): Promise<CommitResult> {
+  const commit = await commitWorktree({ ...input, message: scrubForSink(input.message, input.secretEnvNames) });
+  if (!(await isCachedCloneWorktree(input.worktreePath, workDir))) return commit;
+  const { remote } = await pushBranch({ worktreePath: input.worktreePath, branch: commit.branch, sha: commit.sha });
+  return { ...commit, remote };
+}
+
+/** The project's history of similar tasks, read with the claim; a failure to read it only loses the adaptations. */
+async function readHistory(repoPath: string, input: ClaimInput): Promise<Pick<Claim, 'history' | 'historyError'>> {
+  try {
+    return { history: await loadTaskHistory(repoPath, input.historyOf ?? '', input.taskId) };
+  } catch (error) {
+    return { historyError: error instanceof Error ? error.message : String(error) };
+  }
 }

@@ -75,32 +75,26 @@ async function runTask(run: TaskRun): Promise<TaskOutcome> {
     run.currentAttempt.status = decision.attemptStatus;
     run.currentAttempt.endedAt = new Date().toISOString();
     observeAttempt(run);
+    const taskFailed = { node: failure.node, failure_class: failure.failureClass, reason: failure.reason };
+    const retrying = decision.kind === 'new_attempt' || decision.kind === 'reclaim';
+    if (decision.kind !== 'wait_for_hint') run.emit('TASK_FAILED', { will_retry: retrying, ...taskFailed });
+    if (!retrying && decision.kind !== 'wait_for_hint')
+      run.emit('TASK_RETRY_EXHAUSTED', { recommendation: decision.recommendation, attempts: run.state.attempt });
+    // The attempt's events reach the sink together with what learning records: one workflow task for all of it.
     await learnFromFailure(run, run.currentAttempt);
-    if (decision.kind === 'new_attempt' || decision.kind === 'reclaim') {
+    if (retrying) {
       if (decision.kind === 'new_attempt') retriesSpent += 1;
       else reclaimsUsed += 1;
-      await run.emit('TASK_FAILED', {
-        will_retry: true,
-        node: failure.node,
-        failure_class: failure.failureClass,
-        reason: failure.reason,
-      });
       continue;
     }
     if (decision.kind === 'wait_for_hint') {
       run.setStatus('WAITING_FOR_HINT');
+      await run.flush();
       await condition(() => run.retryRequested || run.cancelRequested);
       if (run.cancelRequested)
         return finish(run, 'CANCELLED', run.cancelReason ?? 'cancelled while waiting for a hint');
       continue;
     }
-    await run.emit('TASK_FAILED', {
-      will_retry: false,
-      node: failure.node,
-      failure_class: failure.failureClass,
-      reason: failure.reason,
-    });
-    await run.emit('TASK_RETRY_EXHAUSTED', { recommendation: decision.recommendation, attempts: run.state.attempt });
     if (await waitInRetryWindow(run)) {
       retriesSpent = 0;
       continue;
@@ -143,6 +137,7 @@ async function waitInRetryWindow(run: TaskRun): Promise<boolean> {
   if (windowMs <= 0) return false;
   run.state.retryWindowEndsAt = new Date(Date.now() + windowMs).toISOString();
   run.setStatus('FAILED');
+  await run.flush();
   const retried = await condition(() => run.retryRequested || run.cancelRequested, windowMs);
   run.state.retryWindowEndsAt = undefined;
   return retried && run.retryRequested && !run.cancelRequested;
@@ -163,13 +158,9 @@ async function finish(
   run.setStatus(status);
   run.refreshTelemetry();
   observeTaskEnd(state);
-  await CancellationScope.nonCancellable(() =>
-    status === 'COMPLETED'
-      ? run.emit('TASK_COMPLETED', { sha: state.commit?.sha, attempts: state.attempt })
-      : status === 'CANCELLED'
-        ? run.emit('TASK_CANCELLED', { reason })
-        : Promise.resolve(),
-  );
+  if (status === 'COMPLETED') run.emit('TASK_COMPLETED', { sha: state.commit?.sha, attempts: state.attempt });
+  if (status === 'CANCELLED') run.emit('TASK_CANCELLED', { reason });
+  await CancellationScope.nonCancellable(() => run.flush());
   await CancellationScope.nonCancellable(() => condition(allHandlersFinished));
   return outcomeOfState(state);
 }
@@ -180,10 +171,12 @@ function registerHandlers(run: TaskRun): void {
     run.state.paused = true;
     // Shown at once: the running node finishes first, then the task stops at its next checkpoint.
     if (run.state.status === 'RUNNING') run.setStatus('PAUSE_REQUESTED');
+    run.flushSearchAttributes();
   });
   setHandler(resumeSignal, () => {
     run.state.paused = false;
     if (run.state.status === 'PAUSE_REQUESTED') run.setStatus('RUNNING');
+    run.flushSearchAttributes();
   });
   setHandler(cancelSignal, (request) => {
     run.cancelRequested = true;

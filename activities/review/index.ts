@@ -1,1 +1,1 @@
-export { reviewChanges, type ReviewChangesInput } from './review-changes.js';
+export { reviewChanges, reviewDiff, type ReviewChangesInput } from './review-changes.js';

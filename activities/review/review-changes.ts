@@ -2,7 +2,7 @@
 import type { Finding, ReviewResult } from '../../domain/records.js';
 import { scrubText } from '../../domain/secrets.js';
 import { writeArtifact } from '../artifacts.js';
-import { diffWorktree } from '../git/diff-worktree.js';
+import { diffWorktree, type WorktreeDiff } from '../git/diff-worktree.js';
 import { parseAddedLines } from './added-lines.js';
 import { checkConflictMarkers, checkSecrets } from './content-rules.js';
 import { checkAllowedPaths, checkEmptyDiff, checkTestEdits } from './path-rules.js';
@@ -27,7 +27,12 @@ export interface ReviewChangesInput {
  * and stores the diff (secrets scrubbed) as the artifact diff.patch.
  */
 export async function reviewChanges(input: ReviewChangesInput): Promise<ReviewResult> {
-  const { diff, changedFiles, stat } = await diffWorktree({ worktreePath: input.worktreePath, baseSha: input.baseSha });
+  return reviewDiff(input, await diffWorktree({ worktreePath: input.worktreePath, baseSha: input.baseSha }));
+}
+
+/** The review of a diff already taken (staged) by `diffWorktree`, so a caller that needs the diff too takes it once. */
+export async function reviewDiff(input: ReviewChangesInput, worktreeDiff: WorktreeDiff): Promise<ReviewResult> {
+  const { diff, changedFiles, stat } = worktreeDiff;
   const added = parseAddedLines(diff);
   const secrets = checkSecrets(added, input.secretValues);
   const findings: Finding[] = [

@@ -12,6 +12,11 @@ export interface PathPolicy {
 /** Findings of the rules test_file_edited and path_not_allowed on the worktree's change since baseSha. */
 export async function refusedByPathRules(worktreePath: string, policy: PathPolicy): Promise<Finding[]> {
   const { changedFiles } = await diffWorktree({ worktreePath, baseSha: policy.baseSha });
+  return pathRuleFindings(changedFiles, policy);
+}
+
+/** The same rules on a change already listed. */
+export function pathRuleFindings(changedFiles: string[], policy: PathPolicy): Finding[] {
   return [
     ...checkTestEdits(changedFiles, policy.allowTestEdits),
     ...checkAllowedPaths(changedFiles, policy.allowedPaths),

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { STDERR_EXCERPT_CHARS, STDOUT_EXCERPT_CHARS, tailExcerpt } from '../../domain/evidence.js';
 import type { FailureCause } from '../../domain/failure-causes.js';
-import type { Finding, TestCaseResult, TestRunResult } from '../../domain/records.js';
+import type { Finding, ReviewResult, TestCaseResult, TestRunResult } from '../../domain/records.js';
 import { scrubText } from '../../domain/secrets.js';
 import { writeArtifact } from '../artifacts.js';
 import { readTail } from '../sandbox/output-files.js';
@@ -16,7 +16,8 @@ import { scrubFileToArtifact } from '../sandbox/scrub-file.js';
 import { toCaseId } from './case-ids.js';
 import { interpretRun } from './interpret-run.js';
 import { parseJunitXml } from './junit.js';
-import { refusedByPathRules, type PathPolicy } from './path-policy.js';
+import { pathRuleFindings, refusedByPathRules, type PathPolicy } from './path-policy.js';
+import { diffChange, reviewChange, type RuleReviewOptions } from './review-before-tests.js';
 import { repositoryModules } from './repo-modules.js';
 import { isPytestCommand, withPytestOptions } from './pytest-command.js';
 import { boundCases, countCases } from './summarize-cases.js';
@@ -38,6 +39,8 @@ export interface RunTestsInput {
   sandbox: SandboxPolicy;
   /** The review's path rules, checked before anything runs (a refused test edit never executes). */
   pathPolicy?: PathPolicy;
+  /** With `pathPolicy`: every rule of the review runs on the change first (one diff), and the result carries it. */
+  review?: RuleReviewOptions;
   /** Where the running process group is recorded, so a retry or a restarted worker can kill it. */
   processDir?: string;
   heartbeat?: (details?: unknown) => void;
@@ -52,11 +55,25 @@ export interface RunTestsInput {
  * Runs the tests; timeout and cancellation kill the whole process tree. Logs (scrubbed) become artifacts
  * test-stdout.log, test-stderr.log and junit.xml. Throws only for bad input (non-retryable) or on cancellation.
  */
-export async function runTests(input: RunTestsInput): Promise<TestRunResult> {
+export async function runTests(input: RunTestsInput): Promise<TestRunResult & { review?: ReviewResult }> {
   checkInput(input);
-  const refused = input.pathPolicy ? await refusedByPathRules(input.worktreePath, input.pathPolicy) : [];
+  const { pathPolicy, worktreePath } = input;
+  if (!pathPolicy || !input.review) {
+    const refused = pathPolicy ? await refusedByPathRules(worktreePath, pathPolicy) : [];
+    return refused.length > 0 ? refusedResult(refused, input.sandbox) : runCommand(input);
+  }
+  const diff = await diffChange(worktreePath, pathPolicy);
+  const refused = pathRuleFindings(diff.changedFiles, pathPolicy);
   if (refused.length > 0) return refusedResult(refused, input.sandbox);
+  // The content rules (one interpreter start for the syntax of all changed files) run while the tests do.
+  const [result, review] = await Promise.all([
+    runCommand(input),
+    reviewChange(worktreePath, pathPolicy, input.review, diff),
+  ]);
+  return { ...result, review };
+}
 
+async function runCommand(input: RunTestsInput): Promise<TestRunResult> {
   const artifactDir = path.resolve(input.artifactDir);
   const outDir = path.join(artifactDir, 'test-out'); // the one artifact folder the run may write (its JUnit report)
   const junitPath = path.join(outDir, 'junit.xml');

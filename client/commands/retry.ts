@@ -8,6 +8,7 @@ import { takeTaskRef } from '../tasks/resolve-task.js';
 import { retryTask, type RetryResult } from '../tasks/retry-task.js';
 import { withTaskClient } from '../tasks/task-client.js';
 import type { Command } from './command.js';
+import { refuseSecretsInHint } from '../tasks/refuse-secrets.js';
 
 const help = `Usage: taskloop retry ID [--hint TEXT] [--task TASK]
 
@@ -38,6 +39,7 @@ export const retryCommand: Command = {
       true,
     );
     const ref = takeTaskRef('retry', positionals);
+    refuseSecretsInHint(values.hint);
     const result = await withTaskClient(async ({ client }) => {
       const target = await resolveTarget(client, 'retry', ref);
       if (target.kind === 'task') {

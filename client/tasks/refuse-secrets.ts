@@ -17,3 +17,18 @@ export function refuseSecretsInTask(
       "the worker's environment (name it with --secret-env / secretEnvNames so it is scrubbed everywhere)",
   );
 }
+
+/**
+ * A retry hint goes into workflow history and the coder's prompt like a goal does: refuse one holding a key format or
+ * the value of a secret-named variable (exit 2), naming the flag but never the value.
+ */
+export function refuseSecretsInHint(hint: string | undefined, env: NodeJS.ProcessEnv = process.env): void {
+  if (hint === undefined) return;
+  const found = findSecretsInTask({ goal: hint, testEnv: {} }, secretValuesIn(env, []));
+  if (found.length === 0) return;
+  const what = found.map((hit) => hit.what).join('; ');
+  throw new UsageError(
+    `invalid --hint: it holds ${what}. A hint is stored in workflow history and sent to the model: describe the fix ` +
+      "without the secret, and let the code read it from the worker's environment",
+  );
+}

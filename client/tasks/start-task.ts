@@ -3,7 +3,7 @@ import { WorkflowExecutionAlreadyStartedError, type Client, type WorkflowHandle 
 import { WorkflowIdReusePolicy } from '@temporalio/common';
 import { taskWorkflowId, type TaskSpec } from '../../domain/task-spec.js';
 import type { CarriedEvidence } from '../../workflows/task/task-run.js';
-import { ProjectKey, TaskIdKey } from '../../workflows/search-attributes.js';
+import { taskStartSearchAttributes } from '../../workflows/task/start-attributes.js';
 import { SHARED_TASK_QUEUE } from '../../workflows/task-queues.js';
 import type { taskWorkflow } from '../../workflows/task.js';
 
@@ -28,10 +28,7 @@ export async function startTask(
       workflowIdReusePolicy: options.carried
         ? WorkflowIdReusePolicy.ALLOW_DUPLICATE
         : WorkflowIdReusePolicy.REJECT_DUPLICATE,
-      typedSearchAttributes: [
-        { key: TaskIdKey, value: spec.id },
-        { key: ProjectKey, value: spec.project },
-      ],
+      typedSearchAttributes: taskStartSearchAttributes(spec, options.carried?.attempts.length),
       staticSummary: (spec.goal.split('\n')[0] ?? spec.goal).slice(0, 200),
       staticDetails: `**Goal**\n\n${spec.goal}\n\nRepository: \`${spec.repo}\` at \`${spec.baseRef}\`; tests: \`${spec.testCommand.join(' ')}\``,
     });

@@ -1,12 +1,18 @@
 // The crash matrix, part 1: a worker killed (alone with SIGKILL, or with its whole process group) at each node of
 // an attempt, restarted on the same host. Each run ends COMPLETED with one trailer commit and nothing left behind.
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { calcFiles, fixTurns } from '../support/calc-project.js';
+import { calcFiles, fixTurns, turn } from '../support/calc-project.js';
 import { CrashRun, recordRecovery, recoveries } from './support/crash-run.js';
 import { git } from './support/tasks.js';
 import { eventually, useTestClient } from './support/temporal.js';
 
 // A test that takes a few seconds, so a kill during pytest lands while it runs.
+// The coder runs the slow tests once before it finishes, so the code node lasts long enough to be caught.
+const slowCoder = () => {
+  const [edit, finish] = fixTurns();
+  return [edit, turn('run_tests', {}), finish].filter((step) => step !== undefined);
+};
+const passVerdict = { content: JSON.stringify({ verdict: 'pass' }) };
 const slowFiles = { ...calcFiles, 'tests/test_slow.py': 'import time\n\n\ndef test_slow():\n    time.sleep(4)\n' };
 
 describe('a worker crash at each node of an attempt', () => {
@@ -23,7 +29,13 @@ describe('a worker crash at each node of an attempt', () => {
   ] as const)(
     'at %s (%s kill): completes with one commit, no worktree, no process left, no duplicate event',
     async (phase, mode) => {
-      const run = await CrashRun.start(t.client, { files: slowFiles, coder: fixTurns() });
+      // Without a reviewer model the review runs inside the test activity: the review row gives it a model.
+      const reviewer = phase === 'review' ? [passVerdict, passVerdict] : undefined;
+      const run = await CrashRun.start(t.client, {
+        files: slowFiles,
+        coder: phase === 'code' ? slowCoder() : fixTurns(),
+        reviewer,
+      });
       await run.waitFor(`phase ${phase}`, (state) => state.phase === phase);
       await run.crash(mode);
       recordRecovery(`${phase} (${mode} kill)`, await run.finish('COMPLETED'));

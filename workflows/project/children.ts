@@ -18,7 +18,7 @@ import {
 import type { ProjectState, ProjectTaskRecord } from '../../domain/project/project-state.js';
 import { markStarted, recordOutcome, recordRunError } from '../../domain/project/task-record-updates.js';
 import { cancelSignal, pauseSignal } from '../messages.js';
-import { ProjectKey, TaskIdKey } from '../search-attributes.js';
+import { taskStartSearchAttributes } from '../task/start-attributes.js';
 import type { taskWorkflow } from '../task.js';
 import { outcomeOfFailure } from '../task/task-failed.js';
 
@@ -118,10 +118,7 @@ export class ProjectChildren {
       // If the project closes (terminated, timed out, cancelled), its tasks wind down cleanly instead of running
       // on unwatched; continue-as-new never closes it with children running (see projectWorkflow).
       parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
-      typedSearchAttributes: [
-        { key: TaskIdKey, value: spec.id },
-        { key: ProjectKey, value: spec.project },
-      ],
+      typedSearchAttributes: taskStartSearchAttributes(spec),
       staticSummary: (spec.goal.split('\n')[0] ?? spec.goal).slice(0, 200),
     });
   }

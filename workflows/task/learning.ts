@@ -10,23 +10,15 @@ import type { TaskRun } from './task-run.js';
 
 const EVIDENCE_CHARS = 2000;
 
-export async function chooseAttemptAdaptations(run: TaskRun): Promise<Adaptation[]> {
-  let history: HistoryEntry[] = [];
-  try {
-    history = await learning.loadTaskHistory({
-      repoPath: run.spec.repo,
-      project: run.spec.project,
-      taskId: run.spec.id,
-    });
-  } catch (error) {
-    log.warn('could not read the project history; adapting from this task alone', { error: String(error) });
-  }
+/** `history`: the project's history of similar tasks, read by the claim (absent when it could not be read). */
+export function chooseAttemptAdaptations(run: TaskRun, history: HistoryEntry[] = []): Adaptation[] {
   return planAdaptations({ goal: run.spec.goal, attempts: run.state.attempts.slice(0, -1), history });
 }
 
+/** Also appends the attempt's pending events to the sink, in the same workflow task as the learning's calls. */
 export async function learnFromFailure(run: TaskRun, record: AttemptRecord): Promise<void> {
   const failure = record.failure;
-  if (!failure) return;
+  if (!failure) return CancellationScope.nonCancellable(() => run.flushEvents());
   const { spec } = run;
   const pattern = record.test?.patterns?.[0]?.type;
   const history = {
@@ -49,9 +41,10 @@ export async function learnFromFailure(run: TaskRun, record: AttemptRecord): Pro
   };
   // The skill writer defaults to the coder's model; without a usable one the skill is distilled.
   const skillWriter = { skillWriterModel: spec.models.skillWriter ?? spec.models.coder };
-  // Both local activities start in one activation, so they share one workflow task.
+  // The local activities start in one activation, so they share one workflow task.
   await CancellationScope.nonCancellable(() =>
     Promise.all([
+      run.flushEvents(),
       pattern
         ? bestEffort('record the failure in the project history', () =>
             learning.recordTaskHistory({ repoPath: spec.repo, record: history }),

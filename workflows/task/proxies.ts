@@ -23,11 +23,13 @@ interface ExecutableActivity {
   executeWithOptions(options: ActivityOptions, args: unknown[]): Promise<unknown>;
 }
 
-/** One activity with fixed options, called with a per-call summary. */
-function bind<K extends Name>(name: K, options: ActivityOptions) {
+/** One activity with fixed options, called with a per-call summary; `beforeSchedule` runs just before each call. */
+function bind<K extends Name>(name: K, options: ActivityOptions, beforeSchedule?: () => void) {
   const proxy = proxyActivities<Activities>(options)[name] as unknown as ExecutableActivity;
-  return (summary: string, ...args: Parameters<Activities[K]>) =>
-    proxy.executeWithOptions({ ...options, summary }, args) as Promise<Awaited<ReturnType<Activities[K]>>>;
+  return (summary: string, ...args: Parameters<Activities[K]>) => {
+    beforeSchedule?.();
+    return proxy.executeWithOptions({ ...options, summary }, args) as Promise<Awaited<ReturnType<Activities[K]>>>;
+  };
 }
 
 // Every activity that may run longer than a few seconds heartbeats (activities/heartbeat-while.ts), so a crashed
@@ -51,51 +53,76 @@ const REMOVAL_WAIT_MS = 120_000;
  * on the workflow's own worker: one marker event each and no workflow task of their own.
  */
 export const bookkeeping =
-  proxyLocalActivities<Pick<Activities, 'recordEvents' | 'loadTaskHistory' | 'recordTaskHistory' | 'reportFailure'>>(
-    bookkeepingOptions,
-  );
+  proxyLocalActivities<Pick<Activities, 'recordEvents' | 'recordTaskHistory' | 'reportFailure'>>(bookkeepingOptions);
 
 /**
  * Activities bound to one worktree run on the queue of the host that made it. A host that never picks them up
  * (it is gone, or it stopped heartbeating and the retry waits on its queue) surfaces within `hostLostAfterMs` as a
  * schedule-to-start timeout: the cause HostLost, and the attempt moves to a live host.
+ * `beforeSchedule` runs before each node's call (the removal excepted: it is cleanup, and what changed waits for the
+ * next call), so the workflow can upsert its search attributes once per workflow task.
  */
-export function hostActivities(hostQueue: string, testTimeoutMs: number, hostLostAfterMs = HOST_LOST_AFTER_MS) {
+export function hostActivities(
+  hostQueue: string,
+  testTimeoutMs: number,
+  hostLostAfterMs = HOST_LOST_AFTER_MS,
+  beforeSchedule?: () => void,
+) {
   const bound = { taskQueue: hostQueue, scheduleToStartTimeout: hostLostAfterMs };
   const waitForCancel = { cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED };
   return {
-    runCoder: bind('runCoder', {
-      ...bound,
-      ...waitForCancel,
-      startToCloseTimeout: '30 minutes',
-      heartbeatTimeout,
-      retry: retry(3),
-    }),
-    runTests: bind('runTests', {
-      ...bound,
-      ...waitForCancel,
-      startToCloseTimeout: testTimeoutMs + 60_000,
-      heartbeatTimeout,
-      retry: retry(3),
-    }),
-    reviewChanges: bind('reviewChanges', {
-      ...bound,
-      startToCloseTimeout: '5 minutes',
-      heartbeatTimeout,
-      retry: retry(3),
-    }),
-    judgeWithModel: bind('judgeWithModel', {
-      ...bound,
-      startToCloseTimeout: '5 minutes',
-      heartbeatTimeout,
-      retry: retry(3),
-    }),
-    commitWorktree: bind('commitWorktree', {
-      ...bound,
-      startToCloseTimeout: '2 minutes',
-      heartbeatTimeout,
-      retry: retry(5),
-    }),
+    runCoder: bind(
+      'runCoder',
+      {
+        ...bound,
+        ...waitForCancel,
+        startToCloseTimeout: '30 minutes',
+        heartbeatTimeout,
+        retry: retry(3),
+      },
+      beforeSchedule,
+    ),
+    runTests: bind(
+      'runTests',
+      {
+        ...bound,
+        ...waitForCancel,
+        startToCloseTimeout: testTimeoutMs + 60_000,
+        heartbeatTimeout,
+        retry: retry(3),
+      },
+      beforeSchedule,
+    ),
+    reviewChanges: bind(
+      'reviewChanges',
+      {
+        ...bound,
+        startToCloseTimeout: '5 minutes',
+        heartbeatTimeout,
+        retry: retry(3),
+      },
+      beforeSchedule,
+    ),
+    judgeWithModel: bind(
+      'judgeWithModel',
+      {
+        ...bound,
+        startToCloseTimeout: '5 minutes',
+        heartbeatTimeout,
+        retry: retry(3),
+      },
+      beforeSchedule,
+    ),
+    commitWorktree: bind(
+      'commitWorktree',
+      {
+        ...bound,
+        startToCloseTimeout: '2 minutes',
+        heartbeatTimeout,
+        retry: retry(5),
+      },
+      beforeSchedule,
+    ),
     // The attempt's work is done (committed or given up) when the removal runs: a restarting host gets longer to take it.
     removeWorktree: bind('removeWorktree', {
       ...bound,

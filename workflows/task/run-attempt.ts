@@ -3,7 +3,7 @@
 import { CancellationScope, log } from '@temporalio/workflow';
 import { findMissingCapability } from '../../domain/capabilities.js';
 import { judgeAttempt } from '../../domain/judge.js';
-import type { CommitResult } from '../../domain/records.js';
+import type { CommitResult, ReviewResult } from '../../domain/records.js';
 import { causeOfCoderResult, causeOfFindings, causeOfTestResult } from '../../domain/node-causes.js';
 import { agentVersionsOf, summarizeAttempt, type AttemptFailure } from '../../domain/task-state.js';
 import type { Claim } from '../../activities/index.js';
@@ -12,7 +12,8 @@ import { hostActivities, sharedActivities, type HostActivities } from './proxies
 import { checkpoint, failed, passed, runNode, type AttemptContext, type FinalDecision } from './run-node.js';
 
 export type AttemptResult =
-  { kind: 'passed'; commit: CommitResult } | { kind: 'failed'; failure: AttemptFailure; decision: FinalDecision };
+  | { kind: 'passed'; commit: CommitResult; worktreeRemoved?: boolean }
+  | { kind: 'failed'; failure: AttemptFailure; decision: FinalDecision };
 
 const MAX_CASES_IN_HISTORY = 100;
 
@@ -23,27 +24,34 @@ export async function runAttempt(context: AttemptContext): Promise<AttemptResult
   const ref = { workflowId: run.state.workflowId, attempt: record.attempt };
 
   await checkpoint(run, 'claim');
-  const claimed = await runNode(context, 'claim', async () =>
-    passed(
+  const claimed = await runNode(context, 'claim', async () => {
+    run.flushSearchAttributes();
+    return passed(
       await sharedActivities.claimWorktree(`worktree, attempt ${ref.attempt}`, {
         ...ref,
         taskId: spec.id,
         repoPath: spec.repo,
         baseRef: spec.baseRef,
         coderVersion: spec.agents?.coder,
+        historyOf: spec.project,
       }),
-    ),
-  );
+    );
+  });
   if (!claimed.ok) return { kind: 'failed', ...claimed };
   const claim = claimed.value;
   record.hostId = claim.hostId;
-  const host = hostActivities(claim.hostQueue, spec.testTimeoutMs, spec.hostLostAfterMs);
+  if (claim.historyError)
+    log.warn('could not read the project history; adapting from this task alone', { error: claim.historyError });
+  const host = hostActivities(claim.hostQueue, spec.testTimeoutMs, spec.hostLostAfterMs, () =>
+    run.flushSearchAttributes(),
+  );
   let result: AttemptResult | undefined;
   try {
     result = await runNodes(context, claim, host);
     return result;
   } finally {
     await CancellationScope.nonCancellable(async () => {
+      if (result?.kind === 'passed' && result.worktreeRemoved) return;
       // A lost host cannot remove its worktree: the next claim in the repository prunes it, so the attempt moves on at once.
       if (result?.kind === 'failed' && result.decision.kind === 'reclaim') {
         log.warn('host lost: its worktree stays registered until the next claim prunes it', {
@@ -76,7 +84,7 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
   const previousAttempts = run.state.attempts.slice(0, -1).map(summarizeAttempt);
 
   await checkpoint(run, 'code');
-  record.adaptations = await chooseAttemptAdaptations(run);
+  record.adaptations = chooseAttemptAdaptations(run, claim.history);
   const coded = await runNode(context, 'code', async () => {
     const exhausted = run.exhaustedBudget();
     if (exhausted) return failed({ kind: 'BudgetExhausted', message: exhausted });
@@ -115,8 +123,11 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
   if (!coded.ok) return { kind: 'failed', ...coded };
 
   await checkpoint(run, 'test');
+  // Without a reviewer model the review's rules run in the test activity (one diff, no activity of their own).
+  const reviewerModel = run.verdictModel('reviewer');
+  let ruleReview: ReviewResult | undefined;
   const tested = await runNode(context, 'test', async () => {
-    record.test = await host.runTests(`pytest, attempt ${ref.attempt}`, {
+    const { review, ...test } = await host.runTests(`pytest, attempt ${ref.attempt}`, {
       ...ref,
       worktreePath: claim.worktreePath,
       command: spec.testCommand,
@@ -126,14 +137,17 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
       maxCases: MAX_CASES_IN_HISTORY,
       sandbox: { sandbox: spec.sandbox, network: spec.network, limits: spec.limits },
       pathPolicy: { baseSha: claim.baseSha, allowedPaths: spec.allowedPaths, allowTestEdits: spec.allowTestEdits },
+      review: reviewerModel ? undefined : { secretEnvNames: spec.secretEnvNames },
     });
+    record.test = test;
+    ruleReview = review;
     // A change the review's path rules refuse never ran: the review node below records the refusal.
     return record.test.outcome === 'passed' || record.test.refused
       ? passed(record.test)
       : failed(causeOfTestResult(record.test));
   });
   if (!tested.ok) {
-    await run.emit('TEST_FAILED', { counts: record.test?.counts, reason: tested.failure.reason });
+    run.emit('TEST_FAILED', { counts: record.test?.counts, reason: tested.failure.reason });
     return { kind: 'failed', ...tested };
   }
 
@@ -149,25 +163,26 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
       };
       return failed(causeOfFindings('ReviewFinding', refused));
     }
-    const reviewerModel = run.verdictModel('reviewer');
     const exhausted = reviewerModel && run.exhaustedBudget();
     if (exhausted) return failed({ kind: 'BudgetExhausted', message: exhausted });
-    record.review = await host.reviewChanges(`review, attempt ${ref.attempt}`, {
-      model: reviewerModel,
-      goal: spec.goal,
-      ...ref,
-      worktreePath: claim.worktreePath,
-      baseSha: claim.baseSha,
-      allowedPaths: spec.allowedPaths,
-      allowTestEdits: spec.allowTestEdits,
-      secretEnvNames: spec.secretEnvNames,
-    });
+    record.review =
+      ruleReview ??
+      (await host.reviewChanges(`review, attempt ${ref.attempt}`, {
+        model: reviewerModel,
+        goal: spec.goal,
+        ...ref,
+        worktreePath: claim.worktreePath,
+        baseSha: claim.baseSha,
+        allowedPaths: spec.allowedPaths,
+        allowTestEdits: spec.allowTestEdits,
+        secretEnvNames: spec.secretEnvNames,
+      }));
     return record.review.passed
       ? passed(record.review)
       : failed(causeOfFindings('ReviewFinding', record.review.findings));
   });
   if (!reviewed.ok) {
-    await run.emit('REVIEW_FAILED', { findings: record.review?.findings ?? [] });
+    run.emit('REVIEW_FAILED', { findings: record.review?.findings ?? [] });
     return { kind: 'failed', ...reviewed };
   }
 
@@ -195,24 +210,28 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
   if (!judged.ok) return { kind: 'failed', ...judged };
 
   await checkpoint(run, 'commit');
+  let removed = false;
   const committed = await runNode(context, 'commit', async () => {
-    const commit = await host.commitWorktree(`commit, attempt ${ref.attempt}`, {
+    const { worktreeRemoved, ...commit } = await host.commitWorktree(`commit, attempt ${ref.attempt}`, {
       ...ref,
       worktreePath: claim.worktreePath,
       branch: claim.branch,
       message: commitMessage(spec.goal, record.coder?.summary),
       staged: true,
       secretEnvNames: spec.secretEnvNames,
+      // The commit activity removes the worktree it committed (the removal below then has nothing to do).
+      removeWorktree: { repoPath: spec.repo },
     });
+    removed = worktreeRemoved === true;
     return passed({ ...commit, agentVersions: agentVersionsOf(record) });
   });
   if (!committed.ok) return { kind: 'failed', ...committed };
-  await run.emit('COMMIT_CREATED', {
+  run.emit('COMMIT_CREATED', {
     sha: committed.value.sha,
     branch: committed.value.branch,
     created: committed.value.created,
   });
-  return { kind: 'passed', commit: committed.value };
+  return { kind: 'passed', commit: committed.value, worktreeRemoved: removed };
 }
 
 function commitMessage(goal: string, summary?: string): string {

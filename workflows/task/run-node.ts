@@ -33,6 +33,7 @@ export interface AttemptContext {
 export async function checkpoint(run: TaskRun, node: TaskNode): Promise<void> {
   if (run.state.paused) {
     run.setStatus('PAUSED');
+    await run.flush();
     await condition(() => !run.state.paused);
     run.setStatus('RUNNING');
   }
@@ -69,6 +70,7 @@ export async function runNode<T>(
     if (decision.kind !== 'rerun_node') return { ok: false, failure, decision };
     record.envRetries += 1;
     run.setPhase(node);
+    run.flushSearchAttributes();
     await sleep(decision.backoffMs);
   }
 }

@@ -15,7 +15,7 @@ import {
   type Budgets,
   type BudgetSpend,
 } from '../../domain/budgets.js';
-import { createTaskEvent, type TaskEventType } from '../../domain/events.js';
+import { createTaskEvent, type TaskEvent, type TaskEventType } from '../../domain/events.js';
 import type { TaskSpec } from '../../domain/task-spec.js';
 import {
   collectModelUsage,
@@ -53,9 +53,10 @@ export class TaskRun {
   /** Cancelled by the cancel signal, so the running node stops at once. */
   attemptScope?: CancellationScope;
   private eventSeq = 0;
+  /** Events kept in state but not yet appended to the sink: they travel together at the next flush. */
+  private pendingEvents: TaskEvent[] = [];
   /** Search-attribute values as last upserted (or set at start), so an upsert carries only what changed. */
   private readonly upserted = new Map<string, unknown>();
-  private upsertQueued = false;
 
   constructor(
     readonly spec: TaskSpec,
@@ -77,7 +78,8 @@ export class TaskRun {
       turnsConsumed: carried?.turnsConsumed ?? 0,
     };
     this.eventSeq = attempts.length * 10;
-    for (const key of [TaskIdKey, ProjectKey])
+    // The client sets the first values at start (see start-attributes.ts): the first attempt needs no upsert of its own.
+    for (const key of [TaskIdKey, ProjectKey, PhaseKey, TaskStatusKey, AttemptKey])
       this.upserted.set(key.name, workflowInfo().typedSearchAttributes.get(key));
     this.publish();
   }
@@ -160,8 +162,8 @@ export class TaskRun {
     return coderAllowance(this.budgets, this.refreshBudget(), modelSpec, Date.now());
   }
 
-  /** Keeps the event in state and appends it to the sink (an activity, so it is recorded once in history). */
-  async emit(type: TaskEventType, data: Record<string, unknown>): Promise<void> {
+  /** Keeps the event in state; the next `flush` appends it to the sink, with the events emitted since. */
+  emit(type: TaskEventType, data: Record<string, unknown>): void {
     const base = {
       workflowId: this.state.workflowId,
       taskId: this.state.taskId,
@@ -170,10 +172,24 @@ export class TaskRun {
     };
     const event = createTaskEvent(type, base, data as never, new Date().toISOString(), ++this.eventSeq);
     this.state.events.push(event);
-    await bookkeeping.recordEvents({ events: [event] });
+    this.pendingEvents.push(event);
   }
 
-  /** Search attributes and the Web UI's current details follow every phase and status change. */
+  /** Appends the pending events to the sink in one local activity (one marker event), if there are any. */
+  async flushEvents(): Promise<void> {
+    const events = this.pendingEvents;
+    if (events.length === 0) return;
+    this.pendingEvents = [];
+    await bookkeeping.recordEvents({ events });
+  }
+
+  /** Before the workflow waits: search attributes and events go out (the attributes as one upsert). */
+  async flush(): Promise<void> {
+    this.flushSearchAttributes();
+    await this.flushEvents();
+  }
+
+  /** The Web UI's current details follow every phase and status change; search attributes follow at the next flush. */
   private publish(): void {
     const { phase, status, attempt, lastFailure } = this.state;
     const completed = status === 'COMPLETED';
@@ -183,14 +199,13 @@ export class TaskRun {
         : '';
     const pausing = status === 'PAUSE_REQUESTED' ? ` (pause requested, finishing ${phase})` : '';
     setCurrentDetails(`**${status}**${pausing}: phase \`${phase}\`, attempt ${attempt}${failure}`);
-    // Batched: every change made before the workflow next yields goes out as one upsert (one history event).
-    if (this.upsertQueued) return;
-    this.upsertQueued = true;
-    void Promise.resolve().then(() => this.upsertChanged());
   }
 
-  private upsertChanged(): void {
-    this.upsertQueued = false;
+  /**
+   * One upsert (one history event) of what changed since the last: called before each activity that starts a
+   * workflow task's wait, before sleeps and conditions, and by message handlers, so a workflow task has at most one.
+   */
+  flushSearchAttributes(): void {
     const { phase, status, attempt, lastFailure } = this.state;
     const completed = status === 'COMPLETED';
     const pattern = [...this.state.attempts].reverse().find((record) => record.test?.patterns?.length)?.test

@@ -23,6 +23,8 @@ import { uniqueId, workerProcessEnv } from './temporal.js';
 export interface CrashRunOptions {
   files?: Record<string, string>;
   coder: ScriptTurn[];
+  /** Reviewer model turns: with them the review is an activity of its own (without, the test activity runs it). */
+  reviewer?: ScriptTurn[];
   spec?: Partial<Omit<TaskSpecInput, 'id' | 'repo'>>;
 }
 
@@ -58,14 +60,17 @@ export class CrashRun {
   static async start(client: Client, options: CrashRunOptions): Promise<CrashRun> {
     const repo = await makeRepo(options.files ?? calcFiles);
     const scriptFile = path.join(await makeTempDir(), 'script.json');
-    await writeFile(scriptFile, JSON.stringify({ coder: options.coder }));
+    await writeFile(scriptFile, JSON.stringify({ coder: options.coder, reviewer: options.reviewer ?? [] }));
     const taskQueue = uniqueId('crash');
     const env = await workerProcessEnv(taskQueue);
     const worker = await spawnWorker(env);
     const spec = taskSpec({
       repo,
       goal: 'Fix add in calc.py',
-      models: { coder: `scripted:${scriptFile}` },
+      models: {
+        coder: `scripted:${scriptFile}`,
+        ...(options.reviewer ? { reviewer: `scripted:${scriptFile}` } : {}),
+      },
       ...options.spec,
     });
     const handle = await startTestTask(client, taskQueue, spec);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../../client/cli-errors.js';
-import { refuseSecretsInTask } from '../../../../client/tasks/refuse-secrets.js';
+import { refuseSecretsInHint, refuseSecretsInTask } from '../../../../client/tasks/refuse-secrets.js';
 
 describe('refuseSecretsInTask', () => {
   const env = { MY_CANARY: 'canary-declared-123', SERVICE_TOKEN: 'canary-detected-456' };
@@ -20,5 +20,25 @@ describe('refuseSecretsInTask', () => {
     expect(() =>
       refuseSecretsInTask({ goal: 'fix add', testEnv: { MODE: 'fast' }, secretEnvNames: ['MY_CANARY'] }, env),
     ).not.toThrow();
+  });
+});
+
+describe('refuseSecretsInHint', () => {
+  const env = { SERVICE_TOKEN: 'canary-detected-456' };
+
+  it('refuses a hint holding a key format or a secret-named value, naming --hint but not the value', () => {
+    const token = 'ghp_' + 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8';
+    const withKey = () => refuseSecretsInHint(`use ${token} to log in`, env);
+    expect(withKey).toThrow(UsageError);
+    expect(withKey).toThrow(/^invalid --hint: it holds a GitHub/);
+    expect(withKey).not.toThrow(new RegExp(token));
+    expect(() => refuseSecretsInHint('the token is canary-detected-456', env)).toThrow(
+      /^invalid --hint: it holds the value of a secret environment variable/,
+    );
+  });
+
+  it('passes a plain hint and no hint', () => {
+    expect(() => refuseSecretsInHint('check the empty list case first', env)).not.toThrow();
+    expect(() => refuseSecretsInHint(undefined, env)).not.toThrow();
   });
 });
