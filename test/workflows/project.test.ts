@@ -47,7 +47,7 @@ describe('the project workflow', () => {
     let most = 0;
     let current: StubRun | undefined;
     const script: StubScript = {
-      runCoder: async (input) => {
+      code: async (input) => {
         running += 1;
         most = Math.max(most, running);
         const task = taskOf(current!, input.workflowId);
@@ -80,7 +80,7 @@ describe('the project workflow', () => {
     let current: StubRun | undefined;
     const missingEnv = testsFailedWith({ kind: 'MissingEnvVar', message: 'KeyError: CALC_MODE' });
     const script: StubScript = {
-      runTests: (input) => (taskOf(current!, input.workflowId) === 'a' ? missingEnv : testsPassed),
+      test: (input) => (taskOf(current!, input.workflowId) === 'a' ? missingEnv : testsPassed),
     };
     await server.withStubs(script, async (run) => {
       current = run;
@@ -88,14 +88,14 @@ describe('the project workflow', () => {
       const report = await (await startProject(run, plan(run, tasks, 2))).result();
       expect(states(report)).toEqual({ a: 'FAILED', b: 'SKIPPED', c: 'COMPLETED', d: 'SKIPPED' });
       expect(report.tasks.find((task) => task.id === 'b')?.reason).toContain("'a'");
-      expect(run.stubs.calls.claimWorktree.map((call) => call.taskId).sort()).toEqual(['a', 'c']);
+      expect(run.stubs.calls.claim.map((call) => call.taskId).sort()).toEqual(['a', 'c']);
     });
   });
 
   it('while paused starts no new task; resume runs it', async () => {
     let current: StubRun | undefined;
     const script: StubScript = {
-      runCoder: async (_input, call) => {
+      code: async (_input, call) => {
         if (call === 1)
           await current!.client.workflow.getHandle(projectWorkflowId(current!.project)).signal(pauseSignal);
         return coderFinished;
@@ -109,7 +109,7 @@ describe('the project workflow', () => {
         const a = await run.client.workflow.getHandle(`task-${run.project}-a`).query(stateQuery);
         return view.status === 'PAUSED' && (a.status === 'PAUSED' || a.phase === 'done');
       });
-      expect(run.stubs.calls.claimWorktree.map((call) => call.taskId)).toEqual(['a']);
+      expect(run.stubs.calls.claim.map((call) => call.taskId)).toEqual(['a']);
       await handle.signal(resumeSignal);
       const report = await handle.result();
       expect(states(report)).toEqual({ a: 'COMPLETED', b: 'COMPLETED' });
@@ -119,7 +119,7 @@ describe('the project workflow', () => {
   it('cancel ends the running task and marks pending ones CANCELLED', async () => {
     // Task a fails and stays open in its retry window, so it surely runs when the cancel comes.
     const missingEnv = testsFailedWith({ kind: 'MissingEnvVar', message: 'KeyError: CALC_MODE' });
-    await server.withStubs({ runTests: missingEnv }, async (run) => {
+    await server.withStubs({ test: missingEnv }, async (run) => {
       const projectPlan = plan(run, [{ id: 'a' }, { id: 'b', dependsOn: ['a'] }], 1);
       projectPlan.tasks[0]!.spec.retryWindowMs = 3_600_000;
       const handle = await startProject(run, projectPlan);

@@ -58,12 +58,12 @@ describe('the reflection workflow', () => {
       await handle.signal(failureSignal, failure(run, 2, 'rename the cli flag --verbose to --debug'));
       const before = await stateWhen(handle, (state) => state.received === 3);
       expect(before.duplicates).toBe(1);
-      expect(run.stubs.calls.generateSkill).toHaveLength(0);
+      expect(run.stubs.calls.skill).toHaveLength(0);
 
       await handle.signal(failureSignal, failure(run, 3, taxGoalAgain));
       const after = await stateWhen(handle, (state) => state.skills.length === 1);
-      expect(run.stubs.calls.generateSkill).toHaveLength(1);
-      const call = run.stubs.calls.generateSkill[0]!;
+      expect(run.stubs.calls.skill).toHaveLength(1);
+      const call = run.stubs.calls.skill[0]!;
       expect(call.sourceWorkflowIds.sort()).toEqual([`task-${run.project}-t1`, `task-${run.project}-t3`]);
       expect(call.failures).toHaveLength(2);
       // The group that got its skill leaves the buffer; the unrelated failure stays.
@@ -79,13 +79,13 @@ describe('the reflection workflow', () => {
       await handle.signal(failureSignal, failure(run, 2, taxGoalAgain));
       const state = await stateWhen(handle, (view) => view.received === 2);
       expect(state.ignored).toBe(2);
-      expect(run.stubs.calls.generateSkill).toHaveLength(0);
+      expect(run.stubs.calls.skill).toHaveLength(0);
       await handle.terminate();
     });
   });
 
   it('records a failed skill writer as an error and keeps running', async () => {
-    const script: StubScript = { generateSkill: activityFails('ModelAuth', 'the skill writer key was refused') };
+    const script: StubScript = { skill: activityFails('ModelAuth', 'the skill writer key was refused') };
     await server.withStubs(script, async (run) => {
       const handle = await startReflection(run);
       await handle.signal(failureSignal, failure(run, 1, taxGoal));

@@ -11,7 +11,7 @@ import {
   reviewPassed,
   testsFailedWith,
   testsPassed,
-  type ActivityName,
+  type NodeName,
   type StubScript,
 } from './support/stubs.js';
 import { outcomeOf, startStubTask, stubSpec } from './support/tasks.js';
@@ -31,8 +31,7 @@ const coderCauses = new Set([
 const claimCauses = new Set(['WorktreeError', 'GitLocked']);
 
 interface Injection {
-  node: TaskNode;
-  activity: ActivityName;
+  node: TaskNode & NodeName;
   script: StubScript;
 }
 
@@ -45,30 +44,26 @@ function inject(row: CauseRow): Injection {
   if (row.kind === 'ReviewFinding')
     return {
       node: 'review',
-      activity: 'reviewChanges',
-      script: { reviewChanges: [{ ...reviewPassed, passed: false, findings: [finding] }, reviewPassed] },
+      script: { review: [{ ...reviewPassed, passed: false, findings: [finding] }, reviewPassed] },
     };
   if (row.kind === 'JudgeFinding')
     return {
       node: 'judge',
-      activity: 'judgeWithModel',
       script: {
-        judgeWithModel: [(input) => ({ ...input.judge, passed: false, findings: [finding] }), (input) => input.judge],
+        judge: [(input) => ({ ...input.judge, passed: false, findings: [finding] }), (input) => input.judge],
       },
     };
   if (coderCauses.has(row.kind))
     return {
       node: 'code',
-      activity: 'runCoder',
-      script: { runCoder: [{ ...coderFinished, status: 'model_error', reason: message, cause }, coderFinished] },
+      script: { code: [{ ...coderFinished, status: 'model_error', reason: message, cause }, coderFinished] },
     };
   if (claimCauses.has(row.kind))
     return {
       node: 'claim',
-      activity: 'claimWorktree',
-      script: { claimWorktree: [activityFails(row.kind, message), asDefault] },
+      script: { claim: [activityFails(row.kind, message), asDefault] },
     };
-  return { node: 'test', activity: 'runTests', script: { runTests: [testsFailedWith(cause), testsPassed] } };
+  return { node: 'test', script: { test: [testsFailedWith(cause), testsPassed] } };
 }
 
 // HostLost is raised by Temporal itself (schedule-to-start timeout); task-hosts.test.ts covers it.
@@ -88,7 +83,7 @@ describe('every cause in the table leads to its retry kind', () => {
         expect(first?.failure?.node).toBe(injection.node);
         expect(first?.failure?.cause?.kind).toBe(row.kind);
         expect(first?.failure?.failureClass).toBe(row.failureClass);
-        const calls = run.stubs.calls[injection.activity].length;
+        const calls = run.stubs.calls[injection.node].length;
         switch (row.retry) {
           case 'rerun_node':
             expect(outcome.status).toBe('COMPLETED');
@@ -119,7 +114,7 @@ describe('evidence that the task is too big fails it as split_task', () => {
 
   it('the coder ran out of steps having changed files', async () => {
     const outOfSteps = { ...coderFinished, status: 'max_steps' as const, reason: 'used all 30 steps' };
-    await server.withStubs({ runCoder: outOfSteps }, async (run) => {
+    await server.withStubs({ code: outOfSteps }, async (run) => {
       const outcome = await outcomeOf(await startStubTask(run));
       expect(outcome.status).toBe('FAILED');
       expect(outcome.recommendation).toBe('split_task');
@@ -138,7 +133,7 @@ describe('evidence that the task is too big fails it as split_task', () => {
       cases: modules,
       counts: { total: 5, passed: 0, failed: 5, errors: 0, skipped: 0 },
     };
-    await server.withStubs({ runTests: spread }, async (run) => {
+    await server.withStubs({ test: spread }, async (run) => {
       const outcome = await outcomeOf(await startStubTask(run));
       expect(outcome.status).toBe('FAILED');
       expect(outcome.recommendation).toBe('split_task');

@@ -7,23 +7,26 @@ import { describe, expect, it } from 'vitest';
 import type { TaskNode } from '../../domain/records.js';
 import { cancelSignal, pauseSignal, resumeSignal } from '../../workflows/messages.js';
 import { useStubServer, type StubRun } from './support/environment.js';
-import { type ActivityName, type StubScript } from './support/stubs.js';
+import { type NodeName, type StubScript } from './support/stubs.js';
 import { outcomeOf, startStubTask, stubSpec, waitForState } from './support/tasks.js';
 
-/** For each node: the activity that runs before its checkpoint (where a pause is sent), and its own activity. */
-const nodes: { node: TaskNode; before?: ActivityName; own: ActivityName }[] = [
-  { node: 'claim', own: 'claimWorktree' },
-  { node: 'code', before: 'claimWorktree', own: 'runCoder' },
-  { node: 'test', before: 'runCoder', own: 'runTests' },
-  { node: 'review', before: 'runTests', own: 'reviewChanges' },
-  { node: 'judge', before: 'reviewChanges', own: 'judgeWithModel' },
-  { node: 'commit', before: 'judgeWithModel', own: 'commitWorktree' },
+/** For each node: the node that runs before its checkpoint (where a pause is sent). */
+const nodes: { node: TaskNode & NodeName; before?: NodeName }[] = [
+  { node: 'claim' },
+  { node: 'code', before: 'claim' },
+  { node: 'test', before: 'code' },
+  { node: 'review', before: 'test' },
+  { node: 'judge', before: 'review' },
+  { node: 'commit', before: 'judge' },
 ];
 
-const withJudge = { models: { coder: 'scripted:coder.json', judge: 'scripted:judge.json' } };
+// Reviewer and judge models give the review and judge nodes a call of their own, so a pause can stand before each.
+const withModels = {
+  models: { coder: 'scripted:coder.json', reviewer: 'scripted:reviewer.json', judge: 'scripted:judge.json' },
+};
 
 /** The script that pauses the task from inside `before` (the pause lands before the next checkpoint). */
-function pauseAfter(run: () => StubRun, before: ActivityName | undefined): StubScript {
+function pauseAfter(run: () => StubRun, before: NodeName | undefined): StubScript {
   if (!before) return {};
   const step = async (input: { workflowId: string }) => {
     await run().client.workflow.getHandle(input.workflowId).signal(pauseSignal);
@@ -33,8 +36,8 @@ function pauseAfter(run: () => StubRun, before: ActivityName | undefined): StubS
 }
 
 /** Starts a task that pauses before `node`; with no activity before it, the pause is sent with the start. */
-async function startPausedAt(run: StubRun, before: ActivityName | undefined) {
-  const spec = stubSpec(run, withJudge);
+async function startPausedAt(run: StubRun, before: NodeName | undefined) {
+  const spec = stubSpec(run, withModels);
   if (before) return startStubTask(run, spec);
   return run.client.workflow.signalWithStart('taskWorkflow', {
     taskQueue: run.taskQueue,
@@ -48,22 +51,22 @@ async function startPausedAt(run: StubRun, before: ActivityName | undefined) {
 describe('pause and cancel at every node', () => {
   const server = useStubServer();
 
-  it.each(nodes)('a pause before $node holds the node until resume', async ({ before, own }) => {
+  it.each(nodes)('a pause before $node holds the node until resume', async ({ node, before }) => {
     let current: StubRun | undefined;
     const script = pauseAfter(() => current!, before);
     await server.withStubs(script, async (run) => {
       current = run;
       const handle = await startPausedAt(run, before);
       await waitForState(handle, 'paused', (state) => state.status === 'PAUSED');
-      expect(run.stubs.calls[own]).toHaveLength(0);
+      expect(run.stubs.calls[node]).toHaveLength(0);
       await handle.signal(resumeSignal);
       const outcome = await outcomeOf(handle);
       expect(outcome.status).toBe('COMPLETED');
-      expect(run.stubs.calls[own]).toHaveLength(1);
+      expect(run.stubs.calls[node]).toHaveLength(1);
     });
   });
 
-  it.each(nodes)('a cancel while paused before $node ends the task without running it', async ({ before, own }) => {
+  it.each(nodes)('a cancel while paused before $node ends the task without running it', async ({ node, before }) => {
     let current: StubRun | undefined;
     await server.withStubs(
       pauseAfter(() => current!, before),
@@ -75,17 +78,17 @@ describe('pause and cancel at every node', () => {
         const outcome = await outcomeOf(handle);
         expect(outcome.status).toBe('CANCELLED');
         expect(outcome.reason).toBe('not needed');
-        expect(run.stubs.calls[own]).toHaveLength(0);
-        expect(run.stubs.calls.commitWorktree).toHaveLength(0);
+        expect(run.stubs.calls[node]).toHaveLength(0);
+        expect(run.stubs.calls.commit).toHaveLength(0);
         // A claimed worktree is removed whatever ended the attempt.
-        expect(run.stubs.calls.removeWorktree).toHaveLength(before ? 1 : 0);
+        expect(run.stubs.calls.removals).toBe(before ? 1 : 0);
       },
     );
   });
 
   it('a cancel during the coder stops it, removes the worktree and commits nothing', async () => {
     const script: StubScript = {
-      runCoder: async (input) => {
+      code: async (input) => {
         const { client } = current!;
         await client.workflow.getHandle(input.workflowId).signal(cancelSignal, { reason: 'stop now' });
         // A real coder heartbeats and ends when cancelled: so does this one.
@@ -102,15 +105,15 @@ describe('pause and cancel at every node', () => {
       const outcome = await outcomeOf(await startStubTask(run));
       expect(outcome.status).toBe('CANCELLED');
       expect(outcome.attempts[0]?.status).toBe('CANCELLED');
-      expect(run.stubs.calls.runTests).toHaveLength(0);
-      expect(run.stubs.calls.removeWorktree).toHaveLength(1);
+      expect(run.stubs.calls.test).toHaveLength(0);
+      expect(run.stubs.calls.removals).toBe(1);
     });
   });
 
   it('a workflow cancel request ends the workflow cancelled, with its outcome in the state', async () => {
     let current: StubRun | undefined;
     await server.withStubs(
-      pauseAfter(() => current!, 'runTests'),
+      pauseAfter(() => current!, 'test'),
       async (run) => {
         current = run;
         const handle = await startStubTask(run);
@@ -118,7 +121,7 @@ describe('pause and cancel at every node', () => {
         await handle.cancel();
         const outcome = await outcomeOf(handle);
         expect(outcome.status).toBe('CANCELLED');
-        expect(run.stubs.calls.reviewChanges).toHaveLength(0);
+        expect(run.stubs.calls.commit).toHaveLength(0);
       },
     );
   });

@@ -7,8 +7,7 @@ import { useStubServer, type StubRun } from './support/environment.js';
 import { asDefault, coderFinished, testsFailedWith, type StubScript } from './support/stubs.js';
 import { outcomeOf, startStubTask, stubSpec, waitForState } from './support/tasks.js';
 
-const eventTypes = (run: StubRun) =>
-  run.stubs.calls.recordEvents.flatMap((call) => call.events.map((event: TaskEvent) => event.type));
+const eventTypes = (run: StubRun) => run.stubs.calls.events.map((event: TaskEvent) => event.type);
 
 const testsFail = testsFailedWith({ kind: 'TestsFailed', message: 'tests failed: test_sub expected 1 got 2' });
 const missingEnv = testsFailedWith({ kind: 'MissingEnvVar', message: 'KeyError: CALC_MODE: set it in testEnv' });
@@ -20,7 +19,7 @@ describe('hints, retry windows, limits and lost hosts', () => {
   it('an ambiguous goal waits for a hint, and the next attempt gets it', async () => {
     const ambiguous = { rule: 'model_judge', message: 'the goal is ambiguous: round half up or half even?' };
     const script: StubScript = {
-      judgeWithModel: [(input) => ({ ...input.judge, passed: false, findings: [ambiguous] }), (input) => input.judge],
+      judge: [(input) => ({ ...input.judge, passed: false, findings: [ambiguous] }), (input) => input.judge],
     };
     await server.withStubs(script, async (run) => {
       const spec = stubSpec(run, { models: { coder: 'scripted:coder.json', judge: 'scripted:judge.json' } });
@@ -31,16 +30,16 @@ describe('hints, retry windows, limits and lost hosts', () => {
       expect(outcome.status).toBe('COMPLETED');
       expect(outcome.attempts.map((attempt) => attempt.status)).toEqual(['NEEDS_HINT', 'PASSED']);
       expect(outcome.attempts[0]?.failure?.failureClass).toBe('intent_ambiguity');
-      expect(run.stubs.calls.runCoder[1]?.hint).toBe('round half up');
+      expect(run.stubs.calls.code[1]?.hint).toBe('round half up');
     });
   });
 
   it('a retry is refused while the task runs', async () => {
     const script: StubScript = {
-      runTests: async (input) => {
+      test: async (input) => {
         const handle = current!.client.workflow.getHandle(input.workflowId);
         refusal = await handle.executeUpdate(retryUpdate, { args: [{}] }).catch((error: Error) => error);
-        return current!.stubs.runDefault('runTests', input);
+        return current!.stubs.runDefault('test', input);
       },
     };
     let current: StubRun | undefined;
@@ -53,7 +52,7 @@ describe('hints, retry windows, limits and lost hosts', () => {
   });
 
   it('a failed task waits out its retry window, then ends FAILED', async () => {
-    await server.withStubs({ runTests: missingEnv }, async (run) => {
+    await server.withStubs({ test: missingEnv }, async (run) => {
       const outcome = await outcomeOf(await startStubTask(run, stubSpec(run, { retryWindowMs: 3_600_000 })));
       expect(outcome.status).toBe('FAILED');
       expect(outcome.recommendation).toBe('environment_problem');
@@ -63,7 +62,7 @@ describe('hints, retry windows, limits and lost hosts', () => {
   });
 
   it('a retry with a hint within the retry window starts a new attempt', async () => {
-    await server.withStubs({ runTests: [missingEnv, asDefault] }, async (run) => {
+    await server.withStubs({ test: [missingEnv, asDefault] }, async (run) => {
       const handle = await startStubTask(run, stubSpec(run, { retryWindowMs: 3_600_000 }));
       const failed = await waitForState(handle, 'in its retry window', (state) => !!state.retryWindowEndsAt);
       expect(failed.status).toBe('FAILED');
@@ -71,50 +70,50 @@ describe('hints, retry windows, limits and lost hosts', () => {
       const outcome = await outcomeOf(handle);
       expect(outcome.status).toBe('COMPLETED');
       expect(outcome.attempts).toHaveLength(2);
-      expect(run.stubs.calls.runCoder[1]?.hint).toBe('CALC_MODE is set now');
+      expect(run.stubs.calls.code[1]?.hint).toBe('CALC_MODE is set now');
     });
   });
 
   it('failing tests use up the retries, then the task fails as a code defect', async () => {
-    await server.withStubs({ runTests: testsFail }, async (run) => {
+    await server.withStubs({ test: testsFail }, async (run) => {
       const outcome = await outcomeOf(await startStubTask(run, stubSpec(run, { maxRetries: 1 })));
       expect(outcome.status).toBe('FAILED');
       expect(outcome.recommendation).toBe('code_defect');
       expect(outcome.attempts.map((attempt) => attempt.status)).toEqual(['REWORK_REQUIRED', 'FAILED']);
       expect(eventTypes(run).filter((type) => type === 'TEST_FAILED')).toHaveLength(2);
-      expect(run.stubs.calls.commitWorktree).toHaveLength(0);
+      expect(run.stubs.calls.commit).toHaveLength(0);
     });
   });
 
   it('an environment problem reruns the node up to its limit, without a coder attempt', async () => {
-    await server.withStubs({ runTests: refused }, async (run) => {
+    await server.withStubs({ test: refused }, async (run) => {
       const outcome = await outcomeOf(await startStubTask(run, stubSpec(run, { envRetryLimit: 2 })));
       expect(outcome.status).toBe('FAILED');
       expect(outcome.recommendation).toBe('environment_problem');
       expect(outcome.attempts).toHaveLength(1);
       expect(outcome.attempts[0]?.envRetries).toBe(2);
-      expect(run.stubs.calls.runTests).toHaveLength(3);
-      expect(run.stubs.calls.runCoder).toHaveLength(1);
+      expect(run.stubs.calls.test).toHaveLength(3);
+      expect(run.stubs.calls.code).toHaveLength(1);
     });
   });
 
   it('a spent model-call budget fails the task before the next coder call', async () => {
     const twoCalls = { ...coderFinished, telemetry: { ...coderFinished.telemetry, modelRequests: 2 } };
-    await server.withStubs({ runCoder: twoCalls, runTests: testsFail }, async (run) => {
+    await server.withStubs({ code: twoCalls, test: testsFail }, async (run) => {
       const spec = stubSpec(run, { budgets: { maxModelCalls: 2 } });
       const outcome = await outcomeOf(await startStubTask(run, spec));
       expect(outcome.status).toBe('FAILED');
       expect(outcome.recommendation).toBe('budget_exhausted');
       expect(outcome.attempts.at(-1)?.failure?.cause?.kind).toBe('BudgetExhausted');
-      expect(run.stubs.calls.runCoder).toHaveLength(1);
+      expect(run.stubs.calls.code).toHaveLength(1);
     });
   });
 
   it('a host that never picks up its steps is lost: the attempt moves to a live host', async () => {
     let goneQueue = '';
     const script: StubScript = {
-      claimWorktree: [
-        async (input) => ({ ...(await current!.stubs.runDefault('claimWorktree', input)), hostQueue: goneQueue }),
+      claim: [
+        async (input) => ({ ...(await current!.stubs.runDefault('claim', input)), hostQueue: goneQueue }),
         asDefault,
       ],
     };
@@ -127,9 +126,9 @@ describe('hints, retry windows, limits and lost hosts', () => {
       expect(outcome.status).toBe('COMPLETED');
       expect(outcome.attempts.map((attempt) => attempt.status)).toEqual(['HOST_LOST', 'PASSED']);
       expect(outcome.attempts[0]?.failure?.cause?.kind).toBe('HostLost');
-      expect(run.stubs.calls.runCoder).toHaveLength(1);
+      expect(run.stubs.calls.code).toHaveLength(1);
       // The lost host cannot remove its worktree: only the live host's is removed.
-      expect(run.stubs.calls.removeWorktree).toHaveLength(1);
+      expect(run.stubs.calls.removals).toBe(1);
     });
   });
 });

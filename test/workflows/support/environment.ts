@@ -7,7 +7,7 @@ import type { Client } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, makeTelemetryFilterString, Runtime, Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, inject } from 'vitest';
-import { activityNames, createStubs, type ActivityName, type StubScript, type Stubs } from './stubs.js';
+import { activityNames, createStubs, type StubScript, type Stubs } from './stubs.js';
 
 try {
   Runtime.install({
@@ -51,7 +51,7 @@ export function useStubServer(): StubServer {
     throw new Error(`no test scripted stubs for workflow ${workflowId}`);
   };
   const dispatch = Object.fromEntries(
-    activityNames.map((name: ActivityName) => [
+    activityNames.map((name) => [
       name,
       (input: unknown) => {
         const workflowId = Context.current().info.workflowExecution?.workflowId ?? '';

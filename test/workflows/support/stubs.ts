@@ -1,28 +1,43 @@
-// Stub activities for the workflow tier, keyed by activity name: plain functions that return scripted results.
-// The only file that knows the activities' names and shapes: when activities are merged or renamed, change it here.
+// Stub activities for the workflow tier. Tests script the task graph's nodes (claim, code, test, review, judge,
+// commit) and the skill writer; this file alone maps them onto the activities that serve them, so when activities
+// are merged or renamed (the review's rules folded into the test activity, the removal into the commit) only it changes.
 import { ApplicationFailure } from '@temporalio/common';
 import type { TaskloopActivities } from '../../../activities/index.js';
+import type { TaskEvent } from '../../../domain/events.js';
 import type { FailureCause } from '../../../domain/failure-causes.js';
 import type { CoderResult, CommitResult, JudgeResult, ReviewResult, TestRunResult } from '../../../domain/records.js';
 
-export type ActivityName = keyof TaskloopActivities;
-type Input<K extends ActivityName> = Parameters<TaskloopActivities[K]>[0];
-type Output<K extends ActivityName> = Awaited<ReturnType<TaskloopActivities[K]>>;
+type Activities = TaskloopActivities;
+type In<K extends keyof Activities> = Parameters<Activities[K]>[0];
+type Out<K extends keyof Activities> = Awaited<ReturnType<Activities[K]>>;
 
-/** A step that does what the activity does unscripted (an attempt that passes). */
+/** What each scripted node receives and returns. */
+interface NodeIO {
+  claim: [In<'claimWorktree'>, Out<'claimWorktree'>];
+  code: [In<'runCoder'>, CoderResult];
+  test: [In<'runTests'>, TestRunResult];
+  /** Served by the test activity when it runs the review's rules (no reviewer model), else by reviewChanges. */
+  review: [In<'reviewChanges'> | In<'runTests'>, ReviewResult];
+  judge: [In<'judgeWithModel'>, JudgeResult];
+  commit: [In<'commitWorktree'>, CommitResult];
+  skill: [In<'generateSkill'>, Out<'generateSkill'>];
+}
+export type NodeName = keyof NodeIO;
+
+/** A step that does what the node does unscripted (an attempt that passes). */
 export const asDefault = Symbol('asDefault');
 /** One scripted call: a result, a function of the input (and the call number, from 1) that returns or throws, or the default. */
-export type Step<K extends ActivityName> =
-  Output<K> | ((input: Input<K>, call: number) => Output<K> | Promise<Output<K>>) | typeof asDefault;
-/** Per activity: one step for every call, or a list used in order (the last repeats); give an array result as a function. */
-export type StubScript = { [K in ActivityName]?: Step<K> | Step<K>[] };
+export type Step<K extends NodeName> =
+  NodeIO[K][1] | ((input: NodeIO[K][0], call: number) => NodeIO[K][1] | Promise<NodeIO[K][1]>) | typeof asDefault;
+/** Per node: one step for every call, or a list used in order (the last repeats). */
+export type StubScript = { [K in NodeName]?: Step<K> | Step<K>[] };
 
 export interface Stubs {
-  activities: TaskloopActivities;
-  /** The inputs each activity was called with, in order. */
-  calls: { [K in ActivityName]: Input<K>[] };
-  /** What the activity returns unscripted, for a scripted step that adds to it. */
-  runDefault<K extends ActivityName>(name: K, input: Input<K>): Promise<Output<K>>;
+  activities: Activities;
+  /** The inputs each node was called with, in order; `removals` counts worktree removals however they ran. */
+  calls: { [K in NodeName]: NodeIO[K][0][] } & { removals: number; events: TaskEvent[]; reports: unknown[] };
+  /** What the node returns unscripted, for a scripted step that adds to it. */
+  runDefault<K extends NodeName>(node: K, input: NodeIO[K][0]): Promise<NodeIO[K][1]>;
 }
 
 const telemetry = {
@@ -89,28 +104,24 @@ export function activityFails(kind: string, message: string): () => never {
   };
 }
 
-/** The results every activity returns unless a test scripts it: an attempt that passes. */
-function defaults(hostQueue: string): { [K in ActivityName]: Step<K> } {
+/** What every node returns unless a test scripts it: an attempt that passes. */
+function defaults(hostQueue: string): { [K in NodeName]: Exclude<Step<K>, typeof asDefault> } {
   return {
-    claimWorktree: (input) => ({
+    claim: (input) => ({
       worktreePath: `/work/${input.workflowId}/${input.attempt}`,
       branch: `taskloop/${input.taskId}`,
       baseSha: 'b'.repeat(40),
       hostId: 'stub-host',
       hostQueue,
       reused: false,
+      ...(input.historyOf === undefined ? {} : { history: [] }),
     }),
-    runCoder: coderFinished,
-    runTests: testsPassed,
-    reviewChanges: reviewPassed,
-    judgeWithModel: (input): JudgeResult => input.judge,
-    commitWorktree: (input): CommitResult => ({ sha: 'c'.repeat(40), branch: input.branch, created: true }),
-    removeWorktree: { removed: true, wasClean: true },
-    recordEvents: undefined,
-    loadTaskHistory: () => [],
-    recordTaskHistory: undefined,
-    reportFailure: (input) => ({ workflowId: `reflection-${input.project}-${input.role}` }),
-    generateSkill: (input) => ({
+    code: coderFinished,
+    test: testsPassed,
+    review: reviewPassed,
+    judge: (input) => input.judge,
+    commit: (input) => ({ sha: 'c'.repeat(40), branch: input.branch, created: true }),
+    skill: (input) => ({
       id: `skill-${input.pattern}`,
       path: `${input.skillsDir}/${input.pattern}.md`,
       pattern: input.pattern,
@@ -120,38 +131,66 @@ function defaults(hostQueue: string): { [K in ActivityName]: Step<K> } {
   };
 }
 
-/** Every activity name the workers serve. */
-export const activityNames = Object.keys(defaults('')) as ActivityName[];
-
-/** Builds the stub activities for one test; `hostQueue` is the queue the claim sends worktree-bound steps to. */
+/** Builds the stubs for one test; `hostQueue` is the queue the claim sends worktree-bound steps to. */
 export function createStubs(script: StubScript, hostQueue: string): Stubs {
   const fallback = defaults(hostQueue);
-  const calls = {} as Stubs['calls'];
-  const activities = {} as Record<ActivityName, (input: unknown) => Promise<unknown>>;
-  for (const name of Object.keys(fallback) as ActivityName[]) {
-    const scripted = script[name] ?? asDefault;
-    const steps = (Array.isArray(scripted) ? scripted : [scripted]).map((step: unknown) =>
-      step === asDefault ? fallback[name] : step,
-    ) as Step<typeof name>[];
-    const seen: unknown[] = [];
-    (calls as Record<string, unknown[]>)[name] = seen;
-    activities[name] = async (input: unknown) => {
-      seen.push(input);
-      const step = steps[Math.min(seen.length, steps.length) - 1];
-      return typeof step === 'function'
-        ? (step as (input: unknown, call: number) => unknown)(input, seen.length)
-        : structuredClone(step);
-    };
-  }
-  const runDefault = async (name: ActivityName, input: unknown): Promise<unknown> => {
-    const step: unknown = fallback[name];
-    return typeof step === 'function'
-      ? (step as (input: unknown, call: number) => unknown)(input, 0)
-      : structuredClone(step);
+  const calls = { removals: 0, events: [], reports: [] } as unknown as Stubs['calls'];
+  const inputs = calls as unknown as Record<string, unknown[]>;
+  const call = async <K extends NodeName>(node: K, input: NodeIO[K][0]): Promise<NodeIO[K][1]> => {
+    const seen = inputs[node]!;
+    seen.push(input);
+    const scripted = script[node] ?? asDefault;
+    const steps = (Array.isArray(scripted) ? scripted : [scripted]) as Step<K>[];
+    const step = steps[Math.min(seen.length, steps.length) - 1];
+    return run((step === asDefault ? fallback[node] : step) as Exclude<Step<K>, typeof asDefault>, input, seen.length);
   };
-  return {
-    activities: activities as unknown as TaskloopActivities,
-    calls,
-    runDefault: runDefault as Stubs['runDefault'],
+  for (const node of Object.keys(fallback)) inputs[node] = [];
+
+  const activities: Activities = {
+    claimWorktree: (input) => call('claim', input),
+    runCoder: (input) => call('code', input),
+    async runTests(input) {
+      const test = await call('test', input);
+      // The test activity runs the review's rules when asked (no reviewer model): the review rides along.
+      return input.review ? { ...test, review: await call('review', input) } : test;
+    },
+    reviewChanges: (input) => call('review', input),
+    judgeWithModel: (input) => call('judge', input),
+    async commitWorktree(input) {
+      const commit = await call('commit', input);
+      if (!input.removeWorktree) return commit;
+      calls.removals += 1;
+      return { ...commit, worktreeRemoved: true };
+    },
+    async removeWorktree() {
+      calls.removals += 1;
+      return { removed: true, wasClean: true };
+    },
+    async recordEvents(input) {
+      calls.events.push(...input.events);
+    },
+    loadTaskHistory: async () => [],
+    recordTaskHistory: async () => undefined,
+    async reportFailure(input) {
+      calls.reports.push(input);
+      return { workflowId: `reflection-${input.project}-${input.role}` };
+    },
+    generateSkill: (input) => call('skill', input),
   };
+  const runDefault = <K extends NodeName>(node: K, input: NodeIO[K][0]) =>
+    run(fallback[node] as Exclude<Step<K>, typeof asDefault>, input, 0);
+  return { activities, calls, runDefault };
+}
+
+/** Every activity name the workers serve. */
+export const activityNames = Object.keys(createStubs({}, '').activities) as (keyof Activities)[];
+
+async function run<K extends NodeName>(
+  step: Exclude<Step<K>, typeof asDefault>,
+  input: NodeIO[K][0],
+  call: number,
+): Promise<NodeIO[K][1]> {
+  return typeof step === 'function'
+    ? (step as (input: NodeIO[K][0], call: number) => NodeIO[K][1] | Promise<NodeIO[K][1]>)(input, call)
+    : structuredClone(step);
 }
