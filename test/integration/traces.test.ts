@@ -2,13 +2,12 @@
 // the model calls inside them, exported by a real worker through Temporal's OpenTelemetry interceptors.
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { Client, Connection } from '@temporalio/client';
-import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, type Worker } from '@temporalio/worker';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import { startTracing, type Tracing } from '../../platform/tracing.js';
+import { startTracing, tracingClientInterceptor, type Tracing } from '../../platform/tracing.js';
 import { createWorkerSet, runWorkerSet, workflowsPath } from '../../workers/create-workers.js';
 import { tracingWorkflowModule } from '../../workers/tracing.js';
 import { hostTaskQueue } from '../../workflows/task-queues.js';
@@ -30,7 +29,7 @@ describe('traces', () => {
   let workers: Worker[] = [];
 
   beforeAll(async () => {
-    tracing = startTracing({ serviceName: 'taskloop-test', spanProcessor: new SimpleSpanProcessor(exporter) });
+    tracing = await startTracing({ serviceName: 'taskloop-test', spanProcessor: new SimpleSpanProcessor(exporter) });
     if (!tracing) throw new Error('tracing did not start');
     const bundle = await bundleWorkflowCode({
       workflowsPath: workflowsPath(),
@@ -52,7 +51,7 @@ describe('traces', () => {
     });
     running = runWorkerSet(workers);
     connection = await Connection.connect({ address: inject('temporalAddress') });
-    client = new Client({ connection, interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } });
+    client = new Client({ connection, interceptors: { workflow: [await tracingClientInterceptor()] } });
   }, 120_000);
 
   afterAll(async () => {
