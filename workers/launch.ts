@@ -84,7 +84,7 @@ export async function launchWorker(options: LaunchOptions = {}): Promise<Launche
     await connection.close();
     throw error;
   }
-  const tracing = startTracing({ env, serviceName: 'taskloop-worker' });
+  const tracing = await startTracing({ env, serviceName: 'taskloop-worker' });
   const eventsFile = path.resolve(env.TASKLOOP_EVENTS_FILE ?? path.join(stateDir(env), 'events.jsonl'));
   try {
     const version = deployment.data;
