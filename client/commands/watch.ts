@@ -52,7 +52,8 @@ export const watchCommand: Command = {
       }
       const { handle } = target.project;
       say(`watching project ${handle.workflowId}`);
-      await whileCheckingWorker(handle, say, () => watchProject(handle, say));
+      await whileCheckingWorker(handle, say, () => watchProject(handle, say, { board }));
+      board?.done();
       const report = await handle.result().catch((error: unknown) => {
         if (!(error instanceof WorkflowFailedError)) throw error;
         throw new WorkFailed(

@@ -18,7 +18,8 @@ export interface BoardRow {
 }
 
 export interface TaskBoard {
-  show(rows: BoardRow[]): void;
+  /** Draws the rows (and an optional footer line, such as a progress bar) over the previous drawing. */
+  show(rows: BoardRow[], footer?: string): void;
   /** A line of its own above the board (the board redraws below it on the next show). */
   print(line: string): void;
   /** Clears the board: what follows (the outcome) takes its place. */
@@ -59,11 +60,12 @@ export function createTaskBoard(stream: Stream, env: NodeJS.ProcessEnv = process
   // Cursor up over the lines drawn last time, and clear from there down.
   const erase = () => (drawn > 0 ? `\u001b[${drawn}A\r\u001b[J` : '');
   return {
-    show(rows) {
+    show(rows, footer) {
       const width = Math.max(0, ...rows.map((row) => row.id.length));
-      const text = rows.map((row) => `${formatBoardRow(row, st, width)}\n`).join('');
-      stream.write(`${erase()}${text}`);
-      drawn = rows.length;
+      const lines = rows.map((row) => formatBoardRow(row, st, width));
+      if (footer !== undefined) lines.push(footer);
+      stream.write(`${erase()}${lines.map((line) => `${line}\n`).join('')}`);
+      drawn = lines.length;
     },
     print(line) {
       stream.write(`${erase()}${line}\n`);

@@ -3,6 +3,8 @@ import { createTaskBoard, formatBoardRow, formatElapsed } from '../../../../clie
 import { style } from '../../../../client/output/style.js';
 import { taskBoardRow } from '../../../../client/projects/watch-task.js';
 import type { TaskState } from '../../../../domain/task-state.js';
+import type { ProjectTaskView } from '../../../../domain/project/project-report.js';
+import { projectBoardRow } from '../../../../client/demo/watch-project.js';
 
 function fakeStream(isTTY: boolean) {
   const written: string[] = [];
@@ -73,6 +75,43 @@ describe('the task board', () => {
       attempt: 2,
       elapsedMs: 42_000,
       note: 'last failure: code_defect at test',
+    });
+  });
+
+  it('draws a footer under the rows (the project progress bar) and counts it when redrawing', () => {
+    const stream = fakeStream(true);
+    const board = createTaskBoard(stream, {});
+    board?.show([row], '[####....] 1/2');
+    board?.show([row], '[########] 2/2');
+    expect(stream.written[1]?.startsWith('\u001b[2A\r\u001b[J')).toBe(true);
+    expect(stream.written[1]?.endsWith('[########] 2/2\n')).toBe(true);
+  });
+
+  it("makes a project task's row from the project's view and the task's live state", () => {
+    const now = new Date('2026-01-01T00:01:00Z');
+    const task = {
+      id: 'mul',
+      state: 'RUNNING',
+      workflowId: 'task-p-mul',
+      phase: 'claim',
+      attempt: 1,
+      startedAt: '2026-01-01T00:00:30Z',
+    } as unknown as ProjectTaskView;
+    const live = { status: 'PAUSED', phase: 'review', attempt: 2 } as unknown as TaskState;
+    expect(projectBoardRow(task, live, now)).toEqual({
+      id: 'mul',
+      status: 'PAUSED',
+      phase: 'review',
+      attempt: 2,
+      elapsedMs: 30_000,
+    });
+    const failed = { ...task, state: 'FAILED', endedAt: '2026-01-01T00:00:40Z', failureClass: 'code_defect' };
+    expect(projectBoardRow(failed as ProjectTaskView, undefined, now)).toEqual({
+      id: 'mul',
+      status: 'FAILED',
+      attempt: 1,
+      elapsedMs: 10_000,
+      note: 'code_defect',
     });
   });
 });
