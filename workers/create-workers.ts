@@ -8,7 +8,6 @@ import { SHARED_TASK_QUEUE } from '../workflows/task-queues.js';
 import type { WorkerSandbox } from '../activities/sandbox/index.js';
 import type { HostIdentity } from './host.js';
 import type { Tracing } from '../platform/tracing.js';
-import { workerTracingOptions } from './tracing.js';
 import { workerDeploymentOptions, type DeploymentSettings } from './deployment.js';
 
 const require = createRequire(import.meta.url);
@@ -45,7 +44,10 @@ export async function createWorkerSet(options: WorkerSetOptions): Promise<Worker
     shutdownGraceTime: options.shutdownGraceTime ?? '30s',
     identity: `taskloop@${options.host.hostId}/${process.pid}`,
     ...(options.deployment ? { workerDeploymentOptions: workerDeploymentOptions(options.deployment) } : {}),
-    ...(options.tracing ? workerTracingOptions(options.tracing, { bundled: !!options.workflowBundle }) : {}),
+    // Loaded only when tracing is on: an untraced worker never loads the OpenTelemetry SDK.
+    ...(options.tracing
+      ? (await import('./tracing.js')).workerTracingOptions(options.tracing, { bundled: !!options.workflowBundle })
+      : {}),
   };
   const workflows = options.workflowBundle
     ? { workflowBundle: options.workflowBundle }
