@@ -56,7 +56,7 @@ export function projectBoardRow(task: ProjectTaskView, live: TaskState | undefin
     status,
     ...(phase ? { phase } : {}),
     ...(attempt ? { attempt } : {}),
-    elapsedMs: startedAt === undefined ? 0 : endedAt - startedAt,
+    ...(startedAt === undefined ? {} : { elapsedMs: endedAt - startedAt }),
     ...(task.failureClass ? { note: task.failureClass } : {}),
   };
 }

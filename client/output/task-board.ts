@@ -12,7 +12,8 @@ export interface BoardRow {
   status: string;
   phase?: string;
   attempt?: number;
-  elapsedMs: number;
+  /** Time since the task started (or how long it ran); unset before it starts. */
+  elapsedMs?: number;
   /** A short remark such as the last failure's class. */
   note?: string;
 }
@@ -47,7 +48,7 @@ export function formatBoardRow(row: BoardRow, st: Style, idWidth = row.id.length
     statusPaint(row.status, st)(row.status.padEnd(9)),
     st.bold((row.phase ?? '').padEnd(7)),
     (row.attempt ? `attempt ${row.attempt}` : '').padEnd(9),
-    st.dim(formatElapsed(row.elapsedMs).padStart(6)),
+    st.dim((row.elapsedMs === undefined ? '' : formatElapsed(row.elapsedMs)).padStart(6)),
   ];
   return `${parts.join(' ')}${row.note ? ` ${st.dim(row.note)}` : ''}`;
 }

@@ -23,6 +23,7 @@ describe('the task board', () => {
       'add4 FAILED    code    attempt 2  1m15s last failure: code_defect at test',
     );
     expect([formatElapsed(0), formatElapsed(9_999), formatElapsed(3_600_000)]).toEqual(['0s', '9s', '60m00s']);
+    expect(formatBoardRow({ id: 'mul', status: 'PENDING' }, plain).trimEnd()).toBe('mul PENDING');
   });
 
   it('colours the status and phase on a terminal', () => {
