@@ -4,6 +4,8 @@ import { style as styleOf, wantsColor, type Style } from './style.js';
 
 interface Stream {
   isTTY?: boolean;
+  /** The terminal's height: a board taller than the screen could not be redrawn in place. */
+  rows?: number;
   write(text: string): unknown;
 }
 
@@ -63,7 +65,9 @@ export function createTaskBoard(stream: Stream, env: NodeJS.ProcessEnv = process
   return {
     show(rows, footer) {
       const width = Math.max(0, ...rows.map((row) => row.id.length));
-      const lines = rows.map((row) => formatBoardRow(row, st, width));
+      let lines = rows.map((row) => formatBoardRow(row, st, width));
+      const room = (stream.rows ?? Infinity) - 2 - (footer === undefined ? 0 : 1);
+      if (lines.length > room) lines = [...lines.slice(0, room - 1), st.dim(`... ${lines.length - room + 1} more`)];
       if (footer !== undefined) lines.push(footer);
       stream.write(`${erase()}${lines.map((line) => `${line}\n`).join('')}`);
       drawn = lines.length;

@@ -115,4 +115,15 @@ describe('the task board', () => {
       note: 'code_defect',
     });
   });
+
+  it('fits the screen: rows past its height are counted, not drawn', () => {
+    const stream = { ...fakeStream(true), rows: 6 };
+    const board = createTaskBoard(stream, {});
+    board?.show(
+      ['a', 'b', 'c', 'd', 'e'].map((id) => ({ ...row, id })),
+      '[..] 0/5',
+    );
+    const lines = (stream.written[0] ?? '').replace(colour, '').trimEnd().split('\n');
+    expect(lines.map((line) => line.slice(0, 6).trimEnd())).toEqual(['a RUNN', 'b RUNN', '... 3', '[..] 0']);
+  });
 });
