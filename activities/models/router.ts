@@ -5,6 +5,7 @@ import { createAnthropicProvider } from './anthropic.js';
 import { createOpenAIProvider } from './openai.js';
 import { resolveEndpoint } from './provider-env.js';
 import { createScriptedProvider, loadScript } from './scripted.js';
+import { traceModelCalls } from './traced-provider.js';
 import type { ModelParameters, ModelProvider, ModelRole } from './types.js';
 
 const acceptedForms = 'scripted:<file.json>, openai:<model> or anthropic:<model>';
@@ -20,8 +21,12 @@ export interface ModelProviderOptions {
   parameters?: ModelParameters;
 }
 
-/** Creates the provider for one role from its spec; throws non-retryable failures for unusable specs. */
+/** Creates the provider for one role from its spec, its calls traced; throws non-retryable failures for unusable specs. */
 export async function createModelProvider(spec: string, options: ModelProviderOptions): Promise<ModelProvider> {
+  return traceModelCalls(await createProvider(spec, options));
+}
+
+async function createProvider(spec: string, options: ModelProviderOptions): Promise<ModelProvider> {
   const colon = spec.indexOf(':');
   const kind = colon === -1 ? '' : spec.slice(0, colon);
   const rest = colon === -1 ? '' : spec.slice(colon + 1).trim();
