@@ -20,7 +20,6 @@ import { buildLearningSections } from './coder/learning-sections.js';
 import { runCoder, type CoderAllowance } from './coder/run-coder.js';
 import { DEFAULT_MAX_TEST_RUNS } from './coder/tools/run-tests.js';
 import type { Capability } from '../domain/capabilities.js';
-import { defaultSkillsDir } from './skills/index.js';
 import { appendEvents } from './events-sink.js';
 import { isRepoUrl } from '../domain/repo-url.js';
 import {
@@ -190,7 +189,7 @@ export function createTaskActivities(deps: ActivityDeps) {
         parameters: agent.parameters,
       });
       const learning = await buildLearningSections({
-        skillsDir: defaultSkillsDir(deps.workDir, input.project ?? 'default'),
+        project: input.project ?? 'default',
         goal: input.goal,
         adaptations: input.adaptations ?? [],
         worktreePath: input.worktreePath,

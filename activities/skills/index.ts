@@ -18,7 +18,7 @@ export interface SkillActivityDeps {
 export function createSkillActivities(deps: SkillActivityDeps) {
   return {
     generateSkill: (input: GenerateSkillInput) =>
-      heartbeatWhile(() => generateSkill(input, { cwd: deps.cwd ?? process.cwd() })),
+      heartbeatWhile(() => generateSkill(input, { cwd: deps.cwd ?? process.cwd(), workDir: deps.workDir })),
     reportFailure: (input: ReportFailureInput) => reportFailure(input, deps),
   };
 }
