@@ -4,14 +4,15 @@ import type { HistoryEntry } from './adaptations.js';
 import { clipHead, type FailureEvent } from './reflection/failure-event.js';
 import type { Skill } from './skills.js';
 
-// Sized so memory stays well under 100 KB: 20 skills of at most ~3 KB, 100 history records of at most ~0.6 KB.
+// Sized so the memory query's answer stays near 100 KB at worst: 15 skills of at most ~4.5 KB (texts and provenance
+// clipped), 60 history records of at most ~0.6 KB.
 export const memoryLimits = {
-  skills: 20,
-  history: 100,
+  skills: 15,
+  history: 60,
   filesPerRecord: 8,
-  provenance: 20,
+  provenance: 10,
   whenItAppliesChars: 1000,
-  whatToDoChars: 2000,
+  whatToDoChars: 1500,
 } as const;
 
 /** One failed attempt with a pytest pattern: which task, on which host, touching which files. */

@@ -142,4 +142,17 @@ describe('skills in memory', () => {
     expect(memory.skills).toHaveLength(memoryLimits.skills);
     expect(memory.skills[0]?.id).toBe('s0');
   });
+
+  it('stays near 100 KB as JSON when every skill and record is as long as the limits allow', () => {
+    const memory = createProjectMemory();
+    const ids = (prefix: string) => Array.from({ length: 40 }, (_, i) => `${prefix}-${'x'.repeat(40)}-${i}`);
+    for (let n = 0; n < memoryLimits.skills + 5; n++) {
+      const huge = { whenItApplies: 'w'.repeat(5000), whatToDo: 'd'.repeat(9000) };
+      const provenance = { sourceWorkflowIds: ids('task'), sourceTaskIds: ids('t'), hosts: ids('host') };
+      storeSkill(memory, mergeSkill(undefined, update({ id: `s${n}`, draft: huge, provenance })));
+    }
+    for (let n = 0; n < memoryLimits.history + 5; n++)
+      recordHistory(memory, record(`task-${'x'.repeat(40)}-${n}`, 1, { files: ids('src/module/file').slice(0, 20) }));
+    expect(JSON.stringify(memory).length).toBeLessThan(110_000);
+  });
 });
