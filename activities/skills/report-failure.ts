@@ -17,10 +17,6 @@ export interface ReportFailureInput {
   taskQueue?: string;
 }
 
-export interface ReportFailureDeps {
-  workDir: string;
-}
-
 /**
  * The learning gate from the worker's environment: TASKLOOP_LEARNING=off stops learning; TASKLOOP_LEARNING_ROLES
  * (comma-separated, `*` for all) names the roles that may learn; by default the coder learns.
@@ -40,10 +36,7 @@ export function defaultSkillsDir(workDir: string, project: string): string {
 }
 
 /** Signals (with start) the reflection workflow of the project and role; returns its workflow id. */
-export async function reportFailure(
-  input: ReportFailureInput,
-  _deps: ReportFailureDeps,
-): Promise<{ workflowId: string }> {
+export async function reportFailure(input: ReportFailureInput): Promise<{ workflowId: string }> {
   // The worker's own client (SDK >= 1.13 passes it to every activity over the worker's connection).
   const context = Context.current();
   const handle = await signalFailure(context.client, {
