@@ -11,6 +11,7 @@ import {
 import { storeSkill } from '../../domain/learning/memory.js';
 import { groupFailures, type FailureGroup } from '../../domain/learning/similarity.js';
 import { skillId } from '../../domain/learning/skills.js';
+import type { GeneratedSkill } from '../../activities/skills/index.js';
 import { generateSkill } from './proxies.js';
 
 export interface SkillWriting {
@@ -37,7 +38,7 @@ async function writeSkill(
   const existing = state.memory.skills.find((skill) => skill.id === skillId(pattern, group.description));
   const hosts = group.failures.map((failure) => failure.host).filter((host): host is string => host !== undefined);
   try {
-    const { skill, ...written } = await generateSkill({
+    const { skill, ...written }: Partial<GeneratedSkill> & Omit<GeneratedSkill, 'skill'> = await generateSkill({
       project: options.project,
       ...(options.skillWriterModel === undefined ? {} : { modelSpec: options.skillWriterModel }),
       startTurn,
@@ -49,15 +50,16 @@ async function writeSkill(
       hosts: [...new Set(hosts)],
       ...(existing === undefined ? {} : { existing }),
     });
-    // Memory is the source of truth; the activity's file is only a mirror for humans on the host that wrote it.
-    storeSkill(state.memory, skill);
-    recordSkillWritten(state, group, { ...written, hosts: skill.hosts ?? [] }, new Date().toISOString());
+    // Memory is the source of truth; the activity's file is only a mirror for humans on the host that wrote it. A
+    // result recorded before the memory moved here (replayed history) carries no skill.
+    if (skill) storeSkill(state.memory, skill);
+    recordSkillWritten(state, group, { ...written, hosts: skill?.hosts ?? [] }, new Date().toISOString());
     log.info('skill written', {
       id: written.id,
       mirror: written.path,
       writtenBy: written.writtenBy,
       sourceWorkflowIds: written.sourceWorkflowIds,
-      hosts: skill.hosts,
+      hosts: skill?.hosts,
     });
   } catch (error) {
     const message = `skill generation for pattern ${pattern} failed: ${describeError(error)}`;
