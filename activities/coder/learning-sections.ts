@@ -1,6 +1,7 @@
 // The parts of the coder's context that come from learning: skills distilled from earlier failures of the project
-// (read from the project's memory in Temporal, so every host offers the same ones) that match this goal, and the adaptations the workflow chose for this attempt, each with why and with what it
-// announces (definitions, modules, tests) read from the worktree.
+// that match this goal (read from the project's memory in Temporal, so every host offers the same ones), and the
+// adaptations the workflow chose for this attempt, each with why and with what it announces (definitions, modules,
+// tests) read from the worktree.
 import { log } from '@temporalio/activity';
 import { describeAdaptation, type Adaptation } from '../../domain/learning/adaptations.js';
 import type { AttemptSummary } from '../../domain/records.js';
