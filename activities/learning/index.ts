@@ -8,7 +8,7 @@ import { appendTaskHistory, type TaskHistoryRecord } from './task-history.js';
 /** `workDir`: where a repository by URL has this host's clone, whose git folder holds the mirror. */
 export function createLearningActivities(deps: { workDir: string } = { workDir: '.' }) {
   return {
-    /** Writes the mirror `.git/taskloop/history.jsonl`; the memory itself is fed by the failure report to reflection. */
+    /** Writes the mirror `.git/taskloop/history.jsonl`; the memory itself is fed by the report to reflection. */
     async recordTaskHistory(input: { repoPath: string; record: TaskHistoryRecord }): Promise<void> {
       await appendTaskHistory(localRepoPath(input.repoPath, deps.workDir), input.record);
     },
