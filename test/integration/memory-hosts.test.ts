@@ -142,6 +142,10 @@ describe('one memory for all hosts', () => {
         ];
         expect(offered(third)).toEqual(['COMPLETED', hostId('b'), [id]]);
         expect(offered(fourth)).toEqual(['COMPLETED', hostId('a'), [id]]);
+        // The history of both hosts' failures reaches the adaptations too.
+        expect(fourth.attempts[0]?.adaptations).toEqual([
+          expect.objectContaining({ strategy: 'prioritize_constants', source: 'history' }),
+        ]);
         // Host A offered the skill with no file of it: the mirror was written by host B, which wrote the skill.
         expect(await readdir(path.join(workDir('b'), 'skills', project))).toEqual([`${id}.md`]);
         expect(await readdir(path.join(workDir('a'), 'skills')).catch(() => [])).toEqual([]);
