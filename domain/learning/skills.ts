@@ -11,6 +11,10 @@ export const skillSchema = z.object({
   whatToDo: z.string().min(1),
   /** Workflows whose failures the skill was distilled from. */
   sourceWorkflowIds: z.array(z.string()),
+  /** Tasks whose failures the skill was distilled from (memory shared by every host). */
+  sourceTaskIds: z.array(z.string()).optional(),
+  /** Hosts whose failures the skill was distilled from. */
+  hosts: z.array(z.string()).optional(),
   createdAt: z.string().min(1),
   /** `model`: written by the skill-writer model; `distilled`: made without a model from the failures (replaced later). */
   writtenBy: z.enum(['model', 'distilled']).optional(),
@@ -29,13 +33,18 @@ export function skillId(pattern: string, whenItApplies: string): string {
 
 /** Markdown with front matter (id, pattern, applies_when, source_workflows, created_at) and two sections. */
 export function renderSkill(skill: Skill): string {
-  const workflows = skill.sourceWorkflowIds.map((w) => `\n  - ${scalar(w)}`).join('');
+  const list = (values: readonly string[]) => {
+    const items = values.map((value) => `\n  - ${scalar(value)}`).join('');
+    return items === '' ? ' []' : items;
+  };
   return [
     '---',
     `id: ${scalar(skill.id)}`,
     `pattern: ${scalar(skill.pattern)}`,
     `applies_when: ${scalar(collapse(skill.whenItApplies))}`,
-    `source_workflows:${workflows === '' ? ' []' : workflows}`,
+    `source_workflows:${list(skill.sourceWorkflowIds)}`,
+    ...(skill.sourceTaskIds === undefined ? [] : [`source_tasks:${list(skill.sourceTaskIds)}`]),
+    ...(skill.hosts === undefined ? [] : [`hosts:${list(skill.hosts)}`]),
     `created_at: ${scalar(skill.createdAt)}`,
     ...(skill.writtenBy === undefined ? [] : [`written_by: ${skill.writtenBy}`]),
     '---',
@@ -71,6 +80,8 @@ export function parseSkill(text: string): ParseSkillResult {
     whenItApplies: body.slice(whenAt + whenHeading.length, whatAt).trim() || fields.data.applies_when,
     whatToDo: body.slice(whatAt + whatHeading.length + 2).trim(),
     sourceWorkflowIds: fields.data.source_workflows,
+    ...(fields.data.source_tasks === undefined ? {} : { sourceTaskIds: fields.data.source_tasks }),
+    ...(fields.data.hosts === undefined ? {} : { hosts: fields.data.hosts }),
     createdAt: fields.data.created_at,
     ...(fields.data.written_by === undefined ? {} : { writtenBy: fields.data.written_by }),
   };
@@ -96,6 +107,8 @@ const frontMatterSchema = z.object({
   pattern: z.string().min(1),
   applies_when: z.string(),
   source_workflows: z.array(z.string()),
+  source_tasks: z.array(z.string()).optional(),
+  hosts: z.array(z.string()).optional(),
   created_at: z.string().min(1),
   written_by: z.enum(['model', 'distilled']).optional(),
 });
