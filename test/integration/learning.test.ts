@@ -98,7 +98,8 @@ describe('learning in the loop: patterns, adaptations, reflection and skills', (
 
     const skillsDir = path.join(t.host.workDir, 'skills', project);
     const files = await eventually('the distilled skill file', async () => {
-      const found = await readdir(skillsDir).catch(() => []);
+      // Only finished skills: a mirror is written to a temporary name first, then renamed.
+      const found = (await readdir(skillsDir).catch(() => [])).filter((name) => name.endsWith('.md'));
       return found.length > 0 ? found : undefined;
     });
     expect(files).toHaveLength(1);
