@@ -148,7 +148,7 @@ describe('learning in the loop: patterns, adaptations, reflection and skills', (
 
     const skillsDir = path.join(t.host.workDir, 'skills', project);
     const skillFiles = await eventually('the skill file', async () => {
-      const files = await readdir(skillsDir).catch(() => []);
+      const files = (await readdir(skillsDir).catch(() => [])).filter((name) => name.endsWith('.md'));
       return files.length > 0 ? files : undefined;
     });
     expect(skillFiles).toHaveLength(1);
