@@ -11,7 +11,6 @@ import { loadProgress, TRANSCRIPT_NAME, type CoderHeartbeat } from './coder/prog
 import { buildLearningSections } from './coder/learning-sections.js';
 import { runCoder } from './coder/run-coder.js';
 import { DEFAULT_MAX_TEST_RUNS } from './coder/tools/run-tests.js';
-import { defaultSkillsDir } from './skills/index.js';
 import { appendEvents } from './events-sink.js';
 import { isRepoUrl } from '../domain/repo-url.js';
 import {
@@ -24,7 +23,8 @@ import {
   removeWorktree,
 } from './git/index.js';
 import { commitThenRemove } from './git/commit-then-remove.js';
-import { loadTaskHistory } from './learning/task-history.js';
+import { readProjectMemoryHere } from './learning/project-memory.js';
+import { historyForTask } from '../domain/learning/memory.js';
 import { loadAgent } from './models/agent-registry.js';
 import { judgeWithModel, reviewWithModel } from './models/model-verdicts.js';
 import { createModelProvider } from './models/router.js';
@@ -83,7 +83,7 @@ export function createTaskActivities(deps: ActivityDeps) {
       const repo = local ? { repoPath: local.repoPath, baseRef: local.baseSha } : {};
       const { agent } = await loadAgent('coder', { pinned: input.coderVersion });
       const created = await heartbeatWhile(() => createWorktree({ ...input, ...repo, workDir: deps.workDir }));
-      const history = input.historyOf ? await readHistory(local?.repoPath ?? input.repoPath, input) : {};
+      const history = input.historyOf ? await readHistory(input) : {};
       return {
         ...created,
         ...history,
@@ -109,7 +109,7 @@ export function createTaskActivities(deps: ActivityDeps) {
         parameters: agent.parameters,
       });
       const learning = await buildLearningSections({
-        skillsDir: defaultSkillsDir(deps.workDir, input.project ?? 'default'),
+        project: input.project ?? 'default',
         goal: input.goal,
         adaptations: input.adaptations ?? [],
         worktreePath: input.worktreePath,
@@ -254,10 +254,13 @@ async function commitAndPush(input: Omit<CommitInput, 'removeWorktree'>, workDir
   return { ...commit, remote };
 }
 
-/** The project's history of similar tasks, read with the claim; a failure to read it only loses the adaptations. */
-async function readHistory(repoPath: string, input: ClaimInput): Promise<Pick<Claim, 'history' | 'historyError'>> {
+/**
+ * The project's history of similar tasks, read with the claim from the project's memory in Temporal (the same on
+ * every host); a failure to read it only loses the adaptations.
+ */
+async function readHistory(input: ClaimInput): Promise<Pick<Claim, 'history' | 'historyError'>> {
   try {
-    return { history: await loadTaskHistory(repoPath, input.historyOf ?? '', input.taskId) };
+    return { history: historyForTask((await readProjectMemoryHere(input.historyOf ?? '')).history, input.taskId) };
   } catch (error) {
     return { historyError: error instanceof Error ? error.message : String(error) };
   }

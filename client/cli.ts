@@ -3,6 +3,7 @@ import { exitCodeFor, UsageError } from './cli-errors.js';
 import { commands } from './commands/index.js';
 import { takeGlobalFlags } from './global-flags.js';
 import { style } from './output/style.js';
+import { stopTracing } from '../platform/tracing.js';
 
 function usage(): string {
   const { bold } = style(process.stdout);
@@ -58,4 +59,6 @@ try {
     red(`taskloop: ${(error as Error).message ?? String(error)}`.replace(/^taskloop: taskloop/, 'taskloop')),
   );
   process.exitCode = exitCodeFor(error);
+} finally {
+  await stopTracing();
 }

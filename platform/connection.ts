@@ -2,6 +2,7 @@
 // profiles (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS*, TEMPORAL_PROFILE), via envconfig.
 import { Client, Connection } from '@temporalio/client';
 import { loadClientConnectConfig, type ClientConnectConfig } from '@temporalio/envconfig';
+import { startTracing, tracingClientInterceptor } from './tracing.js';
 
 export const DEFAULT_ADDRESS = '127.0.0.1:7233';
 export const DEFAULT_NAMESPACE = 'default';
@@ -50,7 +51,10 @@ export async function connectClient(
   } catch (error) {
     throw unreachable(target, error);
   }
-  return { client: new Client({ connection, namespace: target.namespace }), connection, target };
+  // With tracing on (OTEL_* set), every start carries its span to the workflow; the CLI exits through stopTracing().
+  const tracing = await startTracing({ env, serviceName: 'taskloop-cli' });
+  const interceptors = tracing ? { workflow: [await tracingClientInterceptor()] } : undefined;
+  return { client: new Client({ connection, namespace: target.namespace, interceptors }), connection, target };
 }
 
 export function unreachable(target: TemporalTarget, error: unknown): ConnectionError {

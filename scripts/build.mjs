@@ -58,7 +58,13 @@ try {
     platform: 'node',
     target: 'node20',
     packages: 'bundle',
-    external: ['@temporalio/worker', '@temporalio/core-bridge'],
+    // OpenTelemetry is loaded only when tracing is on, as Node loads it (some of its CommonJS defeats bundling).
+    external: [
+      '@temporalio/worker',
+      '@temporalio/core-bridge',
+      '@temporalio/interceptors-opentelemetry',
+      '@opentelemetry/*',
+    ],
     plugins: [workersOutside],
     // Bundled CommonJS packages call require(); ESM output has none unless given one.
     banner: {

@@ -7,6 +7,7 @@ import { createActivities } from '../activities/index.js';
 import { SHARED_TASK_QUEUE } from '../workflows/task-queues.js';
 import type { WorkerSandbox } from '../activities/sandbox/index.js';
 import type { HostIdentity } from './host.js';
+import type { Tracing } from '../platform/tracing.js';
 import { workerDeploymentOptions, type DeploymentSettings } from './deployment.js';
 
 const require = createRequire(import.meta.url);
@@ -26,6 +27,8 @@ export interface WorkerSetOptions {
   sandbox?: WorkerSandbox;
   /** The deployment version both workers declare (Worker Deployment Versioning); unversioned without it. */
   deployment?: Pick<DeploymentSettings, 'deploymentName' | 'buildId'>;
+  /** Traces workflows and activities (platform/tracing.ts); a prebuilt bundle must include tracingWorkflowModule(). */
+  tracing?: Tracing;
 }
 
 /** The workflows' entry: TypeScript when run from source, the compiled file when run from dist/. */
@@ -41,6 +44,10 @@ export async function createWorkerSet(options: WorkerSetOptions): Promise<Worker
     shutdownGraceTime: options.shutdownGraceTime ?? '30s',
     identity: `taskloop@${options.host.hostId}/${process.pid}`,
     ...(options.deployment ? { workerDeploymentOptions: workerDeploymentOptions(options.deployment) } : {}),
+    // Loaded only when tracing is on: an untraced worker never loads the OpenTelemetry SDK.
+    ...(options.tracing
+      ? (await import('./tracing.js')).workerTracingOptions(options.tracing, { bundled: !!options.workflowBundle })
+      : {}),
   };
   const workflows = options.workflowBundle
     ? { workflowBundle: options.workflowBundle }

@@ -19,6 +19,7 @@ import { parseLogSettings } from './log-settings.js';
 import { telemetryOptions } from './telemetry.js';
 import { promoteWhenRegistered, resolveDeployment } from './deployment.js';
 import { buildId } from '../platform/version.js';
+import { otlpTracesUrl, startTracing } from '../platform/tracing.js';
 
 export interface LaunchOptions {
   env?: NodeJS.ProcessEnv;
@@ -83,6 +84,7 @@ export async function launchWorker(options: LaunchOptions = {}): Promise<Launche
     await connection.close();
     throw error;
   }
+  const tracing = await startTracing({ env, serviceName: 'taskloop-worker' });
   const eventsFile = path.resolve(env.TASKLOOP_EVENTS_FILE ?? path.join(stateDir(env), 'events.jsonl'));
   try {
     const version = deployment.data;
@@ -95,6 +97,7 @@ export async function launchWorker(options: LaunchOptions = {}): Promise<Launche
       shutdownGraceTime: options.shutdownGraceTime,
       sandbox,
       deployment: version,
+      tracing,
     });
     log(
       `taskloop worker ${host.hostId} (taskloop ${version?.buildId ?? buildId()}) connected to ${target.address} (namespace ${target.namespace})`,
@@ -102,7 +105,11 @@ export async function launchWorker(options: LaunchOptions = {}): Promise<Launche
     log(`  serving task queues: ${taskQueue} (workflows, claims), ${host.hostQueue} (worktree-bound activities)`);
     log(`  work folder: ${host.workDir}; events: ${eventsFile}; python/pytest: ${tools.python}`);
     if (metrics) log(`  metrics: http://${metrics}/metrics (Prometheus)`);
-    const running = runWorkerSet(workers).finally(() => connection.close());
+    if (tracing) log(`  traces: OTLP/HTTP to ${otlpTracesUrl(env) ?? 'the configured span processor'}`);
+    const running = runWorkerSet(workers).finally(async () => {
+      await connection.close();
+      await tracing?.shutdown();
+    });
     if (version) {
       const current = await promoteWhenRegistered(target, version, `taskloop@${host.hostId}`).catch(
         async (error: unknown) => {
@@ -128,6 +135,7 @@ export async function launchWorker(options: LaunchOptions = {}): Promise<Launche
     };
   } catch (error) {
     await connection.close();
+    await tracing?.shutdown();
     throw error;
   }
 }

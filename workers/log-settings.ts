@@ -1,6 +1,8 @@
 // The worker's logging settings from the environment, checked before anything starts: a typo in a level or
 // format is refused with the allowed values rather than silently ignored.
 
+import { resolveSecretValues } from '../activities/secret-values.js';
+
 export const LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'] as const;
 export const LOG_FORMATS = ['text', 'json'] as const;
 
@@ -13,6 +15,8 @@ export interface LogSettings {
   /** The SDK's internal lines (bundler statistics, poller states): WARN unless a level is asked for. */
   sdkLevel: LogLevelName;
   format: LogFormat;
+  /** The worker's secret values (variables whose names look secret), scrubbed from every line. */
+  secretValues?: string[];
 }
 
 export type LogSettingsResult = { success: true; data: LogSettings } | { success: false; error: string };
@@ -40,6 +44,7 @@ export function parseLogSettings(env: NodeJS.ProcessEnv): LogSettingsResult {
       level: level as LogLevelName,
       sdkLevel: levelText ? (level as LogLevelName) : 'WARN',
       format: format as LogFormat,
+      secretValues: resolveSecretValues([], env),
     },
   };
 }

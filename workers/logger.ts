@@ -1,6 +1,8 @@
 // The worker's logger: one line per entry, as text or as a JSON object (workflowId, taskId, attempt, node and
-// the rest of the entry's metadata), with lines marked `oncePerWorker` printed only the first time.
+// the rest of the entry's metadata), with lines marked `oncePerWorker` printed only the first time. Every line
+// passes through the one scrubber with the worker's secret values.
 import type { LogLevel, LogMetadata, Logger } from '@temporalio/common';
+import { scrubSecrets, scrubText } from '../domain/secrets.js';
 import { LOG_LEVELS, type LogSettings } from './log-settings.js';
 
 /** The host queue serves activities only; the banner says so, so the SDK's alarm about it is noise. */
@@ -27,7 +29,9 @@ export class LineLogger implements Logger {
       if (this.onceSeen.has(oncePerWorker)) return;
       this.onceSeen.add(oncePerWorker);
     }
-    this.write(formatLogLine(this.settings.format, this.now(), level, message, rest));
+    const secrets = this.settings.secretValues ?? [];
+    const fields = scrubSecrets(JSON.parse(JSON.stringify(rest, jsonSafe)) as LogMetadata, secrets);
+    this.write(formatLogLine(this.settings.format, this.now(), level, scrubText(message, secrets), fields));
   }
 
   trace = (message: string, meta?: LogMetadata) => this.log('TRACE', message, meta);

@@ -1,6 +1,7 @@
 // The reflection workflow: one per project and agent role, fed failure events by signal-with-start. It buffers
-// failures, and when similar ones recur it has a skill written and clears them. It runs until terminated,
-// continuing as new to keep its history small.
+// failures, and when similar ones recur it has a skill written and clears them. It holds the project's memory (skills
+// and failure history), which every host reads through the `memory` query. It runs until terminated, continuing as
+// new to keep its history small.
 import {
   allHandlersFinished,
   ApplicationFailure,
@@ -19,15 +20,16 @@ import {
   recordProblem,
   type ReflectionState,
 } from '../domain/learning/reflection/index.js';
-import { failureSignal, reflectionStateQuery } from './reflection-messages.js';
+import { createProjectMemory, historyRecordOf, recordHistory } from '../domain/learning/memory.js';
+import { failureSignal, memoryQuery, reflectionStateQuery } from './reflection-messages.js';
 import { writeReadySkills } from './reflection/write-skills.js';
 
 export interface ReflectionWorkflowInput {
   project: string;
   /** The agent role whose failures this workflow learns from, e.g. `coder`. */
   role: string;
-  /** The project's skills folder, on the workers' file system. */
-  skillsDir: string;
+  /** Unused: each host mirrors skills into its own `<workDir>/skills/<project>` (kept so older starts still parse). */
+  skillsDir?: string;
   /** Model spec of the skill writer (the task's coder model by default); without one, skills are distilled without a model. */
   skillWriterModel?: string;
   /** Word overlap at which two task descriptions are similar (default 0.5). */
@@ -45,11 +47,15 @@ export interface ReflectionWorkflowInput {
 const DEFAULT_CONTINUE_AS_NEW_AFTER = 200;
 
 export async function reflectionWorkflow(input: ReflectionWorkflowInput): Promise<void> {
-  const state = input.carried?.state ?? createReflectionState(input.project, input.role);
+  const carried = input.carried?.state;
+  // A state carried from before the memory moved here starts with an empty memory.
+  const state = carried
+    ? { ...carried, memory: carried.memory ?? createProjectMemory() }
+    : createReflectionState(input.project, input.role);
   const pending: unknown[] = [...(input.carried?.pending ?? [])];
   const learning = readLearning(input.learning);
   const writing = {
-    skillsDir: input.skillsDir,
+    project: input.project,
     skillWriterModel: input.skillWriterModel,
     threshold: input.threshold ?? 0.5,
     minCount: input.minCount ?? 2,
@@ -61,6 +67,7 @@ export async function reflectionWorkflow(input: ReflectionWorkflowInput): Promis
   // The handler only queues: events are handled one at a time in the loop, so two never race on the buffer.
   setHandler(failureSignal, (event) => void pending.push(event));
   setHandler(reflectionStateQuery, () => ({ ...state, pending: pending.length }));
+  setHandler(memoryQuery, () => state.memory);
 
   for (;;) {
     setCurrentDetails(describe(state));
@@ -73,6 +80,9 @@ export async function reflectionWorkflow(input: ReflectionWorkflowInput): Promis
       recordProblem(state, event.error, new Date().toISOString());
       continue;
     }
+    // History is kept whatever the learning gate says: adaptations use it, not the skill writer.
+    const record = historyRecordOf(event.data);
+    if (record) recordHistory(state.memory, record);
     if (acceptFailure(state, event.data, learning) === 'buffered') await writeReadySkills(state, writing);
   }
 
@@ -95,5 +105,5 @@ function readLearning(value: unknown) {
 }
 
 function describe(state: ReflectionState): string {
-  return `${state.project}/${state.role}: ${state.buffer.length} buffered, ${state.skills.length} skills written, ${state.errors.length} errors, ${state.ignored} ignored`;
+  return `${state.project}/${state.role}: ${state.buffer.length} buffered, ${state.memory.skills.length} skills, ${state.memory.history.length} failures in history, ${state.errors.length} errors, ${state.ignored} ignored`;
 }

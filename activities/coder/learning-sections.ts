@@ -1,8 +1,12 @@
 // The parts of the coder's context that come from learning: skills distilled from earlier failures of the project
-// that match this goal, and the adaptations the workflow chose for this attempt, each with why and with what it
-// announces (definitions, modules, tests) read from the worktree.
+// that match this goal (read from the project's memory in Temporal, so every host offers the same ones), and the
+// adaptations the workflow chose for this attempt, each with why and with what it announces (definitions, modules,
+// tests) read from the worktree.
+import { log } from '@temporalio/activity';
 import { describeAdaptation, type Adaptation } from '../../domain/learning/adaptations.js';
 import type { AttemptSummary } from '../../domain/records.js';
+import type { Skill } from '../../domain/learning/skills.js';
+import { readProjectMemoryHere } from '../learning/project-memory.js';
 import { findSkillsFor, formatSkillsForPrompt } from '../skills/index.js';
 import { readAdaptationContent, selfContainedStrategies } from './adaptation-content.js';
 
@@ -32,15 +36,27 @@ async function describeWithContent(
   return content.length === 0 ? undefined : [`- ${describeAdaptation(adaptation)}`, ...content].join('\n\n');
 }
 
+/** The project's skills from its memory; learning is best effort, so an unreachable memory offers none. */
+async function readSkills(project: string): Promise<Skill[]> {
+  try {
+    return (await readProjectMemoryHere(project)).skills;
+  } catch (error) {
+    log.warn('could not read the project skills; the coder goes on without them', { project, error: String(error) });
+    return [];
+  }
+}
+
 export async function buildLearningSections(input: {
-  skillsDir: string;
+  project: string;
   goal: string;
   adaptations: Adaptation[];
   /** The worktree the adaptations' content is read from. */
   worktreePath?: string;
   previousAttempts?: AttemptSummary[];
+  /** Where the project's skills come from (default: its memory in Temporal). */
+  readProjectSkills?: (project: string) => Promise<Skill[]>;
 }): Promise<LearningSections> {
-  const skills = await findSkillsFor(input.skillsDir, input.goal);
+  const skills = findSkillsFor(await (input.readProjectSkills ?? readSkills)(input.project), input.goal);
   const sections: LearningSections['sections'] = [];
   if (skills.length > 0) {
     sections.push({

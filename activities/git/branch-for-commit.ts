@@ -1,36 +1,36 @@
-// Names the branch that keeps a run's commit: created at commit time, never reset, never force-moved.
+// Names the branch that keeps a run's commit: created at commit time, never reset, never force-moved. For a
+// repository by URL the names already on the remote count as taken too, so another host's branch is never reused.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { SimpleGit } from 'simple-git';
-import { tryGit } from './run-git.js';
+import { redactUrls } from '../../domain/repo-url.js';
+import { chooseRunBranch, isRunBranch } from '../../domain/run-branches.js';
+import { worktreeError } from './failures.js';
+import { cachedClonePath, remoteEnv } from './repo-cache.js';
+import { openGit, privateGitDir, tryGit } from './run-git.js';
 
-/** The name of the n-th run's branch of a task: `taskloop/<id>`, then `taskloop/<id>-run2`, `-run3`, … */
-export function runBranchName(preferred: string, n: number): string {
-  return n <= 1 ? preferred : `${preferred}-run${n}`;
-}
-
-// Enough for years of hourly scheduled runs of one task id; beyond it something is wrong.
-const maxRuns = 100_000;
+export { runBranchName } from '../../domain/run-branches.js';
 
 /**
  * A branch that holds `sha`: an existing `preferred` or `preferred-runN` branch already pointing at it (a retried
- * commit), else a new branch under the first free of those names. An existing branch is never moved, so an earlier
- * run's commit stays on its own branch.
+ * commit), else a new branch under the first name free here and, when `worktreePath` belongs to this host's clone of a
+ * URL, on the remote. An existing branch is never moved, so an earlier run's commit stays on its own branch.
  */
 export async function branchForCommit(
   git: SimpleGit,
   sha: string,
   preferred: string,
   reflogMessage: string,
+  worktreePath?: string,
 ): Promise<string> {
-  // The common case, a task id's first run: one process.
-  if (await createBranch(git, preferred, sha, reflogMessage)) return preferred;
+  const clone = worktreePath === undefined ? undefined : await cloneOfUrl(worktreePath);
+  const remote = clone === undefined ? undefined : await listRemoteRunBranches(clone, preferred);
+  // The common case for a local repository, a task id's first run: one process.
+  if (!remote && (await createBranch(git, preferred, sha, reflogMessage))) return preferred;
   for (let tries = 0; tries < 3; tries += 1) {
-    const taken = await listRunBranches(git, preferred);
-    const holding = [...taken].find(([, target]) => target === sha);
-    if (holding) return holding[0];
-    let n = 1;
-    while (taken.has(runBranchName(preferred, n)) && n < maxRuns) n += 1;
-    const name = runBranchName(preferred, n);
-    if (await createBranch(git, name, sha, reflogMessage)) return name;
+    const choice = chooseRunBranch({ preferred, sha, local: await listRunBranches(git, preferred), remote });
+    if (!choice.create) return choice.name;
+    if (await createBranch(git, choice.name, sha, reflogMessage)) return choice.name;
   }
   throw new Error(
     `could not create a branch for commit ${sha} under ${preferred}: its names kept being taken concurrently`,
@@ -50,10 +50,42 @@ async function listRunBranches(git: SimpleGit, preferred: string): Promise<Map<s
     `refs/heads/${preferred}`,
     `refs/heads/${preferred}-run*`,
   ]);
+  return readRefs(out, ' ', preferred);
+}
+
+/**
+ * The common git folder when the worktree belongs to this host's clone of a URL (the folder `cachedClonePath` names
+ * for its origin); undefined for a local repository, whose origin taskloop never pushes to. Files first: no git
+ * process for a local repository.
+ */
+async function cloneOfUrl(worktreePath: string): Promise<string | undefined> {
+  const privateDir = await privateGitDir(worktreePath);
+  if (!privateDir) return undefined;
+  const relative = (await readFile(path.join(privateDir, 'commondir'), 'utf8').catch(() => '../..')).trim();
+  const common = path.resolve(privateDir, relative);
+  if (path.basename(path.dirname(common)) !== 'repos') return undefined;
+  const url = (await tryGit(openGit(common), ['config', '--get', 'remote.origin.url']))?.trim();
+  return url && cachedClonePath(path.dirname(path.dirname(common)), url) === common ? common : undefined;
+}
+
+/** The run branches of `preferred` on the clone's remote; a remote that does not answer is a retryable failure. */
+async function listRemoteRunBranches(clone: string, preferred: string): Promise<Map<string, string>> {
+  try {
+    const out = await openGit(clone).env(remoteEnv).raw(['ls-remote', '--heads', 'origin']);
+    return readRefs(out, '\t', preferred);
+  } catch (error) {
+    throw worktreeError('ls-remote', redactUrls(error instanceof Error ? error.message : String(error)));
+  }
+}
+
+/** Lines of `<sha><separator>refs/heads/<name>` → the run branches of `preferred` among them. */
+function readRefs(out: string, separator: string, preferred: string): Map<string, string> {
   const branches = new Map<string, string>();
   for (const line of out.split('\n')) {
-    const [target, ref] = line.trim().split(' ');
-    if (target && ref?.startsWith('refs/heads/')) branches.set(ref.slice('refs/heads/'.length), target);
+    const [target, ref] = line.trim().split(separator);
+    if (!target || !ref?.startsWith('refs/heads/')) continue;
+    const name = ref.slice('refs/heads/'.length);
+    if (isRunBranch(preferred, name)) branches.set(name, target);
   }
   return branches;
 }

@@ -59,7 +59,12 @@ export async function commitWorktree(input: CommitWorktreeInput): Promise<Commit
   const base = await readRecordedBase(input.worktreePath);
   // HEAD still at the base: no commit of this attempt can exist yet, so there is nothing to look for.
   const own = head.sha !== undefined && head.sha === base ? undefined : await findOwnCommit(git, trailer, base);
-  if (own) return { sha: own, branch: await branchForCommit(git, own, input.branch, reflog), created: false };
+  if (own)
+    return {
+      sha: own,
+      branch: await branchForCommit(git, own, input.branch, reflog, input.worktreePath),
+      created: false,
+    };
 
   const subject = input.message.trim() || `taskloop: ${input.workflowId} attempt ${input.attempt}`;
   // --cleanup=whitespace keeps "#123" lines; hooks are off for every taskloop git command (see run-git).
@@ -79,7 +84,7 @@ export async function commitWorktree(input: CommitWorktreeInput): Promise<Commit
       throw nothingToCommit(input.worktreePath);
   }
   const sha = (await readHead(input.worktreePath)).sha ?? (await git.raw(['rev-parse', 'HEAD'])).trim();
-  return { sha, branch: await branchForCommit(git, sha, input.branch, reflog), created: true };
+  return { sha, branch: await branchForCommit(git, sha, input.branch, reflog, input.worktreePath), created: true };
 }
 
 /** Commits; false when git says there is nothing to commit. */

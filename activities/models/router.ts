@@ -6,6 +6,7 @@ import { createAnthropicProvider } from './anthropic.js';
 import { createOpenAIProvider } from './openai.js';
 import { resolveEndpoint } from './provider-env.js';
 import { createScriptedProvider, loadScript } from './scripted.js';
+import { traceModelCalls } from './traced-provider.js';
 import type { ModelParameters, ModelProvider, ModelRole } from './types.js';
 
 export interface ModelProviderOptions {
@@ -39,10 +40,10 @@ export const providerFactories: Record<ProviderName, ProviderFactory> = {
   },
 };
 
-/** Creates the provider for one role from its spec; throws non-retryable failures for unusable specs. */
+/** Creates the provider for one role from its spec, its calls traced; throws non-retryable failures for unusable specs. */
 export async function createModelProvider(spec: string, options: ModelProviderOptions): Promise<ModelProvider> {
   const split = splitModelSpec(spec);
-  if (split) return providerFactories[split.provider](split.rest, options);
+  if (split) return traceModelCalls(await providerFactories[split.provider](split.rest, options));
   throw ApplicationFailure.create({
     type: 'InvalidModelSpec',
     nonRetryable: true,

@@ -4,6 +4,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { buildSandboxEnv, buildTestEnv } from '../process-env.js';
 import { bwrapArgs, prlimitArgs, SANDBOX_HOME } from './bwrap-args.js';
+import { countInActivity } from '../activity-metrics.js';
 import { detectRunCause, type RunCause } from './detect-cause.js';
 import { findProgram } from './find-program.js';
 import { guardGitConfig } from './git-config-guard.js';
@@ -104,6 +105,7 @@ export async function runSandboxed(input: SandboxedRunInput): Promise<SandboxedR
         signal: run.signal,
         outputTail,
       }) ?? (restored.length > 0 ? gitConfigCause(restored) : undefined);
+    if (cause?.kind === 'SandboxDenied') countInActivity('taskloop_sandbox_denials');
     return { ...run, stdoutFile, stderrFile, ...(cause ? { cause } : {}) };
   } finally {
     await cgroup?.remove();

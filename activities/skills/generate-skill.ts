@@ -1,17 +1,21 @@
-// The skill-generation activity: asks the skill writer for a draft, then writes the skill file with its provenance.
-// Without a usable model (none set, a scripted file with no skill-writer turn, a failing call) the skill is distilled
-// from the failures instead, marked as such; a model-written skill replaces a distilled one, never the reverse.
+// The skill-generation activity: asks the skill writer for a draft and returns the skill with its provenance, merged
+// with the one the project's memory already holds; the reflection workflow keeps it. Without a usable model (none set,
+// a scripted file with no skill-writer turn, a failing call) the skill is distilled from the failures instead, marked
+// as such; a model-written skill replaces a distilled one, never the reverse. A file is written as a mirror for humans.
 import { ApplicationFailure } from '@temporalio/common';
 import { distillSkill } from '../../domain/learning/reflection/distill-skill.js';
 import type { FailureEvent } from '../../domain/learning/reflection/failure-event.js';
 import { parseSkillDraft, type SkillDraft } from '../../domain/learning/reflection/skill-draft.js';
+import { mergeSkill } from '../../domain/learning/memory.js';
 import { skillId, type Skill } from '../../domain/learning/skills.js';
 import { createModelProvider } from '../models/router.js';
+import { defaultSkillsDir } from './report-failure.js';
 import { buildSkillPrompt } from './skill-prompt.js';
-import { readStoredSkill, writeSkillFile } from './store.js';
+import { writeSkillFile } from './store.js';
 
 export interface GenerateSkillInput {
-  skillsDir: string;
+  /** The project: the mirror file goes to `<workDir>/skills/<project>` of the host running this activity. */
+  project: string;
   /** The skill writer's model; absent: the skill is distilled without a model. */
   modelSpec?: string;
   /** The skill writer's scripted turn to use (calls made before this one). */
@@ -21,13 +25,21 @@ export interface GenerateSkillInput {
   description: string;
   failures: FailureEvent[];
   sourceWorkflowIds: string[];
+  sourceTaskIds?: string[];
+  /** Hosts whose failures are in the group. */
+  hosts?: string[];
+  /** The skill the project's memory holds under this id, if any: its provenance is kept, and its model-written text. */
+  existing?: Skill;
 }
 
 export interface GeneratedSkill {
+  /** The skill to keep in the project's memory. */
+  skill: Skill;
   id: string;
+  /** The mirror file on the host that ran this activity. */
   path: string;
   pattern: string;
-  /** All workflows the stored skill was distilled from (earlier ones kept when the file existed). */
+  /** All workflows the skill was distilled from (earlier ones kept when memory held it). */
   sourceWorkflowIds: string[];
   /** Who wrote the stored text: the model, or the deterministic distiller (with why no model wrote it). */
   writtenBy?: 'model' | 'distilled';
@@ -37,6 +49,8 @@ export interface GeneratedSkill {
 export interface GenerateSkillDeps {
   /** Where relative `scripted:` model files resolve. */
   cwd: string;
+  /** The host's work folder, where the mirror goes. */
+  workDir: string;
   now?: () => Date;
 }
 
@@ -74,35 +88,30 @@ async function draftSkill(input: GenerateSkillInput, deps: GenerateSkillDeps): P
 }
 
 /**
- * Writes `<skillsDir>/<id>.md`. The id comes from the pattern and the group's description, not from the model's
- * words, so a retry (or the same pattern recurring) rewrites the same file and merges provenance, never a duplicate.
+ * The skill for the group. Its id comes from the pattern and the group's description, not from the model's words, so
+ * a retry (or the same pattern recurring, on any host) updates the same skill and merges provenance, never a duplicate.
  */
 export async function generateSkill(input: GenerateSkillInput, deps: GenerateSkillDeps): Promise<GeneratedSkill> {
   const drafted = await draftSkill(input, deps);
-  const id = skillId(input.pattern, input.description);
-  const existing = await readStoredSkill(input.skillsDir, id);
-  const sourceWorkflowIds = [...new Set([...(existing?.sourceWorkflowIds ?? []), ...input.sourceWorkflowIds])];
-  // A distilled draft never overwrites a model's words: it only adds provenance.
-  const keepExisting =
-    existing !== undefined && drafted.writtenBy === 'distilled' && existing.writtenBy !== 'distilled';
-  const text = keepExisting
-    ? { whenItApplies: existing.whenItApplies, whatToDo: existing.whatToDo, writtenBy: existing.writtenBy }
-    : { ...drafted.draft, writtenBy: drafted.writtenBy };
-  const skill: Skill = {
-    id,
+  const skill = mergeSkill(input.existing, {
+    id: skillId(input.pattern, input.description),
     pattern: input.pattern,
-    whenItApplies: text.whenItApplies,
-    whatToDo: text.whatToDo,
-    sourceWorkflowIds,
-    createdAt: existing?.createdAt ?? (deps.now ?? (() => new Date()))().toISOString(),
-    ...(text.writtenBy === undefined ? {} : { writtenBy: text.writtenBy }),
-  };
-  const file = await writeSkillFile(input.skillsDir, skill);
+    draft: drafted.draft,
+    writtenBy: drafted.writtenBy,
+    provenance: {
+      sourceWorkflowIds: input.sourceWorkflowIds,
+      sourceTaskIds: input.sourceTaskIds ?? [],
+      hosts: input.hosts ?? [],
+    },
+    now: (deps.now ?? (() => new Date()))().toISOString(),
+  });
+  const file = await writeSkillFile(defaultSkillsDir(deps.workDir, input.project), skill);
   return {
-    id,
+    skill,
+    id: skill.id,
     path: file,
     pattern: skill.pattern,
-    sourceWorkflowIds,
+    sourceWorkflowIds: skill.sourceWorkflowIds,
     ...(skill.writtenBy === undefined ? {} : { writtenBy: skill.writtenBy }),
     ...(drafted.writtenBy === 'distilled' ? { distilledBecause: drafted.because } : {}),
   };

@@ -4,7 +4,7 @@ import { generateSkill, type GenerateSkillInput } from './generate-skill.js';
 import { reportFailure, type ReportFailureInput } from './report-failure.js';
 
 export { findSkillsFor, formatSkillsForPrompt, type OfferedSkill } from './load-skills.js';
-export { loadSkills, skillFilePath, writeSkillFile } from './store.js';
+export { skillFilePath, writeSkillFile } from './store.js';
 export { defaultSkillsDir } from './report-failure.js';
 export type { GenerateSkillInput, GeneratedSkill } from './generate-skill.js';
 export type { ReportFailureInput } from './report-failure.js';
@@ -18,8 +18,8 @@ export interface SkillActivityDeps {
 export function createSkillActivities(deps: SkillActivityDeps) {
   return {
     generateSkill: (input: GenerateSkillInput) =>
-      heartbeatWhile(() => generateSkill(input, { cwd: deps.cwd ?? process.cwd() })),
-    reportFailure: (input: ReportFailureInput) => reportFailure(input, deps),
+      heartbeatWhile(() => generateSkill(input, { cwd: deps.cwd ?? process.cwd(), workDir: deps.workDir })),
+    reportFailure: (input: ReportFailureInput) => reportFailure(input),
   };
 }
 

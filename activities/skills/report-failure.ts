@@ -11,16 +11,10 @@ export interface ReportFailureInput {
   event: FailureEventInput;
   skillWriterModel?: string;
   learning?: { enabled: boolean; roles: string[] };
-  /** Default `<workDir>/skills/<project>` of the worker that starts the reflection workflow. */
-  skillsDir?: string;
   threshold?: number;
   minCount?: number;
   /** Default: the queue this activity runs on (the shared queue). */
   taskQueue?: string;
-}
-
-export interface ReportFailureDeps {
-  workDir: string;
 }
 
 /**
@@ -42,10 +36,7 @@ export function defaultSkillsDir(workDir: string, project: string): string {
 }
 
 /** Signals (with start) the reflection workflow of the project and role; returns its workflow id. */
-export async function reportFailure(
-  input: ReportFailureInput,
-  deps: ReportFailureDeps,
-): Promise<{ workflowId: string }> {
+export async function reportFailure(input: ReportFailureInput): Promise<{ workflowId: string }> {
   // The worker's own client (SDK >= 1.13 passes it to every activity over the worker's connection).
   const context = Context.current();
   const handle = await signalFailure(context.client, {
@@ -54,7 +45,6 @@ export async function reportFailure(
     workflow: {
       project: input.project,
       role: input.role,
-      skillsDir: input.skillsDir ?? defaultSkillsDir(deps.workDir, input.project),
       learning: input.learning ?? learningFromEnv(process.env),
       ...(input.skillWriterModel === undefined ? {} : { skillWriterModel: input.skillWriterModel }),
       ...(input.threshold === undefined ? {} : { threshold: input.threshold }),

@@ -7,7 +7,7 @@ import { durationFlag, parseFlags } from '../args.js';
 import { UsageError } from '../cli-errors.js';
 import { findOldArtifacts, removeArtifactFolder } from '../clean/artifacts.js';
 import { judgeBranches, removeBranch } from '../clean/branches.js';
-import { endReflection, findIdleReflections } from '../clean/reflections.js';
+import { endReflection, findIdleReflections, holdsMemory } from '../clean/reflections.js';
 import { withTaskClient } from '../tasks/task-client.js';
 import type { Command } from './command.js';
 
@@ -92,6 +92,12 @@ export const cleanCommand: Command = {
         olderThanMs,
         nowMs: Date.now(),
       })) {
+        if (holdsMemory(reflection)) {
+          say(
+            `keep reflection workflow ${reflection.workflowId}: holds the project's memory (${reflection.memory ? `${reflection.memory.skills} skills, ${reflection.memory.failures} failures` : 'its memory query got no answer'})`,
+          );
+          continue;
+        }
         if (!dryRun) await endReflection(client, reflection, olderThan);
         say(
           `${dryRun ? 'would end' : 'ended'} reflection workflow ${reflection.workflowId} (last failure ${new Date(reflection.lastFailureMs).toISOString()})`,

@@ -65,7 +65,7 @@ export const demoCommand: Command = {
       await watchProject(handle, log);
       const report = await handle.result();
       log(`\nReport for ${project}:\n${formatProjectReport(report)}`);
-      for (const line of await describeLearning(report, worker.host.workDir)) log(line);
+      for (const line of await describeLearning(report, client)) log(line);
       log(`\nBranches with the commits: git -C ${repo} log --oneline --all`);
       log(
         `Web UI: ${ui}/namespaces/${target.namespace}/workflows/${workflowId}  (filter tasks with: Project="${project}")`,

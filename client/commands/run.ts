@@ -14,6 +14,8 @@ import { startTask } from '../tasks/start-task.js';
 import { withTaskClient } from '../tasks/task-client.js';
 import { loadTaskloopConfig } from '../config.js';
 import type { Command } from './command.js';
+import { createTaskBoard } from '../output/task-board.js';
+import { watchTask } from '../projects/watch-task.js';
 
 const help = `Usage: taskloop run --repo PATH --goal TEXT --model SPEC [flags]
 
@@ -62,7 +64,8 @@ export const runCommand: Command = {
         : error;
     });
     // In JSON mode stdout carries only the JSON document; remarks go to stderr.
-    const say = (line: string) => (request.json ? console.error(line) : console.log(line));
+    const board = request.wait ? createTaskBoard(request.json ? process.stderr : process.stdout) : undefined;
+    const say = (line: string) => (board ? board.print(line) : request.json ? console.error(line) : console.log(line));
 
     return withTaskClient(async ({ client, target }) => {
       const { handle, started } = await startTask(client, spec, { taskQueue: request.taskQueue });
@@ -82,7 +85,11 @@ export const runCommand: Command = {
         return 0;
       }
       say(`waiting for ${handle.workflowId} (Ctrl-C stops waiting, not the task)`);
+      // On a terminal the task's phase, attempt and time tick in place while it runs.
+      const progress = board && watchTask(handle, say, { board }).catch(() => undefined);
       const outcome = await awaitOutcome('run', handle, say);
+      await progress;
+      board?.done();
       console.log(request.json ? JSON.stringify(outcome, null, 2) : formatOutcome(outcome));
       return outcome.status === 'COMPLETED' ? 0 : 1;
     });

@@ -4,6 +4,7 @@ import { SHARED_TASK_QUEUE } from '../../workflows/task-queues.js';
 import { intFlag, parseFlags } from '../args.js';
 import { UsageError } from '../cli-errors.js';
 import { watchProject } from '../demo/watch-project.js';
+import { createTaskBoard } from '../output/task-board.js';
 import { formatFollowHints } from '../output/follow-hints.js';
 import { formatProjectReport } from '../output/project-report.js';
 import { formatScheduleList } from '../output/schedule-list.js';
@@ -121,7 +122,10 @@ export const scheduleCommand: Command = {
         return 0;
       }
       say(`watching ${handle.workflowId} (Ctrl-C stops watching, not the project)`);
-      await watchProject(handle, say);
+      // On a terminal every task's line is redrawn in place; elsewhere each change is a plain line.
+      const board = createTaskBoard(json ? process.stderr : process.stdout);
+      await watchProject(handle, board ? (line) => board.print(line) : say, { board });
+      board?.done();
       const report = await handle.result();
       console.log(json ? JSON.stringify(report, null, 2) : formatProjectReport(report));
       return report.counts.COMPLETED === report.total ? 0 : 1;

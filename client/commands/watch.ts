@@ -4,6 +4,7 @@ import { parseFlags } from '../args.js';
 import { WorkFailed } from '../cli-errors.js';
 import { watchProject } from '../demo/watch-project.js';
 import { formatProjectReport } from '../output/project-report.js';
+import { createTaskBoard } from '../output/task-board.js';
 import { formatOutcome } from '../output/task-report.js';
 import { resolveTarget } from '../projects/resolve-target.js';
 import { watchTask } from '../projects/watch-task.js';
@@ -35,20 +36,24 @@ export const watchCommand: Command = {
     const { values, positionals } = parseFlags('watch', argv, { json: { type: 'boolean' } }, true);
     const ref = takeTaskRef('watch', positionals);
     const json = values.json ?? false;
-    const say = (line: string) => (json ? console.error(line) : console.log(line));
+    // On a terminal (and without NO_COLOR / --no-color) the task's line is redrawn in place; elsewhere plain lines.
+    const board = createTaskBoard(json ? process.stderr : process.stdout);
+    const say = (line: string) => (board ? board.print(line) : json ? console.error(line) : console.log(line));
     return withTaskClient(async ({ client }) => {
       const target = await resolveTarget(client, 'watch', ref);
       if (target.kind === 'task') {
         const { handle } = target.task;
         say(`watching task ${handle.workflowId}`);
-        await whileCheckingWorker(handle, say, () => watchTask(handle, say));
+        await whileCheckingWorker(handle, say, () => watchTask(handle, say, { board }));
+        board?.done();
         const outcome = await awaitOutcome('watch', handle, say);
         console.log(json ? JSON.stringify(outcome, null, 2) : formatOutcome(outcome));
         return outcome.status === 'COMPLETED' ? 0 : 1;
       }
       const { handle } = target.project;
       say(`watching project ${handle.workflowId}`);
-      await whileCheckingWorker(handle, say, () => watchProject(handle, say));
+      await whileCheckingWorker(handle, say, () => watchProject(handle, say, { board }));
+      board?.done();
       const report = await handle.result().catch((error: unknown) => {
         if (!(error instanceof WorkflowFailedError)) throw error;
         throw new WorkFailed(

@@ -1,25 +1,26 @@
-// What the demo says about the coder checking its own work and about learning: the in-attempt test runs, the
-// skills reflection wrote from recurring failures and which task was offered each, and the report card's skills line.
-import { readdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
+// What the demo says about the coder checking its own work and about learning: the in-attempt test runs, the skills
+// in the project's memory (written by reflection from recurring failures), the tasks offered each, the report card.
+import type { Client } from '@temporalio/client';
 import { buildReportCard } from '../../domain/learning/report-card.js';
-import { parseSkill, type Skill } from '../../domain/learning/skills.js';
+import type { Skill } from '../../domain/learning/skills.js';
 import type { ProjectReport } from '../../domain/project/project-report.js';
+import { memoryQuery, reflectionWorkflowId } from '../../workflows/reflection-messages.js';
 
-/** The skills a worker stored for a project (the worker keeps them in `<workDir>/skills/<project>`). */
-async function readSkills(workDir: string, project: string): Promise<Skill[]> {
-  const dir = path.join(workDir, 'skills', project);
-  const names = (await readdir(dir).catch(() => [] as string[])).filter((name) => name.endsWith('.md')).sort();
-  const parsed = await Promise.all(names.map(async (name) => parseSkill(await readFile(path.join(dir, name), 'utf8'))));
-  return parsed.flatMap((result) => (result.success ? [result.data] : []));
+/** The project's skills from its memory (the coder reflection workflow); none when nothing failed. */
+async function readSkills(client: Client, project: string): Promise<Skill[]> {
+  const memory = await client.workflow
+    .getHandle(reflectionWorkflowId(project, 'coder'))
+    .query(memoryQuery)
+    .catch(() => undefined);
+  return memory?.skills ?? [];
 }
 
 /** Lines for the demo's output, after the report. */
-export async function describeLearning(report: ProjectReport, workDir: string): Promise<string[]> {
+export async function describeLearning(report: ProjectReport, client: Client): Promise<string[]> {
   const lines = [
     `\nIn-attempt test runs: ${report.telemetry.in_attempt_test_runs} (the coder ran the tests itself before finishing)`,
   ];
-  const skills = await readSkills(workDir, report.project);
+  const skills = await readSkills(client, report.project);
   const offered = (id: string) =>
     (report.runTasks ?? []).filter((task) => task.usedSkills?.includes(id)).map((task) => task.taskId);
   for (const skill of skills) {

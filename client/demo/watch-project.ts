@@ -1,11 +1,12 @@
 // Live progress of a project in the terminal: one line whenever a task changes state, phase or attempt, and a
-// progress bar; returns when the project workflow has ended. Running tasks' phase and attempt come from their own
-// `state` query (the project only learns them when a run ends).
+// progress bar (on a terminal, every task's line redrawn in place); returns when the project workflow has ended.
+// Running tasks' phase and attempt come from their own `state` query (the project only learns them when a run ends).
 import type { WorkflowHandle } from '@temporalio/client';
 import type { ProjectStateView, ProjectTaskView } from '../../domain/project/project-report.js';
 import type { TaskState } from '../../domain/task-state.js';
 import { stateQuery } from '../../workflows/messages.js';
 import { projectStateQuery } from '../../workflows/project-messages.js';
+import type { BoardRow, TaskBoard } from '../output/task-board.js';
 
 const finished = new Set(['COMPLETED', 'FAILED', 'SKIPPED', 'CANCELLED']);
 const CHILD_QUERY_LIMIT_MS = 2_000;
@@ -42,11 +43,31 @@ async function queryChild(handle: WorkflowHandle, workflowId: string): Promise<T
   }
 }
 
+/** A task's board row: the live phase and attempt of a running one, and its time since it started (or ran). */
+export function projectBoardRow(task: ProjectTaskView, live: TaskState | undefined, now: Date): BoardRow {
+  const running = task.state === 'RUNNING';
+  const status = running && live && live.status !== 'RUNNING' ? live.status : task.state;
+  const startedAt = task.startedAt ? Date.parse(task.startedAt) : undefined;
+  const endedAt = task.endedAt ? Date.parse(task.endedAt) : now.getTime();
+  const phase = running ? (live?.phase ?? task.phase ?? 'starting') : undefined;
+  const attempt = live?.attempt ?? task.attempt;
+  return {
+    id: task.id,
+    status,
+    ...(phase ? { phase } : {}),
+    ...(attempt ? { attempt } : {}),
+    ...(startedAt === undefined ? {} : { elapsedMs: endedAt - startedAt }),
+    ...(task.failureClass ? { note: task.failureClass } : {}),
+  };
+}
+
+/** Polls until the project ends: on a terminal `board` redraws every task's line each poll, else `log` gets changes. */
 export async function watchProject(
   handle: WorkflowHandle,
   log: (line: string) => void,
-  intervalMs = 400,
+  options: { intervalMs?: number; board?: TaskBoard } = {},
 ): Promise<void> {
+  const { intervalMs = 400, board } = options;
   const seen = new Map<string, string>();
   const started = Date.now();
   let lastBar = '';
@@ -58,16 +79,24 @@ export async function watchProject(
       const live = new Map(
         await Promise.all(running.map(async (task) => [task.id, await queryChild(handle, task.workflowId)] as const)),
       );
-      for (const task of view.tasks) {
-        const line = describe(task, live.get(task.id));
-        if (seen.get(task.id) !== line) {
-          seen.set(task.id, line);
-          log(`  ${((Date.now() - started) / 1000).toFixed(1).padStart(5)}s  ${task.id.padEnd(18)} ${line}`);
+      if (board) {
+        const now = new Date();
+        board.show(
+          view.tasks.map((task) => projectBoardRow(task, live.get(task.id), now)),
+          progressBar(view),
+        );
+      } else {
+        for (const task of view.tasks) {
+          const line = describe(task, live.get(task.id));
+          if (seen.get(task.id) !== line) {
+            seen.set(task.id, line);
+            log(`  ${((Date.now() - started) / 1000).toFixed(1).padStart(5)}s  ${task.id.padEnd(18)} ${line}`);
+          }
         }
+        const bar = progressBar(view);
+        if (bar !== lastBar) log(`  ${' '.repeat(6)}  ${bar}`);
+        lastBar = bar;
       }
-      const bar = progressBar(view);
-      if (bar !== lastBar) log(`  ${' '.repeat(6)}  ${bar}`);
-      lastBar = bar;
     }
     if (description.status.name !== 'RUNNING') return;
     await new Promise((resolve) => setTimeout(resolve, intervalMs));

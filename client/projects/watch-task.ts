@@ -1,8 +1,9 @@
 // Live progress of one task in the terminal: a line whenever its status, phase or attempt changes, with the time
-// since watching began; returns when the task workflow has closed.
+// since watching began (on a terminal, one line redrawn in place); returns when the task workflow has closed.
 import type { WorkflowHandle } from '@temporalio/client';
 import type { TaskState } from '../../domain/task-state.js';
 import { stateQuery } from '../../workflows/messages.js';
+import type { BoardRow, TaskBoard } from '../output/task-board.js';
 
 export function describeTaskProgress(state: TaskState): string {
   const last = state.attempts.at(-1);
@@ -10,7 +11,26 @@ export function describeTaskProgress(state: TaskState): string {
   return `${state.status}, phase ${state.phase}, attempt ${state.attempt}${why}`;
 }
 
-export async function watchTask(handle: WorkflowHandle, log: (line: string) => void, intervalMs = 400): Promise<void> {
+/** The board row of a task: its id, status, phase and attempt, and how long ago its workflow started. */
+export function taskBoardRow(state: TaskState, startedAt: Date, now: Date): BoardRow {
+  const failure = state.attempts.at(-1)?.failure;
+  return {
+    id: state.taskId,
+    status: state.status,
+    phase: state.phase,
+    attempt: state.attempt,
+    elapsedMs: now.getTime() - startedAt.getTime(),
+    ...(failure ? { note: `last failure: ${failure.failureClass} at ${failure.node}` } : {}),
+  };
+}
+
+/** Polls until the task closes: on a terminal `board` redraws its line each poll, else `log` gets each change. */
+export async function watchTask(
+  handle: WorkflowHandle,
+  log: (line: string) => void,
+  options: { intervalMs?: number; board?: TaskBoard } = {},
+): Promise<void> {
+  const { intervalMs = 400, board } = options;
   const started = Date.now();
   let last = '';
   for (;;) {
@@ -18,8 +38,9 @@ export async function watchTask(handle: WorkflowHandle, log: (line: string) => v
     if (description.status.name !== 'RUNNING') return;
     // Before its first workflow task a task has no query handler; that is "not yet", so no line.
     const state = await handle.query(stateQuery).catch(() => undefined);
+    if (state && board) board.show([taskBoardRow(state, description.startTime, new Date())]);
     const line = state ? describeTaskProgress(state) : '';
-    if (line && line !== last) {
+    if (!board && line && line !== last) {
       last = line;
       log(`  ${((Date.now() - started) / 1000).toFixed(1).padStart(5)}s  ${line}`);
     }

@@ -8,3 +8,4 @@ export type { RunTask } from './finished-task.js';
 export * from './lessons.js';
 export * from './report-card.js';
 export * from './reflection/index.js';
+export * from './memory.js';

@@ -12,6 +12,10 @@ export const skillSchema = z.object({
   whatToDo: z.string().min(1),
   /** Workflows whose failures the skill was distilled from. */
   sourceWorkflowIds: z.array(z.string()),
+  /** Tasks whose failures the skill was distilled from (memory shared by every host). */
+  sourceTaskIds: z.array(z.string()).optional(),
+  /** Hosts whose failures the skill was distilled from. */
+  hosts: z.array(z.string()).optional(),
   createdAt: z.string().min(1),
   /** `model`: written by the skill-writer model; `distilled`: made without a model from the failures (replaced later). */
   writtenBy: z.enum(['model', 'distilled']).optional(),
@@ -37,6 +41,8 @@ export function renderSkill(skill: Skill): string {
       pattern: skill.pattern,
       applies_when: collapse(skill.whenItApplies),
       source_workflows: skill.sourceWorkflowIds,
+      ...(skill.sourceTaskIds === undefined ? {} : { source_tasks: skill.sourceTaskIds }),
+      ...(skill.hosts === undefined ? {} : { hosts: skill.hosts }),
       created_at: skill.createdAt,
       ...(skill.writtenBy === undefined ? {} : { written_by: skill.writtenBy }),
     }),
@@ -73,6 +79,8 @@ export function parseSkill(text: string): ParseSkillResult {
     whenItApplies: body.slice(whenAt + whenHeading.length, whatAt).trim() || fields.data.applies_when,
     whatToDo: body.slice(whatAt + whatHeading.length + 2).trim(),
     sourceWorkflowIds: fields.data.source_workflows,
+    ...(fields.data.source_tasks === undefined ? {} : { sourceTaskIds: fields.data.source_tasks }),
+    ...(fields.data.hosts === undefined ? {} : { hosts: fields.data.hosts }),
     createdAt: fields.data.created_at,
     ...(fields.data.written_by === undefined ? {} : { writtenBy: fields.data.written_by }),
   };
@@ -98,6 +106,8 @@ const frontMatterSchema = z.object({
   pattern: z.string().min(1),
   applies_when: z.string(),
   source_workflows: z.array(z.string()),
+  source_tasks: z.array(z.string()).optional(),
+  hosts: z.array(z.string()).optional(),
   created_at: z.string().min(1),
   written_by: z.enum(['model', 'distilled']).optional(),
 });

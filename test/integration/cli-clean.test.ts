@@ -4,11 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { simpleGit } from 'simple-git';
 import { describe, expect, inject, it } from 'vitest';
-import { reflectionWorkflowId } from '../../workflows/reflection-messages.js';
+import { signalFailure } from '../../activities/skills/signal-failure.js';
+import { memoryQuery, reflectionWorkflowId } from '../../workflows/reflection-messages.js';
 import type { ReflectionWorkflowInput } from '../../workflows/reflection.js';
 import { runTaskloop } from '../support/cli.js';
 import { makeRepo } from '../support/git-repo.js';
-import { uniqueId, useTestTemporal } from './support/temporal.js';
+import { eventually, uniqueId, useTestTemporal } from './support/temporal.js';
 
 /** An artifact folder `<workDir>/artifacts/<name>/a1/log.txt`, last written `ageMs` ago. */
 async function artifactFolder(workDir: string, name: string, ageMs: number): Promise<string> {
@@ -82,5 +83,31 @@ describe('taskloop clean', () => {
     expect(idle.exitCode, idle.all).toBe(0);
     expect(idle.stdout).toContain(`ended reflection workflow ${handle.workflowId}`);
     expect((await handle.describe()).status.name).toBe('TERMINATED');
+  });
+
+  it("keeps an idle reflection workflow that holds the project's memory", async () => {
+    const project = uniqueId('clean-memory');
+    const workflow = { project, role: 'coder', learning: { enabled: true, roles: ['coder'] } };
+    const event = {
+      workflowId: `task-${project}-a`,
+      taskId: 'a',
+      attempt: 1,
+      description: 'Fix mean',
+      failureClass: 'code_defect',
+      pattern: 'wrong_constant',
+    };
+    const handle = await signalFailure(t.client, { taskQueue: t.host.taskQueue, workflow, event });
+    await eventually('the failure in memory', async () => {
+      const memory = await handle.query(memoryQuery).catch(() => undefined);
+      return memory?.history.length === 1 ? memory : undefined;
+    });
+    const env = { ...process.env, TEMPORAL_ADDRESS: inject('temporalAddress') };
+    const clean = await runTaskloop(['clean', '--project', project, '--older-than', '0'], { env });
+    expect(clean.exitCode, clean.all).toBe(0);
+    expect(clean.stdout).toContain(
+      `keep reflection workflow ${handle.workflowId}: holds the project's memory (0 skills, 1 failures)`,
+    );
+    expect((await handle.describe()).status.name).toBe('RUNNING');
+    await handle.terminate('test over');
   });
 });

@@ -3,23 +3,11 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { reflectionWorkflowId } from '../../workflows/reflection-messages.js';
 import { calcFiles, fixTurns, turn, type ScriptTurn } from '../support/calc-project.js';
+import { meanFiles, wrongMean } from './support/mean-project.js';
 import { makeRepo, makeTempDir } from '../support/git-repo.js';
 import { eventually, uniqueId, useTestTemporal } from './support/temporal.js';
 import { startTestTask, taskOutcome, taskSpec } from './support/tasks.js';
 
-const meanFiles = {
-  ...calcFiles,
-  'calc.py': `${calcFiles['calc.py']}\n\ndef mean(values):\n    return sum(values) // len(values)\n`,
-  'tests/test_mean.py': 'from calc import mean\n\n\ndef test_mean():\n    assert mean([1, 2]) == 1.5\n',
-};
-const wrongMean = (): ScriptTurn[] => [
-  turn('replace_in_file', {
-    path: 'calc.py',
-    old: 'return sum(values) // len(values)',
-    new: 'return sum(values) // max(len(values), 1)',
-  }),
-  turn('finish', { summary: 'guarded the division' }),
-];
 const skillDraft = {
   content: JSON.stringify({
     whenItApplies: 'fix calc.mean returning the wrong average',
@@ -110,7 +98,8 @@ describe('learning in the loop: patterns, adaptations, reflection and skills', (
 
     const skillsDir = path.join(t.host.workDir, 'skills', project);
     const files = await eventually('the distilled skill file', async () => {
-      const found = await readdir(skillsDir).catch(() => []);
+      // Only finished skills: a mirror is written to a temporary name first, then renamed.
+      const found = (await readdir(skillsDir).catch(() => [])).filter((name) => name.endsWith('.md'));
       return found.length > 0 ? found : undefined;
     });
     expect(files).toHaveLength(1);
@@ -159,7 +148,7 @@ describe('learning in the loop: patterns, adaptations, reflection and skills', (
 
     const skillsDir = path.join(t.host.workDir, 'skills', project);
     const skillFiles = await eventually('the skill file', async () => {
-      const files = await readdir(skillsDir).catch(() => []);
+      const files = (await readdir(skillsDir).catch(() => [])).filter((name) => name.endsWith('.md'));
       return files.length > 0 ? files : undefined;
     });
     expect(skillFiles).toHaveLength(1);

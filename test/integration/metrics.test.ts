@@ -5,9 +5,13 @@ import type { TaskOutcome } from '../../domain/task-state.js';
 import { findFreePort } from '../../platform/server/ports.js';
 import { pauseSignal, cancelSignal } from '../../workflows/messages.js';
 import { startWorkerProcess } from '../support/cli.js';
-import { fixTurns, makeCalcProject, wrongTurns } from '../support/calc-project.js';
+import { calcFiles, fixTurns, makeCalcProject, turn, wrongTurns, type ScriptTurn } from '../support/calc-project.js';
 import { startTestTask, taskSpec, waitForState, taskOutcome } from './support/tasks.js';
 import { uniqueId, useTestClient, workerProcessEnv } from './support/temporal.js';
+
+/** Tries to write outside the worktree only while add is wrong, so the fixed attempt passes. */
+const escapeTest =
+  "from calc import add\n\n\ndef test_add_stays_inside():\n    if add(2, 3) != 5:\n        open('/usr/taskloop-probe', 'w').write('x')\n";
 
 type Sample = { name: string; labels: Record<string, string>; value: number };
 
@@ -42,8 +46,13 @@ describe('taskloop worker --metrics', () => {
     ({ child: worker } = await startWorkerProcess(await workerProcessEnv(queue, { TASKLOOP_METRICS: address })));
     const scrape = async () => parsePrometheus(await (await fetch(`http://${address}/metrics`)).text());
 
-    // A task that fails its first attempt and passes its second.
-    const project = await makeCalcProject({ coder: [...wrongTurns(), ...fixTurns()] });
+    // A task that fails its first attempt and passes its second. While add is wrong, one test tries to write
+    // outside the worktree (the sandbox refuses it); the second attempt's coder runs the tests once itself.
+    const [fixEdit, finish] = fixTurns() as [ScriptTurn, ScriptTurn];
+    const project = await makeCalcProject(
+      { coder: [...wrongTurns(), fixEdit, turn('run_tests', {}), finish] },
+      { ...calcFiles, 'tests/test_escape.py': escapeTest },
+    );
     const spec = taskSpec({
       repo: project.repo,
       goal: 'Fix add in calc.py',
@@ -52,6 +61,9 @@ describe('taskloop worker --metrics', () => {
     });
     const outcome = (await taskOutcome(await startTestTask(t.client, queue, spec))) as TaskOutcome;
     expect(outcome.attempts.map((attempt) => attempt.status)).toEqual(['REWORK_REQUIRED', 'PASSED']);
+    const denied = outcome.attempts.filter((attempt) => attempt.test?.cause?.kind === 'SandboxDenied').length;
+    const ownTestRuns = outcome.attempts.reduce((sum, a) => sum + (a.coder?.telemetry.inAttemptTestRuns ?? 0), 0);
+    expect([denied, ownTestRuns]).toEqual([1, 1]);
 
     // During: a second task held paused is running, so it is not counted as ended.
     const other = await makeCalcProject({ coder: fixTurns() });
@@ -81,6 +93,8 @@ describe('taskloop worker --metrics', () => {
     // Two attempts each ran claim, code and test: one observation per node and attempt.
     expect(total(during, 'taskloop_node_duration_count', { node: 'test' })).toBe(2);
     expect(total(during, 'taskloop_node_duration_count', { node: 'commit' })).toBe(1);
+    expect(total(during, 'taskloop_sandbox_denials_total', { activityType: 'runTests' })).toBe(denied);
+    expect(total(during, 'taskloop_in_attempt_test_runs_total', { activityType: 'runCoder' })).toBe(ownTestRuns);
     // The SDK's own metrics come from the same endpoint.
     expect(total(during, 'temporal_workflow_completed_total')).toBeGreaterThanOrEqual(1);
 

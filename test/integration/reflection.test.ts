@@ -10,6 +10,7 @@ import { signalFailure } from '../../activities/skills/signal-failure.js';
 import { parseSkill } from '../../domain/learning/skills.js';
 import type { FailureEventInput } from '../../domain/learning/reflection/failure-event.js';
 import {
+  memoryQuery,
   reflectionStateQuery,
   reflectionWorkflowId,
   type ReflectionStateView,
@@ -48,13 +49,13 @@ describe('the reflection workflow on a real server', () => {
 
   async function setUp(skillWriter: { content: string }[], overrides: Partial<ReflectionWorkflowInput> = {}) {
     const project = uniqueId('p');
-    const skillsDir = path.join(dir, project, 'skills');
+    // The skill writer's host mirrors each skill into its own work folder.
+    const skillsDir = path.join(host.workDir, 'skills', project);
     const scriptFile = path.join(dir, `${project}.json`);
     await writeFile(scriptFile, JSON.stringify({ skillWriter }));
     const workflow: ReflectionWorkflowInput = {
       project,
       role: 'coder',
-      skillsDir,
       skillWriterModel: `scripted:${scriptFile}`,
       learning: { enabled: true, roles: ['coder'] },
       ...overrides,
@@ -89,7 +90,7 @@ describe('the reflection workflow on a real server', () => {
     (await readdir(skillsDir).catch(() => [] as string[])).filter((name) => name.endsWith('.md'));
 
   it('writes exactly one skill with provenance from two similar failures, clears them, and offers it to a later similar task', async () => {
-    const { skillsDir, send, stateWhen, project } = await setUp([
+    const { skillsDir, send, stateWhen, project, handle } = await setUp([
       draft('Fixing the cache key the fetcher module ignores'),
     ]);
     await send(cacheGoal(1));
@@ -111,7 +112,11 @@ describe('the reflection workflow on a real server', () => {
       sourceWorkflowIds: [`task-${project}-t1`, `task-${project}-t2`],
     });
 
-    const offered = await findSkillsFor(skillsDir, 'The fetcher module ignores the cache key');
+    // The memory holds the skill itself (the file is a mirror) and both failures in the history.
+    const memory = await handle.query(memoryQuery);
+    expect(memory.skills).toEqual([skill.success && skill.data]);
+    expect(memory.history.map((record) => record.taskId)).toEqual(['t1', 't2']);
+    const offered = findSkillsFor(memory.skills, 'The fetcher module ignores the cache key');
     expect(offered.map((s) => s.id)).toEqual([state.skills[0]!.id]);
 
     // The cleared pattern does not fire again on one more similar failure.
@@ -196,7 +201,6 @@ describe('the reflection workflow on a real server', () => {
 
   it('is reached through the reportFailure activity, which starts the workflow on its own queue', async () => {
     const project = uniqueId('p');
-    const skillsDir = path.join(dir, project, 'skills');
     const env = new MockActivityEnvironment({ taskQueue: host.taskQueue }, { client });
     const event = {
       workflowId: `task-${project}-a`,
@@ -205,11 +209,9 @@ describe('the reflection workflow on a real server', () => {
       description: cacheGoal(1),
       failureClass: 'context_problem',
     };
-    const { workflowId } = (await env.run(
-      reportFailure,
-      { project, role: 'coder', event, skillsDir },
-      { workDir: dir },
-    )) as { workflowId: string };
+    const { workflowId } = (await env.run(reportFailure, { project, role: 'coder', event }, { workDir: dir })) as {
+      workflowId: string;
+    };
     started.push(workflowId);
 
     expect(workflowId).toBe(`reflection-${project}-coder`);

@@ -8,11 +8,14 @@ import {
   type ReflectionFailure,
   type ReflectionState,
 } from '../../domain/learning/reflection/index.js';
+import { storeSkill } from '../../domain/learning/memory.js';
 import { groupFailures, type FailureGroup } from '../../domain/learning/similarity.js';
+import { skillId } from '../../domain/learning/skills.js';
+import type { GeneratedSkill } from '../../activities/skills/index.js';
 import { generateSkill } from './proxies.js';
 
 export interface SkillWriting {
-  skillsDir: string;
+  project: string;
   skillWriterModel?: string;
   threshold: number;
   minCount: number;
@@ -32,22 +35,31 @@ async function writeSkill(
 ): Promise<void> {
   const pattern = describeGroupPattern(group);
   const startTurn = state.skillWriterCalls++;
+  const existing = state.memory.skills.find((skill) => skill.id === skillId(pattern, group.description));
+  const hosts = group.failures.map((failure) => failure.host).filter((host): host is string => host !== undefined);
   try {
-    const written = await generateSkill({
-      skillsDir: options.skillsDir,
+    const { skill, ...written }: Partial<GeneratedSkill> & Omit<GeneratedSkill, 'skill'> = await generateSkill({
+      project: options.project,
       ...(options.skillWriterModel === undefined ? {} : { modelSpec: options.skillWriterModel }),
       startTurn,
       pattern,
       description: group.description,
       failures: group.failures.map(({ id: _id, ...failure }) => failure),
       sourceWorkflowIds: group.workflowIds,
+      sourceTaskIds: [...new Set(group.failures.map((failure) => failure.taskId))],
+      hosts: [...new Set(hosts)],
+      ...(existing === undefined ? {} : { existing }),
     });
-    recordSkillWritten(state, group, written, new Date().toISOString());
+    // Memory is the source of truth; the activity's file is only a mirror for humans on the host that wrote it. A
+    // result recorded before the memory moved here (replayed history) carries no skill.
+    if (skill) storeSkill(state.memory, skill);
+    recordSkillWritten(state, group, { ...written, hosts: skill?.hosts ?? [] }, new Date().toISOString());
     log.info('skill written', {
       id: written.id,
-      path: written.path,
+      mirror: written.path,
       writtenBy: written.writtenBy,
       sourceWorkflowIds: written.sourceWorkflowIds,
+      hosts: skill?.hosts,
     });
   } catch (error) {
     const message = `skill generation for pattern ${pattern} failed: ${describeError(error)}`;

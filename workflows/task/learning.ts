@@ -1,9 +1,11 @@
 // Learning around attempts: before one, the adaptations chosen from this task's earlier failures and the project's
-// history; after a failure, the history and the project's reflection workflow are told. Learning is best effort:
-// it never fails, cancels or holds up the task.
+// history (read from the project's memory, held by its reflection workflow); after a failure, reflection is told
+// (which feeds that memory) and a mirror line is written for humans. Learning is best effort: it never fails,
+// cancels or holds up the task.
 import { CancellationScope, log } from '@temporalio/workflow';
 import type { Adaptation, HistoryEntry } from '../../domain/learning/adaptations.js';
 import { planAdaptations } from '../../domain/learning/attempt-adaptations.js';
+import { maxFailureFiles } from '../../domain/learning/reflection/failure-event.js';
 import type { AttemptRecord } from '../../domain/task-state.js';
 import { bookkeeping as learning } from './proxies.js';
 import type { TaskRun } from './task-run.js';
@@ -21,13 +23,16 @@ export async function learnFromFailure(run: TaskRun, record: AttemptRecord): Pro
   if (!failure) return CancellationScope.nonCancellable(() => run.flushEvents());
   const { spec } = run;
   const pattern = record.test?.patterns?.[0]?.type;
+  const files = record.coder?.changedFiles ?? [];
+  const host = record.hostId === undefined ? {} : { host: record.hostId };
   const history = {
     project: spec.project,
     workflowId: run.state.workflowId,
     attempt: record.attempt,
     taskId: spec.id,
-    files: record.coder?.changedFiles ?? [],
+    files,
     patterns: pattern ? [pattern] : [],
+    ...host,
   };
   const event = {
     workflowId: run.state.workflowId,
@@ -38,6 +43,8 @@ export async function learnFromFailure(run: TaskRun, record: AttemptRecord): Pro
     ...(pattern ? { pattern } : {}),
     reason: failure.reason,
     evidence: (record.test?.stdoutExcerpt ?? '').slice(-EVIDENCE_CHARS),
+    files: files.slice(0, maxFailureFiles),
+    ...host,
   };
   // The skill writer defaults to the coder's model; without a usable one the skill is distilled.
   const skillWriter = { skillWriterModel: spec.models.skillWriter ?? spec.models.coder };
@@ -46,7 +53,7 @@ export async function learnFromFailure(run: TaskRun, record: AttemptRecord): Pro
     Promise.all([
       run.flushEvents(),
       pattern
-        ? bestEffort('record the failure in the project history', () =>
+        ? bestEffort('mirror the failure in the history file', () =>
             learning.recordTaskHistory({ repoPath: spec.repo, record: history }),
           )
         : undefined,

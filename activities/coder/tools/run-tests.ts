@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import type { TestRunResult } from '../../../domain/records.js';
+import { countInActivity } from '../../activity-metrics.js';
 import { isPytestCommand } from '../../tests/pytest-command.js';
 import { defineTool } from './define-tool.js';
 import { runTaskTests } from './test-runner.js';
@@ -106,6 +107,7 @@ export const runTestsTool = defineTool({
     const timeoutMs = remainingTime(context, tests.timeoutMs);
     if (timeoutMs <= 0) return { reply: 'error: the task has no wall time left for a test run; finish now.' };
     context.telemetry.inAttemptTestRuns = used + 1;
+    countInActivity('taskloop_in_attempt_test_runs');
     const artifactDir = path.join(tests.artifactDir, 'coder-tests', `run-${used + 1}`);
     const result = await runTaskTests(tests, {
       worktreePath: context.root,

@@ -4,6 +4,7 @@ import { z } from 'zod';
 export const maxFailureEvidenceChars = 2000;
 export const maxFailureReasonChars = 500;
 export const maxFailureDescriptionChars = 1000;
+export const maxFailureFiles = 8;
 
 export const failureEventSchema = z.object({
   workflowId: z.string().min(1),
@@ -17,6 +18,10 @@ export const failureEventSchema = z.object({
   reason: z.string().default(''),
   /** A bounded excerpt of the test output or findings. */
   evidence: z.string().default(''),
+  /** The host that ran the attempt (provenance in the project's memory). */
+  host: z.string().min(1).optional(),
+  /** Files the attempt changed, for the project's failure history (the first few are kept). */
+  files: z.array(z.string()).optional(),
 });
 export type FailureEvent = z.infer<typeof failureEventSchema>;
 export type FailureEventInput = z.input<typeof failureEventSchema>;
@@ -41,7 +46,7 @@ export function parseFailureEvent(value: unknown): ParseFailureEventResult {
     const field = issue.path.join('.') || '(the event)';
     return {
       success: false,
-      error: `failure event field ${field}: ${issue.message}; send { workflowId, taskId, attempt >= 1, description, failureClass, reason?, evidence?, pattern? }`,
+      error: `failure event field ${field}: ${issue.message}; send { workflowId, taskId, attempt >= 1, description, failureClass, reason?, evidence?, pattern?, host?, files? }`,
     };
   }
   const event = parsed.data;
@@ -52,6 +57,7 @@ export function parseFailureEvent(value: unknown): ParseFailureEventResult {
       description: clipHead(event.description, maxFailureDescriptionChars),
       reason: clipHead(event.reason, maxFailureReasonChars),
       evidence: clipTail(event.evidence, maxFailureEvidenceChars),
+      ...(event.files === undefined ? {} : { files: event.files.slice(0, maxFailureFiles) }),
     },
   };
 }

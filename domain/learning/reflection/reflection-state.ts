@@ -2,6 +2,7 @@
 import type { BufferedFailure, FailureGroup } from '../similarity.js';
 import { clipHead, failureEventId, type FailureEvent } from './failure-event.js';
 import { mayLearn, type LearningConfig } from './gate.js';
+import { createProjectMemory, type ProjectMemory } from '../memory.js';
 
 /** A buffered failure: the event plus the fields grouping needs. */
 export type ReflectionFailure = FailureEvent & BufferedFailure;
@@ -11,6 +12,8 @@ export interface WrittenSkillRecord {
   path: string;
   pattern: string;
   sourceWorkflowIds: string[];
+  /** Hosts whose failures the skill came from. */
+  hosts?: string[];
   /** `distilled` when made without a model (with why); a model-written skill replaces it later. */
   writtenBy?: 'model' | 'distilled';
   distilledBecause?: string;
@@ -38,6 +41,8 @@ export interface ReflectionState {
   /** Skill-writer calls made so far: the next call's scripted turn. */
   skillWriterCalls: number;
   continuedAsNew: number;
+  /** The project's skills (text and provenance) and failure history: the one memory every host reads. */
+  memory: ProjectMemory;
 }
 
 // Sized so the whole state (carried through continue-as-new) stays near 100 KB even with full-length evidence.
@@ -58,6 +63,7 @@ export function createReflectionState(project: string, role: string): Reflection
     duplicates: 0,
     skillWriterCalls: 0,
     continuedAsNew: 0,
+    memory: createProjectMemory(),
   };
 }
 

@@ -3,13 +3,16 @@ import { parseLogSettings } from '../../../workers/log-settings.js';
 
 describe('log settings', () => {
   it('defaults to INFO text for taskloop and WARN for the SDK internals', () => {
-    expect(parseLogSettings({})).toEqual({ success: true, data: { level: 'INFO', sdkLevel: 'WARN', format: 'text' } });
+    expect(parseLogSettings({})).toEqual({
+      success: true,
+      data: { level: 'INFO', sdkLevel: 'WARN', format: 'text', secretValues: [] },
+    });
   });
 
   it('applies an asked-for level to both, in any case', () => {
     expect(parseLogSettings({ TASKLOOP_LOG_LEVEL: 'debug', TASKLOOP_LOG_FORMAT: 'JSON' })).toEqual({
       success: true,
-      data: { level: 'DEBUG', sdkLevel: 'DEBUG', format: 'json' },
+      data: { level: 'DEBUG', sdkLevel: 'DEBUG', format: 'json', secretValues: [] },
     });
   });
 

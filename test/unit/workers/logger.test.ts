@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LineLogger } from '../../../workers/logger.js';
-import type { LogSettings } from '../../../workers/log-settings.js';
+import { parseLogSettings, type LogSettings } from '../../../workers/log-settings.js';
 
 const time = new Date('2026-01-02T03:04:05.000Z');
 
@@ -82,5 +82,29 @@ describe('the worker logger', () => {
     logger.info('task a: claim', phaseMeta);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain('task a: claim');
+  });
+
+  it.each(['text', 'json'] as const)(
+    "scrubs the worker's secret values and key formats from %s lines, message and fields alike",
+    (format) => {
+      const planted = 'hunter2-planted-secret';
+      const { logger, lines } = capture({ format, secretValues: [planted] });
+      logger.error(`provider said: bad key ${planted}`, {
+        ...phaseMeta,
+        error: new Error(`401 for ${planted}`),
+        request: { headers: { authorization: `Bearer ${planted}` } },
+        leaked: 'sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789',
+      });
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).not.toContain(planted);
+      expect(lines[0]).not.toContain('sk-ant-api03');
+      expect(lines[0]).toContain('provider said: bad key [redacted]');
+      expect(lines[0]).toContain('401 for [redacted]');
+    },
+  );
+
+  it('takes the secret values from secret-named variables of the environment', () => {
+    const settings = parseLogSettings({ OPENAI_API_KEY: 'sk-local-value-1234', HOME: '/root' });
+    expect(settings.success && settings.data.secretValues).toEqual(['sk-local-value-1234']);
   });
 });

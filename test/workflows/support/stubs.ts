@@ -121,13 +121,19 @@ function defaults(hostQueue: string): { [K in NodeName]: Exclude<Step<K>, typeof
     review: reviewPassed,
     judge: (input) => input.judge,
     commit: (input) => ({ sha: 'c'.repeat(40), branch: input.branch, created: true }),
-    skill: (input) => ({
-      id: `skill-${input.pattern}`,
-      path: `${input.skillsDir}/${input.pattern}.md`,
-      pattern: input.pattern,
-      sourceWorkflowIds: input.sourceWorkflowIds,
-      writtenBy: 'distilled',
-    }),
+    skill: (input) => {
+      const skill = {
+        id: `skill-${input.pattern}`,
+        pattern: input.pattern,
+        whenItApplies: input.description,
+        whatToDo: `avoid ${input.pattern}`,
+        sourceWorkflowIds: input.sourceWorkflowIds,
+        createdAt: '2026-01-01T00:00:00.000Z',
+        writtenBy: 'distilled' as const,
+      };
+      const path = `/skills/${input.project}/${skill.id}.md`;
+      return { skill, id: skill.id, path, pattern: input.pattern, sourceWorkflowIds: input.sourceWorkflowIds };
+    },
   };
 }
 
@@ -169,7 +175,6 @@ export function createStubs(script: StubScript, hostQueue: string): Stubs {
     async recordEvents(input) {
       calls.events.push(...input.events);
     },
-    loadTaskHistory: async () => [],
     recordTaskHistory: async () => undefined,
     async reportFailure(input) {
       calls.reports.push(input);

@@ -1,35 +1,34 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildLearningSections } from '../../../../activities/coder/learning-sections.js';
 import type { Strategy } from '../../../../domain/learning/patterns/types.js';
-import { renderSkill, skillId } from '../../../../domain/learning/skills.js';
+import { skillId } from '../../../../domain/learning/skills.js';
 import { createTempRepo, type TempRepo } from './fixtures.js';
 
 describe("the learning parts of the coder's context", () => {
   it('offers the matching skill and lists the adaptations with their reasons', async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'taskloop-skills-'));
     const whenItApplies = 'fix the mean function in calc so averages are right';
     const id = skillId('wrong_constant', whenItApplies);
-    await writeFile(
-      path.join(dir, `${id}.md`),
-      renderSkill({
-        id,
-        pattern: 'wrong_constant',
-        whenItApplies,
-        whatToDo: 'Use true division.',
-        sourceWorkflowIds: ['task-p-a', 'task-p-b'],
-        createdAt: '2026-11-29T00:00:00Z',
-      }),
-    );
+    const skill = {
+      id,
+      pattern: 'wrong_constant',
+      whenItApplies,
+      whatToDo: 'Use true division.',
+      sourceWorkflowIds: ['task-p-a', 'task-p-b'],
+      createdAt: '2026-11-29T00:00:00Z',
+    };
+    const asked: string[] = [];
     const built = await buildLearningSections({
-      skillsDir: dir,
+      project: 'p',
+      readProjectSkills: (project) => {
+        asked.push(project);
+        return Promise.resolve([skill]);
+      },
       goal: 'Fix the mean function in calc: averages are wrong',
       adaptations: [
         { strategy: 'prioritize_constants', reason: 'attempt 1 failed with wrong_constant', source: 'own_attempts' },
       ],
     });
+    expect(asked).toEqual(['p']);
     expect(built.skillsOffered).toEqual([id]);
     expect(built.sections.map((section) => section.title)).toEqual([
       'Skills learned from earlier failures in this project',
@@ -40,8 +39,10 @@ describe("the learning parts of the coder's context", () => {
   });
 
   it('adds nothing when there are no skills and no adaptations', async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'taskloop-skills-'));
-    expect(await buildLearningSections({ skillsDir: dir, goal: 'Fix add', adaptations: [] })).toEqual({
+    const none = () => Promise.resolve([]);
+    expect(
+      await buildLearningSections({ project: 'p', readProjectSkills: none, goal: 'Fix add', adaptations: [] }),
+    ).toEqual({
       sections: [],
       skillsOffered: [],
     });
@@ -75,7 +76,8 @@ describe('adaptations deliver what they announce', () => {
 
   const build = (strategy: Strategy, attempts = previousAttempts) =>
     buildLearningSections({
-      skillsDir: t.base,
+      project: 'p',
+      readProjectSkills: () => Promise.resolve([]),
       goal: 'Fix mean',
       adaptations: [{ strategy, reason: 'attempt 1 failed with api_mismatch on calc.mean', source: 'own_attempts' }],
       worktreePath: t.repo,

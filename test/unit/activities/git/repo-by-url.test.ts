@@ -3,6 +3,8 @@ import { writeFile } from 'node:fs/promises';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { simpleGit } from 'simple-git';
 import { afterEach, describe, expect, it } from 'vitest';
+import { commitWorktree } from '../../../../activities/git/commit-worktree.js';
+import { pushBranch } from '../../../../activities/git/push-branch.js';
 import { createTaskActivities } from '../../../../activities/task-activities.js';
 import { makeRepo, makeTempDir, removeDirs, writeFiles } from '../../../support/git-repo.js';
 
@@ -93,43 +95,33 @@ describe('repositories by URL', () => {
     expect(path.relative(claimA.worktreePath, claimB.worktreePath).startsWith('..')).toBe(true);
   });
 
-  it("fails a push the remote rejects because its branch moved with PushRejected, and keeps the commit in the host's clone", async () => {
+  it('commits on the next free name when another host already pushed taskloop/<id>, leaving that branch as it was', async () => {
     const { remote, url } = await makeRemote();
     const host = await makeHost('a');
-    const claim = await run(host.claimWorktree, {
-      workflowId: 'task-p-t1',
-      attempt: 1,
-      taskId: 't1',
-      repoPath: url,
-      baseRef: 'main',
-    });
-    // Someone else's commit lands on the remote's taskloop/t1 first.
-    const main = await remoteSha(remote, 'refs/heads/main');
-    const tree = (await simpleGit(remote).raw(['rev-parse', `${main}^{tree}`])).trim();
-    const other = (
-      await simpleGit(remote).raw([
-        '-c',
-        'user.name=o',
-        '-c',
-        'user.email=o@e',
-        'commit-tree',
-        tree,
-        '-p',
-        main,
-        '-m',
-        'other',
-      ])
-    ).trim();
-    await simpleGit(remote).raw(['update-ref', 'refs/heads/taskloop/t1', other]);
+    const claim = await claimT1(host, url);
+    const other = await pushOtherCommit(remote, 'refs/heads/taskloop/t1');
     await writeFiles(claim.worktreePath, { 'calc.py': 'def add(a, b):\n    return a + b\n' });
 
-    const failure = run(host.commitWorktree, {
-      workflowId: 'task-p-t1',
-      attempt: 1,
-      worktreePath: claim.worktreePath,
-      branch: claim.branch,
-      message: 'fix add',
-    });
+    const commit = await run(host.commitWorktree, commitT1(claim));
+    const retried = await run(host.commitWorktree, commitT1(claim));
+
+    expect(commit).toMatchObject({ branch: 'taskloop/t1-run2', created: true, remote: url });
+    expect(retried).toEqual({ ...commit, created: false });
+    expect(await remoteSha(remote, 'refs/heads/taskloop/t1')).toBe(other);
+    expect(await remoteSha(remote, 'refs/heads/taskloop/t1-run2')).toBe(commit.sha);
+  });
+
+  it("fails a push that loses the race for its branch with PushRejected, and keeps the commit in the host's clone", async () => {
+    const { remote, url } = await makeRemote();
+    const host = await makeHost('a');
+    const claim = await claimT1(host, url);
+    await writeFiles(claim.worktreePath, { 'calc.py': 'def add(a, b):\n    return a + b\n' });
+    // The commit picks taskloop/t1 (free on the remote then); another host's push lands there before ours.
+    const commit = await commitWorktree(commitT1(claim));
+    expect(commit.branch).toBe('taskloop/t1');
+    const other = await pushOtherCommit(remote, 'refs/heads/taskloop/t1');
+
+    const failure = pushBranch({ worktreePath: claim.worktreePath, branch: commit.branch, sha: commit.sha });
 
     await expect(failure).rejects.toMatchObject({
       type: 'PushRejected',
@@ -138,9 +130,44 @@ describe('repositories by URL', () => {
     });
     expect(await remoteSha(remote, 'refs/heads/taskloop/t1')).toBe(other);
     const kept = (await simpleGit(claim.worktreePath).raw(['rev-parse', 'refs/heads/taskloop/t1'])).trim();
-    expect(kept).not.toBe(other);
+    expect(kept).toBe(commit.sha);
     expect(await simpleGit(claim.worktreePath).raw(['log', '-1', '--format=%B', kept])).toContain(
       'Taskloop-Run: task-p-t1/1',
     );
   });
 });
+
+type Host = Awaited<ReturnType<typeof makeHost>>;
+
+const claimT1 = (host: Host, url: string) =>
+  run(host.claimWorktree, { workflowId: 'task-p-t1', attempt: 1, taskId: 't1', repoPath: url, baseRef: 'main' });
+
+const commitT1 = (claim: { worktreePath: string; branch: string }) => ({
+  workflowId: 'task-p-t1',
+  attempt: 1,
+  worktreePath: claim.worktreePath,
+  branch: claim.branch,
+  message: 'fix add',
+});
+
+/** Another host's commit on top of the remote's main, put on `ref` of the remote; returns its sha. */
+async function pushOtherCommit(remote: string, ref: string): Promise<string> {
+  const main = await remoteSha(remote, 'refs/heads/main');
+  const tree = (await simpleGit(remote).raw(['rev-parse', `${main}^{tree}`])).trim();
+  const other = (
+    await simpleGit(remote).raw([
+      '-c',
+      'user.name=o',
+      '-c',
+      'user.email=o@e',
+      'commit-tree',
+      tree,
+      '-p',
+      main,
+      '-m',
+      'other',
+    ])
+  ).trim();
+  await simpleGit(remote).raw(['update-ref', ref, other]);
+  return other;
+}

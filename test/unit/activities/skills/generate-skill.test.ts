@@ -12,7 +12,7 @@ const reply = (whenItApplies: string) => ({
 async function setUp(skillWriter: { content: string }[]) {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'taskloop-'));
   await writeFile(path.join(dir, 'script.json'), JSON.stringify({ skillWriter }));
-  const skillsDir = path.join(dir, 'skills');
+  const skillsDir = path.join(dir, 'skills', 'p');
   const failure = (n: number) => ({
     workflowId: `task-p-t${n}`,
     taskId: `t${n}`,
@@ -23,42 +23,45 @@ async function setUp(skillWriter: { content: string }[]) {
     evidence: '',
   });
   const input = (startTurn: number, sourceWorkflowIds: string[]): GenerateSkillInput => ({
-    skillsDir,
+    project: 'p',
     modelSpec: 'scripted:script.json',
     startTurn,
     pattern: 'cross_dep',
     description: 'Fix the cache key',
     failures: sourceWorkflowIds.map((_, i) => failure(i + 1)),
     sourceWorkflowIds,
+    sourceTaskIds: sourceWorkflowIds.map((id) => id.replace('task-p-', '')),
+    hosts: ['host-a'],
   });
-  const deps = { cwd: dir, now: () => new Date('2026-02-03T04:05:06.000Z') };
+  const deps = { cwd: dir, workDir: dir, now: () => new Date('2026-02-03T04:05:06.000Z') };
   return { skillsDir, input, deps };
 }
 
 describe('generateSkill', () => {
-  it('writes the scripted draft as <id>.md with pattern, trigger, steps and provenance', async () => {
+  it('returns the scripted draft with pattern, trigger, steps and provenance, mirrored as <workDir>/skills/<project>/<id>.md', async () => {
     const { skillsDir, input, deps } = await setUp([reply('Fixing cache keys')]);
     const written = await generateSkill(input(0, ['task-p-t1', 'task-p-t2']), deps);
     const id = skillId('cross_dep', 'Fix the cache key');
+    const skill = {
+      id,
+      pattern: 'cross_dep',
+      whenItApplies: 'Fixing cache keys',
+      whatToDo: 'Read fetcher.py first.',
+      sourceWorkflowIds: ['task-p-t1', 'task-p-t2'],
+      sourceTaskIds: ['t1', 't2'],
+      hosts: ['host-a'],
+      createdAt: '2026-02-03T04:05:06.000Z',
+      writtenBy: 'model',
+    };
     expect(written).toEqual({
+      skill,
       id,
       path: path.join(skillsDir, `${id}.md`),
       pattern: 'cross_dep',
       sourceWorkflowIds: ['task-p-t1', 'task-p-t2'],
       writtenBy: 'model',
     });
-    expect(parseSkill(await readFile(written.path, 'utf8'))).toEqual({
-      success: true,
-      data: {
-        id,
-        pattern: 'cross_dep',
-        whenItApplies: 'Fixing cache keys',
-        whatToDo: 'Read fetcher.py first.',
-        sourceWorkflowIds: ['task-p-t1', 'task-p-t2'],
-        createdAt: '2026-02-03T04:05:06.000Z',
-        writtenBy: 'model',
-      },
-    });
+    expect(parseSkill(await readFile(written.path, 'utf8'))).toEqual({ success: true, data: skill });
   });
 
   it('uses the scripted turn named by startTurn', async () => {
@@ -67,13 +70,16 @@ describe('generateSkill', () => {
     expect(await readFile(written.path, 'utf8')).toContain('second');
   });
 
-  it('rewrites the same file on a retry or a recurrence, merging provenance and keeping the creation time', async () => {
+  it('updates the skill memory holds (same id, same mirror file), merging provenance and keeping the creation time', async () => {
     const { skillsDir, input, deps } = await setUp([reply('Fixing cache keys'), reply('Fixing cache keys, revised')]);
-    await generateSkill(input(0, ['task-p-t1', 'task-p-t2']), deps);
-    const again = await generateSkill(input(1, ['task-p-t2', 'task-p-t3']), {
-      ...deps,
-      now: () => new Date('2030-01-01T00:00:00.000Z'),
-    });
+    const first = await generateSkill(input(0, ['task-p-t1', 'task-p-t2']), deps);
+    const again = await generateSkill(
+      { ...input(1, ['task-p-t2', 'task-p-t3']), existing: first.skill },
+      {
+        ...deps,
+        now: () => new Date('2030-01-01T00:00:00.000Z'),
+      },
+    );
     expect(await readdir(skillsDir)).toEqual([path.basename(again.path)]);
     expect(again.sourceWorkflowIds).toEqual(['task-p-t1', 'task-p-t2', 'task-p-t3']);
     const stored = parseSkill(await readFile(again.path, 'utf8'));
@@ -126,7 +132,7 @@ describe('generateSkill', () => {
   it('replaces a distilled skill with a model-written one, and never the reverse', async () => {
     const { input, deps } = await setUp([reply('Fixing cache keys')]);
     const distilled = await generateSkill({ ...input(0, ['task-p-t1']), modelSpec: undefined }, deps);
-    const model = await generateSkill(input(0, ['task-p-t2']), deps);
+    const model = await generateSkill({ ...input(0, ['task-p-t2']), existing: distilled.skill }, deps);
     expect(model.path).toBe(distilled.path);
     const afterModel = parseSkill(await readFile(model.path, 'utf8'));
     expect(afterModel.success && afterModel.data).toMatchObject({
@@ -134,7 +140,7 @@ describe('generateSkill', () => {
       whenItApplies: 'Fixing cache keys',
       sourceWorkflowIds: ['task-p-t1', 'task-p-t2'],
     });
-    await generateSkill({ ...input(0, ['task-p-t3']), modelSpec: undefined }, deps);
+    await generateSkill({ ...input(0, ['task-p-t3']), modelSpec: undefined, existing: model.skill }, deps);
     const afterDistil = parseSkill(await readFile(model.path, 'utf8'));
     expect(afterDistil.success && afterDistil.data).toMatchObject({
       writtenBy: 'model',

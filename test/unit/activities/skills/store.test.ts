@@ -1,8 +1,9 @@
-import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadSkills, readStoredSkill, skillFilePath, writeSkillFile } from '../../../../activities/skills/store.js';
+import { skillFilePath, writeSkillFile } from '../../../../activities/skills/store.js';
+import { parseSkill } from '../../../../domain/learning/skills.js';
 import type { Skill } from '../../../../domain/learning/skills.js';
 
 const skill = (overrides: Partial<Skill> = {}): Skill => ({
@@ -22,7 +23,7 @@ describe('writeSkillFile', () => {
     const file = await writeSkillFile(dir, skill());
     expect(file).toBe(skillFilePath(dir, 'abc123def456'));
     expect(await readdir(dir)).toEqual(['abc123def456.md']);
-    expect(await readStoredSkill(dir, 'abc123def456')).toEqual(skill());
+    expect(parseSkill(await readFile(file, 'utf8'))).toEqual({ success: true, data: skill() });
   });
 
   it('replaces the file of the same id instead of adding a second one', async () => {
@@ -31,26 +32,5 @@ describe('writeSkillFile', () => {
     await writeSkillFile(dir, skill({ whatToDo: 'Something better.' }));
     expect(await readdir(dir)).toEqual(['abc123def456.md']);
     expect(await readFile(path.join(dir, 'abc123def456.md'), 'utf8')).toContain('Something better.');
-  });
-});
-
-describe('loadSkills', () => {
-  it('has no skills for a folder that does not exist', async () => {
-    expect(await loadSkills(path.join(await tempDir(), 'missing'))).toEqual({ skills: [], problems: [] });
-  });
-
-  it('reads every markdown skill, skips other files, and reports unreadable ones without failing', async () => {
-    const dir = await tempDir();
-    await writeSkillFile(dir, skill());
-    await writeSkillFile(dir, skill({ id: 'b2' }));
-    await writeFile(path.join(dir, 'notes.txt'), 'not a skill');
-    await writeFile(path.join(dir, 'broken.md'), '# no front matter');
-    const loaded = await loadSkills(dir);
-    expect(loaded.skills.map((s) => [s.skill.id, path.basename(s.path)])).toEqual([
-      ['abc123def456', 'abc123def456.md'],
-      ['b2', 'b2.md'],
-    ]);
-    expect(loaded.problems).toHaveLength(1);
-    expect(loaded.problems[0]).toContain(`${path.join(dir, 'broken.md')}: front matter`);
   });
 });
