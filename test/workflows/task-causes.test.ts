@@ -1,7 +1,8 @@
 // Every row of the cause table (domain/failure-causes.ts), raised at its node by a stub: the task does what the
 // row's retry kind says (rerun the node, a new attempt, or fail with the row's class as the recommendation).
 import { describe, expect, it } from 'vitest';
-import { causeTable, type CauseRow, type FailureCause } from '../../domain/failure-causes.js';
+import { causeTable, classTable, type CauseRow, type FailureCause } from '../../domain/failure-causes.js';
+import { failureClassRules } from '../../domain/failure-class.js';
 import type { TaskNode } from '../../domain/records.js';
 import { useStubServer } from './support/environment.js';
 import {
@@ -69,9 +70,9 @@ function inject(row: CauseRow): Injection {
 // HostLost is raised by Temporal itself (schedule-to-start timeout); task-hosts.test.ts covers it.
 const rows = causeTable.filter((row) => row.kind !== 'HostLost');
 
-describe('every cause in the table leads to its retry kind', () => {
-  const server = useStubServer();
+const server = useStubServer();
 
+describe('every cause in the table leads to its retry kind', () => {
   it.each(rows.map((row) => [`${row.kind}${row.rule ? `/${row.rule}` : ''}`, row] as const))(
     '%s',
     async (_name, row) => {
@@ -110,8 +111,6 @@ describe('every cause in the table leads to its retry kind', () => {
 });
 
 describe('evidence that the task is too big fails it as split_task', () => {
-  const server = useStubServer();
-
   it('the coder ran out of steps having changed files', async () => {
     const outOfSteps = { ...coderFinished, status: 'max_steps' as const, reason: 'used all 30 steps' };
     await server.withStubs({ code: outOfSteps }, async (run) => {
@@ -140,4 +139,29 @@ describe('evidence that the task is too big fails it as split_task', () => {
       expect(outcome.attempts[0]?.failure?.cause?.details?.failingModules).toBe(5);
     });
   });
+});
+
+describe('a verdict in words picks the class, and the class its retry kind', () => {
+  // intent_ambiguity waits for a hint: task-retries.test.ts answers it.
+  const rules = failureClassRules.filter((rule) => classTable[rule.failureClass].retry !== 'wait_for_hint');
+
+  it.each(rules.map((rule) => [rule.failureClass, rule.phrases[0]!] as const))(
+    '%s ("%s")',
+    async (failureClass, phrase) => {
+      const finding = { rule: 'model_judge', message: `the attempt shows ${phrase} here` };
+      const script: StubScript = {
+        judge: [(input) => ({ ...input.judge, passed: false, findings: [finding] }), (input) => input.judge],
+      };
+      await server.withStubs(script, async (run) => {
+        const spec = stubSpec(run, { models: { coder: 'scripted:coder.json', judge: 'scripted:judge.json' } });
+        const outcome = await outcomeOf(await startStubTask(run, spec));
+        expect(outcome.attempts[0]?.failure?.failureClass).toBe(failureClass);
+        const retry = classTable[failureClass].retry;
+        if (retry === 'fail') expect(outcome).toMatchObject({ status: 'FAILED', recommendation: failureClass });
+        else expect(outcome.status).toBe('COMPLETED');
+        expect(outcome.attempts).toHaveLength(retry === 'new_attempt' ? 2 : 1);
+        expect(run.stubs.calls.judge).toHaveLength(retry === 'fail' ? 1 : 2);
+      });
+    },
+  );
 });
