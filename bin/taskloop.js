@@ -11,7 +11,12 @@ const compiled = fileURLToPath(new URL('../dist/cli/cli.cjs', import.meta.url));
 
 if (existsSync(compiled) && distIsCurrent(root)) {
   const command = process.argv.slice(2).find((arg) => !arg.startsWith('-'));
-  runWithCodeCache(compiled, command && /^[a-z]+$/.test(command) ? command : 'help');
+  if (command === undefined || (command === 'help' && process.argv.length === 3)) {
+    // The overview loads no command: the compiled modules of dist/client are smaller to load than the bundle.
+    await import(new URL('../dist/client/cli.js', import.meta.url).href);
+  } else {
+    runWithCodeCache(compiled, /^[a-z]+$/.test(command) ? command : 'other');
+  }
 } else {
   process.stderr.write(
     'taskloop: dist/ is missing or older than the sources; running them through tsx (slower start). Run `npm run build` to fix.\n',
