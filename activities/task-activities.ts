@@ -82,8 +82,11 @@ export function createTaskActivities(deps: ActivityDeps) {
         : undefined;
       const repo = local ? { repoPath: local.repoPath, baseRef: local.baseSha } : {};
       const { agent } = await loadAgent('coder', { pinned: input.coderVersion });
-      const created = await heartbeatWhile(() => createWorktree({ ...input, ...repo, workDir: deps.workDir }));
-      const history = input.historyOf ? await readHistory(input) : {};
+      // The history read never throws, so it runs beside the worktree's creation.
+      const [created, history] = await Promise.all([
+        heartbeatWhile(() => createWorktree({ ...input, ...repo, workDir: deps.workDir })),
+        input.historyOf ? readHistory(input) : {},
+      ]);
       return {
         ...created,
         ...history,

@@ -51,14 +51,17 @@ async function main(argv: string[]): Promise<number> {
   return command.run(args);
 }
 
-try {
-  process.exitCode = await main(process.argv.slice(2));
-} catch (error) {
-  const { red } = style(process.stderr);
-  console.error(
-    red(`taskloop: ${(error as Error).message ?? String(error)}`.replace(/^taskloop: taskloop/, 'taskloop')),
-  );
-  process.exitCode = exitCodeFor(error);
-} finally {
-  await stopTracing();
-}
+// No top-level await: the bin runs this bundled as a CommonJS script (with a V8 code cache, see scripts/build.mjs).
+main(process.argv.slice(2))
+  .then(
+    (code) => (process.exitCode = code),
+    (error: unknown) => {
+      const { red } = style(process.stderr);
+      console.error(
+        red(`taskloop: ${(error as Error).message ?? String(error)}`.replace(/^taskloop: taskloop/, 'taskloop')),
+      );
+      process.exitCode = exitCodeFor(error);
+    },
+  )
+  // Spans of this command (when OTEL_* turns tracing on) are flushed once, before the process ends.
+  .finally(() => stopTracing());

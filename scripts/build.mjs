@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // Builds dist/ so the bin runs JavaScript and starts fast:
 // 1. esbuild compiles each source file to dist/ (the worker runs these: it bundles dist/workflows from them);
-// 2. esbuild bundles the CLI into dist/cli/ in split chunks, so a command loads one file per dependency graph
-//    instead of hundreds (the worker stays outside the bundle: it needs its own files and native SDK);
+// 2. esbuild bundles the CLI into one CommonJS script, dist/cli/cli.cjs, which the bin runs with a V8 code cache
+//    (bin/code-cache.js), so a command neither resolves hundreds of modules nor compiles the SDK at each start (the
+//    worker stays outside the bundle: it needs its own files and native SDK);
 // 3. dist/.build-stamp records when the build started; the bin compares it with the sources.
-import { readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -51,10 +52,9 @@ const workersOutside = {
 try {
   await build({
     entryPoints: [path.join(dist, 'client', 'cli.js')],
-    outdir: path.join(dist, 'cli'),
+    outfile: path.join(dist, 'cli', 'cli.cjs'),
     bundle: true,
-    splitting: true,
-    format: 'esm',
+    format: 'cjs',
     platform: 'node',
     target: 'node20',
     packages: 'bundle',
@@ -66,15 +66,27 @@ try {
       '@opentelemetry/*',
     ],
     plugins: [workersOutside],
-    // Bundled CommonJS packages call require(); ESM output has none unless given one.
-    banner: {
-      js: "import { createRequire as __taskloopRequire } from 'node:module'; const require = __taskloopRequire(import.meta.url);",
-    },
+    // One CommonJS script, so the bin can run it with a V8 code cache (Node 20 has none for ES modules).
+    define: { 'import.meta.url': '__taskloopModuleUrl' },
+    banner: { js: "var __taskloopModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
     logLevel: 'warning',
   });
 } catch {
   fail('esbuild failed');
 }
+
+// The worker stays a set of ES modules: the bundle imports it through the bin's own import() (bin/code-cache.js),
+// since a script run by node:vm may not import() without an experimental loader.
+const bundle = path.join(dist, 'cli', 'cli.cjs');
+const bundled = readFileSync(bundle, 'utf8');
+const workerImport = /\bimport\((["'])\.\/\.\.\/workers\//g;
+if (!workerImport.test(bundled)) fail('the bundle has no import of the worker modules to route through the bin');
+// Tracing's packages stay outside the bundle too (see `external`), and are loaded the same way when tracing is on.
+const tracingImport = /\bimport\((["'])(@opentelemetry\/|@temporalio\/interceptors-opentelemetry)/g;
+writeFileSync(
+  bundle,
+  bundled.replace(workerImport, '__taskloopImport($1./../workers/').replace(tracingImport, '__taskloopImport($1$2'),
+);
 
 writeFileSync(stamp, `${startedAt.toISOString()}\n`);
 // The stamp carries the time the build started: a source saved during the build still counts as newer.

@@ -27,7 +27,8 @@ export async function commitThenRemove<T extends CommitResult>(
   const file = path.join(input.stateDir, SAVED_RESULT);
   const commit = (await readSaved<T>(file)) ?? (await save(file, await input.commit()));
   try {
-    await removeWorktree(input.removal);
+    // Committed: what is left in the worktree is what the tests wrote, so no clean check (one git process less).
+    await removeWorktree({ ...input.removal, committed: true });
     return { ...commit, worktreeRemoved: true };
   } catch {
     return { ...commit, worktreeRemoved: false };

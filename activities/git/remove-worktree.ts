@@ -16,6 +16,8 @@ const dirtyMessage = /contains modified or untracked files|is dirty/i;
 export async function removeWorktree(input: {
   repoPath: string;
   worktreePath: string;
+  /** The change is committed: remove at once, without the clean check (wasClean is then not known: false). */
+  committed?: boolean;
 }): Promise<{ removed: boolean; wasClean: boolean }> {
   const git = await openRepo(input.repoPath);
   const worktreePath = path.resolve(input.worktreePath);
@@ -24,6 +26,10 @@ export async function removeWorktree(input: {
     throw invalidWorktree(worktreePath, `is not a linked worktree of repository ${JSON.stringify(input.repoPath)}`);
   }
   return withRepoLock(await canonical(input.repoPath), async () => {
+    if (input.committed) {
+      await runGit(git, ['worktree', 'remove', '--force', '--force', worktreePath]);
+      return { removed: true, wasClean: false };
+    }
     try {
       await git.raw(['worktree', 'remove', worktreePath]);
       return { removed: true, wasClean: true };

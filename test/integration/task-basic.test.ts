@@ -52,6 +52,12 @@ describe('the task workflow on a real server, real git and real pytest', () => {
       .filter((event) => event.workflowId === handle.workflowId)
       .map((event) => event.type);
     expect(events).toEqual(['COMMIT_CREATED', 'TASK_COMPLETED']);
+
+    // Without a reviewer model the test activity runs the review, and the commit activity removes the worktree.
+    const history = (await handle.fetchHistory()).events ?? [];
+    const activities = history.flatMap((event) => event.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
+    expect(activities).toEqual(['claimWorktree', 'runCoder', 'runTests', 'commitWorktree']);
+    expect(outcome.attempts[0]?.review).toMatchObject({ passed: true, changedFiles: ['calc.py'] });
   });
 
   it("fails at attempt 1 with a code defect and passes at 2: attempt 2's coder saw the pytest failure, no FailureClass is left", async () => {

@@ -1,14 +1,34 @@
 // The bin runs the compiled CLI; CI builds dist/ first (npm test runs setup, which builds), so it must be current.
-import { readFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { readFile, rm, stat } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { distIsCurrent } from '../../../bin/dist-state.js';
 import { projectRoot } from '../../../platform/paths.js';
 
+const run = promisify(execFile);
+
 describe('the built CLI', () => {
   it('is what bin/taskloop.js runs', async () => {
     const bin = await readFile(path.join(projectRoot, 'bin', 'taskloop.js'), 'utf8');
-    expect(bin).toContain("new URL('../dist/cli/cli.js', import.meta.url)");
+    expect(bin).toContain("new URL('../dist/cli/cli.cjs', import.meta.url)");
+  });
+
+  it('starts again from the code cache its first start wrote, with the same output', async () => {
+    const cache = path.join(projectRoot, 'dist', 'cli', `cli.cjs.${process.version}.help.cache`);
+    await rm(cache, { force: true });
+    const help = () => run(process.execPath, [path.join(projectRoot, 'bin', 'taskloop.js'), 'help', 'list']);
+
+    const first = await help();
+    const written = await stat(cache);
+    const second = await help();
+
+    expect(written.size).toBeGreaterThan(0);
+    expect(second.stdout).toBe(first.stdout);
+    expect(second.stdout).toContain('Usage: taskloop list');
+    // V8 accepted the cache: a rejected one would be written again.
+    expect((await stat(cache)).mtimeMs).toBe(written.mtimeMs);
   });
 
   it('is current with the sources (run `npm run build` when this fails)', () => {

@@ -34,6 +34,22 @@ describe('removeWorktree', () => {
     expect((await simpleGit(repoPath).raw(['rev-parse', 'taskloop/t1'])).trim()).toBe(commit.sha);
   });
 
+  it('removes a committed worktree with files the tests left at once when told it is committed', async () => {
+    const { repoPath, worktreePath, branch } = await setup();
+    await writeFile(path.join(worktreePath, 'new.py'), 'x = 1\n');
+    const commit = await commitWorktree({ worktreePath, branch, workflowId: 'wf-1', attempt: 1, message: 'm' });
+    await writeFile(path.join(worktreePath, 'test-output.txt'), 'written by a test\n');
+
+    expect(await removeWorktree({ repoPath, worktreePath, committed: true })).toEqual({
+      removed: true,
+      wasClean: false,
+    });
+
+    expect(existsSync(worktreePath)).toBe(false);
+    expect(await registeredPaths(repoPath)).toHaveLength(1);
+    expect((await simpleGit(repoPath).raw(['rev-parse', 'taskloop/t1'])).trim()).toBe(commit.sha);
+  });
+
   it('reports an untracked file as not clean and still removes the worktree', async () => {
     const { repoPath, worktreePath } = await setup();
     await writeFile(path.join(worktreePath, 'stray.txt'), 'left behind\n');

@@ -1,0 +1,76 @@
+// The test activity with the review folded in (no reviewer model): one diff serves the path rules, which stop the
+// tests, and the content rules, which run beside them and come back with the test result.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createWorktree } from '../../../../activities/git/create-worktree.js';
+import { runTests } from '../../../../activities/tests/run-tests.js';
+import { makeRepo, removeDirs, writeFiles } from '../../../support/git-repo.js';
+import { calcModule, makePythonProject } from './python-project.js';
+
+const dirs: string[] = [];
+afterEach(() => removeDirs(dirs));
+
+const passingTests = {
+  'tests/test_calc.py': 'from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n',
+};
+
+describe('runTests with the review folded in', () => {
+  const policy = (baseSha: string) => ({ baseSha, allowedPaths: [], allowTestEdits: false });
+
+  it('runs every review rule on the change before the tests and returns the review with the test result', async () => {
+    const { baseSha, ...input } = await projectInWorktree();
+    await writeFiles(input.worktreePath, {
+      'calc.py': 'def add(a, b):\n    return b + a\n',
+      'extra.py': 'def broken(:\n',
+    });
+
+    const result = await runTests({
+      ...input,
+      pathPolicy: policy(baseSha),
+      review: { secretValues: [], artifactDir: input.artifactDir, hostId: 'host-test', sandbox: input.sandbox },
+    });
+
+    expect(result.outcome).toBe('passed');
+    expect(result.review?.passed).toBe(false);
+    expect(result.review?.findings.map((finding) => finding.rule)).toEqual(['python_syntax']);
+    expect(result.review?.changedFiles.sort()).toEqual(['calc.py', 'extra.py']);
+    expect(existsSync(path.join(input.artifactDir, 'diff.patch'))).toBe(true);
+  });
+
+  it('does not run the tests when the review path rules refuse the change', async () => {
+    const { baseSha, ...input } = await projectInWorktree();
+    await writeFiles(input.worktreePath, { 'tests/test_calc.py': 'def test_add():\n    assert True\n' });
+
+    const result = await runTests({
+      ...input,
+      pathPolicy: policy(baseSha),
+      review: { secretValues: [], artifactDir: input.artifactDir, hostId: 'host-test', sandbox: input.sandbox },
+    });
+
+    expect(result.refused?.map((finding) => finding.rule)).toEqual(['test_file_edited']);
+    expect(result.counts.total).toBe(0);
+    expect(existsSync(path.join(input.artifactDir, 'test-stdout.log'))).toBe(false);
+  });
+});
+
+/** runTests input on a real linked worktree of a repository holding calc.py and the passing tests. */
+async function projectInWorktree() {
+  const input = await makePythonProject(passingTests, dirs);
+  const repoPath = await makeRepo({ 'calc.py': calcModule, ...passingTests });
+  dirs.push(repoPath);
+  const claim = await createWorktree({
+    repoPath,
+    workDir: input.root,
+    baseRef: 'main',
+    taskId: 't1',
+    workflowId: 'wf-1',
+    attempt: 1,
+  });
+  return {
+    ...input,
+    worktreePath: claim.worktreePath,
+    testEnv: { PYTHONPATH: claim.worktreePath },
+    baseSha: claim.baseSha,
+  };
+}
