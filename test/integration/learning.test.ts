@@ -32,6 +32,31 @@ describe('learning in the loop: patterns, adaptations, reflection and skills', (
         .catch(() => undefined);
   });
 
+  it('goes on without the memory when no worker answers its query: the claim and the coder are not held up', async () => {
+    const project = uniqueId('p-unanswered');
+    // The project's memory exists, but on a queue no worker polls, so a query of it never gets an answer.
+    const memory = await t.client.workflow.start('reflectionWorkflow', {
+      taskQueue: uniqueId('nobody-polls'),
+      workflowId: reflectionWorkflowId(project, 'coder'),
+      args: [{ project, role: 'coder' }],
+    });
+    reflections.push(memory.workflowId);
+    const repo = await makeRepo(calcFiles);
+    const scriptFile = path.join(await makeTempDir(), 'script.json');
+    await writeFile(scriptFile, JSON.stringify({ coder: fixTurns() }));
+    const spec = taskSpec({
+      id: 'unanswered',
+      project,
+      repo,
+      goal: 'Fix add in calc.py',
+      models: { coder: `scripted:${scriptFile}` },
+    });
+    const outcome = await taskOutcome(await startTestTask(t.client, t.host.taskQueue, spec));
+    expect(outcome.status).toBe('COMPLETED');
+    expect(outcome.attempts.map((attempt) => attempt.status)).toEqual(['PASSED']);
+    expect(outcome.attempts[0]?.coder?.skillsOffered ?? []).toEqual([]);
+  });
+
   it('records a cross_dep failure at attempt 1 and gives attempt 2 the expand-dependency adaptation', async () => {
     const repo = await makeRepo(calcFiles);
     const dir = await makeTempDir();
