@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { runTaskloop } from '../support/cli.js';
 import { fixTurns, makeCalcProject } from '../support/calc-project.js';
-import { useTestTemporal } from './support/temporal.js';
+import { uniqueId, useTestTemporal } from './support/temporal.js';
 
 describe('taskloop run with OTEL_* set', () => {
   const t = useTestTemporal('cli-traces');
@@ -38,7 +38,7 @@ describe('taskloop run with OTEL_* set', () => {
         '--model',
         'scripted:script.json',
         '--project',
-        'itest',
+        uniqueId('traces'),
         '--task-queue',
         t.host.taskQueue,
         '--test-command',

@@ -131,11 +131,8 @@ describe('controlling a running task', () => {
     const cli = inject('temporalCli');
     const address = inject('temporalAddress');
     const project = await makeCalcProject({ coder: fixTurns() });
-    const handle = await startTestTask(
-      t.client,
-      t.host.taskQueue,
-      taskSpec({ repo: project.repo, goal: 'Fix add', models: { coder: `scripted:${project.scriptFile}` } }),
-    );
+    const spec = taskSpec({ repo: project.repo, goal: 'Fix add', models: { coder: `scripted:${project.scriptFile}` } });
+    const handle = await startTestTask(t.client, t.host.taskQueue, spec);
     await execa(cli, [
       'workflow',
       'signal',
@@ -161,7 +158,7 @@ describe('controlling a running task', () => {
     ]);
     expect(JSON.parse(queried.stdout).queryResult[0]).toMatchObject({
       status: 'PAUSED',
-      taskId: handle.workflowId.replace(/^task-itest-/, ''),
+      taskId: spec.id,
     });
     await execa(cli, [
       'workflow',

@@ -11,8 +11,14 @@ import { stateQuery } from '../../../workflows/messages.js';
 import type { taskWorkflow } from '../../../workflows/task.js';
 import { eventually, uniqueId } from './temporal.js';
 
+/**
+ * The default project of this test file's tasks. One per file: a project's memory (its reflection workflow) runs on
+ * the queue of the file that first failed in it, and a file's queue has no worker once that file is done.
+ */
+const fileProject = uniqueId('itest');
+
 export function taskSpec(input: Omit<TaskSpecInput, 'id'> & { id?: string }): TaskSpec {
-  const parsed = parseTaskSpec({ id: uniqueId('t'), project: 'itest', ...input });
+  const parsed = parseTaskSpec({ id: uniqueId('t'), project: fileProject, ...input });
   if (!parsed.success) throw new Error(parsed.error);
   return parsed.data;
 }
