@@ -191,7 +191,7 @@ describe('controlling a running task', () => {
         '--address',
         address,
         '--query',
-        `ExecutionStatus="Failed" AND TaskStatus="FAILED" AND Project="itest"`,
+        `ExecutionStatus="Failed" AND TaskStatus="FAILED" AND Project="${spec.project}"`,
         '--output',
         'json',
       ]);
