@@ -54,7 +54,10 @@ export async function whileCheckingWorker<T>(
   void check();
   const timer = setInterval(() => void check(), POLLER_CHECK_MS);
   try {
-    return await work();
+    const result = await work();
+    // The work ended between two checks: a worker served it, so the "no worker" line gets its answer too.
+    if (missing && !stopped) say(`a worker now serves task queue ${taskQueue}`);
+    return result;
   } finally {
     stopped = true;
     clearInterval(timer);
