@@ -23,7 +23,7 @@ export class TemporalCliMissing extends Error {
   }
 }
 
-async function isExecutable(file: string): Promise<boolean> {
+export async function isExecutable(file: string): Promise<boolean> {
   try {
     await access(file, constants.X_OK);
     return true;

