@@ -1,11 +1,10 @@
 // Starting and observing task workflows in integration tests, the way the CLI does it.
-import { CancelledFailure, WorkflowFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
+import type { Client, WorkflowHandle } from '@temporalio/client';
 import { execa } from 'execa';
 import { readFile } from 'node:fs/promises';
 import { parseTaskSpec, type TaskSpec, type TaskSpecInput } from '../../../domain/task-spec.js';
 import type { TaskEvent } from '../../../domain/events.js';
-import { outcomeOfState, type TaskOutcome, type TaskState } from '../../../domain/task-state.js';
-import { outcomeOfFailure } from '../../../workflows/task/task-failed.js';
+import type { TaskState } from '../../../domain/task-state.js';
 import { startTask } from '../../../client/tasks/start-task.js';
 import { stateQuery } from '../../../workflows/messages.js';
 import type { taskWorkflow } from '../../../workflows/task.js';
@@ -32,18 +31,7 @@ export async function startTestTask(
   return handle;
 }
 
-/** A task's outcome however its workflow ended: returned (COMPLETED), in TaskFailed's details (FAILED), in its state (cancelled). */
-export async function taskOutcome(handle: WorkflowHandle): Promise<TaskOutcome> {
-  try {
-    return (await handle.result()) as TaskOutcome;
-  } catch (error) {
-    const outcome = outcomeOfFailure(error);
-    if (outcome) return outcome;
-    if (error instanceof WorkflowFailedError && error.cause instanceof CancelledFailure)
-      return outcomeOfState(await handle.query(stateQuery));
-    throw error;
-  }
-}
+export { taskOutcome } from '../../support/task-outcome.js';
 
 /** Waits until the task's state satisfies `predicate` (queried, so it sees the live state). */
 export function waitForState(

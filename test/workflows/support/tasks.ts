@@ -1,9 +1,8 @@
 // Starting task workflows on the test server and reading how they ended, the way the CLI does it.
-import { CancelledFailure, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
+import type { WorkflowHandle } from '@temporalio/client';
 import { parseTaskSpec, taskWorkflowId, type TaskSpec, type TaskSpecInput } from '../../../domain/task-spec.js';
-import { outcomeOfState, type TaskOutcome, type TaskState } from '../../../domain/task-state.js';
+import type { TaskState } from '../../../domain/task-state.js';
 import { stateQuery } from '../../../workflows/messages.js';
-import { outcomeOfFailure } from '../../../workflows/task/task-failed.js';
 import type { taskWorkflow } from '../../../workflows/task.js';
 import { uniqueId, type StubRun } from './environment.js';
 
@@ -32,18 +31,7 @@ export async function startStubTask(run: StubRun, spec: TaskSpec = stubSpec(run)
   });
 }
 
-/** The outcome however the workflow ended: returned, in TaskFailed's details, or (cancelled) in its state. */
-export async function outcomeOf(handle: WorkflowHandle): Promise<TaskOutcome> {
-  try {
-    return (await handle.result()) as TaskOutcome;
-  } catch (error) {
-    const outcome = outcomeOfFailure(error);
-    if (outcome) return outcome;
-    if (error instanceof WorkflowFailedError && error.cause instanceof CancelledFailure)
-      return outcomeOfState(await handle.query(stateQuery));
-    throw error;
-  }
-}
+export { taskOutcome as outcomeOf } from '../../support/task-outcome.js';
 
 /** Polls the state query until `predicate` holds (the test server answers at once; no time passes for the task). */
 export async function waitForState(
