@@ -68,13 +68,23 @@ export async function promoteWhenRegistered(
         const current = info?.routingConfig?.currentDeploymentVersion?.buildId;
         if (current === settings.buildId) return true;
         if (current && !settings.promote) return false;
-        await service.setWorkerDeploymentCurrentVersion({
-          ...request,
-          buildId: settings.buildId,
-          identity,
-          conflictToken: described?.conflictToken,
-        });
-        return true;
+        const promoted = await service
+          .setWorkerDeploymentCurrentVersion({
+            ...request,
+            buildId: settings.buildId,
+            identity,
+            conflictToken: described?.conflictToken,
+          })
+          .then(
+            () => true,
+            (error: unknown) => {
+              // The version is known once one queue polls; the server refuses it as current until all its queues
+              // (the shared one and this host's) have, so ask again shortly. Any other refusal is an error.
+              if (String((error as Error)?.message).includes('missing active task queues')) return false;
+              throw error;
+            },
+          );
+        if (promoted) return true;
       }
       if (Date.now() > deadline)
         throw new Error(
