@@ -1,6 +1,5 @@
 // bench/concurrency: 20 tasks whose tests take 1 s, started at once, on one worker process and on two worker
 // processes with separate work folders, against 20 plain scripts in parallel; wall time and CPU per task.
-import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -8,7 +7,7 @@ import { atMost, ms, reference, seconds, times } from './lib/figures.js';
 import { median } from './lib/stats.js';
 import type { BenchContext, Benchmark, BenchResult } from './lib/types.js';
 import { startWorkerProcess, type WorkerProcess } from './lib/worker-process.js';
-import { runPlainAttempt } from './overhead/plain-run.js';
+import { startPlainRunner } from './overhead/plain-runner.js';
 import { calcProject, type BenchProject } from './overhead/projects.js';
 import { runTaskloopTask } from './overhead/taskloop-run.js';
 
@@ -18,13 +17,6 @@ const slowTest = { 'tests/test_slow.py': 'import time\n\n\ndef test_slow():\n   
 interface Batch {
   ms: number;
   cpuMs: number;
-}
-
-/** This process's CPU plus that of the children it has waited for (the plain scripts' git and pytest), in ms. */
-async function ownCpuMs(): Promise<number> {
-  const stat = await readFile('/proc/self/stat', 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return [11, 12, 13, 14].reduce((sum, index) => sum + Number(fields[index]), 0) * 10;
 }
 
 async function timeBatch(cpu: () => Promise<number>, batch: () => Promise<unknown>): Promise<Batch> {
@@ -62,6 +54,8 @@ export const concurrencyBenchmark: Benchmark = {
     const stack = await context.stack();
     const projects = await Promise.all(Array.from({ length: TASKS }, () => calcProject(slowTest)));
     const workers: WorkerProcess[] = [];
+    // The plain scripts run side by side in a small process of their own, as users' scripts would.
+    const plainRunner = await startPlainRunner();
     const start = (name: string, queue: string) =>
       startWorkerProcess({
         address: stack.address,
@@ -80,7 +74,7 @@ export const concurrencyBenchmark: Benchmark = {
       const plainBatch = (run: string) =>
         Promise.all(
           projects.map((project, index) =>
-            runPlainAttempt(project, path.join(stack.workDir, 'plain', `${run}-${index}`), `${run}-${index}`),
+            plainRunner.run(project, path.join(stack.workDir, 'plain', `${run}-${index}`), `${run}-${index}`),
           ),
         );
       context.log('concurrency: warm-up (2 tasks per queue, one plain batch)');
@@ -98,7 +92,12 @@ export const concurrencyBenchmark: Benchmark = {
             () => runTasks(context, `${tag}-one`, projects, `${tag}-r${run}-one`),
           ),
         );
-        plain.push(await timeBatch(ownCpuMs, () => plainBatch(`${tag}-r${run}-p`)));
+        plain.push(
+          await timeBatch(
+            () => plainRunner.cpuMs(),
+            () => plainBatch(`${tag}-r${run}-p`),
+          ),
+        );
         double.push(
           await timeBatch(sumCpu(pair), () => runTasks(context, `${tag}-pair`, projects, `${tag}-r${run}-two`)),
         );
@@ -130,6 +129,7 @@ export const concurrencyBenchmark: Benchmark = {
         ],
       };
     } finally {
+      await plainRunner.stop();
       for (const worker of workers) await worker.stop();
       for (const project of projects) await project.cleanup();
     }

@@ -1,11 +1,12 @@
 // bench/overhead: one single-attempt task through taskloop (scripted coder, local dev server, in-process worker)
-// against a plain script doing the same git and pytest steps, interleaved A B A B, on toolz (a real PyPI project)
+// against a plain script doing the same git and pytest steps in a small process of its own, interleaved A B A B, on toolz (a real PyPI project)
 // and on the tiny calc demo. Reports the added time per attempt, the ratio, and where taskloop's time goes.
+import path from 'node:path';
 import { atMost, ms, plusMs, reference, times } from './lib/figures.js';
 import { median } from './lib/stats.js';
 import { formatMs, formatTable } from './lib/table.js';
 import type { BenchContext, Benchmark, BenchResult, Figure } from './lib/types.js';
-import { timePlainRun } from './overhead/plain-run.js';
+import { startPlainRunner, type PlainRunner } from './overhead/plain-runner.js';
 import { calcProject, toolzProject, type BenchProject } from './overhead/projects.js';
 import { timeTaskloopRun, type TaskloopRun } from './overhead/taskloop-run.js';
 
@@ -15,19 +16,20 @@ interface Paired {
   plain: number[];
 }
 
-async function measure(context: BenchContext, project: BenchProject, tag: string): Promise<Paired> {
+async function measure(context: BenchContext, plain: PlainRunner, project: BenchProject, tag: string): Promise<Paired> {
   const stack = await context.stack();
+  const timePlain = (taskId: string) => plain.run(project, path.join(stack.workDir, 'plain', taskId), taskId);
   const run = (taskId: string) =>
     timeTaskloopRun({ client: stack.client, taskQueue: stack.taskQueue, project, taskId });
   const prefix = `${tag}-${Date.now().toString(36)}`;
   context.log(`${project.label}: warm-up, one untimed run of each`);
   await run(`${prefix}-warm`);
-  await timePlainRun(project, stack.workDir, `${prefix}-warm`);
+  await timePlain(`${prefix}-warm`);
   const paired: Paired = { project, taskloop: [], plain: [] };
   // Interleaved, so drift in machine load hits both sides alike.
   for (let index = 1; index <= context.runs; index += 1) {
     paired.taskloop.push(await run(`${prefix}-${index}`));
-    paired.plain.push(await timePlainRun(project, stack.workDir, `${prefix}-${index}`));
+    paired.plain.push(await timePlain(`${prefix}-${index}`));
     context.log(
       `${project.label} run ${index}/${context.runs}: taskloop ${formatMs(paired.taskloop.at(-1)?.ms ?? 0)} ms, plain ${formatMs(paired.plain.at(-1) ?? 0)} ms`,
     );
@@ -45,10 +47,11 @@ export const overheadBenchmark: Benchmark = {
   defaultRuns: 5,
   async run(context): Promise<BenchResult> {
     const projects = [await toolzProject(context.cacheDir, context.log), await calcProject()];
+    const plain = await startPlainRunner();
     try {
       const [real, demo] = [
-        await measure(context, projects[0] as BenchProject, 'toolz'),
-        await measure(context, projects[1] as BenchProject, 'calc'),
+        await measure(context, plain, projects[0] as BenchProject, 'toolz'),
+        await measure(context, plain, projects[1] as BenchProject, 'calc'),
       ] as [Paired, Paired];
       const figures: Figure[] = [
         atMost(`added time per attempt, ${real.project.label}`, addedMs(real), 300, plusMs),
@@ -64,6 +67,7 @@ export const overheadBenchmark: Benchmark = {
       ];
       return { figures, sections: [formatBreakdown(real), formatBreakdown(demo)] };
     } finally {
+      await plain.stop();
       for (const project of projects) await project.cleanup();
     }
   },

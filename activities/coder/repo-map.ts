@@ -1,7 +1,7 @@
 // The repository map the coder starts from: every file git would see, with line counts for Python.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { execa } from 'execa';
+import { openGit } from '../git/run-git.js';
 
 async function countLines(file: string): Promise<number | undefined> {
   try {
@@ -15,9 +15,7 @@ async function countLines(file: string): Promise<number | undefined> {
 
 /** Tracked and untracked-not-ignored files of the worktree, sorted. */
 export async function listRepoFiles(worktreePath: string): Promise<string[]> {
-  const { stdout } = await execa('git', ['-c', 'core.quotepath=false', 'ls-files', '-co', '--exclude-standard', '-z'], {
-    cwd: worktreePath,
-  });
+  const stdout = await openGit(worktreePath).raw(['ls-files', '-co', '--exclude-standard', '-z']);
   return [...new Set(stdout.split('\0').filter((name) => name !== ''))].sort();
 }
 

@@ -2,12 +2,11 @@
 // repository by URL the names already on the remote count as taken too, so another host's branch is never reused.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { SimpleGit } from 'simple-git';
 import { redactUrls } from '../../domain/repo-url.js';
 import { chooseRunBranch, isRunBranch } from '../../domain/run-branches.js';
 import { worktreeError } from './failures.js';
 import { cachedClonePath, remoteEnv } from './repo-cache.js';
-import { openGit, privateGitDir, tryGit } from './run-git.js';
+import { openGit, privateGitDir, tryGit, type Git } from './run-git.js';
 
 export { runBranchName } from '../../domain/run-branches.js';
 
@@ -17,7 +16,7 @@ export { runBranchName } from '../../domain/run-branches.js';
  * URL, on the remote. An existing branch is never moved, so an earlier run's commit stays on its own branch.
  */
 export async function branchForCommit(
-  git: SimpleGit,
+  git: Git,
   sha: string,
   preferred: string,
   reflogMessage: string,
@@ -38,12 +37,12 @@ export async function branchForCommit(
 }
 
 /** Creates branch `name` at `sha` unless it exists: the empty old value makes a concurrent creator of the name lose. */
-async function createBranch(git: SimpleGit, name: string, sha: string, reflogMessage: string): Promise<boolean> {
+async function createBranch(git: Git, name: string, sha: string, reflogMessage: string): Promise<boolean> {
   return (await tryGit(git, ['update-ref', '-m', reflogMessage, `refs/heads/${name}`, sha, ''])) !== undefined;
 }
 
 /** Branch name → tip sha of `preferred` and its `-runN` siblings. */
-async function listRunBranches(git: SimpleGit, preferred: string): Promise<Map<string, string>> {
+async function listRunBranches(git: Git, preferred: string): Promise<Map<string, string>> {
   const out = await git.raw([
     'for-each-ref',
     '--format=%(objectname) %(refname)',

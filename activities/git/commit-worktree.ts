@@ -1,13 +1,13 @@
 // Commits an attempt's change once: the trailer `Taskloop-Run: <workflowId>/<attempt>` lets a retry find its own commit.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { GitError, type SimpleGit } from 'simple-git';
+import { GitError } from 'simple-git';
 import type { CommitResult } from '../../domain/records.js';
 import { assertAttempt } from '../artifacts.js';
 import { branchForCommit } from './branch-for-commit.js';
 import { readRecordedBase } from './create-worktree.js';
 import { branchMismatch, nothingToCommit } from './failures.js';
-import { openWorktree, privateGitDir } from './run-git.js';
+import { openWorktree, privateGitDir, type Git } from './run-git.js';
 import { runInOwnWorktree } from './stale-lock.js';
 
 export interface CommitWorktreeInput {
@@ -88,7 +88,7 @@ export async function commitWorktree(input: CommitWorktreeInput): Promise<Commit
 }
 
 /** Commits; false when git says there is nothing to commit. */
-async function tryCommit(git: SimpleGit, worktreePath: string, startedAtMs: number, args: string[]): Promise<boolean> {
+async function tryCommit(git: Git, worktreePath: string, startedAtMs: number, args: string[]): Promise<boolean> {
   try {
     await runInOwnWorktree(git, worktreePath, startedAtMs, args);
     return true;
@@ -117,11 +117,7 @@ const lookBack = 100;
  * The newest commit since the attempt's base whose message has exactly the trailer line. Only commits after the base
  * count: an earlier run of the same workflow id may have the same trailer and be merged into the base already.
  */
-async function findOwnCommit(
-  git: SimpleGit,
-  trailer: string,
-  baseSha: string | undefined,
-): Promise<string | undefined> {
+async function findOwnCommit(git: Git, trailer: string, baseSha: string | undefined): Promise<string | undefined> {
   const range = baseSha ? `${baseSha}..HEAD` : 'HEAD';
   const log = await git.raw(['log', `--max-count=${lookBack}`, '--format=%H%x1f%B%x1e', range]).catch(() => '');
   for (const record of log.split('\x1e')) {

@@ -1,11 +1,10 @@
 // Creates (or finds again) the git worktree of one attempt: idempotent per (workflowId, attempt).
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { SimpleGit } from 'simple-git';
 import { assertAttempt, toSafeName } from '../artifacts.js';
 import { removeStaleAttemptWorktrees } from './stale-worktrees.js';
 import { emptyRepo, invalidTaskId, unknownBaseRef, worktreeError } from './failures.js';
-import { assertRepo, openRepo, privateGitDir, runGit, tryGit, withRepoLock } from './run-git.js';
+import { assertRepo, openRepo, privateGitDir, runGit, tryGit, withRepoLock, type Git } from './run-git.js';
 import { canonical, isWorktreeOf } from './worktree-owner.js';
 
 export interface CreateWorktreeInput {
@@ -71,14 +70,14 @@ export async function createWorktree(input: CreateWorktreeInput): Promise<Create
 // Ids like these always make a valid branch name; anything else is asked of git.
 const plainId = /^[A-Za-z0-9_][A-Za-z0-9_-]*(\.[A-Za-z0-9_-]+)*$/;
 
-async function isValidTaskBranch(git: SimpleGit, taskId: string, branch: string): Promise<boolean> {
+async function isValidTaskBranch(git: Git, taskId: string, branch: string): Promise<boolean> {
   if (taskId.length === 0) return false;
   if (plainId.test(taskId) && !taskId.endsWith('.lock')) return true;
   return (await tryGit(git, ['check-ref-format', '--branch', branch])) !== undefined;
 }
 
 /** The full sha of `baseRef`'s commit; distinguishes an empty repository from an unknown ref. */
-async function resolveBaseRef(git: SimpleGit, baseRef: string, repoPath: string): Promise<string> {
+async function resolveBaseRef(git: Git, baseRef: string, repoPath: string): Promise<string> {
   // A ref starting with "-" would be read as an option.
   const sha = baseRef.startsWith('-')
     ? undefined

@@ -1,7 +1,7 @@
 // The change an attempt made: everything in the worktree (new, modified, deleted files) against the base commit.
-import { GitError, type SimpleGit } from 'simple-git';
+import { GitError } from 'simple-git';
 import { unknownBaseSha } from './failures.js';
-import { openWorktree } from './run-git.js';
+import { openWorktree, type Git } from './run-git.js';
 import { runInOwnWorktree } from './stale-lock.js';
 
 export interface WorktreeDiff {
@@ -37,7 +37,7 @@ export async function diffWorktree(input: {
   };
 }
 
-async function diffAgainst(git: SimpleGit, base: string, worktreePath: string) {
+async function diffAgainst(git: Git, base: string, worktreePath: string) {
   try {
     return await Promise.all([
       git.raw(['diff', ...diffArgs, '--src-prefix=a/', '--dst-prefix=b/', `${base}^{commit}`, '--']),

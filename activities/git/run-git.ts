@@ -1,30 +1,23 @@
-// Opening repositories and worktrees with simple-git, with the checks that turn bad input into clear, final failures.
+// Opening repositories and worktrees with git, with the checks that turn bad input into clear, final failures.
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { GitError, simpleGit, type SimpleGit } from 'simple-git';
+import { GitError } from 'simple-git';
+import { gitProcess, type Git } from './git-process.js';
+
+export type { Git } from './git-process.js';
 import { gitLocked, invalidRepo, invalidWorktree, worktreeError } from './failures.js';
 
 // Output that other code parses must not depend on the user's color or path-quoting settings; and repository
 // code (tests may have rewritten .git/config) must never run through taskloop's git: no hooks, no fsmonitor.
 const stableConfig = ['color.ui=false', 'core.quotepath=false', 'core.hooksPath=/dev/null', 'core.fsmonitor=false'];
 
-/** A simple-git client for `dir` with stable output settings (plus any extra `-c` settings). */
-export function openGit(dir: string, extraConfig: string[] = []): SimpleGit {
-  return simpleGit({
-    baseDir: dir,
-    config: [...stableConfig, ...extraConfig],
-    // Our own fixed core.hooksPath=/dev/null (above) disables hooks; simple-git guards against callers setting it.
-    unsafe: { allowUnsafeHooksPath: true, allowUnsafeFsMonitor: true },
-    // Resolve as soon as git exits, instead of simple-git's fixed 50 ms wait after a command that printed nothing.
-    completion: { onClose: true, onExit: 0 },
-    // Any non-zero exit is a failure (simple-git's default ignores failures that print nothing on stderr).
-    errors: (error, result) =>
-      error ?? (result.exitCode === 0 ? undefined : Buffer.concat([...result.stdOut, ...result.stdErr])),
-  });
+/** A git client for `dir` with stable output settings (plus any extra `-c` settings). */
+export function openGit(dir: string, extraConfig: string[] = []): Git {
+  return gitProcess(dir, [...stableConfig, ...extraConfig]);
 }
 
 /** Runs a git command whose failure is an answer (e.g. `rev-parse --verify`): undefined instead of a throw. */
-export async function tryGit(git: SimpleGit, args: string[]): Promise<string | undefined> {
+export async function tryGit(git: Git, args: string[]): Promise<string | undefined> {
   try {
     return await git.raw(args);
   } catch (error) {
@@ -50,7 +43,7 @@ const lockRetries = 6;
  * Runs `args`, retrying with a short backoff while git reports a lock held by another process; throws retryable
  * `GitLocked` when the lock stays, and retryable `WorktreeError` for any other git failure.
  */
-export async function runGit(git: SimpleGit, args: string[]): Promise<string> {
+export async function runGit(git: Git, args: string[]): Promise<string> {
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await git.raw(args);
@@ -92,13 +85,13 @@ export async function isDirectory(dir: string): Promise<boolean> {
 }
 
 /** Opens the repository at `repoPath`; throws `InvalidRepo` (non-retryable) when it is missing or not a git repository. */
-export async function openRepo(repoPath: string): Promise<SimpleGit> {
+export async function openRepo(repoPath: string): Promise<Git> {
   if (!(await isDirectory(repoPath))) throw invalidRepo(repoPath, 'does not exist or is not a folder');
   return openGit(repoPath);
 }
 
 /** Throws `InvalidRepo` when `repoPath` is not a git repository (called after a command there failed, to say why). */
-export async function assertRepo(git: SimpleGit, repoPath: string): Promise<void> {
+export async function assertRepo(git: Git, repoPath: string): Promise<void> {
   if ((await tryGit(git, ['rev-parse', '--git-dir'])) === undefined)
     throw invalidRepo(repoPath, 'is not a git repository');
 }
@@ -117,7 +110,7 @@ export async function privateGitDir(worktreePath: string): Promise<string | unde
  * Opens the linked worktree at `worktreePath` (checked without starting git); throws `InvalidWorktree`
  * (non-retryable) when it is missing or not a linked worktree.
  */
-export async function openWorktree(worktreePath: string, extraConfig: string[] = []): Promise<SimpleGit> {
+export async function openWorktree(worktreePath: string, extraConfig: string[] = []): Promise<Git> {
   if (!(await isDirectory(worktreePath))) throw invalidWorktree(worktreePath, 'does not exist');
   const gitDir = await privateGitDir(worktreePath);
   if (!gitDir || !(await isDirectory(gitDir))) throw invalidWorktree(worktreePath, 'is not a git work tree');

@@ -1,8 +1,7 @@
 // A crashed git process leaves `index.lock` behind; in a worktree only one task uses, an old lock is debris.
 import { rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { SimpleGit } from 'simple-git';
-import { lockFileOf, privateGitDir, runGit } from './run-git.js';
+import { lockFileOf, privateGitDir, runGit, type Git } from './run-git.js';
 
 /**
  * Runs `args` in an attempt's own worktree. When git finds the worktree's `index.lock` and the lock is older than
@@ -10,7 +9,7 @@ import { lockFileOf, privateGitDir, runGit } from './run-git.js';
  * again; other locks are waited for (see runGit), then reported as retryable `GitLocked`.
  */
 export async function runInOwnWorktree(
-  git: SimpleGit,
+  git: Git,
   worktreePath: string,
   startedAtMs: number,
   args: string[],

@@ -3,8 +3,7 @@
 // there is nothing to remove.
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { SimpleGit } from 'simple-git';
-import { isDirectory, runGit } from './run-git.js';
+import { isDirectory, runGit, type Git } from './run-git.js';
 
 /** The folder holding `worktrees/` of a repository: `<repo>/.git`, or the repository itself when it is bare. */
 async function commonGitDir(repoPath: string): Promise<string> {
@@ -29,7 +28,7 @@ export async function staleAttemptWorktrees(repoPath: string, prefix: string, at
 
 /** Removes them (forced: an abandoned attempt's changes are never committed), so they neither linger nor stay registered. */
 export async function removeStaleAttemptWorktrees(
-  git: SimpleGit,
+  git: Git,
   repoPath: string,
   prefix: string,
   attempt: number,

@@ -1,12 +1,12 @@
 // A `taskloop worker` process (the bin, as a user starts it) on its own queue and work folder, with its CPU
-// time (its own plus its reaped children's, from /proc) and its resident memory.
+// time (its whole process tree's, from /proc) and its resident memory.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 
 export interface WorkerProcess {
   pid: number;
-  /** user + system CPU of the worker and of the children it has waited for (pytest, git), in ms. */
+  /** user + system CPU of the worker and its process tree (the spawn helper, pytest, git), in ms. */
   cpuMs(): Promise<number>;
   rssMb(): Promise<number>;
   stop(): Promise<void>;
@@ -59,10 +59,7 @@ export async function startWorkerProcess(options: {
   return {
     pid,
     async cpuMs() {
-      // Fields after the command name: utime is the 14th field, stime 15th, cutime 16th, cstime 17th.
-      const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      return [11, 12, 13, 14].reduce((sum, index) => sum + Number(fields[index]), 0) * TICK_MS;
+      return processTreeCpuMs(pid);
     },
     async rssMb() {
       const status = await readFile(`/proc/${pid}/status`, 'utf8');
@@ -73,4 +70,39 @@ export async function startWorkerProcess(options: {
       await exited;
     },
   };
+}
+
+/** utime, stime, cutime and cstime of one process (ms), and its parent's pid; undefined once it is gone. */
+async function readStat(pid: number): Promise<{ cpuMs: number; ppid: number } | undefined> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
+  if (stat === undefined) return undefined;
+  // Fields after the command name: ppid is the 4th field, utime the 14th, stime 15th, cutime 16th, cstime 17th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const cpuMs = [11, 12, 13, 14].reduce((sum, index) => sum + Number(fields[index]), 0) * TICK_MS;
+  return { cpuMs, ppid: Number(fields[1]) };
+}
+
+/**
+ * CPU of `root` and of every live process below it. Each process's own figure includes the children it has waited
+ * for, so a git command counts whether the worker or its spawn helper started it, and nothing counts twice.
+ */
+export async function processTreeCpuMs(root: number): Promise<number> {
+  const pids = (await readdir('/proc')).filter((name) => /^\d+$/.test(name)).map(Number);
+  const stats = new Map<number, { cpuMs: number; ppid: number }>();
+  await Promise.all(
+    pids.map(async (pid) => {
+      const stat = await readStat(pid);
+      if (stat) stats.set(pid, stat);
+    }),
+  );
+  const inTree = (pid: number): boolean => {
+    for (let current: number | undefined = pid; current !== undefined && current > 1;) {
+      if (current === root) return true;
+      current = stats.get(current)?.ppid;
+    }
+    return false;
+  };
+  let total = 0;
+  for (const [pid, stat] of stats) if (inTree(pid)) total += stat.cpuMs;
+  return total;
 }

@@ -3,19 +3,15 @@
 import { execa } from 'execa';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { taskWorkflowId } from '../../domain/task-spec.js';
 import { git } from '../lib/git.js';
 import type { BenchProject } from './projects.js';
 
-/** One plain attempt in `<workDir>/plain/<taskId>`; returns its wall time in ms. */
-export async function timePlainRun(project: BenchProject, workDir: string, taskId: string): Promise<number> {
-  const started = performance.now();
-  await runPlainAttempt(project, path.join(workDir, 'plain', taskId), taskId);
-  return performance.now() - started;
-}
+/** What the plain script needs of a bench project. */
+export type PlainProject = Pick<BenchProject, 'repo' | 'edit' | 'testCommand'>;
 
-export async function runPlainAttempt(project: BenchProject, worktree: string, taskId: string): Promise<void> {
+/** One plain attempt in `worktree` (bench/overhead/plain-runner.ts runs it in a process of its own). */
+export async function runPlainAttempt(project: PlainProject, worktree: string, taskId: string): Promise<void> {
   await git(project.repo, ['worktree', 'add', '-q', '-B', `taskloop/${taskId}`, worktree, 'HEAD']);
 
   const { edit } = project;
