@@ -1,9 +1,12 @@
-// Short commands (git) started by a small helper process instead of by the worker itself. Node forks to spawn, and a
-// fork copies the page tables of the whole process: in a worker of ~500 MB each spawn blocks its event loop for 6 to
-// 13 ms (measured), while the helper, a bare Node process, spawns in about 2 ms and off the worker's event loop.
-// The helper lives as long as the worker: it exits (killing what it runs) when the worker's IPC channel closes, so it
-// never outlives the worker, even one killed with SIGKILL. When the helper cannot start, commands run directly.
+// The worker's commands (git, and the sandboxed test runs) are started by a small helper process, not by the worker
+// itself. Node forks to spawn, and a fork copies the page tables of the whole process: in a worker of ~500 MB each
+// spawn blocks its event loop for 6 to 13 ms (measured), while the helper (spawn-helper-main.mjs, a bare Node
+// process) spawns in about 2 ms, off the worker's event loop. The helper lives as long as the worker: it exits,
+// killing what it runs, when the worker's IPC channel closes, so it never outlives the worker, even one killed with
+// SIGKILL. When the helper cannot start, short commands run directly.
 import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { projectRoot } from '../../platform/paths.js';
 
 export interface ProcessResult {
   /** The exit code; null when a signal ended the process. */
@@ -21,8 +24,29 @@ export interface ShortCommand {
   env?: NodeJS.ProcessEnv;
 }
 
-interface Reply {
+/** A command run in its own process group with its output streamed to capped files (see runTreeInHelper). */
+export interface TreeCommand extends ShortCommand {
+  env: NodeJS.ProcessEnv;
+  stdoutFile: string;
+  stderrFile: string;
+  maxOutputBytes: number;
+}
+
+export interface TreeResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  outputTooLarge: boolean;
+  stdoutBytes: number;
+  stderrBytes: number;
+  /** The program could not be started: ENOENT (not found) or EACCES (not executable). */
+  spawnError?: 'ENOENT' | 'EACCES';
+}
+
+interface Reply extends Partial<Omit<TreeResult, 'code' | 'signal'>> {
   id: number;
+  /** `started` (tree commands): the process group runs, `pid` is its id; the reply that ends the call comes later. */
+  event?: 'started';
+  pid?: number;
   code?: number | null;
   signal?: NodeJS.Signals | null;
   stdout?: Uint8Array;
@@ -30,35 +54,10 @@ interface Reply {
   error?: { message: string; code?: string };
 }
 
-// Run by `node -e`: CommonJS, no file to find in source or dist/. stdin closed for every command: nothing may prompt.
-const helperSource = `
-const { spawn } = require('node:child_process');
-const running = new Set();
-process.on('message', (request) => {
-  let done = false;
-  const reply = (message) => { if (!done) { done = true; running.delete(child); process.send({ id: request.id, ...message }); } };
-  const stdout = [];
-  const stderr = [];
-  let child;
-  try {
-    child = spawn(request.command, request.args, { cwd: request.cwd, env: request.env, stdio: ['ignore', 'pipe', 'pipe'] });
-  } catch (error) {
-    reply({ error: { message: error.message, code: error.code } });
-    return;
-  }
-  running.add(child);
-  child.stdout.on('data', (chunk) => stdout.push(chunk));
-  child.stderr.on('data', (chunk) => stderr.push(chunk));
-  child.on('error', (error) => reply({ error: { message: error.message, code: error.code } }));
-  child.on('close', (code, signal) => reply({ code, signal, stdout: Buffer.concat(stdout), stderr: Buffer.concat(stderr) }));
-});
-process.on('disconnect', () => {
-  for (const child of running) child.kill('SIGKILL');
-  process.exit(0);
-});
-`;
+// Plain JavaScript beside this file, found from the checkout's root so that dist/ runs the same file.
+const helperMain = path.join(projectRoot, 'activities', 'process', 'spawn-helper-main.mjs');
 
-type Pending = { resolve: (result: ProcessResult) => void; reject: (error: Error) => void };
+type Pending = { resolve: (reply: Reply) => void; reject: (error: Error) => void; onStarted?: (pid: number) => void };
 
 class SpawnHelper {
   private child?: ChildProcess;
@@ -73,12 +72,35 @@ class SpawnHelper {
   async run(request: ShortCommand): Promise<ProcessResult> {
     const child = this.unavailable ? undefined : this.start();
     if (!child) return runDirectly(request);
+    const reply = await this.call(child, { kind: 'run', ...request, env: { ...(request.env ?? process.env) } });
+    return {
+      code: reply.code ?? null,
+      signal: reply.signal ?? null,
+      stdout: asBuffer(reply.stdout),
+      stderr: asBuffer(reply.stderr),
+    };
+  }
+
+  async runTree(request: TreeCommand, onStarted: (pgid: number) => void): Promise<TreeResult> {
+    const child = this.unavailable ? undefined : this.start();
+    if (!child) throw new Error(`the spawn helper (${helperMain}) could not start, so ${request.command} cannot run`);
+    const reply = await this.call(child, { kind: 'tree', ...request }, onStarted);
+    return {
+      code: reply.code ?? null,
+      signal: reply.signal ?? null,
+      outputTooLarge: reply.outputTooLarge ?? false,
+      stdoutBytes: reply.stdoutBytes ?? 0,
+      stderrBytes: reply.stderrBytes ?? 0,
+      ...(reply.spawnError ? { spawnError: reply.spawnError } : {}),
+    };
+  }
+
+  private call(child: ChildProcess, request: object, onStarted?: (pid: number) => void): Promise<Reply> {
     const id = this.nextId++;
-    const env = { ...(request.env ?? process.env) };
-    const result = new Promise<ProcessResult>((resolve, reject) => this.pending.set(id, { resolve, reject }));
+    const reply = new Promise<Reply>((resolve, reject) => this.pending.set(id, { resolve, reject, onStarted }));
     this.holdOpen(child, true);
-    child.send({ id, command: request.command, args: request.args, cwd: request.cwd, env });
-    return result;
+    child.send({ id, ...request });
+    return reply;
   }
 
   private start(): ChildProcess | undefined {
@@ -86,7 +108,7 @@ class SpawnHelper {
     try {
       // The worker's own NODE_OPTIONS (e.g. tsx's loader) would only slow the helper's start.
       const { NODE_OPTIONS: _ignored, ...env } = process.env;
-      const child = spawn(process.execPath, ['-e', helperSource], {
+      const child = spawn(process.execPath, [helperMain], {
         stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
         serialization: 'advanced',
         env,
@@ -106,19 +128,14 @@ class SpawnHelper {
   private settle(reply: Reply): void {
     const waiting = this.pending.get(reply.id);
     if (!waiting) return;
-    this.pending.delete(reply.id);
-    if (this.pending.size === 0 && this.child) this.holdOpen(this.child, false);
-    if (reply.error) {
-      const error = Object.assign(new Error(reply.error.message), { code: reply.error.code });
-      waiting.reject(error);
+    if (reply.event === 'started') {
+      if (reply.pid !== undefined) waiting.onStarted?.(reply.pid);
       return;
     }
-    waiting.resolve({
-      code: reply.code ?? null,
-      signal: reply.signal ?? null,
-      stdout: asBuffer(reply.stdout),
-      stderr: asBuffer(reply.stderr),
-    });
+    this.pending.delete(reply.id);
+    if (this.pending.size === 0 && this.child) this.holdOpen(this.child, false);
+    if (reply.error) waiting.reject(Object.assign(new Error(reply.error.message), { code: reply.error.code }));
+    else waiting.resolve(reply);
   }
 
   /** The helper died: what it was running is unknown (it may have run), so those calls fail; the next call restarts it. */
@@ -170,6 +187,15 @@ const helper = new SpawnHelper();
 /** Runs a short command to its end and returns its exit and output (whole, in memory: for small outputs only). */
 export function runShortCommand(request: ShortCommand): Promise<ProcessResult> {
   return helper.run(request);
+}
+
+/**
+ * Runs a command in its own process group (its id is `onStarted`'s argument, so the caller can record it and kill
+ * the group), with stdout and stderr streamed to files up to `maxOutputBytes` each: beyond that the group is killed
+ * and `outputTooLarge` set. When the leader exits, what it left running in its group is killed too.
+ */
+export function runTreeInHelper(request: TreeCommand, onStarted: (pgid: number) => void): Promise<TreeResult> {
+  return helper.runTree(request, onStarted);
 }
 
 /** The helper's process id while it runs (for tests and diagnostics). */
