@@ -35,6 +35,8 @@ describe('a worker crash at each node of an attempt', () => {
         files: slowFiles,
         coder: phase === 'code' ? slowCoder() : fixTurns(),
         reviewer,
+        // Both take milliseconds with git run directly: a slower git keeps the crash inside their activity.
+        slowGit: phase === 'review' ? ['diff'] : phase === 'commit' ? ['commit'] : undefined,
       });
       await run.waitFor(`phase ${phase}`, (state) => state.phase === phase);
       await run.crash(mode);

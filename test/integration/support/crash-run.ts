@@ -17,6 +17,7 @@ import {
   type WorkerProcess,
 } from '../../support/crash.js';
 import { makeRepo, makeTempDir } from '../../support/git-repo.js';
+import { withSlowGit } from './slow-git.js';
 import { git, readEvents, startTestTask, taskloopCommits, taskSpec, waitForState } from './tasks.js';
 import { uniqueId, workerProcessEnv } from './temporal.js';
 
@@ -26,6 +27,8 @@ export interface CrashRunOptions {
   /** Reviewer model turns: with them the review is an activity of its own (without, the test activity runs it). */
   reviewer?: ScriptTurn[];
   spec?: Partial<Omit<TaskSpecInput, 'id' | 'repo'>>;
+  /** Git subcommands the worker's git runs 2 s slower (see slow-git.ts), so a crash can land inside them. */
+  slowGit?: string[];
 }
 
 export class CrashRun {
@@ -62,7 +65,8 @@ export class CrashRun {
     const scriptFile = path.join(await makeTempDir(), 'script.json');
     await writeFile(scriptFile, JSON.stringify({ coder: options.coder, reviewer: options.reviewer ?? [] }));
     const taskQueue = uniqueId('crash');
-    const env = await workerProcessEnv(taskQueue);
+    const plainEnv = await workerProcessEnv(taskQueue);
+    const env = options.slowGit ? await withSlowGit(plainEnv, options.slowGit) : plainEnv;
     const worker = await spawnWorker(env);
     const spec = taskSpec({
       repo,
