@@ -1,5 +1,6 @@
 // bench/concurrency: 20 tasks whose tests take 1 s, started at once, on one worker process and on two worker
 // processes with separate work folders, against 20 plain scripts in parallel; wall time and CPU per task.
+import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -17,12 +18,26 @@ const slowTest = { 'tests/test_slow.py': 'import time\n\n\ndef test_slow():\n   
 interface Batch {
   ms: number;
   cpuMs: number;
+  /** CPU used by the whole machine meanwhile (every process: server, bench, workers), in ms. */
+  machineCpuMs: number;
+}
+
+/** Busy CPU of the whole machine since boot (user, nice, system, irq, softirq, steal), in ms. */
+async function machineCpuMs(): Promise<number> {
+  const [user, nice, system, , , irq, softirq, steal] = (await readFile('/proc/stat', 'utf8'))
+    .split('\n')[0]!
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
+  return [user, nice, system, irq, softirq, steal].reduce((sum = 0, value = 0) => sum + value, 0) * 10;
 }
 
 async function timeBatch(cpu: () => Promise<number>, batch: () => Promise<unknown>): Promise<Batch> {
-  const [cpuBefore, started] = [await cpu(), performance.now()];
+  const [cpuBefore, machineBefore, started] = [await cpu(), await machineCpuMs(), performance.now()];
   await batch();
-  return { ms: performance.now() - started, cpuMs: (await cpu()) - cpuBefore };
+  const ms = performance.now() - started;
+  return { ms, cpuMs: (await cpu()) - cpuBefore, machineCpuMs: (await machineCpuMs()) - machineBefore };
 }
 
 async function runTasks(
@@ -107,6 +122,7 @@ export const concurrencyBenchmark: Benchmark = {
       }
       const wall = (batches: Batch[]) => median(batches.map((batch) => batch.ms));
       const cpuPerTask = (batches: Batch[]) => median(batches.map((batch) => batch.cpuMs / TASKS));
+      const machinePerTask = (batches: Batch[]) => median(batches.map((batch) => batch.machineCpuMs / TASKS));
       return {
         figures: [
           atMost(
@@ -116,13 +132,24 @@ export const concurrencyBenchmark: Benchmark = {
             times,
           ),
           reference(`  one worker / plain parallel`, `${seconds(wall(single))} / ${seconds(wall(plain))}`),
-          atMost('CPU per task, one worker (worker + its children)', cpuPerTask(single), 900, ms),
-          reference('  CPU per task, plain parallel script', ms(cpuPerTask(plain))),
+          // The whole machine's CPU: a process tree's own figures miss the sandboxed tests (bubblewrap's PID
+          // namespace keeps their CPU out of the worker's reaped-children times), so this is the honest upper bound.
+          atMost(
+            'CPU per task, one worker, whole machine (server and bench included)',
+            machinePerTask(single),
+            900,
+            ms,
+          ),
+          reference('  CPU per task, plain parallel script, whole machine', ms(machinePerTask(plain))),
+          reference(
+            "  counted over the worker's / the plain script's process tree (misses bwrap's sandboxed tests)",
+            `${ms(cpuPerTask(single))} / ${ms(cpuPerTask(plain))}`,
+          ),
           reference(
             `two workers, separate work folders / plain parallel`,
             `${seconds(wall(double))} / ${seconds(wall(plain))} = ${times(wall(double) / wall(plain))}`,
           ),
-          reference('  CPU per task, two workers', ms(cpuPerTask(double))),
+          reference('  CPU per task, two workers, whole machine', ms(machinePerTask(double))),
         ],
         sections: [
           `The concurrency bench ran on ${os.cpus().length} cores; each task has its own repository, for taskloop and the plain script alike.`,
