@@ -147,8 +147,14 @@ function runTree(request) {
 }
 
 process.on('message', (request) => {
-  if (request.kind === 'tree') runTree(request);
-  else runShort(request);
+  try {
+    if (request.kind === 'tree') runTree(request);
+    else runShort(request);
+  } catch (error) {
+    // A request spawn refuses outright (bad arguments) fails alone; the helper goes on serving.
+    running.delete(request.id);
+    send({ id: request.id, error: { message: error.message, code: error.code } });
+  }
 });
 
 process.on('disconnect', () => {
