@@ -2,7 +2,7 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { assertAttempt, toSafeName } from '../artifacts.js';
-import { removeStaleAttemptWorktrees } from './stale-worktrees.js';
+import { hasPrunableWorktrees, removeStaleAttemptWorktrees } from './stale-worktrees.js';
 import { emptyRepo, invalidTaskId, unknownBaseRef, worktreeError } from './failures.js';
 import { assertRepo, openRepo, privateGitDir, runGit, tryGit, withRepoLock, type Git } from './run-git.js';
 import { canonical, isWorktreeOf } from './worktree-owner.js';
@@ -47,21 +47,30 @@ export async function createWorktree(input: CreateWorktreeInput): Promise<Create
   // Worktree add, prune and remove race inside git when run concurrently on one repository: one at a time per worker.
   return withRepoLock(await canonical(input.repoPath), async () => {
     // Forget worktrees whose folders are gone (e.g. a lost host's), so a dead host's worktree does not stay registered.
-    await runGit(git, ['worktree', 'prune']).catch(async (error: unknown) => {
-      await assertRepo(git, input.repoPath);
-      throw error;
-    });
+    if (await hasPrunableWorktrees(input.repoPath))
+      await runGit(git, ['worktree', 'prune']).catch(async (error: unknown) => {
+        await assertRepo(git, input.repoPath);
+        throw error;
+      });
     // An earlier attempt of this task whose host was lost left its worktree: that attempt is over, remove it.
     await removeStaleAttemptWorktrees(git, input.repoPath, toSafeName(input.workflowId), input.attempt);
     const reused = await readRecordedBase(worktreePath);
     if (reused && (await isWorktreeOf(worktreePath, input.repoPath)))
       return { worktreePath, branch, baseSha: reused, reused: true };
 
-    const baseSha = await resolveBaseRef(git, input.baseRef, input.repoPath);
+    // A ref starting with "-" would be read as an option.
+    if (input.baseRef.startsWith('-')) throw unknownBaseRef(input.baseRef, input.repoPath);
     // A folder git does not know is debris of an interrupted add: it is ours (keyed by workflow and attempt).
     await rm(worktreePath, { recursive: true, force: true });
     await mkdir(path.dirname(worktreePath), { recursive: true });
-    await runGit(git, ['worktree', 'add', '--detach', worktreePath, baseSha]);
+    // The add resolves the ref itself (one git process less); when it fails, the ref is looked at to say why.
+    await runGit(git, ['worktree', 'add', '--detach', worktreePath, `${input.baseRef}^{commit}`]).catch(
+      async (error: unknown) => {
+        await resolveBaseRef(git, input.baseRef, input.repoPath);
+        throw error;
+      },
+    );
+    const baseSha = await readDetachedHead(worktreePath);
     await recordBase(worktreePath, baseSha);
     return { worktreePath, branch, baseSha, reused: false };
   });
@@ -87,6 +96,15 @@ async function resolveBaseRef(git: Git, baseRef: string, repoPath: string): Prom
   const anyCommit = await tryGit(git, ['rev-list', '-n', '1', '--all']);
   if (!anyCommit?.trim()) throw emptyRepo(repoPath, baseRef);
   throw unknownBaseRef(baseRef, repoPath);
+}
+
+/** The commit a freshly added detached worktree is at, from its private HEAD file. */
+async function readDetachedHead(worktreePath: string): Promise<string> {
+  const gitDir = await privateGitDir(worktreePath);
+  const head = gitDir ? (await readFile(path.join(gitDir, 'HEAD'), 'utf8').catch(() => '')).trim() : '';
+  if (!/^[0-9a-f]{40,64}$/.test(head))
+    throw worktreeError('worktree add', `${worktreePath} has no detached HEAD after it was added (HEAD: ${head})`);
+  return head;
 }
 
 async function recordBase(worktreePath: string, baseSha: string): Promise<void> {

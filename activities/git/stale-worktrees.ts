@@ -1,7 +1,7 @@
 // Earlier attempts' worktrees of the same task: an attempt abandoned with its host lost stays registered (and, on a
 // shared disk, on disk) until the next claim of that task removes it. Read from git's files: no git process when
 // there is nothing to remove.
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { isDirectory, runGit, type Git } from './run-git.js';
 
@@ -10,6 +10,29 @@ async function commonGitDir(repoPath: string): Promise<string> {
   const dotGit = path.join(repoPath, '.git');
   return (await isDirectory(dotGit)) ? dotGit : repoPath;
 }
+
+/**
+ * True when git's worktree registry holds an entry `git worktree prune` would remove: no `gitdir` file, or one naming
+ * a worktree whose `.git` file is gone (and the entry is not locked). Read from files, so a claim starts no prune
+ * when there is nothing to prune.
+ */
+export async function hasPrunableWorktrees(repoPath: string): Promise<boolean> {
+  const registry = path.join(await commonGitDir(repoPath), 'worktrees');
+  const names = await readdir(registry).catch(() => [] as string[]);
+  for (const name of names) {
+    const entry = path.join(registry, name);
+    if (await exists(path.join(entry, 'locked'))) continue;
+    const gitFile = (await readFile(path.join(entry, 'gitdir'), 'utf8').catch(() => '')).trim();
+    if (!gitFile || !(await exists(gitFile))) return true;
+  }
+  return false;
+}
+
+const exists = (file: string) =>
+  stat(file).then(
+    () => true,
+    () => false,
+  );
 
 /** Registered worktree folders named `<prefix>-a<N>` with N below `attempt`. */
 export async function staleAttemptWorktrees(repoPath: string, prefix: string, attempt: number): Promise<string[]> {
