@@ -22,7 +22,8 @@ export interface EphemeralStack {
 }
 
 const noop = () => undefined;
-const quietBundler = {
+/** A bundler logger that prints only errors (the bench, the history recorder and the test setups bundle quietly). */
+export const quietBundler = {
   log: noop,
   trace: noop,
   debug: noop,

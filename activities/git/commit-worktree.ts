@@ -1,13 +1,11 @@
 // Commits an attempt's change once: the trailer `Taskloop-Run: <workflowId>/<attempt>` lets a retry find its own commit.
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { GitError } from 'simple-git';
 import type { CommitResult } from '../../domain/records.js';
 import { assertAttempt } from '../artifacts.js';
 import { branchForCommit } from './branch-for-commit.js';
 import { readRecordedBase } from './create-worktree.js';
 import { branchMismatch, nothingToCommit } from './failures.js';
-import { openWorktree, privateGitDir, type Git } from './run-git.js';
+import { openWorktree, readWorktreeHead, type Git } from './run-git.js';
 import { runInOwnWorktree } from './stale-lock.js';
 
 export interface CommitWorktreeInput {
@@ -49,7 +47,7 @@ export async function commitWorktree(input: CommitWorktreeInput): Promise<Commit
   assertAttempt(input.attempt);
   const startedAtMs = input.startedAtMs ?? Date.now();
   const git = await openWorktree(input.worktreePath, identity);
-  const head = await readHead(input.worktreePath);
+  const head = await readWorktreeHead(input.worktreePath);
   // Claims detach HEAD; a worktree made before that has the task's branch checked out, which a commit only advances.
   if (head.branch !== undefined && head.branch !== input.branch)
     throw branchMismatch(input.worktreePath, input.branch, head.branch);
@@ -83,7 +81,7 @@ export async function commitWorktree(input: CommitWorktreeInput): Promise<Commit
     if (!input.staged || !(await tryCommit(git, input.worktreePath, startedAtMs, commit)))
       throw nothingToCommit(input.worktreePath);
   }
-  const sha = (await readHead(input.worktreePath)).sha ?? (await git.raw(['rev-parse', 'HEAD'])).trim();
+  const sha = (await readWorktreeHead(input.worktreePath)).sha ?? (await git.raw(['rev-parse', 'HEAD'])).trim();
   return { sha, branch: await branchForCommit(git, sha, input.branch, reflog, input.worktreePath), created: true };
 }
 
@@ -100,14 +98,6 @@ async function tryCommit(git: Git, worktreePath: string, startedAtMs: number, ar
       return false;
     throw error;
   }
-}
-
-/** The worktree's HEAD from its private git folder: a branch name when attached, else the detached sha. */
-async function readHead(worktreePath: string): Promise<{ branch?: string; sha?: string }> {
-  const gitDir = await privateGitDir(worktreePath);
-  const text = gitDir ? (await readFile(path.join(gitDir, 'HEAD'), 'utf8').catch(() => '')).trim() : '';
-  if (text.startsWith('ref: refs/heads/')) return { branch: text.slice('ref: refs/heads/'.length) };
-  return /^[0-9a-f]{40,64}$/.test(text) ? { sha: text } : {};
 }
 
 // An attempt's commit sits at the tip of its branch; a bounded look-back keeps the search cheap in huge histories.

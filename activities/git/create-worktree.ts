@@ -4,7 +4,16 @@ import path from 'node:path';
 import { assertAttempt, toSafeName } from '../artifacts.js';
 import { hasPrunableWorktrees, removeStaleAttemptWorktrees } from './stale-worktrees.js';
 import { emptyRepo, invalidTaskId, unknownBaseRef, worktreeError } from './failures.js';
-import { assertRepo, openRepo, privateGitDir, runGit, tryGit, withRepoLock, type Git } from './run-git.js';
+import {
+  assertRepo,
+  openRepo,
+  privateGitDir,
+  readWorktreeHead,
+  runGit,
+  tryGit,
+  withRepoLock,
+  type Git,
+} from './run-git.js';
 import { canonical, isWorktreeOf } from './worktree-owner.js';
 
 export interface CreateWorktreeInput {
@@ -66,11 +75,12 @@ export async function createWorktree(input: CreateWorktreeInput): Promise<Create
     // The add resolves the ref itself (one git process less); when it fails, the ref is looked at to say why.
     await runGit(git, ['worktree', 'add', '--detach', worktreePath, `${input.baseRef}^{commit}`]).catch(
       async (error: unknown) => {
-        await resolveBaseRef(git, input.baseRef, input.repoPath);
+        await explainBaseRef(git, input.baseRef, input.repoPath);
         throw error;
       },
     );
-    const baseSha = await readDetachedHead(worktreePath);
+    const { sha: baseSha } = await readWorktreeHead(worktreePath);
+    if (!baseSha) throw worktreeError('worktree add', `${worktreePath} has no detached HEAD after it was added`);
     await recordBase(worktreePath, baseSha);
     return { worktreePath, branch, baseSha, reused: false };
   });
@@ -85,26 +95,16 @@ async function isValidTaskBranch(git: Git, taskId: string, branch: string): Prom
   return (await tryGit(git, ['check-ref-format', '--branch', branch])) !== undefined;
 }
 
-/** The full sha of `baseRef`'s commit; distinguishes an empty repository from an unknown ref. */
-async function resolveBaseRef(git: Git, baseRef: string, repoPath: string): Promise<string> {
-  // A ref starting with "-" would be read as an option.
-  const sha = baseRef.startsWith('-')
-    ? undefined
-    : await tryGit(git, ['rev-parse', '--verify', '--quiet', `${baseRef}^{commit}`]);
-  if (sha?.trim()) return sha.trim();
+/**
+ * After a failed add: throws why, when it is the base ref (`UnknownBaseRef`, or `EmptyRepo` for a repository without
+ * commits) or the repository (`InvalidRepo`); returns when the ref names a commit (the add failed for another reason).
+ */
+async function explainBaseRef(git: Git, baseRef: string, repoPath: string): Promise<void> {
+  if (await tryGit(git, ['rev-parse', '--verify', '--quiet', `${baseRef}^{commit}`])) return;
   await assertRepo(git, repoPath);
   const anyCommit = await tryGit(git, ['rev-list', '-n', '1', '--all']);
   if (!anyCommit?.trim()) throw emptyRepo(repoPath, baseRef);
   throw unknownBaseRef(baseRef, repoPath);
-}
-
-/** The commit a freshly added detached worktree is at, from its private HEAD file. */
-async function readDetachedHead(worktreePath: string): Promise<string> {
-  const gitDir = await privateGitDir(worktreePath);
-  const head = gitDir ? (await readFile(path.join(gitDir, 'HEAD'), 'utf8').catch(() => '')).trim() : '';
-  if (!/^[0-9a-f]{40,64}$/.test(head))
-    throw worktreeError('worktree add', `${worktreePath} has no detached HEAD after it was added (HEAD: ${head})`);
-  return head;
 }
 
 async function recordBase(worktreePath: string, baseSha: string): Promise<void> {

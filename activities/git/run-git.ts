@@ -106,6 +106,14 @@ export async function privateGitDir(worktreePath: string): Promise<string | unde
   }
 }
 
+/** The worktree's HEAD from its private git folder: a branch name when attached, else the detached sha. */
+export async function readWorktreeHead(worktreePath: string): Promise<{ branch?: string; sha?: string }> {
+  const gitDir = await privateGitDir(worktreePath);
+  const text = gitDir ? (await readFile(path.join(gitDir, 'HEAD'), 'utf8').catch(() => '')).trim() : '';
+  if (text.startsWith('ref: refs/heads/')) return { branch: text.slice('ref: refs/heads/'.length) };
+  return /^[0-9a-f]{40,64}$/.test(text) ? { sha: text } : {};
+}
+
 /**
  * Opens the linked worktree at `worktreePath` (checked without starting git); throws `InvalidWorktree`
  * (non-retryable) when it is missing or not a linked worktree.

@@ -11,21 +11,16 @@ async function commonGitDir(repoPath: string): Promise<string> {
   return (await isDirectory(dotGit)) ? dotGit : repoPath;
 }
 
-/**
- * True when git's worktree registry holds an entry `git worktree prune` would remove: no `gitdir` file, or one naming
- * a worktree whose `.git` file is gone (and the entry is not locked). Read from files, so a claim starts no prune
- * when there is nothing to prune.
- */
-export async function hasPrunableWorktrees(repoPath: string): Promise<boolean> {
+/** Git's worktree registry: per entry, the `.git` file of the worktree it names ('' when unreadable) and its lock. */
+async function registryEntries(repoPath: string): Promise<{ gitFile: string; locked: boolean }[]> {
   const registry = path.join(await commonGitDir(repoPath), 'worktrees');
   const names = await readdir(registry).catch(() => [] as string[]);
-  for (const name of names) {
-    const entry = path.join(registry, name);
-    if (await exists(path.join(entry, 'locked'))) continue;
-    const gitFile = (await readFile(path.join(entry, 'gitdir'), 'utf8').catch(() => '')).trim();
-    if (!gitFile || !(await exists(gitFile))) return true;
-  }
-  return false;
+  return Promise.all(
+    names.map(async (name) => ({
+      gitFile: (await readFile(path.join(registry, name, 'gitdir'), 'utf8').catch(() => '')).trim(),
+      locked: await exists(path.join(registry, name, 'locked')),
+    })),
+  );
 }
 
 const exists = (file: string) =>
@@ -34,13 +29,23 @@ const exists = (file: string) =>
     () => false,
   );
 
+/**
+ * True when the registry holds an entry `git worktree prune` would remove: no `gitdir`, or one naming a worktree
+ * whose `.git` file is gone (and the entry is not locked). Read from files, so a claim starts no prune when there is
+ * nothing to prune.
+ */
+export async function hasPrunableWorktrees(repoPath: string): Promise<boolean> {
+  const entries = await registryEntries(repoPath);
+  const prunable = await Promise.all(
+    entries.map(async (entry) => !entry.locked && (!entry.gitFile || !(await exists(entry.gitFile)))),
+  );
+  return prunable.includes(true);
+}
+
 /** Registered worktree folders named `<prefix>-a<N>` with N below `attempt`. */
 export async function staleAttemptWorktrees(repoPath: string, prefix: string, attempt: number): Promise<string[]> {
-  const registry = path.join(await commonGitDir(repoPath), 'worktrees');
-  const names = await readdir(registry).catch(() => [] as string[]);
   const stale: string[] = [];
-  for (const name of names) {
-    const gitFile = (await readFile(path.join(registry, name, 'gitdir'), 'utf8').catch(() => '')).trim();
+  for (const { gitFile } of await registryEntries(repoPath)) {
     if (!gitFile) continue;
     const folder = path.dirname(gitFile);
     const match = /^(.*)-a(\d+)$/.exec(path.basename(folder));

@@ -8,6 +8,7 @@ import type { TestProject } from 'vitest/node';
 import { startDevServerOnFreePort, type RunningDevServer } from '../../platform/server/dev-server.js';
 import { ensureTemporalCli } from '../../platform/server/temporal-cli.js';
 import { workflowsPath } from '../../workers/create-workers.js';
+import { quietBundler } from '../../workers/ephemeral-stack.js';
 import { projectRoot } from '../../platform/paths.js';
 
 declare module 'vitest' {
@@ -32,7 +33,7 @@ export async function setup(project: TestProject): Promise<void> {
     logFile: path.join(logDir, 'server.log'),
   });
   console.log(`integration tests: Temporal dev server at ${server.address} (log: ${logDir}/server.log)`);
-  const bundle = await bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: quietLogger });
+  const bundle = await bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: quietBundler });
   const bundlePath = path.join(await mkdtemp(path.join(os.tmpdir(), 'taskloop-bundle-')), 'workflows.js');
   await writeFile(bundlePath, bundle.code);
   project.provide('temporalAddress', server.address);
@@ -43,13 +44,3 @@ export async function setup(project: TestProject): Promise<void> {
 export async function teardown(): Promise<void> {
   await server?.stop();
 }
-
-const noop = () => undefined;
-const quietLogger = {
-  log: noop,
-  trace: noop,
-  debug: noop,
-  info: noop,
-  warn: noop,
-  error: (message: string) => console.error(message),
-};

@@ -8,6 +8,7 @@ import webpack from 'webpack';
 import type { TestProject } from 'vitest/node';
 import { ensureTestServer } from '../../platform/server/test-server.js';
 import { workflowsPath } from '../../workers/create-workers.js';
+import { quietBundler } from '../../workers/ephemeral-stack.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -23,7 +24,7 @@ export async function setup(project: TestProject): Promise<void> {
   const serverPath = await ensureTestServer({ log: (line) => console.log(line) });
   const bundle = await bundleWorkflowCode({
     workflowsPath: workflowsPath(),
-    logger: quietLogger,
+    logger: quietBundler,
     webpackConfigHook: (config) => ({
       ...config,
       plugins: [...(config.plugins ?? []), new webpack.NormalModuleReplacementPlugin(realKeys, testKeys)],
@@ -34,13 +35,3 @@ export async function setup(project: TestProject): Promise<void> {
   project.provide('testServerPath', serverPath);
   project.provide('workflowTierBundlePath', bundlePath);
 }
-
-const noop = () => undefined;
-const quietLogger = {
-  log: noop,
-  trace: noop,
-  debug: noop,
-  info: noop,
-  warn: noop,
-  error: (message: string) => console.error(message),
-};
