@@ -3,7 +3,8 @@
 // 1. esbuild compiles each source file to dist/ (the worker runs these: it bundles dist/workflows from them);
 // 2. esbuild bundles the CLI into one CommonJS script, dist/cli/cli.cjs, which the bin runs with a V8 code cache
 //    (bin/code-cache.js), so a command neither resolves hundreds of modules nor compiles the SDK at each start (the
-//    worker stays outside the bundle: it needs its own files and native SDK);
+//    worker stays outside the bundle: it needs its own files and native SDK). The bundle carries a lean copy of
+//    Temporal's protobuf descriptor (scripts/lean-protos.mjs) and no indentation: both are read at every start;
 // 3. dist/.build-stamp records when the build started; the bin compares it with the sources.
 import { readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -25,6 +26,7 @@ function fail(what) {
 // esbuild comes with tsx (a dependency), so the build needs nothing more. Types are checked by `npm run typecheck`.
 const { build } = await import('esbuild');
 const { sourceDirs } = await import('../bin/dist-state.js');
+const { leanProtosPlugin } = await import('./lean-protos.mjs');
 const sources = sourceDirs.flatMap((dir) => listTypeScript(path.join(root, dir)));
 try {
   await build({
@@ -65,7 +67,9 @@ try {
       '@temporalio/interceptors-opentelemetry',
       '@opentelemetry/*',
     ],
-    plugins: [workersOutside],
+    // Whitespace only: names stay, so stack traces and error names read as in the sources.
+    minifyWhitespace: true,
+    plugins: [workersOutside, leanProtosPlugin(path.join(root, 'package.json'))],
     // One CommonJS script, so the bin can run it with a V8 code cache (Node 20 has none for ES modules).
     define: { 'import.meta.url': '__taskloopModuleUrl' },
     banner: { js: "var __taskloopModuleUrl = require('node:url').pathToFileURL(__filename).href;" },

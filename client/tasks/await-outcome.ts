@@ -1,6 +1,11 @@
 // Waits for a task's outcome, wherever its workflow's end put it: the result of a COMPLETED task, the `TaskFailed`
 // failure's details of a FAILED one, the state query of a cancelled one. Anything else becomes a WorkFailed line.
-import { CancelledFailure, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
+import {
+  CancelledFailure,
+  WorkflowFailedError,
+  type WorkflowExecutionDescription,
+  type WorkflowHandle,
+} from '@temporalio/client';
 import { outcomeOfState, type TaskOutcome } from '../../domain/task-state.js';
 import { stateQuery } from '../../workflows/messages.js';
 import { outcomeOfFailure } from '../../workflows/task/task-failed.js';
@@ -14,9 +19,10 @@ export async function awaitOutcome(
   command: string,
   handle: WorkflowHandle,
   say: (line: string) => void = console.error,
+  known?: WorkflowExecutionDescription,
 ): Promise<TaskOutcome> {
   try {
-    return (await whileCheckingWorker(handle, say, () => handle.result())) as TaskOutcome;
+    return (await whileCheckingWorker(handle, say, () => handle.result(), known)) as TaskOutcome;
   } catch (error) {
     if (!(error instanceof WorkflowFailedError)) throw error;
     const outcome =

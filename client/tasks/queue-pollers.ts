@@ -39,8 +39,10 @@ export async function whileCheckingWorker<T>(
   handle: WorkflowHandle,
   say: (line: string) => void,
   work: () => Promise<T>,
+  /** The caller's description of the workflow, when it has one: a closed workflow needs no second read. */
+  known?: WorkflowExecutionDescription,
 ): Promise<T> {
-  const description = await handle.describe();
+  const description = known && known.status.name !== 'RUNNING' ? known : await handle.describe();
   if (description.status.name !== 'RUNNING') return work();
   const { taskQueue } = description;
   let missing = false;

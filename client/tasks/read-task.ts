@@ -25,7 +25,7 @@ export async function readTask(client: Client, { handle, description }: Resolved
   if (workflowStatus === 'RUNNING')
     return { ...base, workflowStatus, state: await queryTaskState(client, handle, description.taskQueue) };
   try {
-    const outcome = await awaitOutcome('status', handle);
+    const outcome = await awaitOutcome('status', handle, console.error, description);
     if (withOutcome.includes(workflowStatus))
       return { ...base, workflowStatus: workflowStatus as 'COMPLETED' | 'FAILED' | 'CANCELLED', outcome };
     return { ...base, workflowStatus, error: `closed as ${workflowStatus}` };
