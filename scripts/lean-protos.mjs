@@ -13,7 +13,7 @@ export const droppedNamespaces = [['coresdk'], ['temporal', 'api', 'cloud']];
  * `(name)` (protobufjs reads plain ones such as `packed` or `deprecated`). Returns a new descriptor.
  */
 export function pruneDescriptor(descriptor) {
-  const copy = structuredClone(descriptor);
+  const copy = JSON.parse(JSON.stringify(descriptor));
   for (const namespacePath of droppedNamespaces) {
     const parent = namespacePath.slice(0, -1).reduce((node, name) => node?.[name]?.nested, copy);
     const name = namespacePath.at(-1);
