@@ -10,8 +10,21 @@ const secretPlurals = new Set(['KEYS', 'SECRETS', 'PASSWORDS', 'CREDENTIALS']);
 // Fused forms seen in the wild: PGPASSWORD, APIKEY, ACCESSTOKEN.
 const secretSuffixes = ['PASSWORD', 'PASSWD', 'APIKEY', 'TOKEN', 'SECRET'];
 
+// Every sink scrubs with the worker's whole environment, so the same names are asked about again and again; the
+// answer depends on the name alone.
+const secretNameAnswers = new Map<string, boolean>();
+
 /** True when an environment variable name says its value is a secret (KEY, TOKEN, SECRET, PASSWORD… as a word). */
 export function isSecretEnvName(name: string): boolean {
+  let answer = secretNameAnswers.get(name);
+  if (answer === undefined) {
+    answer = nameLooksSecret(name);
+    if (secretNameAnswers.size < 10_000) secretNameAnswers.set(name, answer);
+  }
+  return answer;
+}
+
+function nameLooksSecret(name: string): boolean {
   const words = name
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2') // camelCase: apiKey -> api_Key
     .toUpperCase()

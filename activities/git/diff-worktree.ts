@@ -41,8 +41,8 @@ async function diffAgainst(git: Git, base: string, worktreePath: string) {
   try {
     return await Promise.all([
       git.raw(['diff', ...diffArgs, '--src-prefix=a/', '--dst-prefix=b/', `${base}^{commit}`, '--']),
-      // --numstat: exact line counts per file (binary files count as changed with 0 lines).
-      git.diffSummary([...diffArgs, '--numstat', `${base}^{commit}`, '--']),
+      // Exact line counts per file (binary files count as changed with 0 lines), paths unquoted.
+      git.diffNumstat([...diffArgs, `${base}^{commit}`, '--']),
     ]);
   } catch (error) {
     if (error instanceof GitError && /bad (object|revision)|unknown revision|not a valid/i.test(error.message))

@@ -1,8 +1,9 @@
 // Runs git without simple-git, through the spawn helper (activities/process/spawn-helper.ts): simple-git waits a
 // fixed 50 ms after every command that prints nothing, whatever its `completion` option says (its completion plugin
 // always defers the close), and an attempt runs several such commands (worktree prune/remove, add, commit,
-// update-ref). simple-git stays for parsing (diffSummary).
-import { GitError, simpleGit, type DiffResult } from 'simple-git';
+// update-ref). Nothing here spawns from the worker itself: a spawn forks the whole worker (tens of ms under load,
+// with its event loop blocked), so every git process starts in the helper. simple-git stays for its GitError.
+import { GitError } from 'simple-git';
 import { runShortCommand } from '../process/spawn-helper.js';
 
 /** The git client taskloop's activities use: raw commands, a replaced environment, and a parsed diff summary. */
@@ -11,8 +12,15 @@ export interface Git {
   raw(args: string[]): Promise<string>;
   /** The same client with the child's whole environment replaced by `env` (as simple-git's `env`). */
   env(env: Record<string, string>): Git;
-  /** `git diff --numstat …` parsed by simple-git (it prints output, so it pays no completion wait). */
-  diffSummary(args: string[]): Promise<DiffResult>;
+  /** `git diff --numstat -z <args>`, parsed: each changed file with its line counts, and the totals. */
+  diffNumstat(args: string[]): Promise<DiffNumstat>;
+}
+
+export interface DiffNumstat {
+  /** Binary files count as changed with 0 lines, as git prints them ("-"). */
+  files: { file: string; insertions: number; deletions: number; binary: boolean }[];
+  insertions: number;
+  deletions: number;
 }
 
 export function gitProcess(dir: string, config: string[], env?: Record<string, string>): Git {
@@ -20,14 +28,8 @@ export function gitProcess(dir: string, config: string[], env?: Record<string, s
   return {
     raw: (args) => runGitProcess(dir, [...configArgs, ...args], env),
     env: (replaced) => gitProcess(dir, config, replaced),
-    diffSummary: (args) => {
-      const git = simpleGit({
-        baseDir: dir,
-        config,
-        unsafe: { allowUnsafeHooksPath: true, allowUnsafeFsMonitor: true },
-      });
-      return (env ? git.env(env) : git).diffSummary(args);
-    },
+    diffNumstat: async (args) =>
+      parseNumstat(await runGitProcess(dir, [...configArgs, 'diff', '--numstat', '-z', ...args], env)),
   };
 }
 
@@ -37,4 +39,29 @@ async function runGitProcess(dir: string, args: string[], env: Record<string, st
   // The message is what git printed, as simple-git's errors were: callers match git's words in it.
   const printed = Buffer.concat([stdout, stderr]).toString('utf8');
   throw new GitError(undefined, printed || `git ${args.join(' ')} exited with ${signal ?? code}`);
+}
+
+/**
+ * Parses `git diff --numstat -z` without renames: "<added>\t<deleted>\t<path>\0" per file, the path unquoted.
+ * (Rename pairs, which -z writes as three fields, are not expected: callers pass --no-renames.)
+ */
+export function parseNumstat(output: string): DiffNumstat {
+  const files = output
+    .split('\0')
+    .filter((record) => record !== '')
+    .map((record) => {
+      const [added = '', deleted = '', ...path] = record.split('\t');
+      const binary = added === '-' && deleted === '-';
+      return {
+        file: path.join('\t'),
+        insertions: binary ? 0 : Number(added),
+        deletions: binary ? 0 : Number(deleted),
+        binary,
+      };
+    });
+  return {
+    files,
+    insertions: files.reduce((sum, file) => sum + file.insertions, 0),
+    deletions: files.reduce((sum, file) => sum + file.deletions, 0),
+  };
 }

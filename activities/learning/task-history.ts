@@ -1,10 +1,10 @@
 // A mirror of the project's failure history for humans, beside the repository (in its git folder): one JSON line per
 // failed attempt. Never read back: the history adaptations use lives in the project's memory (domain/learning/).
-import { execa } from 'execa';
 import { existsSync } from 'node:fs';
 import { appendFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { HistoryEntry } from '../../domain/learning/adaptations.js';
+import { openGit } from '../git/run-git.js';
 
 export interface TaskHistoryRecord extends HistoryEntry {
   project: string;
@@ -17,7 +17,8 @@ export interface TaskHistoryRecord extends HistoryEntry {
 /** The history file in the repository's git folder; undefined while this host has no clone of a repository by URL. */
 async function historyFile(repoPath: string): Promise<string | undefined> {
   if (!existsSync(repoPath)) return undefined;
-  const { stdout } = await execa('git', ['rev-parse', '--path-format=absolute', '--git-common-dir'], { cwd: repoPath });
+  // Through the spawn helper, as every git the worker runs (see activities/git/git-process.ts).
+  const stdout = await openGit(repoPath).raw(['rev-parse', '--path-format=absolute', '--git-common-dir']);
   return path.join(stdout.trim(), 'taskloop', 'history.jsonl');
 }
 

@@ -86,4 +86,14 @@ describe('diffWorktree stats', () => {
     expect(result.changedFiles.sort()).toEqual(['a.py', 'img.png']);
     expect(result.stat).toEqual({ files: 2, insertions: 3, deletions: 0 });
   });
+
+  it('names files as they are on disk, not as git quotes them (accents, spaces, a tab)', async () => {
+    const { worktreePath, baseSha } = await setup();
+    await writeFiles(worktreePath, { 'données/é t.py': 'x = 1\n', 'tab\there.txt': 'y\n' });
+
+    const result = await diffWorktree({ worktreePath, baseSha });
+
+    expect(result.changedFiles.sort()).toEqual(['données/é t.py', 'tab\there.txt']);
+    expect(result.stat).toEqual({ files: 2, insertions: 2, deletions: 0 });
+  });
 });
