@@ -55,15 +55,25 @@ export async function writeArtifact(input: {
       nonRetryable: true,
     });
   }
-  await mkdir(dir, { recursive: true });
   const target = path.join(dir, name);
   const temp = path.join(dir, `.${name}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
-    await writeFile(temp, content, 'utf8');
+    await writeCreatingDir(dir, temp, content);
     await rename(temp, target);
   } catch (error) {
     await rm(temp, { force: true });
     throw error;
   }
   return { hostId, path: target, bytes: Buffer.byteLength(content, 'utf8') };
+}
+
+/** An attempt writes several artifacts to one folder: only the first write (ENOENT) creates it. */
+async function writeCreatingDir(dir: string, file: string, content: string): Promise<void> {
+  try {
+    await writeFile(file, content, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    await mkdir(dir, { recursive: true });
+    await writeFile(file, content, 'utf8');
+  }
 }
