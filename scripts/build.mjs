@@ -62,6 +62,9 @@ try {
     packages: 'bundle',
     // OpenTelemetry is loaded only when tracing is on, as Node loads it (some of its CommonJS defeats bundling).
     external: [
+      // grpc-js requires it only for channelz and ORCA, which a client never starts; with its own protobufjs it is
+      // 0.45 MB every start would read.
+      '@grpc/proto-loader',
       '@temporalio/worker',
       '@temporalio/core-bridge',
       '@temporalio/interceptors-opentelemetry',

@@ -29,21 +29,19 @@ export async function diffWorktree(input: {
   // A sha starting with "-" would be read as an option.
   if (input.baseSha.startsWith('-')) throw unknownBaseSha(input.baseSha, input.worktreePath);
   await runInOwnWorktree(git, input.worktreePath, input.startedAtMs ?? Date.now(), ['add', '-A']);
-  const [diff, summary] = await diffAgainst(git, input.baseSha, input.worktreePath);
+  const { patch, numstat } = await diffAgainst(git, input.baseSha, input.worktreePath);
   return {
-    diff,
-    changedFiles: summary.files.map((file) => file.file),
-    stat: { files: summary.files.length, insertions: summary.insertions, deletions: summary.deletions },
+    diff: patch,
+    changedFiles: numstat.files.map((file) => file.file),
+    stat: { files: numstat.files.length, insertions: numstat.insertions, deletions: numstat.deletions },
   };
 }
 
 async function diffAgainst(git: Git, base: string, worktreePath: string) {
   try {
-    return await Promise.all([
-      git.raw(['diff', ...diffArgs, '--src-prefix=a/', '--dst-prefix=b/', `${base}^{commit}`, '--']),
-      // Exact line counts per file (binary files count as changed with 0 lines), paths unquoted.
-      git.diffNumstat([...diffArgs, `${base}^{commit}`, '--']),
-    ]);
+    // One git process: the patch with a/ and b/ prefixes, and exact line counts per file (binary files count as
+    // changed with 0 lines), paths unquoted.
+    return await git.diffWithNumstat([...diffArgs, '--src-prefix=a/', '--dst-prefix=b/', `${base}^{commit}`, '--']);
   } catch (error) {
     if (error instanceof GitError && /bad (object|revision)|unknown revision|not a valid/i.test(error.message))
       throw unknownBaseSha(base, worktreePath);

@@ -12,8 +12,11 @@ export interface Git {
   raw(args: string[]): Promise<string>;
   /** The same client with the child's whole environment replaced by `env` (as simple-git's `env`). */
   env(env: Record<string, string>): Git;
-  /** `git diff --numstat -z <args>`, parsed: each changed file with its line counts, and the totals. */
-  diffNumstat(args: string[]): Promise<DiffNumstat>;
+  /**
+   * `git diff --numstat --patch -z <args>` in one process: the patch (exactly as `git diff -p` prints it) and the
+   * numstat parsed, each changed file with its line counts, and the totals.
+   */
+  diffWithNumstat(args: string[]): Promise<{ patch: string; numstat: DiffNumstat }>;
 }
 
 export interface DiffNumstat {
@@ -28,8 +31,10 @@ export function gitProcess(dir: string, config: string[], env?: Record<string, s
   return {
     raw: (args) => runGitProcess(dir, [...configArgs, ...args], env),
     env: (replaced) => gitProcess(dir, config, replaced),
-    diffNumstat: async (args) =>
-      parseNumstat(await runGitProcess(dir, [...configArgs, 'diff', '--numstat', '-z', ...args], env)),
+    diffWithNumstat: async (args) =>
+      splitNumstatAndPatch(
+        await runGitProcess(dir, [...configArgs, 'diff', '--numstat', '--patch', '-z', ...args], env),
+      ),
   };
 }
 
@@ -39,6 +44,17 @@ async function runGitProcess(dir: string, args: string[], env: Record<string, st
   // The message is what git printed, as simple-git's errors were: callers match git's words in it.
   const printed = Buffer.concat([stdout, stderr]).toString('utf8');
   throw new GitError(undefined, printed || `git ${args.join(' ')} exited with ${signal ?? code}`);
+}
+
+/**
+ * With --numstat --patch -z git prints the numstat records (each ending in NUL), one more NUL, then the patch; with
+ * no change it prints nothing.
+ */
+export function splitNumstatAndPatch(output: string): { patch: string; numstat: DiffNumstat } {
+  const end = output.indexOf('\0\0');
+  return end === -1
+    ? { patch: '', numstat: parseNumstat(output) }
+    : { patch: output.slice(end + 2), numstat: parseNumstat(output.slice(0, end + 1)) };
 }
 
 /**

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createWorktree } from '../../../../activities/git/create-worktree.js';
 import { diffWorktree } from '../../../../activities/git/diff-worktree.js';
+import { splitNumstatAndPatch } from '../../../../activities/git/git-process.js';
 import { makeRepo, makeTempDir, removeDirs, writeFiles } from '../../../support/git-repo.js';
 
 const dirs: string[] = [];
@@ -95,5 +96,23 @@ describe('diffWorktree stats', () => {
 
     expect(result.changedFiles.sort()).toEqual(['données/é t.py', 'tab\there.txt']);
     expect(result.stat).toEqual({ files: 2, insertions: 2, deletions: 0 });
+  });
+});
+
+describe('splitNumstatAndPatch', () => {
+  it('reads what git prints for --numstat --patch -z: records, one more NUL, the patch; nothing when unchanged', () => {
+    const patch = 'diff --git a/a b/a\n--- a/a\n+++ b/a\n@@ -1 +1,2 @@\n a\n+b\n';
+    expect(splitNumstatAndPatch(`1\t0\ta\0-\t-\timg.png\0\0${patch}`)).toEqual({
+      patch,
+      numstat: {
+        files: [
+          { file: 'a', insertions: 1, deletions: 0, binary: false },
+          { file: 'img.png', insertions: 0, deletions: 0, binary: true },
+        ],
+        insertions: 1,
+        deletions: 0,
+      },
+    });
+    expect(splitNumstatAndPatch('')).toEqual({ patch: '', numstat: { files: [], insertions: 0, deletions: 0 } });
   });
 });
