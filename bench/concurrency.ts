@@ -49,7 +49,7 @@ async function runTasks(
   const stack = await context.stack();
   const runs = await Promise.all(
     projects.map((project, index) =>
-      runTaskloopTask({ client: stack.client, taskQueue, project, taskId: `${tag}-${index}` }),
+      runTaskloopTask({ client: stack.client, taskQueue, project, taskId: `${tag}-${index}`, withHistory: false }),
     ),
   );
   const bad = runs.filter((run) => run.outcome?.status !== 'COMPLETED');

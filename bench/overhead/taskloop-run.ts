@@ -22,6 +22,8 @@ export interface TaskloopRunOptions {
   taskId: string;
   /** Spec fields beyond id, project, repo, goal and the scripted coder. */
   spec?: Partial<TaskSpecInput>;
+  /** Fetch the history after the result (default true); a timed batch leaves it out, as a user's script would. */
+  withHistory?: boolean;
 }
 
 /** Runs the task through the workflow; a failed task (outcome or workflow failure) is returned, not thrown. */
@@ -42,8 +44,7 @@ export async function runTaskloopTask(options: TaskloopRunOptions): Promise<Task
   // A FAILED task may end its workflow as failed: that is an outcome here, not an error.
   const outcome = await handle.result().catch(() => undefined);
   const ms = performance.now() - started;
-  const history = await handle.fetchHistory();
-  const events = history.events ?? [];
+  const events = options.withHistory === false ? [] : ((await handle.fetchHistory()).events ?? []);
   return { ms, outcome, history: events, times: readHistoryTimes(events) };
 }
 
