@@ -26,8 +26,8 @@ export interface TaskloopRunOptions {
   withHistory?: boolean;
 }
 
-/** Runs the task through the workflow; a failed task (outcome or workflow failure) is returned, not thrown. */
-export async function runTaskloopTask(options: TaskloopRunOptions): Promise<TaskloopRun> {
+/** Starts the task and awaits its outcome (undefined when the workflow failed), as a user's script would. */
+export async function startAndAwaitTask(options: TaskloopRunOptions) {
   const { project } = options;
   const parsed = parseTaskSpec({
     id: options.taskId,
@@ -42,9 +42,14 @@ export async function runTaskloopTask(options: TaskloopRunOptions): Promise<Task
   const started = performance.now();
   const { handle } = await startTask(options.client, parsed.data, { taskQueue: options.taskQueue });
   // A FAILED task may end its workflow as failed: that is an outcome here, not an error.
-  const outcome = await handle.result().catch(() => undefined);
-  const ms = performance.now() - started;
-  const events = options.withHistory === false ? [] : ((await handle.fetchHistory()).events ?? []);
+  const outcome = (await handle.result().catch(() => undefined)) as TaskOutcome | undefined;
+  return { ms: performance.now() - started, outcome, handle };
+}
+
+/** Runs the task through the workflow, then reads its history; a failed task is returned, not thrown. */
+export async function runTaskloopTask(options: TaskloopRunOptions): Promise<TaskloopRun> {
+  const { ms, outcome, handle } = await startAndAwaitTask(options);
+  const events = (await handle.fetchHistory()).events ?? [];
   return { ms, outcome, history: events, times: readHistoryTimes(events) };
 }
 
