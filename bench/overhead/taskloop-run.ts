@@ -22,8 +22,6 @@ export interface TaskloopRunOptions {
   taskId: string;
   /** Spec fields beyond id, project, repo, goal and the scripted coder. */
   spec?: Partial<TaskSpecInput>;
-  /** Fetch the history after the result (default true); a timed batch leaves it out, as a user's script would. */
-  withHistory?: boolean;
 }
 
 /** Starts the task and awaits its outcome (undefined when the workflow failed), as a user's script would. */
