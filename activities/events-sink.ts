@@ -10,7 +10,7 @@ import type { TaskEvent } from '../domain/events.js';
 import { scrubDataForSink } from './secret-values.js';
 
 /** How much of a file's end the first append reads for events already written. */
-export const TAIL_BYTES = 1024 * 1024;
+const TAIL_BYTES = 1024 * 1024;
 /** Lines remembered per file; the oldest are forgotten first (a retried flush is always a recent one). */
 const REMEMBERED_LINES = 50_000;
 
@@ -35,13 +35,17 @@ export async function appendEvents(file: string, events: TaskEvent[]): Promise<v
   }
   const state = await written;
   const seen = state.keys;
-  const lines = events.map((event) => JSON.stringify(scrubDataForSink(event)));
-  const fresh = lines.filter((line, index) => !seen.has(lineKey(line)) && lines.indexOf(line) === index);
-  if (fresh.length === 0) return;
+  const fresh = new Map<string, string>();
+  for (const event of events) {
+    const line = JSON.stringify(scrubDataForSink(event));
+    const lineId = lineKey(line);
+    if (!seen.has(lineId) && !fresh.has(lineId)) fresh.set(lineId, line);
+  }
+  if (fresh.size === 0) return;
   await mkdir(path.dirname(key), { recursive: true });
-  await appendFile(key, (state.torn ? '\n' : '') + fresh.join('\n') + '\n');
+  await appendFile(key, (state.torn ? '\n' : '') + [...fresh.values()].join('\n') + '\n');
   state.torn = false;
-  for (const line of fresh) remember(seen, lineKey(line));
+  for (const lineId of fresh.keys()) remember(seen, lineId);
 }
 
 /**

@@ -6,7 +6,7 @@
 import { GitError } from 'simple-git';
 import { runShortCommand } from '../process/spawn-helper.js';
 
-/** The git client taskloop's activities use: raw commands, a replaced environment, and a parsed diff summary. */
+/** The git client taskloop's activities use: raw commands, a replaced environment, and a diff with its numstat. */
 export interface Git {
   /** Runs `git <config> <args>` in the folder; resolves with stdout, rejects with a `GitError` on a non-zero exit. */
   raw(args: string[]): Promise<string>;
