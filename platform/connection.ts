@@ -2,6 +2,7 @@
 // profiles (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS*, TEMPORAL_PROFILE), via envconfig.
 import { Client, Connection } from '@temporalio/client';
 import { loadClientConnectConfig, type ClientConnectConfig } from '@temporalio/envconfig';
+import { withDeferredCaCerts } from './deferred-ca-certs.js';
 import { startTracing, tracingClientInterceptor } from './tracing.js';
 
 export const DEFAULT_ADDRESS = '127.0.0.1:7233';
@@ -33,7 +34,7 @@ export function resolveTemporalTarget(env: NodeJS.ProcessEnv = process.env): Tem
   }
   const address = config.connectionOptions.address ?? DEFAULT_ADDRESS;
   return {
-    connectionOptions: { ...config.connectionOptions, address },
+    connectionOptions: withDeferredCaCerts({ ...config.connectionOptions, address }, env),
     address,
     namespace: config.namespace ?? DEFAULT_NAMESPACE,
   };

@@ -4,7 +4,8 @@
 // 2. esbuild bundles the CLI into one CommonJS script, dist/cli/cli.cjs, which the bin runs with a V8 code cache
 //    (bin/code-cache.js), so a command neither resolves hundreds of modules nor compiles the SDK at each start (the
 //    worker stays outside the bundle: it needs its own files and native SDK). The bundle carries a lean copy of
-//    Temporal's protobuf descriptor (scripts/lean-protos.mjs) and no indentation: both are read at every start;
+//    Temporal's protobuf descriptor (scripts/lean-protos.mjs: the service methods its code calls and what they reach;
+//    a first build without the descriptor finds them) and no indentation: both are read at every start;
 // 3. dist/.build-stamp records when the build started; the bin compares it with the sources.
 import { readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -26,7 +27,7 @@ function fail(what) {
 // esbuild comes with tsx (a dependency), so the build needs nothing more. Types are checked by `npm run typecheck`.
 const { build } = await import('esbuild');
 const { sourceDirs } = await import('../bin/dist-state.js');
-const { leanProtosPlugin } = await import('./lean-protos.mjs');
+const { leanProtosPlugin, usedByCode } = await import('./lean-protos.mjs');
 const sources = sourceDirs.flatMap((dir) => listTypeScript(path.join(root, dir)));
 try {
   await build({
@@ -51,35 +52,41 @@ const workersOutside = {
     }));
   },
 };
+const bundleOptions = (leanProtos) => ({
+  entryPoints: [path.join(dist, 'client', 'cli.js')],
+  outfile: path.join(dist, 'cli', 'cli.cjs'),
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  packages: 'bundle',
+  // OpenTelemetry is loaded only when tracing is on, as Node loads it (some of its CommonJS defeats bundling).
+  external: [
+    // grpc-js requires it only for channelz and ORCA, which a client never starts; with its own protobufjs it is
+    // 0.45 MB every start would read.
+    '@grpc/proto-loader',
+    '@temporalio/worker',
+    '@temporalio/core-bridge',
+    '@temporalio/interceptors-opentelemetry',
+    '@opentelemetry/*',
+  ],
+  // Whitespace only: names stay, so stack traces and error names read as in the sources.
+  minifyWhitespace: true,
+  plugins: [workersOutside, leanProtos],
+  // One CommonJS script, so the bin can run it with a V8 code cache (Node 20 has none for ES modules).
+  define: { 'import.meta.url': '__taskloopModuleUrl' },
+  banner: { js: "var __taskloopModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  logLevel: 'warning',
+});
 try {
-  await build({
-    entryPoints: [path.join(dist, 'client', 'cli.js')],
-    outfile: path.join(dist, 'cli', 'cli.cjs'),
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20',
-    packages: 'bundle',
-    // OpenTelemetry is loaded only when tracing is on, as Node loads it (some of its CommonJS defeats bundling).
-    external: [
-      // grpc-js requires it only for channelz and ORCA, which a client never starts; with its own protobufjs it is
-      // 0.45 MB every start would read.
-      '@grpc/proto-loader',
-      '@temporalio/worker',
-      '@temporalio/core-bridge',
-      '@temporalio/interceptors-opentelemetry',
-      '@opentelemetry/*',
-    ],
-    // Whitespace only: names stay, so stack traces and error names read as in the sources.
-    minifyWhitespace: true,
-    plugins: [workersOutside, leanProtosPlugin(path.join(root, 'package.json'))],
-    // One CommonJS script, so the bin can run it with a V8 code cache (Node 20 has none for ES modules).
-    define: { 'import.meta.url': '__taskloopModuleUrl' },
-    banner: { js: "var __taskloopModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
-    logLevel: 'warning',
-  });
-} catch {
-  fail('esbuild failed');
+  // First without the descriptor, to read which service methods and protobuf names the bundled code uses; then
+  // the bundle itself, whose descriptor keeps those (scripts/lean-protos.mjs).
+  const packageJson = path.join(root, 'package.json');
+  const scan = await build({ ...bundleOptions(leanProtosPlugin(packageJson, 'none')), write: false });
+  const used = usedByCode(scan.outputFiles.map((file) => file.text).join('\n'));
+  await build(bundleOptions(leanProtosPlugin(packageJson, used)));
+} catch (error) {
+  fail(`esbuild failed: ${error.message.split('\n')[0]}`);
 }
 
 // The worker stays a set of ES modules: the bundle imports it through the bin's own import() (bin/code-cache.js),

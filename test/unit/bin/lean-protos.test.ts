@@ -1,10 +1,19 @@
 // The CLI bundle's protobuf descriptor is cut down (scripts/lean-protos.mjs): what it keeps must encode and decode
 // exactly as the full package does, and a type it would leave dangling must stop the build.
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { leanJsonModule, pruneDescriptor } from '../../../scripts/lean-protos.mjs';
+import {
+  keepUsed,
+  lazyConvertersSource,
+  leanJsonModule,
+  namedBy,
+  pruneDescriptor,
+  usedByCode,
+} from '../../../scripts/lean-protos.mjs';
+import { projectRoot } from '../../../platform/paths.js';
 
 const require = createRequire(import.meta.url);
 const jsonModulePath = require.resolve('@temporalio/proto/protos/json-module.js');
@@ -20,6 +29,16 @@ function loadModule(source: string): import('protobufjs').Root {
   const requireLight = (id: string) => (id === 'protobufjs/light' ? fresh : require(id));
   vm.runInThisContext(`(function (require, module, exports) {${source}\n})`)(requireLight, module, module.exports);
   return module.exports as import('protobufjs').Root;
+}
+
+/** The descriptor the built bundle carries (it passes it to addJSON as one JSON string), and the code around it. */
+function splitBundle(bundle: string): { descriptor: string; code: string } {
+  const start = bundle.indexOf('addJSON(JSON.parse(') + 'addJSON(JSON.parse('.length;
+  const quote = bundle[start];
+  let end = start + 1;
+  while (!(bundle[end] === quote && bundle[end - 1] !== '\\')) end += 1;
+  const descriptor = new Function(`return ${bundle.slice(start, end + 1)}`)() as string;
+  return { descriptor, code: bundle.slice(0, start) + bundle.slice(end + 1) };
 }
 
 describe('the lean protobuf descriptor of the CLI bundle', () => {
@@ -94,5 +113,111 @@ describe('the lean protobuf descriptor of the CLI bundle', () => {
       },
     });
     expect(pruned).toEqual({ temporal: { nested: { api: { nested: { m: { options: { packed: false } } } } } } });
+  });
+
+  it('reads the service methods and protobuf names that code uses', () => {
+    const used = usedByCode(
+      'await this.workflowService.startWorkflowExecution({});\n' +
+        'const { workflowService } = c; workflowService.getSystemInfo({}); c.operatorService.addSearchAttributes(r);\n' +
+        'x = proto.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED; workflowService.foo;',
+    );
+    expect([...used.methods].sort()).toEqual(['addSearchAttributes', 'getSystemInfo', 'startWorkflowExecution']);
+    expect([...used.names]).toEqual(['temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED']);
+  });
+
+  it('keeps the methods code calls and what they reach, every enum, and the types code names', () => {
+    const descriptor = pruneDescriptor(
+      JSON.parse(/\.addJSON\((\{[\s\S]*\})\);/.exec(readFileSync(jsonModulePath, 'utf8'))![1]!),
+    );
+    const kept = new protobufjs.Root().addJSON(
+      keepUsed(
+        descriptor,
+        {
+          methods: new Set(['getSystemInfo', 'describeWorkflowExecution']),
+          names: new Set(['temporal.api.failure.v1.Failure.message']),
+        },
+        protobufjs,
+      ),
+    );
+    kept.resolveAll();
+    const service = kept.lookupService('temporal.api.workflowservice.v1.WorkflowService');
+    expect(Object.keys(service.methods).sort()).toEqual(['DescribeWorkflowExecution', 'GetSystemInfo']);
+    // The operator service stays (the client creates it), without methods; reached types stay, others go.
+    expect(Object.keys(kept.lookupService('temporal.api.operatorservice.v1.OperatorService').methods)).toEqual([]);
+    expect(kept.lookup('temporal.api.workflow.v1.WorkflowExecutionInfo')).not.toBeNull();
+    expect(kept.lookup('temporal.api.workflowservice.v1.StartWorkflowExecutionRequest')).toBeNull();
+    expect(kept.lookup('temporal.api.history.v1.HistoryEvent')).toBeNull();
+    // Named by code (a field after the type), and every enum, even one no kept message uses.
+    expect(kept.lookup('temporal.api.failure.v1.Failure')).not.toBeNull();
+    expect(kept.lookup('temporal.api.enums.v1.ScheduleOverlapPolicy')).not.toBeNull();
+  });
+
+  it('in the built bundle, has every service method and protobuf name the bundled code uses', () => {
+    const bundle = readFileSync(`${projectRoot}/dist/cli/cli.cjs`, 'utf8');
+    const { descriptor, code } = splitBundle(bundle);
+    const built = new protobufjs.Root();
+    built.addJSON(JSON.parse(descriptor) as Record<string, import('protobufjs').AnyNestedObject>);
+    built.resolveAll();
+    const used = usedByCode(code);
+    const methods = new Set<string>();
+    for (const name of [
+      'temporal.api.workflowservice.v1.WorkflowService',
+      'temporal.api.operatorservice.v1.OperatorService',
+      'grpc.health.v1.Health',
+    ])
+      for (const method of Object.keys(built.lookupService(name).methods))
+        methods.add(method[0]!.toLowerCase() + method.slice(1));
+    expect([...used.methods].filter((method) => !methods.has(method))).toEqual([]);
+    // What `status`, `list` and `run` call is among them.
+    for (const method of ['getSystemInfo', 'describeWorkflowExecution', 'getWorkflowExecutionHistory'])
+      expect(methods).toContain(method);
+    for (const method of ['listWorkflowExecutions', 'startWorkflowExecution', 'describeTaskQueue'])
+      expect(methods).toContain(method);
+    // Whatever a name points to in the full descriptor (its longest prefix there) is in the bundle's too.
+    const missing = [...used.names].filter(
+      (name) => namedBy(fullRoot, name)?.fullName !== namedBy(built, name)?.fullName,
+    );
+    expect(missing).toEqual([]);
+  });
+
+  it('generates verify, fromObject and toObject on first call, with the same results', () => {
+    const typePath = require.resolve('protobufjs/src/type.js', { paths: [jsonModulePath] });
+    expect(() => lazyConvertersSource('module.exports = 1;')).toThrow(/no longer generates/);
+    // A fresh Node, whose protobufjs loads the patched type.js as the bundle does.
+    const script = `
+      import Module, { createRequire } from 'node:module';
+      import { lazyConvertersSource } from ${JSON.stringify(`${projectRoot}/scripts/lean-protos.mjs`)};
+      const compile = Module.prototype._compile;
+      Module.prototype._compile = function (content, filename) {
+        return compile.call(this, filename === ${JSON.stringify(typePath)} ? lazyConvertersSource(content) : content, filename);
+      };
+      const root = createRequire(import.meta.url)(${JSON.stringify(jsonModulePath)});
+      const type = root.lookupType('temporal.api.failure.v1.Failure');
+      const bytes = type.encode({ message: 'boom', source: 'node', cause: { message: 'inner' } }).finish();
+      const decoded = type.decode(bytes);
+      const isStub = () => Object.hasOwn(type, 'toObject') && String(type.toObject).includes('generate(type)');
+      const afterDecode = isStub();
+      const object = type.toObject(decoded);
+      const any = root.lookupType('google.protobuf.Any');
+      const anyObject = any.toObject(any.fromObject({ type_url: 'x', value: Buffer.from('v') }));
+      console.log(JSON.stringify({ afterDecode, afterCall: isStub(), object, verify: type.verify({ message: 1 }),
+        roundTrip: Buffer.from(type.encode(type.fromObject(object)).finish()).toString('hex'), anyObject }));
+    `;
+    const result = JSON.parse(
+      execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }),
+    );
+    const fullType = fullRoot.lookupType('temporal.api.failure.v1.Failure');
+    const fullObject = fullType.toObject(
+      fullType.decode(fullType.encode({ message: 'boom', source: 'node', cause: { message: 'inner' } }).finish()),
+    );
+    // After decoding, toObject is still the stub that generates it; after its first call, the generated function.
+    expect(result.afterDecode).toBe(true);
+    expect(result.afterCall).toBe(false);
+    expect(result.object).toEqual(JSON.parse(JSON.stringify(fullObject)));
+    expect(result.verify).toBe(fullType.verify({ message: 1 }));
+    expect(result.roundTrip).toBe(Buffer.from(fullType.encode(fullObject).finish()).toString('hex'));
+    const fullAny = fullRoot.lookupType('google.protobuf.Any');
+    const anyObject = fullAny.toObject(fullAny.fromObject({ type_url: 'x', value: Buffer.from('v') }));
+    expect(result.anyObject).toEqual(JSON.parse(JSON.stringify(anyObject)));
   });
 });
