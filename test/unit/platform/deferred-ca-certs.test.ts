@@ -16,28 +16,35 @@ let caFile: string;
 let server: tls.Server;
 let port: number;
 
-/** A private CA and a certificate for localhost signed by it (openssl, as on the CI machine). */
+/** Runs openssl; without it, says what to install (.ci/run installs it). */
+async function openssl(args: string[]): Promise<void> {
+  await run('openssl', args).catch((error: NodeJS.ErrnoException) => {
+    throw error.code === 'ENOENT' ? new Error('openssl is needed by this test: apt-get install openssl') : error;
+  });
+}
+
+/** A private CA and a certificate for localhost signed by it. */
 async function makeCertificates(): Promise<{ key: string; cert: string }> {
   const file = (name: string) => path.join(dir, name);
-  await run(
-    'openssl',
-    ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=taskloop test CA'].concat([
-      '-keyout',
-      file('ca.key'),
+  const newKey = ['-newkey', 'rsa:2048', '-nodes'];
+  await openssl(
+    ['req', '-x509', ...newKey, '-days', '2', '-subj', '/CN=taskloop test CA', '-keyout', file('ca.key')].concat([
       '-out',
       file('ca.pem'),
     ]),
   );
-  await run(
-    'openssl',
-    ['req', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=localhost', '-keyout', file('server.key')].concat([
-      '-out',
-      file('server.csr'),
-    ]),
-  );
+  await openssl([
+    'req',
+    ...newKey,
+    '-subj',
+    '/CN=localhost',
+    '-keyout',
+    file('server.key'),
+    '-out',
+    file('server.csr'),
+  ]);
   await writeFile(file('san.ext'), 'subjectAltName=DNS:localhost\n');
-  await run(
-    'openssl',
+  await openssl(
     ['x509', '-req', '-in', file('server.csr'), '-CA', file('ca.pem'), '-CAkey', file('ca.key')].concat([
       '-CAcreateserial',
       '-days',
