@@ -10,7 +10,7 @@ export interface UsedByCode {
   names: Set<string>;
 }
 export declare function usedByCode(code: string): UsedByCode;
-/** A copy of `descriptor` with only the used methods, what they reach, every enum and the named types. */
+/** A copy of `descriptor` with only the used methods, what they reach, package enums and the named types. */
 export declare function keepUsed<T extends object>(descriptor: T, used: UsedByCode, protobufjs: unknown): T;
 /** The reflection object a dotted name in code points to: its longest prefix that is a nested path from the root. */
 export declare function namedBy(root: Root, name: string): ReflectionObject | undefined;

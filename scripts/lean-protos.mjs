@@ -2,8 +2,8 @@
 // descriptor (~580 KB of JSON, 1.6 MB as written) that every start turns into protobufjs reflection objects; the
 // worker's core SDK types (`coresdk`), the Cloud operations API and the options only code generators read (HTTP
 // routes, OpenAPI texts) are 38% of it. Of the rest, the bundle keeps the service methods its code calls and the
-// types they reach, every enum, and every type its code names: 578 of 833 types and enums. The worker is outside
-// the bundle and keeps the whole package.
+// types they reach, the enums of every package, and every type its code names: 489 of 833 types and enums. The
+// worker is outside the bundle and keeps the whole package.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
@@ -55,8 +55,9 @@ export function usedByCode(code) {
 
 /**
  * Keeps, of every service, the methods `used.methods` names (lower camel case, as the client calls them), and of the
- * messages and enums those reached from those methods, every enum, and those `used.names` names (a name with a
- * member after it, `...EventType.EVENT_TYPE_X`, counts as its type). Returns a new descriptor.
+ * messages and enums those reached from those methods, the enums declared in a package, and those `used.names` names
+ * (a name with a member after it, `...EventType.EVENT_TYPE_X`, counts as its type), each with the messages it is
+ * declared in. Returns a new descriptor.
  */
 export function keepUsed(descriptor, used, protobufjs) {
   const root = new protobufjs.Root().addJSON(descriptor);
@@ -67,10 +68,13 @@ export function keepUsed(descriptor, used, protobufjs) {
     if (!object || keep.has(object.fullName)) return;
     keep.add(object.fullName);
     if (object instanceof protobufjs.Type) for (const field of object.fieldsArray) visit(field.resolvedType);
+    // A message declared inside another stays only if that one does.
+    if (object.parent instanceof protobufjs.Type) visit(object.parent);
   };
   const walk = (namespace) => {
     for (const object of namespace.nestedArray) {
-      if (object instanceof protobufjs.Enum) visit(object);
+      // Enums of a package (code reads them by name); one declared in a message goes with its message.
+      if (object instanceof protobufjs.Enum && !(object.parent instanceof protobufjs.Type)) visit(object);
       if (object instanceof protobufjs.Service)
         for (const method of object.methodsArray) {
           if (!used.methods.has(method.name[0].toLowerCase() + method.name.slice(1))) continue;

@@ -125,31 +125,45 @@ describe('the lean protobuf descriptor of the CLI bundle', () => {
     expect([...used.names]).toEqual(['temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED']);
   });
 
-  it('keeps the methods code calls and what they reach, every enum, and the types code names', () => {
+  it('keeps the methods code calls and what they reach, the enums of each package, and the types code names', () => {
     const descriptor = pruneDescriptor(
       JSON.parse(/\.addJSON\((\{[\s\S]*\})\);/.exec(readFileSync(jsonModulePath, 'utf8'))![1]!),
     );
-    const kept = new protobufjs.Root().addJSON(
-      keepUsed(
-        descriptor,
-        {
-          methods: new Set(['getSystemInfo', 'describeWorkflowExecution']),
-          names: new Set(['temporal.api.failure.v1.Failure.message']),
-        },
-        protobufjs,
-      ),
-    );
-    kept.resolveAll();
+    const keep = (names: string[]) => {
+      const root = new protobufjs.Root();
+      root.addJSON(
+        keepUsed(
+          descriptor,
+          { methods: new Set(['getSystemInfo', 'describeWorkflowExecution']), names: new Set(names) },
+          protobufjs,
+        ),
+      );
+      root.resolveAll();
+      return root;
+    };
+    // Exactly this path from the root (protobufjs' lookup would also search elsewhere).
+    const has = (root: import('protobufjs').Root, name: string) =>
+      name
+        .split('.')
+        .reduce<import('protobufjs').ReflectionObject | undefined>(
+          (object, part) => (object as import('protobufjs').Namespace | undefined)?.nested?.[part],
+          root,
+        ) !== undefined;
+    const nested = 'temporal.api.nexus.v1.StartOperationResponse.Sync';
+    const kept = keep(['temporal.api.failure.v1.Failure.message', nested]);
     const service = kept.lookupService('temporal.api.workflowservice.v1.WorkflowService');
     expect(Object.keys(service.methods).sort()).toEqual(['DescribeWorkflowExecution', 'GetSystemInfo']);
     // The operator service stays (the client creates it), without methods; reached types stay, others go.
     expect(Object.keys(kept.lookupService('temporal.api.operatorservice.v1.OperatorService').methods)).toEqual([]);
-    expect(kept.lookup('temporal.api.workflow.v1.WorkflowExecutionInfo')).not.toBeNull();
-    expect(kept.lookup('temporal.api.workflowservice.v1.StartWorkflowExecutionRequest')).toBeNull();
-    expect(kept.lookup('temporal.api.history.v1.HistoryEvent')).toBeNull();
-    // Named by code (a field after the type), and every enum, even one no kept message uses.
-    expect(kept.lookup('temporal.api.failure.v1.Failure')).not.toBeNull();
-    expect(kept.lookup('temporal.api.enums.v1.ScheduleOverlapPolicy')).not.toBeNull();
+    expect(has(kept, 'temporal.api.workflow.v1.WorkflowExecutionInfo')).toBe(true);
+    expect(has(kept, 'temporal.api.workflowservice.v1.StartWorkflowExecutionRequest')).toBe(false);
+    expect(has(kept, 'temporal.api.history.v1.HistoryEvent')).toBe(false);
+    // Named by code (a field after the type), and every enum of a package, even one no kept message uses.
+    expect(has(kept, 'temporal.api.failure.v1.Failure')).toBe(true);
+    expect(has(kept, 'temporal.api.enums.v1.ScheduleOverlapPolicy')).toBe(true);
+    // A message named by code stays with the message it is declared in, which nothing else reaches.
+    expect(has(kept, nested)).toBe(true);
+    expect(has(keep([]), 'temporal.api.nexus.v1.StartOperationResponse')).toBe(false);
   });
 
   it('in the built bundle, has every service method and protobuf name the bundled code uses', () => {
