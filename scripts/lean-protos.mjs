@@ -166,8 +166,9 @@ const eagerConverters = [
 /**
  * protobufjs' type.js, with `verify`, `fromObject` and `toObject` generated on their first call instead of with
  * `encode` and `decode` when a type is first used: a command decodes a few responses and converts almost nothing,
- * and generating code (a Function per method and type) was a fifth of the CPU `status` spent in protobufjs. A type
- * with a wrapper (google.protobuf.Any) keeps them eager: the wrapper binds them. Throws when the source changed.
+ * and the three are most of a message's generated code (HistoryEvent: 5.4 of 7.2 ms; `status` 340 -> 320 ms of CPU).
+ * A type with a wrapper (google.protobuf.Any) keeps them eager: the wrapper binds them. Throws when the source
+ * changed.
  */
 export function lazyConvertersSource(source) {
   if (!source.includes(eagerConverters))
