@@ -2,7 +2,7 @@
 // data (agents/registry.json), so promoting a new champion needs no code change.
 import { z } from 'zod';
 import {
-  capabilitySchema,
+  capabilities as capabilityNames,
   defaultCapabilities,
   readOnlyCapabilities,
   readOnlyRoles,
@@ -12,6 +12,8 @@ import { modelSpecPattern } from './task-spec.js';
 
 export const agentRoles = ['coder', 'reviewer', 'judge', 'skillWriter'] as const;
 export type AgentRole = (typeof agentRoles)[number];
+
+const capabilitySchema = z.enum(capabilityNames);
 
 const versionIdPattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 

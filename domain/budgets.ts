@@ -1,10 +1,10 @@
 // Budgets per task, across all attempts: model calls, tokens, cost and wall time. Pure: the workflow passes
-// the attempts and the elapsed time in, and checks before every coder step.
-import { z } from 'zod';
+// the attempts and the elapsed time in, and checks before every coder step. No zod here: the task workflow imports
+// this module, and every workflow execution evaluates its modules again (workflows/index.ts); the spec's schema
+// is in budget-schema.ts.
+import type { Budgets, Price } from './budget-schema.js';
 
-/** USD per million tokens, input and output. */
-export const priceSchema = z.strictObject({ inputPerMTokUsd: z.number().min(0), outputPerMTokUsd: z.number().min(0) });
-export type Price = z.infer<typeof priceSchema>;
+export type { Budgets, Price } from './budget-schema.js';
 
 export const DEFAULT_BUDGETS = {
   maxModelCalls: 200,
@@ -13,21 +13,10 @@ export const DEFAULT_BUDGETS = {
   maxWallTimeMs: 2 * 60 * 60 * 1000,
 } as const;
 
-/** The budgets of one task; every limit has a safe default so no task can spend without limit. */
-export const budgetsSchema = z.strictObject({
-  maxModelCalls: z.number().int().min(1).default(DEFAULT_BUDGETS.maxModelCalls),
-  /** Input plus output tokens. */
-  maxTokens: z.number().int().min(1).default(DEFAULT_BUDGETS.maxTokens),
-  maxCostUsd: z.number().positive().default(DEFAULT_BUDGETS.maxCostUsd),
-  maxWallTimeMs: z.number().int().min(1_000).default(DEFAULT_BUDGETS.maxWallTimeMs),
-  /** Extra or overriding prices, keyed by model (`gpt-4o`) or full spec (`openai:gpt-4o`); a key matches as a prefix. */
-  prices: z.record(z.string().min(1), priceSchema).default(() => ({})),
-});
-export type Budgets = z.infer<typeof budgetsSchema>;
-
 /** The task's budgets, or the defaults for a spec written before budgets existed (runs already in flight). */
 export function resolveBudgets(budgets: Budgets | undefined): Budgets {
-  return budgets ?? budgetsSchema.parse({});
+  // What budgetsSchema.parse({}) gives (a unit test holds the two together), without evaluating zod in the workflow.
+  return budgets ?? { ...DEFAULT_BUDGETS, prices: {} };
 }
 
 /** Built-in prices (USD per million tokens, list prices when written); extend or override with `budgets.prices`. */

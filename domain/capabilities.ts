@@ -1,6 +1,7 @@
 // Capabilities scope what an agent may do. Agent versions grant them; tools and tasks require them. Adding a
 // capability is one line in `capabilities`; a role's defaults and requirements say what it gets and needs.
-import { z } from 'zod';
+// No zod here: the task workflow imports this module, and every workflow execution evaluates its modules again
+// (workflows/index.ts); the registry's schema (domain/agents.ts) validates capability names.
 
 export const capabilities = [
   'READ_REPOSITORY',
@@ -9,8 +10,7 @@ export const capabilities = [
   'RUN_TESTS',
   'COMMIT_CHANGES',
 ] as const;
-export const capabilitySchema = z.enum(capabilities);
-export type Capability = z.infer<typeof capabilitySchema>;
+export type Capability = (typeof capabilities)[number];
 
 type Role = 'coder' | 'reviewer' | 'judge' | 'skillWriter';
 

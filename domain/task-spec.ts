@@ -1,6 +1,6 @@
 // The task spec: what one task asks for, validated at the edge (CLI, tasks file, client) before a workflow starts.
 import { z } from 'zod';
-import { budgetsSchema } from './budgets.js';
+import { budgetsSchema } from './budget-schema.js';
 import { modelSpecPattern } from './providers.js';
 import { repoUrlProblem } from './repo-url.js';
 import { retryCap } from './retry-decision.js';

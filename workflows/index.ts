@@ -1,5 +1,28 @@
 // Every workflow a taskloop worker serves (the bundle entry point).
+//
+// The worker evaluates this entry's module graph again for every workflow execution (the SDK's reusable V8 context
+// keeps each execution's modules apart), so a static re-export would make every task evaluate the project and
+// reflection workflows too, with zod and yaml: most of a task's first workflow task. Each workflow's modules are
+// therefore loaded by its own type only. `webpackMode: "eager"` keeps them in the one bundle file (no chunk to
+// fetch): the import resolves within the same activation, before the workflow's first command, so history and
+// replay are as with a static import. test/unit/workflows/lazy-workflows.test.ts checks the bundle.
+import type { ProjectWorkflowInput } from './project.js';
+import type { ReflectionWorkflowInput } from './reflection.js';
+import type { TaskWorkflowInput } from './task.js';
+
 export { probeWorkflow } from './probe.js';
-export { taskWorkflow } from './task.js';
-export { projectWorkflow } from './project.js';
-export { reflectionWorkflow } from './reflection.js';
+
+export async function taskWorkflow(input: TaskWorkflowInput) {
+  const workflow = await import(/* webpackMode: "eager" */ './task.js');
+  return workflow.taskWorkflow(input);
+}
+
+export async function projectWorkflow(input: ProjectWorkflowInput) {
+  const workflow = await import(/* webpackMode: "eager" */ './project.js');
+  return workflow.projectWorkflow(input);
+}
+
+export async function reflectionWorkflow(input: ReflectionWorkflowInput) {
+  const workflow = await import(/* webpackMode: "eager" */ './reflection.js');
+  return workflow.reflectionWorkflow(input);
+}

@@ -5,7 +5,7 @@
 import { CancellationScope, log } from '@temporalio/workflow';
 import type { Adaptation, HistoryEntry } from '../../domain/learning/adaptations.js';
 import { planAdaptations } from '../../domain/learning/attempt-adaptations.js';
-import { maxFailureFiles } from '../../domain/learning/reflection/failure-event.js';
+import { maxFailureFiles } from '../../domain/learning/reflection/failure-limits.js';
 import type { AttemptRecord } from '../../domain/task-state.js';
 import { bookkeeping as learning } from './proxies.js';
 import type { TaskRun } from './task-run.js';

@@ -1,10 +1,14 @@
 // A failure event sent to the reflection workflow: validated and bounded so history stays small.
 import { z } from 'zod';
 
-export const maxFailureEvidenceChars = 2000;
-export const maxFailureReasonChars = 500;
-export const maxFailureDescriptionChars = 1000;
-export const maxFailureFiles = 8;
+import {
+  maxFailureDescriptionChars,
+  maxFailureEvidenceChars,
+  maxFailureFiles,
+  maxFailureReasonChars,
+} from './failure-limits.js';
+
+export { maxFailureDescriptionChars, maxFailureEvidenceChars, maxFailureFiles, maxFailureReasonChars };
 
 export const failureEventSchema = z.object({
   workflowId: z.string().min(1),

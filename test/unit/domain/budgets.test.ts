@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { budgetsSchema } from '../../../domain/budget-schema.js';
 import {
-  budgetsSchema,
   coderAllowance,
   DEFAULT_BUDGETS,
   findExhaustedBudget,
@@ -27,6 +27,8 @@ describe('budgets in the task spec', () => {
     const parsed = parseTaskSpec({ id: 't1', repo: '/r', goal: 'g', models: { coder: 'openai:gpt-4o' } });
     expect(parsed.success && parsed.data.budgets).toEqual({ ...DEFAULT_BUDGETS, prices: {} });
     expect(resolveBudgets(undefined)).toEqual({ ...DEFAULT_BUDGETS, prices: {} });
+    // resolveBudgets writes the defaults out (no zod in the workflow): they must stay what the schema gives.
+    expect(resolveBudgets(undefined)).toEqual(budgetsSchema.parse({}));
   });
 
   it('refuses a misspelt budget field, naming it', () => {

@@ -17,6 +17,11 @@ describe('recorded task histories replay against the current workflow code', () 
     ({ code } = await bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: quiet }));
   }, 120_000);
 
+  it('keeps each lazily loaded workflow inside the one bundle file (webpack eager mode, no chunk to fetch)', () => {
+    expect(code.match(/import\(\) eager/g)).toHaveLength(3);
+    expect(code).not.toContain('__webpack_require__.e(');
+  });
+
   it('has recorded histories to replay', async () => {
     const files = (await readdir(dir)).filter((file) => file.endsWith('.json'));
     expect(files.length).toBeGreaterThanOrEqual(7);

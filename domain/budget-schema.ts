@@ -1,0 +1,19 @@
+// The schema of a task spec's `budgets` field (validated where specs are parsed, never in a workflow).
+import { z } from 'zod';
+import { DEFAULT_BUDGETS } from './budgets.js';
+
+/** USD per million tokens, input and output. */
+export const priceSchema = z.strictObject({ inputPerMTokUsd: z.number().min(0), outputPerMTokUsd: z.number().min(0) });
+export type Price = z.infer<typeof priceSchema>;
+
+/** The budgets of one task; every limit has a safe default so no task can spend without limit. */
+export const budgetsSchema = z.strictObject({
+  maxModelCalls: z.number().int().min(1).default(DEFAULT_BUDGETS.maxModelCalls),
+  /** Input plus output tokens. */
+  maxTokens: z.number().int().min(1).default(DEFAULT_BUDGETS.maxTokens),
+  maxCostUsd: z.number().positive().default(DEFAULT_BUDGETS.maxCostUsd),
+  maxWallTimeMs: z.number().int().min(1_000).default(DEFAULT_BUDGETS.maxWallTimeMs),
+  /** Extra or overriding prices, keyed by model (`gpt-4o`) or full spec (`openai:gpt-4o`); a key matches as a prefix. */
+  prices: z.record(z.string().min(1), priceSchema).default(() => ({})),
+});
+export type Budgets = z.infer<typeof budgetsSchema>;
