@@ -160,8 +160,11 @@ async function finish(
   observeTaskEnd(state);
   if (status === 'COMPLETED') run.emit('TASK_COMPLETED', { sha: state.commit?.sha, attempts: state.attempt });
   if (status === 'CANCELLED') run.emit('TASK_CANCELLED', { reason });
-  await CancellationScope.nonCancellable(() => run.flush());
-  await CancellationScope.nonCancellable(() => condition(allHandlersFinished));
+  // One scope for both waits: every scope costs the SDK's per-promise stack tracking a few promises.
+  await CancellationScope.nonCancellable(async () => {
+    await run.flush();
+    await condition(allHandlersFinished);
+  });
   return outcomeOfState(state);
 }
 
