@@ -50,42 +50,30 @@ export async function runAttempt(context: AttemptContext): Promise<AttemptResult
     result = await runNodes(context, claim, host);
     return result;
   } finally {
-    // The commit activity removed the worktree it committed: no cleanup scope (each costs the SDK's promise hooks).
-    const removedByCommit = result?.kind === 'passed' && result.worktreeRemoved === true;
-    if (!removedByCommit) await removeAfterAttempt(claim, host, result, ref.attempt, spec.repo);
+    await CancellationScope.nonCancellable(async () => {
+      if (result?.kind === 'passed' && result.worktreeRemoved) return;
+      // A lost host cannot remove its worktree: the next claim in the repository prunes it, so the attempt moves on at once.
+      if (result?.kind === 'failed' && result.decision.kind === 'reclaim') {
+        log.warn('host lost: its worktree stays registered until the next claim prunes it', {
+          hostId: claim.hostId,
+          path: claim.worktreePath,
+        });
+        return;
+      }
+      try {
+        const removed = await host.removeWorktree(`remove worktree, attempt ${ref.attempt}`, {
+          repoPath: spec.repo,
+          worktreePath: claim.worktreePath,
+        });
+        if (!removed.wasClean) log.info('worktree had uncommitted changes when removed', { attempt: ref.attempt });
+      } catch (error) {
+        log.warn('could not remove the worktree; it stays on the host until pruned', {
+          error: String(error),
+          path: claim.worktreePath,
+        });
+      }
+    });
   }
-}
-
-/** Removes the attempt's worktree on its host, whatever the attempt's end; a failure to do so is logged, not thrown. */
-function removeAfterAttempt(
-  claim: Claim,
-  host: HostActivities,
-  result: AttemptResult | undefined,
-  attempt: number,
-  repoPath: string,
-): Promise<void> {
-  return CancellationScope.nonCancellable(async () => {
-    // A lost host cannot remove its worktree: the next claim in the repository prunes it, so the attempt moves on at once.
-    if (result?.kind === 'failed' && result.decision.kind === 'reclaim') {
-      log.warn('host lost: its worktree stays registered until the next claim prunes it', {
-        hostId: claim.hostId,
-        path: claim.worktreePath,
-      });
-      return;
-    }
-    try {
-      const removed = await host.removeWorktree(`remove worktree, attempt ${attempt}`, {
-        repoPath,
-        worktreePath: claim.worktreePath,
-      });
-      if (!removed.wasClean) log.info('worktree had uncommitted changes when removed', { attempt });
-    } catch (error) {
-      log.warn('could not remove the worktree; it stays on the host until pruned', {
-        error: String(error),
-        path: claim.worktreePath,
-      });
-    }
-  });
 }
 
 async function runNodes(context: AttemptContext, claim: Claim, host: HostActivities): Promise<AttemptResult> {

@@ -1,6 +1,5 @@
 // A failure event sent to the reflection workflow: validated and bounded so history stays small.
 import { z } from 'zod';
-
 import {
   maxFailureDescriptionChars,
   maxFailureEvidenceChars,
