@@ -40,12 +40,14 @@ export async function checkPythonSyntax(
     if (await isFile(path.join(worktreePath, file))) files.push(file);
   }
   if (files.length === 0) return [];
-  // -I: the worktree's own modules (an `ast.py`, say) must not shadow the standard library; -B: no __pycache__.
+  // -I: the worktree's own modules (an `ast.py`, say) must not shadow the standard library; -B: no __pycache__;
+  // -S: no site import, which the check (stdlib only) does not need and which was about half of its interpreter's
+  // start here (the site-packages' .pth files): 100 to 104 ms of machine CPU per check without it, 67 to 78 with it.
   const logDir = await mkdtemp(path.join(os.tmpdir(), 'taskloop-syntax-'));
   let result: { stdout: string; stderr: string; exitCode: number | null; spawnError?: string };
   try {
     const run = await runSandboxed({
-      argv: ['python3', '-I', '-B', '-c', parseScript, ...files],
+      argv: ['python3', '-I', '-B', '-S', '-c', parseScript, ...files],
       worktree: path.resolve(worktreePath),
       testEnv: {},
       policy: { ...sandbox, network: false },
