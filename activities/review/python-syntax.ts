@@ -1,4 +1,4 @@
-// Review rule `python_syntax`: parses changed Python files with the host's python3 (ast.parse, nothing imported).
+// Review rule `python_syntax`: parses changed Python files with the host's python3 (as ast.parse does; nothing imported).
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,25 +6,40 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { Finding } from '../../domain/records.js';
 import { resolveWorkerSandbox, runSandboxed, sandboxPolicyFor, type SandboxPolicy } from '../sandbox/index.js';
 
-// Reads each file as bytes (so PEP 263 encodings work) and prints one JSON list of problems.
+// Reads each file as bytes (so PEP 263 encodings work) and parses it as ast.parse does: compile() with
+// PyCF_ONLY_AST (0x400), a builtin, so the interpreter imports no module for the check (importing ast and json took
+// 24 of its 39 ms of CPU here). Prints the problems as NUL-separated fields, three per problem: file, line, message.
 const parseScript = `
-import ast, json, sys
-problems = []
+import sys
+fields = []
 for name in sys.argv[1:]:
     try:
         with open(name, 'rb') as handle:
-            ast.parse(handle.read(), filename=name)
+            compile(handle.read(), name, 'exec', 0x400, True)
     except SyntaxError as error:
-        problems.append({'file': name, 'line': error.lineno, 'message': type(error).__name__ + ': ' + str(error.msg)})
+        fields += (name, str(error.lineno or ''), type(error).__name__ + ': ' + str(error.msg))
     except (ValueError, OSError) as error:
-        problems.append({'file': name, 'line': None, 'message': type(error).__name__ + ': ' + str(error)})
-print(json.dumps(problems))
+        fields += (name, '', type(error).__name__ + ': ' + str(error))
+sys.stdout.buffer.write('\\0'.join(fields).encode('utf-8', 'backslashreplace'))
 `;
 
 interface Problem {
   file: string;
-  line: number | null;
+  line: number | undefined;
   message: string;
+}
+
+/** The script's output: three fields per problem; undefined when it is not that shape (the check did not finish). */
+function parseProblems(stdout: string): Problem[] | undefined {
+  if (stdout === '') return [];
+  const fields = stdout.split('\0');
+  if (fields.length % 3 !== 0) return undefined;
+  const problems: Problem[] = [];
+  for (let index = 0; index < fields.length; index += 3) {
+    const [file = '', line = '', message = ''] = fields.slice(index, index + 3);
+    problems.push({ file, line: line === '' ? undefined : Number(line), message });
+  }
+  return problems;
 }
 
 const SYNTAX_CHECK_TIMEOUT_MS = 60_000;
@@ -71,13 +86,11 @@ export async function checkPythonSyntax(
       nonRetryable: true,
     });
   }
-  let problems: Problem[];
-  try {
-    problems = JSON.parse(String(result.stdout)) as Problem[];
-  } catch {
+  const problems = result.exitCode === 0 ? parseProblems(result.stdout) : undefined;
+  if (!problems) {
     throw ApplicationFailure.create({
       type: 'SyntaxCheckFailed',
-      message: `python3 syntax check gave no result (exit ${String(result.exitCode)}): ${String(result.stderr).slice(-500)}`,
+      message: `python3 syntax check gave no result (exit ${String(result.exitCode)}): ${result.stderr.slice(-500)}`,
     });
   }
   return problems.map((problem) => ({

@@ -3,6 +3,7 @@
 import { execa } from 'execa';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { findPythonPaths } from '../../activities/sandbox/python-paths.js';
 import { taskWorkflowId } from '../../domain/task-spec.js';
 import { git } from '../lib/git.js';
 import type { BenchProject } from './projects.js';
@@ -26,6 +27,7 @@ export async function runPlainAttempt(project: PlainProject, worktree: string, t
   const pytest = await execa(command, [...args, '-p', 'no:cacheprovider', `--junitxml=${junit}`], {
     cwd: worktree,
     reject: false,
+    env: { PATH: await interpreterFirstPath() },
   });
   if (pytest.exitCode !== 0) throw new Error(`plain run: ${command} exited ${pytest.exitCode} in ${worktree}`);
 
@@ -33,4 +35,14 @@ export async function runPlainAttempt(project: PlainProject, worktree: string, t
   const trailer = `Taskloop-Run: ${taskWorkflowId({ project: 'bench', id: taskId })}/1`;
   await git(worktree, ['commit', '-q', '--no-verify', '-m', `bench edit\n\n${trailer}\n`]);
   await git(project.repo, ['worktree', 'remove', '--force', worktree]);
+}
+
+/**
+ * PATH with the interpreter's own folders first, found as the sandbox finds them (activities/sandbox/python-paths.ts),
+ * so both sides start the same python3. On a PATH with a version manager's shim first (pyenv here) the shim alone
+ * costs ~85 ms per pytest start: a baseline paying it would flatter taskloop, whose sandbox skips it.
+ */
+async function interpreterFirstPath(): Promise<string> {
+  const { binDirs } = await findPythonPaths();
+  return [...binDirs, process.env.PATH ?? ''].join(path.delimiter);
 }
