@@ -10,6 +10,7 @@ import { resolveHost, type HostIdentity } from './host.js';
 import {
   killRecordedGroups,
   processRecordsDir,
+  removeDeadWorkersCgroups,
   resolveWorkerSandbox,
   SandboxConfigError,
 } from '../activities/sandbox/index.js';
@@ -71,6 +72,8 @@ export async function launchWorker(options: LaunchOptions = {}): Promise<Launche
   const orphans = await killRecordedGroups(processRecordsDir(host.workDir));
   if (orphans.length > 0)
     log(`  killed ${orphans.length} test process group(s) left by an earlier worker: ${orphans.join(', ')}`);
+  const staleCgroups = await removeDeadWorkersCgroups();
+  if (staleCgroups > 0) log(`  removed ${staleCgroups} sandbox cgroup(s) left by workers that are no longer running`);
   const taskQueue = env.TASKLOOP_TASK_QUEUE ?? SHARED_TASK_QUEUE;
   let connection: NativeConnection;
   try {

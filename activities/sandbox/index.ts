@@ -1,6 +1,7 @@
 export { runSandboxed, type SandboxedRun, type SandboxedRunInput } from './run-sandboxed.js';
 export { probeBwrap } from './probe.js';
 export { killRecordedGroups, processRecordsDir } from './process-records.js';
+export { removeDeadWorkersCgroups } from './pids-cgroup.js';
 export {
   defaultLimits,
   resolveSandboxMode,

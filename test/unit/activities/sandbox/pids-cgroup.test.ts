@@ -1,0 +1,83 @@
+// The sandbox's pids cgroups, on the real hierarchy (the worker and CI run as root): none outlives its run, and a
+// worker starting up removes the ones a dead worker left, killing what still ran in them.
+import { spawn } from 'node:child_process';
+import { access, mkdir, readdir, rmdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  ownCgroupPrefix,
+  pidsCgroupRoot,
+  removeDeadWorkersCgroups,
+} from '../../../../activities/sandbox/pids-cgroup.js';
+import { resolveWorkerSandbox, runSandboxed, sandboxPolicyFor } from '../../../../activities/sandbox/index.js';
+import { makeTempDir, removeDirs } from '../../../support/git-repo.js';
+
+const root = process.getuid?.() === 0 ? await pidsCgroupRoot() : undefined;
+const dirs: string[] = [];
+afterEach(() => removeDirs(dirs));
+
+const ownCgroups = async (base: string) => (await readdir(base)).filter((name) => name.startsWith(ownCgroupPrefix()));
+const exists = (file: string) =>
+  access(file).then(
+    () => true,
+    () => false,
+  );
+
+/** A process id that just ended (its process has been reaped). */
+async function deadPid(): Promise<number> {
+  const child = spawn('true');
+  await new Promise((resolve) => child.once('exit', resolve));
+  return child.pid ?? 0;
+}
+
+describe.runIf(root)('pids cgroups of sandboxed runs', () => {
+  const base = root ?? '';
+
+  it('leaves no cgroup behind after its runs', async () => {
+    const worktree = await makeTempDir();
+    dirs.push(worktree);
+    const policy = sandboxPolicyFor(resolveWorkerSandbox({ workDir: worktree }));
+    for (let run = 0; run < 12; run += 1) {
+      const result = await runSandboxed({
+        argv: ['true'],
+        worktree,
+        testEnv: {},
+        policy,
+        timeoutMs: 10_000,
+        logDir: path.join(worktree, '..', `${path.basename(worktree)}-log-${run}`),
+      });
+      dirs.push(path.join(worktree, '..', `${path.basename(worktree)}-log-${run}`));
+      expect(result.exitCode).toBe(0);
+    }
+    expect(await ownCgroups(base)).toEqual([]);
+  });
+
+  it('removes a dead worker’s cgroups at start-up and kills what still runs in them; a live worker’s stay', async () => {
+    const namespace = ownCgroupPrefix().split('-')[1];
+    const dead = path.join(base, `taskloop-${namespace}-${await deadPid()}-0123abcd`);
+    const live = path.join(base, `${ownCgroupPrefix()}89abcdef`);
+    // Another PID namespace's cgroup: its process id means nothing here, so it is never touched.
+    const foreign = path.join(base, `taskloop-1-${await deadPid()}-4567cdef`);
+    await mkdir(dead);
+    await mkdir(live);
+    await mkdir(foreign);
+    const orphan = spawn('sleep', ['60'], { detached: true, stdio: 'ignore' });
+    const orphanEnded = new Promise((resolve) => orphan.once('exit', (_code, signal) => resolve(signal)));
+    try {
+      await writeFile(path.join(dead, 'cgroup.procs'), String(orphan.pid));
+
+      const removed = await removeDeadWorkersCgroups(base);
+
+      expect(removed).toBeGreaterThanOrEqual(1);
+      expect(await orphanEnded).toBe('SIGKILL');
+      expect(await exists(dead)).toBe(false);
+      expect(await exists(live)).toBe(true);
+      expect(await exists(foreign)).toBe(true);
+    } finally {
+      orphan.kill('SIGKILL');
+      await rmdir(live).catch(() => undefined);
+      await rmdir(foreign).catch(() => undefined);
+      await rmdir(dead).catch(() => undefined);
+    }
+  });
+});
