@@ -15,13 +15,15 @@ export async function readRelevantFiles(input: {
   hint?: string;
   previousAttempts: AttemptSummary[];
   max?: number;
+  /** The worktree's listing (listRepoFiles), when the caller already has it. */
+  files?: string[];
 }): Promise<ContextFile[]> {
   const evidence = input.previousAttempts.flatMap((attempt) => [
     attempt.failureReason ?? '',
     attempt.test?.stdoutExcerpt.slice(-4000) ?? '',
   ]);
   const files = rankRelevantFiles(
-    await listRepoFiles(input.worktreePath),
+    input.files ?? (await listRepoFiles(input.worktreePath)),
     [input.goal, input.hint ?? '', ...evidence],
     input.max ?? 5,
   );

@@ -21,11 +21,14 @@ export async function listRepoFiles(worktreePath: string): Promise<string[]> {
 
 /**
  * Lists tracked and untracked-not-ignored files of the worktree, one per line (`.py` files with their
- * line count), at most `maxFiles` of them.
+ * line count), at most `maxFiles` of them. `files`: the worktree's listing, when the caller already has it.
  */
-export async function buildRepoMap(worktreePath: string, options: { maxFiles?: number } = {}): Promise<string> {
+export async function buildRepoMap(
+  worktreePath: string,
+  options: { maxFiles?: number; files?: string[] } = {},
+): Promise<string> {
   const maxFiles = options.maxFiles ?? 300;
-  const files = await listRepoFiles(worktreePath);
+  const files = options.files ?? (await listRepoFiles(worktreePath));
   const shown = files.slice(0, maxFiles);
   const lines = await Promise.all(
     shown.map(async (file) => {

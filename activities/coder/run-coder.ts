@@ -13,6 +13,7 @@ import { ModelProblem } from '../models/types.js';
 import type { AssistantTurn, ChatMessage, ModelProvider } from '../models/types.js';
 import { abortable } from './abortable.js';
 import { buildCoderMessages, buildRepoMap } from './context.js';
+import { listRepoFiles } from './repo-map.js';
 import type { AttemptSummary } from './context.js';
 import { readRelevantFiles } from './relevant-files.js';
 import { saveProgress, TRANSCRIPT_NAME, type CoderHeartbeat, type SavedProgress } from './progress.js';
@@ -109,9 +110,11 @@ async function withHeartbeat<T>(promise: Promise<T>, beat: (() => void) | undefi
 /** The system prompt and the first user message: goal, repo map, relevant files, earlier attempts, hint. */
 async function firstMessages(input: RunCoderInput, systemPrompt: string): Promise<ChatMessage[]> {
   const { worktreePath, goal, hint, previousAttempts } = input;
+  // One listing of the worktree for both (a git process; tens of ms on a large repository).
+  const files = await listRepoFiles(worktreePath);
   const [repoMap, relevantFiles] = await Promise.all([
-    buildRepoMap(worktreePath),
-    readRelevantFiles({ worktreePath, goal, hint, previousAttempts }),
+    buildRepoMap(worktreePath, { files }),
+    readRelevantFiles({ worktreePath, goal, hint, previousAttempts, files }),
   ]);
   return buildCoderMessages({
     goal,

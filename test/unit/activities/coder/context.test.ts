@@ -33,6 +33,12 @@ describe('buildRepoMap', () => {
     expect(await buildRepoMap(t.repo)).toBe('.gitignore\nREADME.md\ncalc/core.py (2 lines)\nnew.py (1 lines)');
   });
 
+  it('maps the listing it is given (the coder lists the worktree once for the map and the relevant files)', async () => {
+    expect(await buildRepoMap(t.repo, { files: ['calc/core.py', 'docs/gone.py'] })).toBe(
+      'calc/core.py (2 lines)\ndocs/gone.py',
+    );
+  });
+
   it('stops at maxFiles and says how many more there are', async () => {
     expect(await buildRepoMap(t.repo, { maxFiles: 1 })).toBe(
       '.gitignore\n... and 2 more files (use list_files to see them)',
