@@ -50,7 +50,7 @@ describe('checkPythonSyntax (real python3 in the worker sandbox)', () => {
     expect(await checkPythonSyntax(dir, ['notes.md', 'pkg/data.txt', 'deleted.py'])).toEqual([]);
   });
 
-  it('takes what compiles at import time as ast.parse does: a module-level return is not a syntax finding', async () => {
+  it('keeps ast.parse’s meaning: a module-level return is not a syntax finding, new syntax is', async () => {
     // ast.parse accepts it (the compiler, not the parser, refuses it); the rule keeps ast.parse's meaning.
     const dir = await worktreeWith({ 'script.py': 'return 1\n', 'walrus.py': 'if (n := 3) > 2:\n    pass\n' });
 

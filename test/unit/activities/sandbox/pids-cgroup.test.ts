@@ -38,15 +38,9 @@ describe.runIf(root)('pids cgroups of sandboxed runs', () => {
     dirs.push(worktree);
     const policy = sandboxPolicyFor(resolveWorkerSandbox({ workDir: worktree }));
     for (let run = 0; run < 12; run += 1) {
-      const result = await runSandboxed({
-        argv: ['true'],
-        worktree,
-        testEnv: {},
-        policy,
-        timeoutMs: 10_000,
-        logDir: path.join(worktree, '..', `${path.basename(worktree)}-log-${run}`),
-      });
-      dirs.push(path.join(worktree, '..', `${path.basename(worktree)}-log-${run}`));
+      const logDir = `${worktree}-log-${run}`;
+      dirs.push(logDir);
+      const result = await runSandboxed({ argv: ['true'], worktree, testEnv: {}, policy, timeoutMs: 10_000, logDir });
       expect(result.exitCode).toBe(0);
     }
     expect(await ownCgroups(base)).toEqual([]);
