@@ -3,7 +3,15 @@ import { createTaskActivities, type ActivityDeps } from './task-activities.js';
 import { createSkillActivities } from './skills/index.js';
 import { createLearningActivities } from './learning/index.js';
 
-export type { ActivityDeps, Claim, ClaimInput, CoderInput, ReviewInput, TestInput } from './task-activities.js';
+export type {
+  ActivityDeps,
+  Claim,
+  ClaimInput,
+  CoderInput,
+  CommitAndRemoveResult,
+  ReviewInput,
+  TestInput,
+} from './task-activities.js';
 
 export function createActivities(deps: ActivityDeps) {
   return { ...createTaskActivities(deps), ...createSkillActivities(deps), ...createLearningActivities(deps) };

@@ -31,7 +31,7 @@ import { createModelProvider } from './models/router.js';
 import { reviewChanges } from './review/index.js';
 import { resolveSecretValues, scrubForSink } from './secret-values.js';
 import { processRecordsDir, resolveWorkerSandbox, sandboxPolicyFor, type WorkerSandbox } from './sandbox/index.js';
-import { runTests } from './tests/index.js';
+import { runTests, testThenCommit } from './tests/index.js';
 import type {
   AttemptRef,
   Claim,
@@ -158,26 +158,57 @@ export function createTaskActivities(deps: ActivityDeps) {
     async runTests(input: TestInput): Promise<TestAndReviewResult> {
       const secretValues = resolveSecretValues(input.secretEnvNames);
       const dir = artifactDir(input);
-      return runTests({
-        worktreePath: input.worktreePath,
-        command: input.command,
-        testEnv: input.testEnv,
-        sandbox: sandboxPolicyFor(workerSandbox, input.sandbox),
-        pathPolicy: input.pathPolicy,
-        // The review's syntax check runs like the review activity's: in the worker's default sandbox.
-        review: input.review && {
-          secretValues: resolveSecretValues(input.review.secretEnvNames),
+      const context = activityContext();
+      const run = () =>
+        runTests({
+          worktreePath: input.worktreePath,
+          command: input.command,
+          testEnv: input.testEnv,
+          sandbox: sandboxPolicyFor(workerSandbox, input.sandbox),
+          pathPolicy: input.pathPolicy,
+          // The review's syntax check runs like the review activity's: in the worker's default sandbox.
+          review: input.review && {
+            secretValues: resolveSecretValues(input.review.secretEnvNames),
+            artifactDir: dir,
+            hostId: deps.hostId,
+            sandbox: sandboxPolicyFor(workerSandbox),
+          },
+          processDir: processRecordsDir(deps.workDir),
+          timeoutMs: input.timeoutMs,
+          secretValues,
           artifactDir: dir,
           hostId: deps.hostId,
-          sandbox: sandboxPolicyFor(workerSandbox),
-        },
-        processDir: processRecordsDir(deps.workDir),
-        timeoutMs: input.timeoutMs,
-        secretValues,
-        artifactDir: dir,
-        hostId: deps.hostId,
-        maxCases: input.maxCases,
-        ...activityContext(),
+          maxCases: input.maxCases,
+          ...context,
+        });
+      const after = input.commit;
+      if (!after || !input.review) return run();
+      return testThenCommit({
+        runTests: run,
+        acceptanceTests: after.acceptanceTests,
+        stateDir: dir,
+        signal: context.signal,
+        // The review staged the change it passed: the commit records exactly that.
+        commit: () =>
+          heartbeatWhile(() =>
+            commitThenRemove({
+              commit: () =>
+                commitAndPush(
+                  {
+                    workflowId: input.workflowId,
+                    attempt: input.attempt,
+                    worktreePath: input.worktreePath,
+                    branch: after.branch,
+                    message: after.message,
+                    staged: true,
+                    secretEnvNames: input.secretEnvNames,
+                  },
+                  deps.workDir,
+                ),
+              stateDir: dir,
+              removal: { repoPath: localRepoPath(after.repoPath, deps.workDir), worktreePath: input.worktreePath },
+            }),
+          ),
       });
     },
 

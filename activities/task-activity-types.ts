@@ -77,10 +77,32 @@ export interface TestInput extends AttemptRef {
    * carries the review: the review node needs no activity of its own. Needs `pathPolicy`.
    */
   review?: { secretEnvNames: string[] };
+  /**
+   * When set (with `review`; no judge model either), the activity also judges the run by the rules and, when the
+   * judge passes, commits and removes the worktree as commitWorktree would: the commit node needs no activity.
+   */
+  commit?: CommitAfterTests;
 }
 
-/** The test node's result, with the review when the test activity ran it (TestInput.review). */
-export type TestAndReviewResult = TestRunResult & { review?: ReviewResult };
+/** What the test activity needs to commit a change that passes (TestInput.commit). */
+export interface CommitAfterTests {
+  branch: string;
+  message: string;
+  /** The task's acceptance tests, which the judge requires. */
+  acceptanceTests: string[];
+  /** The repository whose worktree is removed once committed. */
+  repoPath: string;
+}
+
+/**
+ * The test node's result, with the review when the test activity ran it (TestInput.review), and the rule judge's
+ * verdict and the commit when it was asked to commit (TestInput.commit).
+ */
+export type TestAndReviewResult = TestRunResult & {
+  review?: ReviewResult;
+  judge?: JudgeResult;
+  commit?: CommitAndRemoveResult;
+};
 
 export interface CommitInput extends AttemptRef {
   worktreePath: string;

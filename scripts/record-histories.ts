@@ -1,5 +1,7 @@
 // Records the histories of the task workflow's main paths as replay fixtures (test/fixtures/histories/).
-// Run after changing workflow code on purpose: `npm run record-histories`; CI replays the committed ones.
+// Run after changing workflow code on purpose: `npm run record-histories`; CI replays the committed ones. Histories
+// of earlier code (`<name>.before-<change>.json`) are kept beside them and never re-recorded: running tasks started
+// before a change must still replay after it.
 import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { execa } from 'execa';
 import { mkdir, writeFile } from 'node:fs/promises';

@@ -1,8 +1,8 @@
 // The commit node's success ends with the worktree's removal in the same activity. The commit's result is saved beside
 // the attempt's artifacts first, so a retry that finds the worktree gone returns that result instead of failing.
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { CommitResult } from '../../domain/records.js';
+import { readSavedResult, saveResult } from '../saved-result.js';
 import { removeWorktree } from './remove-worktree.js';
 
 const SAVED_RESULT = 'commit-result.json';
@@ -25,7 +25,7 @@ export async function commitThenRemove<T extends CommitResult>(
 ): Promise<T & { worktreeRemoved?: boolean }> {
   if (!input.removal) return input.commit();
   const file = path.join(input.stateDir, SAVED_RESULT);
-  const commit = (await readSaved<T>(file)) ?? (await save(file, await input.commit()));
+  const commit = (await readSavedResult<T>(file)) ?? (await saveResult(file, await input.commit()));
   try {
     // Committed: what is left in the worktree is what the tests wrote, so no clean check (one git process less).
     await removeWorktree({ ...input.removal, committed: true });
@@ -33,20 +33,4 @@ export async function commitThenRemove<T extends CommitResult>(
   } catch {
     return { ...commit, worktreeRemoved: false };
   }
-}
-
-async function readSaved<T>(file: string): Promise<T | undefined> {
-  try {
-    return JSON.parse(await readFile(file, 'utf8')) as T;
-  } catch {
-    return undefined;
-  }
-}
-
-async function save<T>(file: string, result: T): Promise<T> {
-  await mkdir(path.dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.tmp`;
-  await writeFile(temp, JSON.stringify(result), 'utf8');
-  await rename(temp, file);
-  return result;
 }

@@ -94,7 +94,7 @@ async function runCommand(input: RunTestsInput): Promise<TestRunResult> {
     signal: input.signal,
     heartbeatIntervalMs: input.heartbeatIntervalMs,
   });
-  if (run.cancelled) throw cancellation(input.signal);
+  if (run.cancelled) throw testRunCancelled(input.signal);
 
   const scrub = (text: string) => scrubText(text, input.secretValues);
   const junitXml = pytest ? await readOptional(junitPath) : undefined;
@@ -180,7 +180,8 @@ async function readOptional(file: string): Promise<string | undefined> {
   }
 }
 
-function cancellation(signal: AbortSignal | undefined): Error {
+/** The error a cancelled test activity ends with: the cancellation's own reason when it has one. */
+export function testRunCancelled(signal: AbortSignal | undefined): Error {
   const reason: unknown = signal?.reason;
   return reason instanceof Error ? reason : new CancelledFailure('test run cancelled: the process tree was killed');
 }
@@ -205,5 +206,5 @@ function checkInput(input: RunTestsInput): void {
       `worktreePath ${JSON.stringify(input.worktreePath)} does not exist: pass the worktreePath returned by createWorktree`,
     );
   }
-  if (input.signal?.aborted) throw cancellation(input.signal);
+  if (input.signal?.aborted) throw testRunCancelled(input.signal);
 }

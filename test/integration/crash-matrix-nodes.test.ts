@@ -29,8 +29,9 @@ describe('a worker crash at each node of an attempt', () => {
   ] as const)(
     'at %s (%s kill): completes with one commit, no worktree, no process left, no duplicate event',
     async (phase, mode) => {
-      // Without a reviewer model the review runs inside the test activity: the review row gives it a model.
-      const reviewer = phase === 'review' ? [passVerdict, passVerdict] : undefined;
+      // Without a reviewer model the review (and, with no judge model either, the commit) runs inside the test
+      // activity: the review and commit rows give it a model, so each of those nodes is an activity of its own.
+      const reviewer = phase === 'review' || phase === 'commit' ? [passVerdict, passVerdict] : undefined;
       const run = await CrashRun.start(t.client, {
         files: slowFiles,
         coder: phase === 'code' ? slowCoder() : fixTurns(),
@@ -44,6 +45,7 @@ describe('a worker crash at each node of an attempt', () => {
     },
   );
 
+  // Rules alone for the review and the judge: the test activity commits, and its retry finds the saved verdict.
   it('after the commit, before the worktree is removed (group kill): one commit, the worktree removed', async () => {
     const run = await CrashRun.start(t.client, { files: slowFiles, coder: fixTurns() });
     await eventually(

@@ -53,10 +53,10 @@ describe('the task workflow on a real server, real git and real pytest', () => {
       .map((event) => event.type);
     expect(events).toEqual(['COMMIT_CREATED', 'TASK_COMPLETED']);
 
-    // Without a reviewer model the test activity runs the review, and the commit activity removes the worktree.
+    // Without reviewer and judge models the test activity runs the review, judges, commits and removes the worktree.
     const history = (await handle.fetchHistory()).events ?? [];
     const activities = history.flatMap((event) => event.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
-    expect(activities).toEqual(['claimWorktree', 'runCoder', 'runTests', 'commitWorktree']);
+    expect(activities).toEqual(['claimWorktree', 'runCoder', 'runTests']);
     expect(outcome.attempts[0]?.review).toMatchObject({ passed: true, changedFiles: ['calc.py'] });
   });
 

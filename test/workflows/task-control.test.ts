@@ -113,7 +113,7 @@ describe('pause and cancel at every node', () => {
   it('a workflow cancel request ends the workflow cancelled, with its outcome in the state', async () => {
     let current: StubRun | undefined;
     await server.withStubs(
-      pauseAfter(() => current!, 'test'),
+      pauseAfter(() => current!, 'code'),
       async (run) => {
         current = run;
         const handle = await startStubTask(run);
@@ -121,7 +121,30 @@ describe('pause and cancel at every node', () => {
         await handle.cancel();
         const outcome = await outcomeOf(handle);
         expect(outcome.status).toBe('CANCELLED');
+        expect(run.stubs.calls.test).toHaveLength(0);
         expect(run.stubs.calls.commit).toHaveLength(0);
+      },
+    );
+  });
+
+  it('with rules alone for review and judge the test activity commits: a pause sent during it finds the attempt done', async () => {
+    let current: StubRun | undefined;
+    await server.withStubs(
+      pauseAfter(() => current!, 'test'),
+      async (run) => {
+        current = run;
+        const handle = await startStubTask(run);
+        const outcome = await outcomeOf(handle);
+        expect(outcome.status).toBe('COMPLETED');
+        expect(outcome.commit).toMatchObject({ sha: 'c'.repeat(40), created: true });
+        expect(outcome.attempts[0]?.judge).toMatchObject({ passed: true });
+        expect(run.stubs.calls.commit).toHaveLength(1);
+        expect(run.stubs.calls.removals).toBe(1);
+        const history = (await handle.fetchHistory()).events ?? [];
+        const activities = history.flatMap(
+          (event) => event.activityTaskScheduledEventAttributes?.activityType?.name ?? [],
+        );
+        expect(activities).toEqual(['claimWorktree', 'runCoder', 'runTests']);
       },
     );
   });

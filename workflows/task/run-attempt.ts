@@ -3,10 +3,10 @@
 import { CancellationScope, log } from '@temporalio/workflow';
 import { findMissingCapability } from '../../domain/capabilities.js';
 import { judgeAttempt } from '../../domain/judge.js';
-import type { CommitResult, ReviewResult } from '../../domain/records.js';
+import type { CommitResult, JudgeResult, ReviewResult, TaskNode } from '../../domain/records.js';
 import { causeOfCoderResult, causeOfFindings, causeOfTestResult } from '../../domain/node-causes.js';
 import { agentVersionsOf, summarizeAttempt, type AttemptFailure } from '../../domain/task-state.js';
-import type { Claim } from '../../activities/index.js';
+import type { Claim, CommitAndRemoveResult } from '../../activities/index.js';
 import { chooseAttemptAdaptations } from './learning.js';
 import { hostActivities, sharedActivities, type HostActivities } from './proxies.js';
 import { checkpoint, failed, passed, runNode, type AttemptContext, type FinalDecision } from './run-node.js';
@@ -123,11 +123,17 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
   if (!coded.ok) return { kind: 'failed', ...coded };
 
   await checkpoint(run, 'test');
-  // Without a reviewer model the review's rules run in the test activity (one diff, no activity of their own).
+  // Without a reviewer model the review's rules run in the test activity (one diff, no activity of their own); with
+  // no judge model either, that activity also judges by the rules and commits a change that passes.
   const reviewerModel = run.verdictModel('reviewer');
+  // No patch marker is needed: a recorded test result without `commit` (a history from before, or a worker that does
+  // not know TestInput.commit) takes the path that schedules the commit activity, as the recorded history did.
+  const commitInTest = !reviewerModel && !run.verdictModel('judge');
   let ruleReview: ReviewResult | undefined;
+  let ruleJudge: JudgeResult | undefined;
+  let madeCommit: CommitAndRemoveResult | undefined;
   const tested = await runNode(context, 'test', async () => {
-    const { review, ...test } = await host.runTests(`pytest, attempt ${ref.attempt}`, {
+    const { review, judge, commit, ...test } = await host.runTests(`pytest, attempt ${ref.attempt}`, {
       ...ref,
       worktreePath: claim.worktreePath,
       command: spec.testCommand,
@@ -138,9 +144,19 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
       sandbox: { sandbox: spec.sandbox, network: spec.network, limits: spec.limits },
       pathPolicy: { baseSha: claim.baseSha, allowedPaths: spec.allowedPaths, allowTestEdits: spec.allowTestEdits },
       review: reviewerModel ? undefined : { secretEnvNames: spec.secretEnvNames },
+      commit: commitInTest
+        ? {
+            branch: claim.branch,
+            message: commitMessage(spec.goal, record.coder?.summary),
+            acceptanceTests: spec.acceptanceTests,
+            repoPath: spec.repo,
+          }
+        : undefined,
     });
     record.test = test;
     ruleReview = review;
+    ruleJudge = judge;
+    madeCommit = commit;
     // A change the review's path rules refuse never ran: the review node below records the refusal.
     return record.test.outcome === 'passed' || record.test.refused
       ? passed(record.test)
@@ -150,8 +166,11 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
     run.emit('TEST_FAILED', { counts: record.test?.counts, reason: tested.failure.reason });
     return { kind: 'failed', ...tested };
   }
+  // Committed with the tests: the review, judge and commit nodes only record what the activity did, so there is no
+  // boundary left for a pause to hold (a pause sent during the tests finds the attempt done).
+  const reachNode = (node: TaskNode) => (madeCommit ? run.setPhase(node) : checkpoint(run, node));
 
-  await checkpoint(run, 'review');
+  await reachNode('review');
   const reviewed = await runNode(context, 'review', async () => {
     const refused = tested.value.refused;
     if (refused) {
@@ -186,9 +205,11 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
     return { kind: 'failed', ...reviewed };
   }
 
-  await checkpoint(run, 'judge');
+  await reachNode('judge');
   const judged = await runNode(context, 'judge', async () => {
-    record.judge = judgeAttempt({ tests: tested.value, review: reviewed.value, acceptanceTests: spec.acceptanceTests });
+    // The test activity's verdict when it judged (and perhaps committed): the same rules, and the one that acted.
+    record.judge =
+      ruleJudge ?? judgeAttempt({ tests: tested.value, review: reviewed.value, acceptanceTests: spec.acceptanceTests });
     const judgeModel = run.verdictModel('judge');
     if (judgeModel) {
       const exhausted = run.exhaustedBudget();
@@ -209,19 +230,22 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
   });
   if (!judged.ok) return { kind: 'failed', ...judged };
 
-  await checkpoint(run, 'commit');
+  await reachNode('commit');
   let removed = false;
   const committed = await runNode(context, 'commit', async () => {
-    const { worktreeRemoved, ...commit } = await host.commitWorktree(`commit, attempt ${ref.attempt}`, {
-      ...ref,
-      worktreePath: claim.worktreePath,
-      branch: claim.branch,
-      message: commitMessage(spec.goal, record.coder?.summary),
-      staged: true,
-      secretEnvNames: spec.secretEnvNames,
-      // The commit activity removes the worktree it committed (the removal below then has nothing to do).
-      removeWorktree: { repoPath: spec.repo },
-    });
+    // A worker that does not know TestInput.commit ran the tests only: the commit activity makes the commit.
+    const { worktreeRemoved, ...commit } =
+      madeCommit ??
+      (await host.commitWorktree(`commit, attempt ${ref.attempt}`, {
+        ...ref,
+        worktreePath: claim.worktreePath,
+        branch: claim.branch,
+        message: commitMessage(spec.goal, record.coder?.summary),
+        staged: true,
+        secretEnvNames: spec.secretEnvNames,
+        // The commit activity removes the worktree it committed (the removal below then has nothing to do).
+        removeWorktree: { repoPath: spec.repo },
+      }));
     removed = worktreeRemoved === true;
     return passed({ ...commit, agentVersions: agentVersionsOf(record) });
   });

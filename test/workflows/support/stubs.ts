@@ -1,8 +1,10 @@
 // Stub activities for the workflow tier. Tests script the task graph's nodes (claim, code, test, review, judge,
 // commit) and the skill writer; this file alone maps them onto the activities that serve them, so when activities
-// are merged or renamed (the review's rules folded into the test activity, the removal into the commit) only it changes.
+// are merged or renamed (the review's rules and the rule-only commit folded into the test activity, the removal into
+// the commit) only it changes.
 import { ApplicationFailure } from '@temporalio/common';
 import type { TaskloopActivities } from '../../../activities/index.js';
+import { ruleVerdict } from '../../../activities/tests/commit-after-tests.js';
 import type { TaskEvent } from '../../../domain/events.js';
 import type { FailureCause } from '../../../domain/failure-causes.js';
 import type { CoderResult, CommitResult, JudgeResult, ReviewResult, TestRunResult } from '../../../domain/records.js';
@@ -158,7 +160,20 @@ export function createStubs(script: StubScript, hostQueue: string): Stubs {
     async runTests(input) {
       const test = await call('test', input);
       // The test activity runs the review's rules when asked (no reviewer model): the review rides along.
-      return input.review ? { ...test, review: await call('review', input) } : test;
+      if (!input.review) return test;
+      const tested = { ...test, review: await call('review', input) };
+      // Asked to commit (no judge model either), it judges by the rules and commits what passes, as the real one does.
+      const after = input.commit;
+      const judge = after && ruleVerdict(tested, after.acceptanceTests);
+      if (!after || !judge) return tested;
+      if (!judge.passed) return { ...tested, judge };
+      const { workflowId, attempt, worktreePath, secretEnvNames } = input;
+      const commit = await call('commit', {
+        ...{ workflowId, attempt, worktreePath, secretEnvNames },
+        ...{ branch: after.branch, message: after.message, staged: true, removeWorktree: { repoPath: after.repoPath } },
+      });
+      calls.removals += 1;
+      return { ...tested, judge, commit: { ...commit, worktreeRemoved: true } };
     },
     reviewChanges: (input) => call('review', input),
     judgeWithModel: (input) => call('judge', input),
