@@ -3,6 +3,7 @@
 // events per passing attempt on the bench machine). The verdict is saved before the commit, so a retry that finds the
 // worktree committed and removed returns it instead of running the tests again (or failing on a missing worktree).
 import path from 'node:path';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { judgeAttempt } from '../../domain/judge.js';
 import type { CommitResult, JudgeResult, ReviewResult, TestRunResult } from '../../domain/records.js';
 import { readSavedResult, saveResult } from '../saved-result.js';
@@ -50,5 +51,19 @@ export async function testThenCommit<C extends CommitResult>(
   if (!judge?.passed) return judge ? { ...run, judge } : run;
   if (input.signal?.aborted) throw testRunCancelled(input.signal);
   if (!saved) await saveResult(file, { ...run, judge });
-  return { ...run, judge, commit: await input.commit() };
+  return { ...run, judge, commit: await input.commit().catch(commitFailed) };
+}
+
+/** The tests passed and the commit failed: the failure says so, keeping its type (its cause) and retryability. */
+function commitFailed(error: unknown): never {
+  if (error instanceof CancelledFailure) throw error;
+  const message = `the tests passed; the commit failed: ${error instanceof Error ? error.message : String(error)}`;
+  if (error instanceof ApplicationFailure)
+    throw ApplicationFailure.create({
+      type: error.type ?? undefined,
+      message,
+      nonRetryable: error.nonRetryable === true,
+      details: error.details ?? undefined,
+    });
+  throw new Error(message, { cause: error });
 }

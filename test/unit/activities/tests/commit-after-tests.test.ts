@@ -3,6 +3,7 @@
 // makes a second commit.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { ApplicationFailure } from '@temporalio/common';
 import { simpleGit } from 'simple-git';
 import { afterEach, describe, expect, it } from 'vitest';
 import { commitThenRemove } from '../../../../activities/git/commit-then-remove.js';
@@ -82,6 +83,26 @@ describe('testThenCommit', () => {
     expect(result.judge).toBeUndefined();
     expect(result.commit).toBeUndefined();
     expect(attempt.commits()).toBe(0);
+  });
+
+  it('says the tests passed when the commit fails, keeps its type, and a retry goes straight to the commit', async () => {
+    const attempt = await claimedAttempt();
+    await writeFiles(attempt.worktreePath, { 'calc.py': fixedSub });
+    // A worktree whose HEAD is on another branch than the task's: the commit refuses it (BranchMismatch).
+    await simpleGit(attempt.worktreePath).raw(['switch', '-q', '-c', 'someone-else']);
+
+    const failures = [
+      await testThenCommit(attempt.input([])).catch((error: unknown) => error),
+      await testThenCommit(attempt.input([])).catch((error: unknown) => error),
+    ];
+
+    for (const failure of failures) {
+      expect(failure).toBeInstanceOf(ApplicationFailure);
+      expect(failure).toMatchObject({ type: 'BranchMismatch', nonRetryable: true });
+      expect((failure as Error).message).toMatch(/^the tests passed; the commit failed: /);
+    }
+    expect(attempt.testRuns()).toBe(1);
+    expect(existsSync(attempt.worktreePath)).toBe(true);
   });
 
   it('commits nothing once the activity is cancelled, even with a passing verdict', async () => {
