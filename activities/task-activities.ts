@@ -68,6 +68,20 @@ export function createTaskActivities(deps: ActivityDeps) {
       artifactDirFor(deps.workDir, ref.workflowId, ref.attempt),
       Context.current().info.workflowExecution?.runId ?? 'no-run',
     );
+  // The commit node's work, whether its own activity runs it or the test activity does (TestInput.commit).
+  const commitAttempt = (input: CommitInput): Promise<CommitAndRemoveResult> => {
+    const { removeWorktree: removal, ...commitInput } = input;
+    return heartbeatWhile(() =>
+      commitThenRemove({
+        commit: () => commitAndPush(commitInput, deps.workDir),
+        stateDir: artifactDir(input),
+        removal: removal && {
+          repoPath: localRepoPath(removal.repoPath, deps.workDir),
+          worktreePath: input.worktreePath,
+        },
+      }),
+    );
+  };
   const activityContext = () => {
     const context = Context.current();
     return { heartbeat: (details?: unknown) => context.heartbeat(details), signal: context.cancellationSignal };
@@ -188,27 +202,13 @@ export function createTaskActivities(deps: ActivityDeps) {
         acceptanceTests: after.acceptanceTests,
         stateDir: dir,
         signal: context.signal,
-        // The review staged the change it passed: the commit records exactly that.
+        // The review staged the change it passed: the commit records exactly that, as the commit activity would.
         commit: () =>
-          heartbeatWhile(() =>
-            commitThenRemove({
-              commit: () =>
-                commitAndPush(
-                  {
-                    workflowId: input.workflowId,
-                    attempt: input.attempt,
-                    worktreePath: input.worktreePath,
-                    branch: after.branch,
-                    message: after.message,
-                    staged: true,
-                    secretEnvNames: input.secretEnvNames,
-                  },
-                  deps.workDir,
-                ),
-              stateDir: dir,
-              removal: { repoPath: localRepoPath(after.repoPath, deps.workDir), worktreePath: input.worktreePath },
-            }),
-          ),
+          commitAttempt({
+            ...{ workflowId: input.workflowId, attempt: input.attempt, worktreePath: input.worktreePath },
+            ...{ branch: after.branch, message: after.message, staged: true, secretEnvNames: input.secretEnvNames },
+            removeWorktree: { repoPath: after.repoPath },
+          }),
       });
     },
 
@@ -254,17 +254,7 @@ export function createTaskActivities(deps: ActivityDeps) {
 
     /** Commits once (and pushes a cached clone's branch); with `removeWorktree`, removes the committed worktree. */
     async commitWorktree(input: CommitInput): Promise<CommitAndRemoveResult> {
-      const { removeWorktree: removal, ...commitInput } = input;
-      return heartbeatWhile(() =>
-        commitThenRemove({
-          commit: () => commitAndPush(commitInput, deps.workDir),
-          stateDir: artifactDir(input),
-          removal: removal && {
-            repoPath: localRepoPath(removal.repoPath, deps.workDir),
-            worktreePath: input.worktreePath,
-          },
-        }),
-      );
+      return commitAttempt(input);
     },
 
     async removeWorktree(input: {

@@ -45,6 +45,19 @@ describe('a worker crash at each node of an attempt', () => {
     },
   );
 
+  // Rules alone for the review and the judge: the test activity saves its verdict, then commits (2 s slower here), so
+  // the kill lands inside the commit; the retry skips the tests and makes or finds the one commit.
+  it("inside the test activity's commit (group kill): one commit, no worktree, no process left", async () => {
+    const run = await CrashRun.start(t.client, { files: slowFiles, coder: fixTurns(), slowGit: ['commit'] });
+    await eventually(
+      'the saved verdict',
+      async () => ((await run.workDirHolds('verdict.json')) ? true : undefined),
+      90_000,
+    );
+    await run.crash('group');
+    recordRecovery("inside the test activity's commit (group kill)", await run.finish('COMPLETED'));
+  });
+
   // Rules alone for the review and the judge: the test activity commits, and its retry finds the saved verdict.
   it('after the commit, before the worktree is removed (group kill): one commit, the worktree removed', async () => {
     const run = await CrashRun.start(t.client, { files: slowFiles, coder: fixTurns() });

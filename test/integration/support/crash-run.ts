@@ -94,6 +94,13 @@ export class CrashRun {
     if (restartAs !== 'none') await this.restart(restartAs);
   }
 
+  /** True once a file named `name` exists anywhere in the first worker's work folder (e.g. a step's saved result). */
+  async workDirHolds(name: string): Promise<boolean> {
+    const workDir = this.envs[0]?.TASKLOOP_WORK_DIR ?? '?';
+    const files = await readdir(workDir, { recursive: true }).catch(() => []);
+    return files.some((file) => path.basename(file) === name);
+  }
+
   /** True once the running worker has a child process (a test run it started). */
   async workerHasChildren(): Promise<boolean> {
     return this.worker ? (await descendantsOf(this.worker.pid)).length > 0 : false;
