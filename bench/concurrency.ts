@@ -1,5 +1,6 @@
 // bench/concurrency: 20 tasks whose tests take 1 s, started at once, on one worker process and on two worker
-// processes with separate work folders, against 20 plain scripts in parallel; wall time and CPU per task.
+// processes with separate work folders, against 20 plain scripts in parallel; wall time and CPU per task. For
+// reference, the same 20 plain attempts as Temporal's floor (bench/floor: their steps as three bare activities).
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { atMost, ms, reference, seconds, times } from './lib/figures.js';
 import { median } from './lib/stats.js';
 import type { BenchContext, Benchmark, BenchResult } from './lib/types.js';
+import { startFloorWorker } from './floor/floor-worker.js';
 import { startWorkerProcess, type WorkerProcess } from './lib/worker-process.js';
 import { startPlainRunner } from './overhead/plain-runner.js';
 import { calcProject, type BenchProject } from './overhead/projects.js';
@@ -74,6 +76,11 @@ export const concurrencyBenchmark: Benchmark = {
     const workers: WorkerProcess[] = [];
     // The plain scripts run side by side in a small process of their own, as users' scripts would.
     const plainRunner = await startPlainRunner();
+    const floor = await startFloorWorker({
+      client: stack.client,
+      address: stack.address,
+      tag: `cc${Date.now().toString(36)}`,
+    });
     const start = (name: string, queue: string) =>
       startWorkerProcess({
         address: stack.address,
@@ -95,14 +102,22 @@ export const concurrencyBenchmark: Benchmark = {
             plainRunner.run(project, path.join(stack.workDir, 'plain', `${run}-${index}`), `${run}-${index}`),
           ),
         );
-      context.log('concurrency: warm-up (2 tasks per queue, one plain batch)');
+      const floorBatch = (run: string) =>
+        Promise.all(
+          projects.map((project, index) =>
+            floor.run(project, path.join(stack.workDir, 'floor', `${run}-${index}`), `${run}-${index}`),
+          ),
+        );
+      context.log('concurrency: warm-up (2 tasks per queue, one plain batch, one floor batch)');
       await runTasks(context, `${tag}-one`, projects.slice(0, 2), `${tag}-w1`);
       await runTasks(context, `${tag}-pair`, projects.slice(0, 2), `${tag}-w2`);
       await plainBatch(`${tag}-wp`);
+      await floorBatch(`${tag}-wf`);
       const single: Batch[] = [];
       const double: Batch[] = [];
       const plain: Batch[] = [];
-      // Interleaved: one worker, plain, two workers; per run.
+      const floored: Batch[] = [];
+      // Interleaved: one worker, plain, two workers, floor; per run.
       for (let run = 1; run <= context.runs; run += 1) {
         single.push(
           await timeBatch(
@@ -119,8 +134,9 @@ export const concurrencyBenchmark: Benchmark = {
         double.push(
           await timeBatch(sumCpu(pair), () => runTasks(context, `${tag}-pair`, projects, `${tag}-r${run}-two`)),
         );
+        floored.push(await timeBatch(floor.cpuMs, () => floorBatch(`${tag}-r${run}-f`)));
         context.log(
-          `concurrency run ${run}/${context.runs}: one worker ${seconds(single.at(-1)?.ms ?? 0)}, plain ${seconds(plain.at(-1)?.ms ?? 0)}, two workers ${seconds(double.at(-1)?.ms ?? 0)}`,
+          `concurrency run ${run}/${context.runs}: one worker ${seconds(single.at(-1)?.ms ?? 0)}, plain ${seconds(plain.at(-1)?.ms ?? 0)}, two workers ${seconds(double.at(-1)?.ms ?? 0)}, floor ${seconds(floored.at(-1)?.ms ?? 0)}`,
         );
       }
       const wall = (batches: Batch[]) => median(batches.map((batch) => batch.ms));
@@ -153,12 +169,18 @@ export const concurrencyBenchmark: Benchmark = {
             `${seconds(wall(double))} / ${seconds(wall(plain))} = ${times(wall(double) / wall(plain))}`,
           ),
           reference('  CPU per task, two workers, whole machine', ms(machinePerTask(double))),
+          reference(
+            'Temporal floor (the plain steps as 3 bare activities, one worker) / plain parallel',
+            `${seconds(wall(floored))} / ${seconds(wall(plain))} = ${times(wall(floored) / wall(plain))}`,
+          ),
+          reference('  CPU per task, Temporal floor, whole machine', ms(machinePerTask(floored))),
         ],
         sections: [
           `The concurrency bench ran on ${os.cpus().length} cores; each task has its own repository, for taskloop and the plain script alike.`,
         ],
       };
     } finally {
+      await floor.stop();
       await plainRunner.stop();
       for (const worker of workers) await worker.stop();
       for (const project of projects) await project.cleanup();

@@ -1,11 +1,13 @@
 // bench/overhead: one single-attempt task through taskloop (scripted coder, local dev server, in-process worker)
 // against a plain script doing the same git and pytest steps in a small process of its own, interleaved A B A B, on toolz (a real PyPI project)
-// and on the tiny calc demo. Reports the added time per attempt, the ratio, and where taskloop's time goes.
+// and on the tiny calc demo. Reports the added time per attempt, the ratio, and where taskloop's time goes; and, for
+// reference, the Temporal floor: the plain script's steps as three bare activities (bench/floor), interleaved too.
 import path from 'node:path';
 import { atMost, ms, plusMs, reference, times } from './lib/figures.js';
 import { median } from './lib/stats.js';
 import { formatMs, formatTable } from './lib/table.js';
 import type { BenchContext, Benchmark, BenchResult, Figure } from './lib/types.js';
+import { startFloorWorker, type FloorWorker } from './floor/floor-worker.js';
 import { startPlainRunner, type PlainRunner } from './overhead/plain-runner.js';
 import { calcProject, toolzProject, type BenchProject } from './overhead/projects.js';
 import { timeTaskloopRun, type TaskloopRun } from './overhead/taskloop-run.js';
@@ -14,24 +16,38 @@ interface Paired {
   project: BenchProject;
   taskloop: TaskloopRun[];
   plain: number[];
+  floor: number[];
 }
 
-async function measure(context: BenchContext, plain: PlainRunner, project: BenchProject, tag: string): Promise<Paired> {
+interface Baselines {
+  plain: PlainRunner;
+  floor: FloorWorker;
+}
+
+async function measure(
+  context: BenchContext,
+  baselines: Baselines,
+  project: BenchProject,
+  tag: string,
+): Promise<Paired> {
   const stack = await context.stack();
-  const timePlain = (taskId: string) => plain.run(project, path.join(stack.workDir, 'plain', taskId), taskId);
+  const timePlain = (taskId: string) => baselines.plain.run(project, path.join(stack.workDir, 'plain', taskId), taskId);
+  const timeFloor = (taskId: string) => baselines.floor.run(project, path.join(stack.workDir, 'floor', taskId), taskId);
   const run = (taskId: string) =>
     timeTaskloopRun({ client: stack.client, taskQueue: stack.taskQueue, project, taskId });
   const prefix = `${tag}-${Date.now().toString(36)}`;
   context.log(`${project.label}: warm-up, one untimed run of each`);
   await run(`${prefix}-warm`);
   await timePlain(`${prefix}-warm`);
-  const paired: Paired = { project, taskloop: [], plain: [] };
-  // Interleaved, so drift in machine load hits both sides alike.
+  await timeFloor(`${prefix}-warm`);
+  const paired: Paired = { project, taskloop: [], plain: [], floor: [] };
+  // Interleaved, so drift in machine load hits every side alike.
   for (let index = 1; index <= context.runs; index += 1) {
     paired.taskloop.push(await run(`${prefix}-${index}`));
     paired.plain.push(await timePlain(`${prefix}-${index}`));
+    paired.floor.push(await timeFloor(`${prefix}-${index}`));
     context.log(
-      `${project.label} run ${index}/${context.runs}: taskloop ${formatMs(paired.taskloop.at(-1)?.ms ?? 0)} ms, plain ${formatMs(paired.plain.at(-1) ?? 0)} ms`,
+      `${project.label} run ${index}/${context.runs}: taskloop ${formatMs(paired.taskloop.at(-1)?.ms ?? 0)} ms, plain ${formatMs(paired.plain.at(-1) ?? 0)} ms, floor ${formatMs(paired.floor.at(-1) ?? 0)} ms`,
     );
   }
   return paired;
@@ -41,17 +57,29 @@ const taskloopMs = (paired: Paired) => paired.taskloop.map((run) => run.ms);
 /** Median of the per-pair differences: each taskloop run against the plain run right after it. */
 const addedMs = (paired: Paired) => median(paired.taskloop.map((run, index) => run.ms - (paired.plain[index] ?? 0)));
 const ratio = (paired: Paired) => median(taskloopMs(paired)) / median(paired.plain);
+/** The floor against the plain script: the best ratio an orchestrator of the attempt's shape gets on this server. */
+const floorFigure = (paired: Paired) =>
+  reference(
+    `  Temporal floor (the plain steps as 3 bare activities) / plain, ${paired.project.label}`,
+    `${ms(median(paired.floor))} / ${ms(median(paired.plain))} = ${times(median(paired.floor) / median(paired.plain))}`,
+  );
 
 export const overheadBenchmark: Benchmark = {
   name: 'overhead',
   defaultRuns: 5,
   async run(context): Promise<BenchResult> {
     const projects = [await toolzProject(context.cacheDir, context.log), await calcProject()];
+    const stack = await context.stack();
     const plain = await startPlainRunner();
+    const floor = await startFloorWorker({
+      client: stack.client,
+      address: stack.address,
+      tag: Date.now().toString(36),
+    });
     try {
       const [real, demo] = [
-        await measure(context, plain, projects[0] as BenchProject, 'toolz'),
-        await measure(context, plain, projects[1] as BenchProject, 'calc'),
+        await measure(context, { plain, floor }, projects[0] as BenchProject, 'toolz'),
+        await measure(context, { plain, floor }, projects[1] as BenchProject, 'calc'),
       ] as [Paired, Paired];
       const figures: Figure[] = [
         atMost(`added time per attempt, ${real.project.label}`, addedMs(real), 300, plusMs),
@@ -59,14 +87,17 @@ export const overheadBenchmark: Benchmark = {
           `  taskloop / plain, ${real.project.label}`,
           `${ms(median(taskloopMs(real)))} / ${ms(median(real.plain))} = ${times(ratio(real))}`,
         ),
+        floorFigure(real),
         atMost(`taskloop / plain, ${demo.project.label}`, ratio(demo), 1.3, times),
         reference(
           `  taskloop / plain, ${demo.project.label}`,
           `${ms(median(taskloopMs(demo)))} / ${ms(median(demo.plain))} (${plusMs(addedMs(demo))})`,
         ),
+        floorFigure(demo),
       ];
       return { figures, sections: [formatBreakdown(real), formatBreakdown(demo)] };
     } finally {
+      await floor.stop();
       await plain.stop();
       for (const project of projects) await project.cleanup();
     }
@@ -95,6 +126,7 @@ function formatBreakdown(paired: Paired): string {
   ]);
   rows.push(['total taskloop (wall clock, start -> result)', '', formatMs(median(runs.map((run) => run.ms)))]);
   rows.push(['total plain script', '', formatMs(median(paired.plain))]);
+  rows.push(['total Temporal floor (the plain steps as 3 bare activities)', '', formatMs(median(paired.floor))]);
   const table = formatTable(
     [`where taskloop's time goes, ${paired.project.label} (median of ${runs.length})`, 'calls', 'ms'],
     rows,

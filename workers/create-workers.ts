@@ -3,6 +3,7 @@
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { taskEventSinks } from './event-sinks.js';
 import { createActivities } from '../activities/index.js';
 import { SHARED_TASK_QUEUE } from '../workflows/task-queues.js';
 import type { WorkerSandbox } from '../activities/sandbox/index.js';
@@ -52,7 +53,14 @@ export async function createWorkerSet(options: WorkerSetOptions): Promise<Worker
   const workflows = options.workflowBundle
     ? { workflowBundle: options.workflowBundle }
     : { workflowsPath: workflowsPath() };
-  const shared = await Worker.create({ ...common, ...workflows, taskQueue: options.taskQueue ?? SHARED_TASK_QUEUE });
+  // The worker that runs workflows also writes their events (the tracing's exporter sink, if any, stays beside).
+  const sinks = { ...('sinks' in common ? common.sinks : {}), ...taskEventSinks(options.eventsFile) };
+  const shared = await Worker.create({
+    ...common,
+    ...workflows,
+    sinks,
+    taskQueue: options.taskQueue ?? SHARED_TASK_QUEUE,
+  });
   const own = await Worker.create({ ...common, taskQueue: options.host.hostQueue });
   return [shared, own];
 }

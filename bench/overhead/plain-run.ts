@@ -1,5 +1,6 @@
 // The baseline: the same steps as one taskloop attempt as a plain script calling git directly (execFile) and
-// pytest: worktree add -> edit -> pytest -> add -> commit (with the run trailer) -> worktree remove.
+// pytest: worktree add -> edit -> pytest -> add -> commit (with the run trailer) -> worktree remove. The steps are
+// exported one by one for the Temporal floor (bench/floor), which runs them as bare activities.
 import { execa } from 'execa';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -13,15 +14,26 @@ export type PlainProject = Pick<BenchProject, 'repo' | 'edit' | 'testCommand'>;
 
 /** One plain attempt in `worktree` (bench/overhead/plain-runner.ts runs it in a process of its own). */
 export async function runPlainAttempt(project: PlainProject, worktree: string, taskId: string): Promise<void> {
-  await git(project.repo, ['worktree', 'add', '-q', '-B', `taskloop/${taskId}`, worktree, 'HEAD']);
+  await addWorktree(project, worktree, taskId);
+  await applyEdit(project, worktree);
+  await testAndCommit(project, worktree, taskId);
+}
 
+export async function addWorktree(project: PlainProject, worktree: string, taskId: string): Promise<void> {
+  await git(project.repo, ['worktree', 'add', '-q', '-B', `taskloop/${taskId}`, worktree, 'HEAD']);
+}
+
+export async function applyEdit(project: PlainProject, worktree: string): Promise<void> {
   const { edit } = project;
   const file = path.join(worktree, edit.file);
   const source = await readFile(file, 'utf8');
   if (!source.includes(edit.old))
     throw new Error(`plain run: ${edit.file} does not contain ${JSON.stringify(edit.old)}`);
   await writeFile(file, source.replace(edit.old, edit.replacement), 'utf8');
+}
 
+/** pytest, then the commit and the worktree's removal. */
+export async function testAndCommit(project: PlainProject, worktree: string, taskId: string): Promise<void> {
   const junit = path.join(path.dirname(worktree), `${taskId}-junit.xml`);
   const [command = 'python3', ...args] = project.testCommand ?? ['python3', '-m', 'pytest'];
   const pytest = await execa(command, [...args, '-p', 'no:cacheprovider', `--junitxml=${junit}`], {

@@ -8,10 +8,21 @@ import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { processTreeCpuMs } from '../lib/worker-process.js';
-import { runPlainAttempt, type PlainProject } from './plain-run.js';
+import { addWorktree, applyEdit, runPlainAttempt, testAndCommit, type PlainProject } from './plain-run.js';
+
+/** The whole attempt, or one of its steps (the Temporal floor's activities run them one by one). */
+export type PlainStep = 'attempt' | 'addWorktree' | 'applyEdit' | 'testAndCommit';
+
+const steps: Record<PlainStep, (project: PlainProject, worktree: string, taskId: string) => Promise<void>> = {
+  attempt: runPlainAttempt,
+  addWorktree,
+  applyEdit: (project, worktree) => applyEdit(project, worktree),
+  testAndCommit,
+};
 
 interface Request {
   id: number;
+  step: PlainStep;
   project: PlainProject;
   worktree: string;
   taskId: string;
@@ -22,6 +33,8 @@ type Reply = { id: number; ms: number } | { id: number; error: string };
 export interface PlainRunner {
   /** One plain attempt in `worktree`; resolves with its wall time in ms, measured in the runner. */
   run(project: PlainProject, worktree: string, taskId: string): Promise<number>;
+  /** One step of it, as `run` does the whole. */
+  runStep(step: PlainStep, project: PlainProject, worktree: string, taskId: string): Promise<number>;
   /** user + system CPU of the runner's process tree (git, pytest), in ms. */
   cpuMs(): Promise<number>;
   stop(): Promise<void>;
@@ -45,16 +58,18 @@ export async function startPlainRunner(): Promise<PlainRunner> {
     else waiting?.resolve(reply.ms);
   });
   let nextId = 1;
+  const runStep = (step: PlainStep, project: PlainProject, worktree: string, taskId: string) => {
+    const id = nextId++;
+    const { repo, edit, testCommand } = project;
+    const request: Request = { id, step, project: { repo, edit, testCommand }, worktree, taskId };
+    return new Promise<number>((resolve, reject) => {
+      pending.set(id, { resolve, reject });
+      child.stdin!.write(`${JSON.stringify(request)}\n`);
+    });
+  };
   return {
-    run(project, worktree, taskId) {
-      const id = nextId++;
-      const { repo, edit, testCommand } = project;
-      const request: Request = { id, project: { repo, edit, testCommand }, worktree, taskId };
-      return new Promise((resolve, reject) => {
-        pending.set(id, { resolve, reject });
-        child.stdin!.write(`${JSON.stringify(request)}\n`);
-      });
-    },
+    run: (project, worktree, taskId) => runStep('attempt', project, worktree, taskId),
+    runStep,
     cpuMs: () => processTreeCpuMs(child.pid as number),
     async stop() {
       child.stdin!.end();
@@ -69,7 +84,7 @@ function serve(): void {
   createInterface({ input: process.stdin }).on('line', (line) => {
     const request = JSON.parse(line) as Request;
     const started = performance.now();
-    runPlainAttempt(request.project, request.worktree, request.taskId).then(
+    steps[request.step](request.project, request.worktree, request.taskId).then(
       () => reply({ id: request.id, ms: performance.now() - started }),
       (error: unknown) => reply({ id: request.id, error: error instanceof Error ? error.message : String(error) }),
     );

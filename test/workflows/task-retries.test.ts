@@ -2,7 +2,7 @@
 // node reruns and budgets running out, and a lost host (its steps never picked up) moving the attempt elsewhere.
 import { describe, expect, it } from 'vitest';
 import type { TaskEvent } from '../../domain/events.js';
-import { retryUpdate } from '../../workflows/messages.js';
+import { retryUpdate, stateQuery } from '../../workflows/messages.js';
 import { useStubServer, type StubRun } from './support/environment.js';
 import { asDefault, coderFinished, testsFailedWith, type StubScript } from './support/stubs.js';
 import { outcomeOf, startStubTask, stubSpec, waitForState } from './support/tasks.js';
@@ -82,6 +82,21 @@ describe('hints, retry windows, limits and lost hosts', () => {
       expect(outcome.attempts.map((attempt) => attempt.status)).toEqual(['REWORK_REQUIRED', 'FAILED']);
       expect(eventTypes(run).filter((type) => type === 'TEST_FAILED')).toHaveLength(2);
       expect(run.stubs.calls.commit).toHaveLength(0);
+    });
+  });
+
+  it("the task's events reach the worker's event sink once each, in order, with no local activity of their own", async () => {
+    await server.withStubs({ test: testsFail }, async (run) => {
+      const handle = await startStubTask(run, stubSpec(run, { maxRetries: 1 }));
+      await outcomeOf(handle);
+      const state = await handle.query(stateQuery);
+      expect(run.stubs.calls.events.map((event: TaskEvent) => event.id)).toEqual(state.events.map((event) => event.id));
+      expect(eventTypes(run).at(-1)).toBe('TASK_RETRY_EXHAUSTED');
+      const markers = ((await handle.fetchHistory()).events ?? []).flatMap(
+        (event) => event.markerRecordedEventAttributes?.markerName ?? [],
+      );
+      // The patch marker of the sink once; the learning's two local activities after the failing attempt.
+      expect(markers).toEqual(['core_patch', 'core_local_activity', 'core_local_activity']);
     });
   });
 

@@ -4,10 +4,13 @@ import {
   ActivityCancellationType,
   proxyActivities,
   proxyLocalActivities,
+  proxySinks,
   type ActivityOptions,
   type LocalActivityOptions,
+  type Sinks,
 } from '@temporalio/workflow';
 import type { TaskloopActivities } from '../../activities/index.js';
+import type { TaskEvent } from '../../domain/events.js';
 
 const retry = (maximumAttempts: number): ActivityOptions['retry'] => ({
   initialInterval: '1s',
@@ -49,11 +52,24 @@ export const HOST_LOST_AFTER_MS = 45_000;
 const REMOVAL_WAIT_MS = 120_000;
 
 /**
- * Bookkeeping (events to the sink, the project's failure history, reports to reflection) runs as local activities
- * on the workflow's own worker: one marker event each and no workflow task of their own.
+ * Bookkeeping (the project's failure history, reports to reflection; events to the sink in histories recorded before
+ * the events sink below) runs as local activities on the workflow's own worker: one marker event each and no
+ * workflow task of their own.
  */
 export const bookkeeping =
   proxyLocalActivities<Pick<Activities, 'recordEvents' | 'recordTaskHistory' | 'reportFailure'>>(bookkeepingOptions);
+
+/** The task's events on their way to the event sink (workers/event-sinks.ts). */
+export interface TaskEventSinks extends Sinks {
+  taskEvents: { record(events: TaskEvent[]): void };
+}
+
+/**
+ * The worker appends the events to the sink after the activation that emitted them and before its workflow task
+ * completes, so no event, marker or workflow task of its own is needed. A workflow task that fails or times out after
+ * it ran runs again and emits the same events, which the sink keeps once (activities/events-sink.ts).
+ */
+export const eventSinks = proxySinks<TaskEventSinks>();
 
 /**
  * Activities bound to one worktree run on the queue of the host that made it. A host that never picks them up

@@ -2,6 +2,7 @@
 // details in the Web UI, and events (kept in state and appended to the event sink).
 import {
   ApplicationFailure,
+  patched,
   setCurrentDetails,
   upsertSearchAttributes,
   workflowInfo,
@@ -35,7 +36,10 @@ import {
   TaskStatusKey,
 } from '../search-attributes.js';
 import type { VerdictModelChoice } from '../../activities/task-activities.js';
-import { bookkeeping } from './proxies.js';
+import { bookkeeping, eventSinks } from './proxies.js';
+
+/** The patch of the events sink: since it, events reach the sink through a worker sink, not a local activity. */
+const EVENTS_SINK_PATCH = 'events-through-worker-sink';
 import { observePhase } from '../metrics.js';
 
 export interface CarriedEvidence {
@@ -175,12 +179,14 @@ export class TaskRun {
     this.pendingEvents.push(event);
   }
 
-  /** Appends the pending events to the sink in one local activity (one marker event), if there are any. */
+  /** Hands the pending events to the worker's event sink, if there are any. */
   async flushEvents(): Promise<void> {
     const events = this.pendingEvents;
     if (events.length === 0) return;
     this.pendingEvents = [];
-    await bookkeeping.recordEvents({ events });
+    // Histories recorded before the sink hold one local activity (a marker) per flush: they replay through it.
+    if (patched(EVENTS_SINK_PATCH)) eventSinks.taskEvents.record(events);
+    else await bookkeeping.recordEvents({ events });
   }
 
   /** Before the workflow waits: search attributes and events go out (the attributes as one upsert). */

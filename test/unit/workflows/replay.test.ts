@@ -1,10 +1,13 @@
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
 import { bundleWorkflowCode, Worker } from '@temporalio/worker';
-import { readdir, readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../../platform/paths.js';
 import { workflowsPath } from '../../../workers/create-workers.js';
+import { taskEventSinks } from '../../../workers/event-sinks.js';
 
 const dir = path.join(projectRoot, 'test', 'fixtures', 'histories');
 const noop = () => undefined;
@@ -22,11 +25,13 @@ describe('recorded task histories replay against the current workflow code', () 
     expect(code).not.toContain('__webpack_require__.e(');
   });
 
-  it('has recorded histories to replay, of the current code and of the code before the commit joined the tests', async () => {
+  it('has recorded histories to replay, of the current code and of the code before each change to the workflow', async () => {
     const files = (await readdir(dir)).filter((file) => file.endsWith('.json'));
     // `*.before-commit-in-test.json`: recorded when the rule-only commit was an activity of its own; tasks started
     // then must still replay (their test results carry no commit, so the workflow schedules the commit activity).
     expect(files.filter((file) => file.endsWith('.before-commit-in-test.json')).length).toBeGreaterThanOrEqual(7);
+    // `*.before-events-sink.json`: recorded when events reached the sink by a local activity (a marker per flush).
+    expect(files.filter((file) => file.endsWith('.before-events-sink.json')).length).toBeGreaterThanOrEqual(7);
     expect(files.filter((file) => !file.includes('.before-')).length).toBeGreaterThanOrEqual(7);
   });
 
@@ -39,9 +44,15 @@ describe('recorded task histories replay against the current workflow code', () 
       })),
     );
     const failures: string[] = [];
-    for await (const result of Worker.runReplayHistories({ workflowBundle: { code } }, histories)) {
+    // The worker's own event sink: replay must not write the events again.
+    const eventsDir = await mkdtemp(path.join(os.tmpdir(), 'replay-events-'));
+    const eventsFile = path.join(eventsDir, 'events.jsonl');
+    const sinks = taskEventSinks(eventsFile);
+    for await (const result of Worker.runReplayHistories({ workflowBundle: { code }, sinks }, histories)) {
       if (result.error) failures.push(`${result.workflowId}: ${result.error.message}`);
     }
     expect(failures).toEqual([]);
+    expect(existsSync(eventsFile)).toBe(false);
+    await rm(eventsDir, { recursive: true });
   }, 120_000);
 });

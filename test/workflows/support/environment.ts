@@ -5,8 +5,9 @@
 import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DefaultLogger, makeTelemetryFilterString, Runtime, Worker } from '@temporalio/worker';
+import { DefaultLogger, makeTelemetryFilterString, Runtime, Worker, type InjectedSinks } from '@temporalio/worker';
 import { afterAll, beforeAll, inject } from 'vitest';
+import type { TaskEventSinks } from '../../../workflows/task/proxies.js';
 import { activityNames, createStubs, type StubScript, type Stubs } from './stubs.js';
 
 try {
@@ -72,8 +73,19 @@ export function useStubServer(): StubServer {
       shutdownGraceTime: '1s',
       maxHeartbeatThrottleInterval: '100ms',
     };
+    // The task's events reach the stubs through the worker's event sink, as a real worker's reach the events file.
+    const sinks: InjectedSinks<TaskEventSinks> = {
+      taskEvents: {
+        record: { fn: (info, events) => stubsOf(info.workflowId).activities.recordEvents({ events }) },
+      },
+    };
     workers = [
-      await Worker.create({ ...common, taskQueue, workflowBundle: { codePath: inject('workflowTierBundlePath') } }),
+      await Worker.create({
+        ...common,
+        sinks,
+        taskQueue,
+        workflowBundle: { codePath: inject('workflowTierBundlePath') },
+      }),
       await Worker.create({ ...common, taskQueue: hostQueue }),
     ];
     running = Promise.all(workers.map((worker) => worker.run()));
