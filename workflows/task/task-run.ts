@@ -37,10 +37,10 @@ import {
 } from '../search-attributes.js';
 import type { VerdictModelChoice } from '../../activities/task-activities.js';
 import { bookkeeping, eventSinks } from './proxies.js';
+import { observePhase } from '../metrics.js';
 
 /** The patch of the events sink: since it, events reach the sink through a worker sink, not a local activity. */
 const EVENTS_SINK_PATCH = 'events-through-worker-sink';
-import { observePhase } from '../metrics.js';
 
 export interface CarriedEvidence {
   attempts: AttemptRecord[];
