@@ -130,8 +130,15 @@ describe('controlling a running task', () => {
   it('answers the temporal CLI by name: signal pause, query state, and a list query finds a FAILED task as a Failed workflow', async () => {
     const cli = inject('temporalCli');
     const address = inject('temporalAddress');
-    const project = await makeCalcProject({ coder: fixTurns() });
-    const spec = taskSpec({ repo: project.repo, goal: 'Fix add', models: { coder: `scripted:${project.scriptFile}` } });
+    // A reviewer model puts the review and the commit in steps of their own after the tests, which take 2 s: the CLI's
+    // signal (a process to start, slow on a loaded machine) lands before they end, so the pause always holds the task.
+    const pass = { content: JSON.stringify({ verdict: 'pass' }) };
+    const project = await makeCalcProject(
+      { coder: fixTurns(), reviewer: [pass] },
+      { ...calcFiles, 'tests/test_wait.py': 'import time\n\n\ndef test_wait():\n    time.sleep(2)\n' },
+    );
+    const model = `scripted:${project.scriptFile}`;
+    const spec = taskSpec({ repo: project.repo, goal: 'Fix add', models: { coder: model, reviewer: model } });
     const handle = await startTestTask(t.client, t.host.taskQueue, spec);
     await execa(cli, [
       'workflow',
