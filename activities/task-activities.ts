@@ -264,6 +264,7 @@ export function createTaskActivities(deps: ActivityDeps) {
       return heartbeatWhile(() => removeWorktree({ ...input, repoPath: localRepoPath(input.repoPath, deps.workDir) }));
     },
 
+    /** The events' local activity of histories recorded before the worker's event sink (workers/event-sinks.ts). */
     async recordEvents(input: { events: TaskEvent[] }): Promise<void> {
       await appendEvents(deps.eventsFile, input.events);
     },

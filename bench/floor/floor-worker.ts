@@ -9,7 +9,6 @@ import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { quietBundler } from '../../workers/ephemeral-stack.js';
-import { processTreeCpuMs } from '../lib/worker-process.js';
 import type { PlainProject } from '../overhead/plain-run.js';
 import { startPlainRunner } from '../overhead/plain-runner.js';
 import { createFloorActivities, type FloorInput } from './activities.js';
@@ -18,8 +17,6 @@ import type { floorAttempt } from './workflow.js';
 export interface FloorWorker {
   /** One floor attempt in `worktree`, start -> result as the bench's client sees it, in ms. */
   run(project: PlainProject, worktree: string, taskId: string): Promise<number>;
-  /** user + system CPU of the worker's process tree (git, pytest), in ms. */
-  cpuMs(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -53,7 +50,6 @@ export async function startFloorWorker(options: {
       });
       return performance.now() - started;
     },
-    cpuMs: () => processTreeCpuMs(child.pid as number),
     async stop() {
       child.stdin!.end();
       await exited;

@@ -16,7 +16,7 @@ export type PlainStep = 'attempt' | 'addWorktree' | 'applyEdit' | 'testAndCommit
 const steps: Record<PlainStep, (project: PlainProject, worktree: string, taskId: string) => Promise<void>> = {
   attempt: runPlainAttempt,
   addWorktree,
-  applyEdit: (project, worktree) => applyEdit(project, worktree),
+  applyEdit,
   testAndCommit,
 };
 
