@@ -6,7 +6,7 @@ import { diffWorktree, type WorktreeDiff } from '../git/diff-worktree.js';
 import { parseAddedLines } from './added-lines.js';
 import { checkConflictMarkers, checkSecrets } from './content-rules.js';
 import { checkAllowedPaths, checkEmptyDiff, checkTestEdits } from './path-rules.js';
-import { checkPythonSyntax } from './python-syntax.js';
+import { parsePythonSources, readPythonSources, type SourceRead } from './python-syntax.js';
 import type { SandboxPolicy } from '../sandbox/index.js';
 
 export interface ReviewChangesInput {
@@ -30,8 +30,15 @@ export async function reviewChanges(input: ReviewChangesInput): Promise<ReviewRe
   return reviewDiff(input, await diffWorktree({ worktreePath: input.worktreePath, baseSha: input.baseSha }));
 }
 
-/** The review of a diff already taken (staged) by `diffWorktree`, so a caller that needs the diff too takes it once. */
-export async function reviewDiff(input: ReviewChangesInput, worktreeDiff: WorktreeDiff): Promise<ReviewResult> {
+/**
+ * The review of a diff already taken (staged) by `diffWorktree`, so a caller that needs the diff too takes it once;
+ * `sources` are the changed Python files when the caller read them already (before starting the tests).
+ */
+export async function reviewDiff(
+  input: ReviewChangesInput,
+  worktreeDiff: WorktreeDiff,
+  sources?: SourceRead[],
+): Promise<ReviewResult> {
   const { diff, changedFiles, stat } = worktreeDiff;
   const added = parseAddedLines(diff);
   const secrets = checkSecrets(added, input.secretValues);
@@ -41,7 +48,10 @@ export async function reviewDiff(input: ReviewChangesInput, worktreeDiff: Worktr
     ...checkAllowedPaths(changedFiles, input.allowedPaths),
     ...checkConflictMarkers(added),
     ...secrets.findings,
-    ...(await checkPythonSyntax(input.worktreePath, changedFiles, input.sandbox)),
+    ...(await parsePythonSources(
+      sources ?? (await readPythonSources(input.worktreePath, changedFiles)),
+      input.sandbox,
+    )),
   ];
   const hidden = [...input.secretValues, ...secrets.matches];
   const stored = await writeArtifact({

@@ -22,14 +22,14 @@ export const SANDBOX_TMP = '/tmp';
 
 const MB = 1024 * 1024;
 
-/** `prlimit` (util-linux) sets the limits on the command it starts, inside the sandbox. */
+/** `prlimit` (util-linux) sets the limits on the command it starts, inside the sandbox; an infinite CPU time sets none. */
 export function prlimitArgs(limits: SandboxLimits): string[] {
   return [
     'prlimit',
     `--as=${limits.memoryMb * MB}`,
     `--nproc=${limits.processes}`,
     `--fsize=${limits.fileSizeMb * MB}`,
-    `--cpu=${limits.cpuSeconds}`,
+    ...(Number.isFinite(limits.cpuSeconds) ? [`--cpu=${limits.cpuSeconds}`] : []),
     '--core=0',
     '--',
   ];

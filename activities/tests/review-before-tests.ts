@@ -1,8 +1,10 @@
 // The review's rules run by the test activity when no reviewer model is set: one staged diff serves the path rules
-// (which stop the tests) and the content rules (conflict markers, secrets, Python syntax), which run beside the tests.
+// (which stop the tests) and the content rules (conflict markers, secrets, Python syntax), which run beside the tests
+// on what was staged (the changed Python files are read before the tests start).
 import type { ReviewResult } from '../../domain/records.js';
 import { diffWorktree, type WorktreeDiff } from '../git/diff-worktree.js';
 import { reviewDiff, type ReviewChangesInput } from '../review/index.js';
+import type { SourceRead } from '../review/python-syntax.js';
 import type { PathPolicy } from './path-policy.js';
 
 export type RuleReviewOptions = Pick<ReviewChangesInput, 'secretValues' | 'artifactDir' | 'hostId' | 'sandbox'>;
@@ -17,6 +19,7 @@ export function reviewChange(
   policy: PathPolicy,
   options: RuleReviewOptions,
   diff: WorktreeDiff,
+  sources: SourceRead[],
 ): Promise<ReviewResult> {
-  return reviewDiff({ worktreePath, ...policy, ...options }, diff);
+  return reviewDiff({ worktreePath, ...policy, ...options }, diff, sources);
 }

@@ -18,6 +18,7 @@ import { interpretRun } from './interpret-run.js';
 import { parseJunitXml } from './junit.js';
 import { pathRuleFindings, refusedByPathRules, type PathPolicy } from './path-policy.js';
 import { diffChange, reviewChange, type RuleReviewOptions } from './review-before-tests.js';
+import { readPythonSources } from '../review/python-syntax.js';
 import { repositoryModules } from './repo-modules.js';
 import { isPytestCommand, withPytestOptions } from './pytest-command.js';
 import { boundCases, countCases } from './summarize-cases.js';
@@ -65,10 +66,11 @@ export async function runTests(input: RunTestsInput): Promise<TestRunResult & { 
   const diff = await diffChange(worktreePath, pathPolicy);
   const refused = pathRuleFindings(diff.changedFiles, pathPolicy);
   if (refused.length > 0) return refusedResult(refused, input.sandbox);
-  // The content rules (one interpreter start for the syntax of all changed files) run while the tests do.
+  // The content rules run while the tests do, on the Python files as staged (read before the tests may touch them).
+  const sources = await readPythonSources(worktreePath, diff.changedFiles);
   const [result, review] = await Promise.all([
     runCommand(input),
-    reviewChange(worktreePath, pathPolicy, input.review, diff),
+    reviewChange(worktreePath, pathPolicy, input.review, diff, sources),
   ]);
   return { ...result, review };
 }

@@ -1,7 +1,10 @@
-import { writeFile } from 'node:fs/promises';
+import { readFile, readlink, symlink, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkPythonSyntax } from '../../../../activities/review/python-syntax.js';
+import { checkPythonSyntax, MAX_SOURCE_BYTES } from '../../../../activities/review/python-syntax.js';
+import { parseInSyntaxServer, syntaxServerPid } from '../../../../activities/review/syntax-server.js';
+import { resolveWorkerSandbox, sandboxPolicyFor } from '../../../../activities/sandbox/index.js';
 import { makeTempDir, removeDirs, writeFiles } from '../../../support/git-repo.js';
 
 const dirs: string[] = [];
@@ -57,3 +60,63 @@ describe('checkPythonSyntax (real python3 in the worker sandbox)', () => {
     expect(await checkPythonSyntax(dir, ['script.py', 'walrus.py'])).toEqual([]);
   });
 });
+
+describe('the long-lived parser behind checkPythonSyntax', () => {
+  const policy = sandboxPolicyFor(resolveWorkerSandbox({ workDir: os.tmpdir() }));
+
+  it('serves check after check from one sandboxed process, and starts a new one when it died', async () => {
+    const dir = await worktreeWith({ 'bad.py': 'def (\n', 'good.py': 'x = 1\n' });
+    expect(await checkPythonSyntax(dir, ['bad.py', 'good.py'], policy)).toHaveLength(1);
+    const first = syntaxServerPid(policy);
+    expect(await checkPythonSyntax(dir, ['good.py', 'bad.py'], policy)).toEqual([
+      expect.objectContaining({ file: 'bad.py', line: 1 }),
+    ]);
+    expect(syntaxServerPid(policy)).toBe(first);
+    // Under bubblewrap the parser has a network namespace of its own (bwrap's child runs python3).
+    if (policy.mode === 'bwrap') {
+      const children = (await readFile(`/proc/${first}/task/${first}/children`, 'utf8')).trim().split(' ');
+      const own = await readlink('/proc/self/ns/net');
+      expect(children.length).toBeGreaterThan(0);
+      for (const child of children) expect(await readlink(`/proc/${child}/ns/net`)).not.toBe(own);
+    }
+
+    process.kill(first ?? 0, 'SIGKILL');
+    await waitFor(() => syntaxServerPid(policy) === undefined);
+    expect(await checkPythonSyntax(dir, ['bad.py'], policy)).toHaveLength(1);
+    expect(syntaxServerPid(policy)).not.toBe(first);
+  });
+
+  it('reports sources the parser cannot hold as findings and stays up; a timed-out request stops it', async () => {
+    const dir = await worktreeWith({ 'deep.py': `a${'.a'.repeat(200_000)}\n`, 'ok.py': 'y = 2\n' });
+    await writeFile(path.join(dir, 'huge.py'), Buffer.alloc(MAX_SOURCE_BYTES + 1, 0x20));
+
+    const findings = await checkPythonSyntax(dir, ['deep.py', 'huge.py', 'ok.py'], policy);
+
+    expect(findings.map(({ file }) => file)).toEqual(['deep.py', 'huge.py']);
+    expect(findings[0]?.message).toMatch(/^deep\.py: RecursionError: maximum recursion depth exceeded/);
+    expect(findings[1]?.message).toBe('huge.py: not parsed: 16.0 MB is over the 16 MB a Python source may have');
+    const pid = syntaxServerPid(policy);
+    expect(pid).toBeDefined();
+    // A reply cannot come within 1 ms for 8 MB: the request fails as a check that gave no result.
+    const big = { name: 'big.py', source: Buffer.alloc(8 * 1024 * 1024, 0x20) };
+    await expect(parseInSyntaxServer([big], policy, 1)).rejects.toMatchObject({ type: 'SyntaxCheckFailed' });
+    expect(await checkPythonSyntax(dir, ['ok.py'], policy)).toEqual([]);
+    expect(syntaxServerPid(policy)).not.toBe(pid);
+  });
+
+  it('skips symbolic links, to files or through folders, so it never reads outside the worktree', async () => {
+    const outside = await worktreeWith({ 'secret.py': 'token = "€" €\n', 'pkg/mod.py': 'def (\n' });
+    const dir = await worktreeWith({ 'real.py': 'def (\n' });
+    await symlink(path.join(outside, 'secret.py'), path.join(dir, 'link.py'));
+    await symlink(path.join(outside, 'pkg'), path.join(dir, 'pkg'));
+
+    const findings = await checkPythonSyntax(dir, ['link.py', 'pkg/mod.py', 'real.py'], policy);
+
+    expect(findings.map(({ file }) => file)).toEqual(['real.py']);
+  });
+});
+
+async function waitFor(condition: () => boolean): Promise<void> {
+  for (let round = 0; round < 200 && !condition(); round += 1) await new Promise((done) => setTimeout(done, 10));
+  expect(condition()).toBe(true);
+}

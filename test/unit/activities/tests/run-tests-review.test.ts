@@ -1,6 +1,7 @@
 // The test activity with the review folded in (no reviewer model): one diff serves the path rules, which stop the
 // tests, and the content rules, which run beside them and come back with the test result.
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createWorktree } from '../../../../activities/git/create-worktree.js';
@@ -16,8 +17,6 @@ const passingTests = {
 };
 
 describe('runTests with the review folded in', () => {
-  const policy = (baseSha: string) => ({ baseSha, allowedPaths: [], allowTestEdits: false });
-
   it('runs every review rule on the change before the tests and returns the review with the test result', async () => {
     const { baseSha, ...input } = await projectInWorktree();
     await writeFiles(input.worktreePath, {
@@ -25,11 +24,7 @@ describe('runTests with the review folded in', () => {
       'extra.py': 'def broken(:\n',
     });
 
-    const result = await runTests({
-      ...input,
-      pathPolicy: policy(baseSha),
-      review: { secretValues: [], artifactDir: input.artifactDir, hostId: 'host-test', sandbox: input.sandbox },
-    });
+    const result = await runWithReview(input, baseSha);
 
     expect(result.outcome).toBe('passed');
     expect(result.review?.passed).toBe(false);
@@ -38,21 +33,41 @@ describe('runTests with the review folded in', () => {
     expect(existsSync(path.join(input.artifactDir, 'diff.patch'))).toBe(true);
   });
 
+  it('parses the Python files as staged: a test run that rewrites one does not change the finding', async () => {
+    const { baseSha, ...input } = await projectInWorktree();
+    await writeFiles(input.worktreePath, {
+      // Imported by the tests: it "repairs" extra.py while they run.
+      'calc.py': "open('extra.py', 'w').write('ok = 1\\n')\n\n\ndef add(a, b):\n    return a + b\n",
+      'extra.py': 'def broken(:\n',
+    });
+
+    const result = await runWithReview(input, baseSha);
+
+    expect(result.outcome).toBe('passed');
+    expect(await readFile(path.join(input.worktreePath, 'extra.py'), 'utf8')).toBe('ok = 1\n');
+    expect(result.review?.findings).toEqual([expect.objectContaining({ rule: 'python_syntax', file: 'extra.py' })]);
+  });
+
   it('does not run the tests when the review path rules refuse the change', async () => {
     const { baseSha, ...input } = await projectInWorktree();
     await writeFiles(input.worktreePath, { 'tests/test_calc.py': 'def test_add():\n    assert True\n' });
 
-    const result = await runTests({
-      ...input,
-      pathPolicy: policy(baseSha),
-      review: { secretValues: [], artifactDir: input.artifactDir, hostId: 'host-test', sandbox: input.sandbox },
-    });
+    const result = await runWithReview(input, baseSha);
 
     expect(result.refused?.map((finding) => finding.rule)).toEqual(['test_file_edited']);
     expect(result.counts.total).toBe(0);
     expect(existsSync(path.join(input.artifactDir, 'test-stdout.log'))).toBe(false);
   });
 });
+
+/** runTests with the path policy of a task that allows every path but the tests, and the rules' review. */
+function runWithReview(input: Omit<Awaited<ReturnType<typeof projectInWorktree>>, 'baseSha'>, baseSha: string) {
+  return runTests({
+    ...input,
+    pathPolicy: { baseSha, allowedPaths: [], allowTestEdits: false },
+    review: { secretValues: [], artifactDir: input.artifactDir, hostId: 'host-test', sandbox: input.sandbox },
+  });
+}
 
 /** runTests input on a real linked worktree of a repository holding calc.py and the passing tests. */
 async function projectInWorktree() {
