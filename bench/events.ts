@@ -3,6 +3,7 @@
 import { fixTurns, wrongTurns } from '../test/support/calc-project.js';
 import { atMost, count, reference } from './lib/figures.js';
 import { formatTable } from './lib/table.js';
+import { activitiesIn } from '../test/support/history-activities.js';
 import type { Benchmark, BenchResult } from './lib/types.js';
 import { calcProject, type BenchProject } from './overhead/projects.js';
 import { runTaskloopTask } from './overhead/taskloop-run.js';
@@ -21,22 +22,24 @@ function countKinds(events: HistoryEvent[]): Map<string, number> {
   return kinds;
 }
 
-const scheduledName = (event: HistoryEvent) =>
-  (event.activityTaskScheduledEventAttributes as { activityType?: { name?: string } } | undefined)?.activityType?.name;
+/** Indexes of the claims in the history: one per attempt (a local activity's marker; an activity retry adds none). */
+const claimIndexes = (events: HistoryEvent[]) =>
+  activitiesIn(events as never)
+    .filter((activity) => activity.type === 'claimWorktree')
+    .map((activity) => activity.index);
 
-/** Attempts in a history: one claim is scheduled per attempt (activity retries are not scheduled again). */
 function attemptsIn(events: HistoryEvent[]): number {
-  return Math.max(1, events.filter((event) => scheduledName(event) === 'claimWorktree').length);
+  return Math.max(1, claimIndexes(events).length);
 }
 
 /**
- * The last attempt's events, from its claim's scheduling to the workflow's end. The upsert in the same workflow task
- * (the new attempt's number and phase) counts with the failing attempt before it, so the failing attempt's figure
- * (fail-then-pass minus pass), this one and the workflow's first 4 events (start, first workflow task) sum to the
- * whole history.
+ * The last attempt's events, from its claim's marker to the workflow's end. The workflow task that claims (its three
+ * events and the upsert of the new attempt's number and phase before the marker) counts with the failing attempt
+ * before it, so the failing attempt's figure (fail-then-pass minus pass), this one and the events before the first
+ * claim sum to the whole history.
  */
 function lastAttemptEvents(events: HistoryEvent[]): number {
-  return events.length - events.map(scheduledName).lastIndexOf('claimWorktree');
+  return events.length - (claimIndexes(events).at(-1) ?? 0);
 }
 
 export const eventsBenchmark: Benchmark = {

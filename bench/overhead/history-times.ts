@@ -1,14 +1,16 @@
 // Where a task's time went, read from its workflow history (event timestamps), without touching workflow code.
-import type { WorkflowHandle } from '@temporalio/client';
+import { activitiesIn, type HistoryEvent } from '../../test/support/history-activities.js';
 
-// Typed through the client, so the bench needs no direct dependency on @temporalio/proto.
-export type HistoryEvent = NonNullable<Awaited<ReturnType<WorkflowHandle['fetchHistory']>>['events']>[number];
+export type { HistoryEvent };
 type Timestamp = HistoryEvent['eventTime'];
 
 export interface HistoryTimes {
   /** WorkflowExecutionStarted -> closed, as the server saw it. */
   workflowMs: number;
-  /** Per activity type: summed time from scheduled to completed (includes queueing on the task queue). */
+  /**
+   * Per activity type: summed time from scheduled to completed (includes queueing on the task queue); a local activity
+   * (the claim) as `<type> (local)`, from its marker's schedule and completion times (within a workflow task).
+   */
   activityMs: Map<string, number>;
   /** Per activity type: how many times it ran. */
   activityCalls: Map<string, number>;
@@ -41,6 +43,12 @@ export function readHistoryTimes(events: HistoryEvent[]): HistoryTimes {
       activityMs.set(from.type, (activityMs.get(from.type) ?? 0) + (at - from.at));
       activityCalls.set(from.type, (activityCalls.get(from.type) ?? 0) + 1);
     }
+  }
+  for (const local of activitiesIn(events)) {
+    if (!local.local || local.localMs === undefined) continue;
+    const type = `${local.type} (local)`;
+    activityMs.set(type, (activityMs.get(type) ?? 0) + local.localMs);
+    activityCalls.set(type, (activityCalls.get(type) ?? 0) + 1);
   }
   if (started === undefined || closed === undefined)
     throw new Error('the workflow history has no start or no close event; was the task finished?');

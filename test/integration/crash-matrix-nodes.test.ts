@@ -36,10 +36,13 @@ describe('a worker crash at each node of an attempt', () => {
         files: slowFiles,
         coder: phase === 'code' ? slowCoder() : fixTurns(),
         reviewer,
-        // Both take milliseconds with git run directly: a slower git keeps the crash inside their activity.
-        slowGit: phase === 'review' ? ['diff'] : phase === 'commit' ? ['commit'] : undefined,
+        // All take milliseconds with git run directly: a slower git keeps the crash inside their activity.
+        slowGit: { claim: ['worktree'], review: ['diff'], commit: ['commit'] }[phase as string],
       });
-      await run.waitFor(`phase ${phase}`, (state) => state.phase === phase);
+      // The claim is a local activity inside a workflow task, where no query sees its phase: its slowed git shows it.
+      if (phase === 'claim')
+        await eventually('the claim running', async () => (await run.workerRuns('worktree add')) || undefined, 90_000);
+      else await run.waitFor(`phase ${phase}`, (state) => state.phase === phase);
       await run.crash(mode);
       recordRecovery(`${phase} (${mode} kill)`, await run.finish('COMPLETED'));
     },

@@ -5,6 +5,7 @@ import { calcFiles, fixTurns, makeCalcProject, turn, wrongTurns } from '../suppo
 import { useTestTemporal } from './support/temporal.js';
 import { FailureClassKey } from '../../workflows/search-attributes.js';
 import { git, readEvents, startTestTask, taskloopCommits, taskOutcome, taskSpec } from './support/tasks.js';
+import { activitiesIn } from '../support/history-activities.js';
 
 describe('the task workflow on a real server, real git and real pytest', () => {
   const t = useTestTemporal('task-basic');
@@ -53,10 +54,14 @@ describe('the task workflow on a real server, real git and real pytest', () => {
       .map((event) => event.type);
     expect(events).toEqual(['COMMIT_CREATED', 'TASK_COMPLETED']);
 
-    // Without reviewer and judge models the test activity runs the review, judges, commits and removes the worktree.
+    // Without reviewer and judge models the test activity runs the review, judges, commits and removes the worktree;
+    // the claim is a local activity of the workflow's worker (a marker, no task-queue hand-off).
     const history = (await handle.fetchHistory()).events ?? [];
-    const activities = history.flatMap((event) => event.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
-    expect(activities).toEqual(['claimWorktree', 'runCoder', 'runTests']);
+    expect(activitiesIn(history).map(({ type, local }) => ({ type, local }))).toEqual([
+      { type: 'claimWorktree', local: true },
+      { type: 'runCoder', local: false },
+      { type: 'runTests', local: false },
+    ]);
     expect(outcome.attempts[0]?.review).toMatchObject({ passed: true, changedFiles: ['calc.py'] });
   });
 

@@ -9,11 +9,14 @@ import { cancelSignal, pauseSignal, resumeSignal } from '../../workflows/message
 import { useStubServer, type StubRun } from './support/environment.js';
 import { type NodeName, type StubScript } from './support/stubs.js';
 import { outcomeOf, startStubTask, stubSpec, waitForState } from './support/tasks.js';
+import { activityTypesIn } from '../support/history-activities.js';
 
-/** For each node: the node that runs before its checkpoint (where a pause is sent). */
+/**
+ * For each node: the node that runs before its checkpoint (where a pause is sent). The claim runs as a local activity
+ * in the workflow task that starts the coder, so a pause sent during the claim holds before the tests (below).
+ */
 const nodes: { node: TaskNode & NodeName; before?: NodeName }[] = [
   { node: 'claim' },
-  { node: 'code', before: 'claim' },
   { node: 'test', before: 'code' },
   { node: 'review', before: 'test' },
   { node: 'judge', before: 'review' },
@@ -86,6 +89,23 @@ describe('pause and cancel at every node', () => {
     );
   });
 
+  it('a pause sent while the claim runs holds the attempt before its tests: the claim and the coder start in one workflow task', async () => {
+    let current: StubRun | undefined;
+    await server.withStubs(
+      pauseAfter(() => current!, 'claim'),
+      async (run) => {
+        current = run;
+        const handle = await startStubTask(run);
+        await waitForState(handle, 'paused', (state) => state.status === 'PAUSED');
+        expect(run.stubs.calls.code).toHaveLength(1);
+        expect(run.stubs.calls.test).toHaveLength(0);
+        await handle.signal(resumeSignal);
+        expect((await outcomeOf(handle)).status).toBe('COMPLETED');
+        expect(run.stubs.calls.test).toHaveLength(1);
+      },
+    );
+  });
+
   it('a cancel during the coder stops it, removes the worktree and commits nothing', async () => {
     const script: StubScript = {
       code: async (input) => {
@@ -141,10 +161,7 @@ describe('pause and cancel at every node', () => {
         expect(run.stubs.calls.commit).toHaveLength(1);
         expect(run.stubs.calls.removals).toBe(1);
         const history = (await handle.fetchHistory()).events ?? [];
-        const activities = history.flatMap(
-          (event) => event.activityTaskScheduledEventAttributes?.activityType?.name ?? [],
-        );
-        expect(activities).toEqual(['claimWorktree', 'runCoder', 'runTests']);
+        expect(activityTypesIn(history)).toEqual(['claimWorktree', 'runCoder', 'runTests']);
       },
     );
   });

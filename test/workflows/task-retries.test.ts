@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TaskEvent } from '../../domain/events.js';
 import { retryUpdate, stateQuery } from '../../workflows/messages.js';
+import { activitiesIn } from '../support/history-activities.js';
 import { useStubServer, type StubRun } from './support/environment.js';
 import { asDefault, coderFinished, testsFailedWith, type StubScript } from './support/stubs.js';
 import { outcomeOf, startStubTask, stubSpec, waitForState } from './support/tasks.js';
@@ -92,11 +93,18 @@ describe('hints, retry windows, limits and lost hosts', () => {
       const state = await handle.query(stateQuery);
       expect(run.stubs.calls.events.map((event: TaskEvent) => event.id)).toEqual(state.events.map((event) => event.id));
       expect(eventTypes(run).at(-1)).toBe('TASK_RETRY_EXHAUSTED');
-      const markers = ((await handle.fetchHistory()).events ?? []).flatMap(
-        (event) => event.markerRecordedEventAttributes?.markerName ?? [],
-      );
-      // The patch marker of the sink once; the learning's two local activities after the failing attempt.
-      expect(markers).toEqual(['core_patch', 'core_local_activity', 'core_local_activity']);
+      const history = (await handle.fetchHistory()).events ?? [];
+      const patches = history.filter((event) => event.markerRecordedEventAttributes?.markerName === 'core_patch');
+      // Two patch markers, once each: the local claim's and the sink's.
+      expect(patches).toHaveLength(2);
+      // The local activities: each attempt's claim, and the report of its failure to reflection; no events' one.
+      const local = activitiesIn(history).filter((activity) => activity.local);
+      expect(local.map((activity) => activity.type)).toEqual([
+        'claimWorktree',
+        'reportFailure',
+        'claimWorktree',
+        'reportFailure',
+      ]);
     });
   });
 

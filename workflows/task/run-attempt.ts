@@ -8,7 +8,7 @@ import { causeOfCoderResult, causeOfFindings, causeOfTestResult } from '../../do
 import { agentVersionsOf, summarizeAttempt, type AttemptFailure } from '../../domain/task-state.js';
 import type { Claim, CommitAndRemoveResult } from '../../activities/index.js';
 import { chooseAttemptAdaptations } from './learning.js';
-import { hostActivities, sharedActivities, type HostActivities } from './proxies.js';
+import { claimWorktree, hostActivities, type HostActivities } from './proxies.js';
 import { checkpoint, failed, passed, runNode, type AttemptContext, type FinalDecision } from './run-node.js';
 
 export type AttemptResult =
@@ -27,7 +27,7 @@ export async function runAttempt(context: AttemptContext): Promise<AttemptResult
   const claimed = await runNode(context, 'claim', async () => {
     run.flushSearchAttributes();
     return passed(
-      await sharedActivities.claimWorktree(`worktree, attempt ${ref.attempt}`, {
+      await claimWorktree(`worktree, attempt ${ref.attempt}`, {
         ...ref,
         taskId: spec.id,
         repoPath: spec.repo,

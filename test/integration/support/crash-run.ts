@@ -1,7 +1,7 @@
 // One task run through a crash: a `taskloop worker` process is killed at a chosen point and restarted (on the same
 // host or as another one); `finish` checks the end state and returns the recovery time (last kill to outcome).
 import type { Client, WorkflowHandle } from '@temporalio/client';
-import { readdir, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'vitest';
 import type { TaskSpecInput } from '../../../domain/task-spec.js';
@@ -99,6 +99,20 @@ export class CrashRun {
     const workDir = this.envs[0]?.TASKLOOP_WORK_DIR ?? '?';
     const files = await readdir(workDir, { recursive: true }).catch(() => []);
     return files.some((file) => path.basename(file) === name);
+  }
+
+  /** True while one of the running worker's descendants has `fragment` in its command line (e.g. `worktree add`). */
+  async workerRuns(fragment: string): Promise<boolean> {
+    if (!this.worker) return false;
+    const lines = await Promise.all(
+      (await descendantsOf(this.worker.pid)).map(({ pid }) =>
+        readFile(`/proc/${pid}/cmdline`, 'utf8').then(
+          (line) => line.split('\0').join(' '),
+          () => '',
+        ),
+      ),
+    );
+    return lines.some((line) => line.includes(fragment));
   }
 
   /** True once the running worker has a child process (a test run it started). */

@@ -28,4 +28,12 @@ describe('heartbeatWhile', () => {
     await sleep(40);
     expect(beats).toBe(after);
   });
+
+  it('runs the work without heartbeats in a local activity (the claim): Core has no heartbeat for one', async () => {
+    const env = new MockActivityEnvironment({ isLocal: true });
+    let beats = 0;
+    env.on('heartbeat', () => (beats += 1));
+    expect(await env.run(() => heartbeatWhile(async () => (await sleep(50), 'claimed'), 10))).toBe('claimed');
+    expect(beats).toBe(0);
+  });
 });

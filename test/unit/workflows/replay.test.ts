@@ -32,6 +32,8 @@ describe('recorded task histories replay against the current workflow code', () 
     expect(files.filter((file) => file.endsWith('.before-commit-in-test.json')).length).toBeGreaterThanOrEqual(7);
     // `*.before-events-sink.json`: recorded when events reached the sink by a local activity (a marker per flush).
     expect(files.filter((file) => file.endsWith('.before-events-sink.json')).length).toBeGreaterThanOrEqual(7);
+    // `*.before-claim-local.json`: recorded when the claim was an activity on the shared queue (no patch marker).
+    expect(files.filter((file) => file.endsWith('.before-claim-local.json')).length).toBeGreaterThanOrEqual(7);
     expect(files.filter((file) => !file.includes('.before-')).length).toBeGreaterThanOrEqual(7);
   });
 
