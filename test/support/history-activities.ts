@@ -2,6 +2,7 @@
 // activity by its marker (the claim runs as one), whose data names its type and its times.
 import type { WorkflowHandle } from '@temporalio/client';
 
+// Typed through the client, so neither the tests nor the bench need a direct dependency on @temporalio/proto.
 export type HistoryEvent = NonNullable<Awaited<ReturnType<WorkflowHandle['fetchHistory']>>['events']>[number];
 
 export interface HistoryActivity {

@@ -49,7 +49,7 @@ const localClaimOptions: LocalActivityOptions = { startToCloseTimeout: '2 minute
 const bookkeepingOptions: LocalActivityOptions = { startToCloseTimeout: '30 seconds', retry: retry(5) };
 
 /** The patch of the local claim: since it, the claim runs as a local activity of the workflow's own worker. */
-export const CLAIM_LOCAL_PATCH = 'claim-as-local-activity';
+const CLAIM_LOCAL_PATCH = 'claim-as-local-activity';
 const sharedClaim = bind('claimWorktree', claimOptions);
 const localClaim = proxyLocalActivities<Pick<Activities, 'claimWorktree'>>(localClaimOptions)
   .claimWorktree as unknown as ExecutableActivity;
