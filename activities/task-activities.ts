@@ -10,6 +10,7 @@ import { heartbeatWhile } from './heartbeat-while.js';
 import { loadProgress, TRANSCRIPT_NAME, type CoderHeartbeat } from './coder/progress.js';
 import { buildLearningSections } from './coder/learning-sections.js';
 import { runCoder } from './coder/run-coder.js';
+import { listRepoFiles } from './coder/repo-map.js';
 import { DEFAULT_MAX_TEST_RUNS } from './coder/tools/run-tests.js';
 import { appendEvents } from './events-sink.js';
 import { isRepoUrl } from '../domain/repo-url.js';
@@ -115,22 +116,27 @@ export function createTaskActivities(deps: ActivityDeps) {
       const { info } = Context.current();
       const dir = artifactDir(input);
       const details = info.heartbeatDetails as CoderHeartbeat | undefined;
-      // Progress of this attempt exists only when an earlier try (activity retry or node re-run) failed midway.
-      const resume = await loadProgress(details?.transcriptPath ?? path.join(dir, TRANSCRIPT_NAME));
+      // The worktree's listing (a git process, for the first message) runs beside the reads below.
+      const repoFiles = listRepoFiles(input.worktreePath);
+      repoFiles.catch(() => undefined); // awaited by runCoder, unless a resumed run has its messages already
+      const [resume, { agent, prompt }, learning] = await Promise.all([
+        // Progress of this attempt exists only when an earlier try (activity retry or node re-run) failed midway.
+        loadProgress(details?.transcriptPath ?? path.join(dir, TRANSCRIPT_NAME)),
+        loadAgent('coder', { pinned: input.agentVersion }),
+        buildLearningSections({
+          project: input.project ?? 'default',
+          goal: input.goal,
+          adaptations: input.adaptations ?? [],
+          worktreePath: input.worktreePath,
+          previousAttempts: input.previousAttempts,
+        }),
+      ]);
       const startTurn = input.startTurn + (resume?.progress.turnsConsumed ?? 0);
-      const { agent, prompt } = await loadAgent('coder', { pinned: input.agentVersion });
       const provider = await createModelProvider(input.modelSpec, {
         role: 'coder',
         startTurn,
         cwd: deps.cwd ?? process.cwd(),
         parameters: agent.parameters,
-      });
-      const learning = await buildLearningSections({
-        project: input.project ?? 'default',
-        goal: input.goal,
-        adaptations: input.adaptations ?? [],
-        worktreePath: input.worktreePath,
-        previousAttempts: input.previousAttempts,
       });
       const result = await runCoder({
         worktreePath: input.worktreePath,
@@ -159,6 +165,7 @@ export function createTaskActivities(deps: ActivityDeps) {
           ...activityContext(),
         },
         extraSections: learning.sections,
+        repoFiles,
         resume,
         ...activityContext(),
       });

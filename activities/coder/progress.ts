@@ -36,18 +36,21 @@ export async function saveProgress(input: {
   secretValues: string[];
 }): Promise<ArtifactRef> {
   const messages = scrubSecrets(input.messages, input.secretValues);
-  const transcript = await writeArtifact({
-    dir: input.dir,
-    name: TRANSCRIPT_NAME,
-    content: JSON.stringify(messages, null, 2),
-    hostId: input.hostId,
-  });
-  await writeArtifact({
-    dir: input.dir,
-    name: PROGRESS_NAME,
-    content: JSON.stringify(scrubSecrets({ ...input.progress, messages }, input.secretValues)),
-    hostId: input.hostId,
-  });
+  // Two separate files, each written atomically: written side by side.
+  const [transcript] = await Promise.all([
+    writeArtifact({
+      dir: input.dir,
+      name: TRANSCRIPT_NAME,
+      content: JSON.stringify(messages, null, 2),
+      hostId: input.hostId,
+    }),
+    writeArtifact({
+      dir: input.dir,
+      name: PROGRESS_NAME,
+      content: JSON.stringify(scrubSecrets({ ...input.progress, messages }, input.secretValues)),
+      hostId: input.hostId,
+    }),
+  ]);
   return transcript;
 }
 

@@ -60,6 +60,8 @@ export interface RunCoderInput {
   maxContextTokens?: number;
   /** Titled context sections from learning (skills, adaptations). */
   extraSections?: { title: string; text: string }[];
+  /** The worktree's listing (listRepoFiles), when the caller started it early; listed here otherwise. */
+  repoFiles?: Promise<string[]>;
   /** Progress saved by an earlier try of this same run (`loadProgress`): continue after its last completed turn. */
   resume?: SavedProgress;
   heartbeat?: (details?: CoderHeartbeat) => void;
@@ -111,7 +113,7 @@ async function withHeartbeat<T>(promise: Promise<T>, beat: (() => void) | undefi
 async function firstMessages(input: RunCoderInput, systemPrompt: string): Promise<ChatMessage[]> {
   const { worktreePath, goal, hint, previousAttempts } = input;
   // One listing of the worktree for both (a git process; tens of ms on a large repository).
-  const files = await listRepoFiles(worktreePath);
+  const files = await (input.repoFiles ?? listRepoFiles(worktreePath));
   const [repoMap, relevantFiles] = await Promise.all([
     buildRepoMap(worktreePath, { files }),
     readRelevantFiles({ worktreePath, goal, hint, previousAttempts, files }),

@@ -1,6 +1,6 @@
 // Runs one command in its own process group with its output streamed to files (capped), so a timeout,
 // a cancellation or an overflow can kill everything it started and no output is held in memory.
-import { runTreeInHelper } from '../process/spawn-helper.js';
+import { openTreeGate, runTreeInHelper } from '../process/spawn-helper.js';
 
 export interface ProcessTreeRun {
   exitCode: number | null;
@@ -8,6 +8,8 @@ export interface ProcessTreeRun {
   signal?: string;
   timedOut: boolean;
   cancelled: boolean;
+  /** The gate (ProcessTreeInput.gate) closed: the command never ran and the group was killed. */
+  discarded?: boolean;
   /** The program could not be started: ENOENT (not found) or EACCES (not executable). */
   spawnError?: 'ENOENT' | 'EACCES';
   outputTooLarge: boolean;
@@ -31,6 +33,11 @@ export interface ProcessTreeInput {
   heartbeatIntervalMs?: number;
   /** Called with the group id once the process runs (to record it durably), and with undefined when it ended. */
   onGroup?: (pgid: number | undefined) => Promise<void>;
+  /**
+   * The argv waits at a gate (activities/sandbox/gate.ts) for this decision: true opens it, false kills the group
+   * unstarted. The timeout and durationMs count from the opening.
+   */
+  gate?: Promise<boolean>;
 }
 
 /** Kills the whole group; a group that is already gone is fine. */
@@ -50,19 +57,36 @@ export function killGroup(pgid: number | undefined, signal: NodeJS.Signals = 'SI
  */
 export async function runProcessTree(input: ProcessTreeInput): Promise<ProcessTreeRun> {
   const [file = '', ...args] = input.argv;
-  const started = Date.now();
+  let started = Date.now();
   let pgid: number | undefined;
   let timedOut = false;
   let cancelled = false;
+  let discarded = false;
+  let finished = false;
   const stop = () => killGroup(pgid, 'SIGKILL');
   const onAbort = () => {
     cancelled = true;
     stop();
   };
-  const timer = setTimeout(() => {
-    timedOut = true;
-    stop();
-  }, input.timeoutMs);
+  let timer: NodeJS.Timeout | undefined;
+  const startClock = () => {
+    started = Date.now();
+    timer = setTimeout(() => {
+      timedOut = true;
+      stop();
+    }, input.timeoutMs);
+  };
+  if (!input.gate) startClock();
+  const decide = (group: number, run: boolean) => {
+    if (cancelled || finished) return;
+    if (run) {
+      openTreeGate(group);
+      startClock();
+    } else {
+      discarded = true;
+      stop();
+    }
+  };
   const beat = setInterval(
     () => input.heartbeat?.({ elapsedMs: Date.now() - started, pgid }),
     input.heartbeatIntervalMs ?? 5_000,
@@ -78,6 +102,7 @@ export async function runProcessTree(input: ProcessTreeInput): Promise<ProcessTr
         stdoutFile: input.stdoutFile,
         stderrFile: input.stderrFile,
         maxOutputBytes: input.maxOutputBytes,
+        gated: input.gate !== undefined,
       },
       (group) => {
         pgid = group;
@@ -85,6 +110,14 @@ export async function runProcessTree(input: ProcessTreeInput): Promise<ProcessTr
         // A cancel that came before the group existed stops it now.
         input.signal?.addEventListener('abort', onAbort, { once: true });
         if (input.signal?.aborted) onAbort();
+        // Opened only once the group is recorded: a retry must be able to find and kill whatever then runs.
+        void input.gate?.then(
+          async (run) => {
+            await recorded.catch(() => undefined);
+            decide(group, run);
+          },
+          () => decide(group, false),
+        );
       },
     );
     await recorded;
@@ -93,6 +126,7 @@ export async function runProcessTree(input: ProcessTreeInput): Promise<ProcessTr
       ...(ended.signal ? { signal: ended.signal } : {}),
       timedOut,
       cancelled,
+      ...(discarded ? { discarded } : {}),
       ...(ended.spawnError ? { spawnError: ended.spawnError } : {}),
       outputTooLarge: ended.outputTooLarge,
       durationMs: Date.now() - started,
@@ -100,7 +134,8 @@ export async function runProcessTree(input: ProcessTreeInput): Promise<ProcessTr
       stderrBytes: ended.stderrBytes,
     };
   } finally {
-    clearTimeout(timer);
+    finished = true;
+    if (timer) clearTimeout(timer);
     clearInterval(beat);
     input.signal?.removeEventListener('abort', onAbort);
     await recorded.catch(() => undefined);

@@ -15,6 +15,7 @@ import type { SandboxPolicy } from './policy.js';
 import { killGroupIn, recordGroup } from './process-records.js';
 import { runProcessTree, type ProcessTreeRun } from './process-tree.js';
 import { findPythonPaths } from './python-paths.js';
+import { gatedArgs } from './gate.js';
 
 export interface SandboxedRunInput {
   argv: string[];
@@ -33,6 +34,11 @@ export interface SandboxedRunInput {
   heartbeat?: (details?: unknown) => void;
   signal?: AbortSignal;
   heartbeatIntervalMs?: number;
+  /**
+   * Start the sandbox now and the command when this resolves true (false: never; the run comes back `discarded`):
+   * the set-up overlaps the caller's own checks. See activities/sandbox/gate.ts.
+   */
+  gate?: Promise<boolean>;
 }
 
 export interface SandboxedRun extends ProcessTreeRun {
@@ -64,6 +70,7 @@ export async function runSandboxed(input: SandboxedRunInput): Promise<SandboxedR
     return { ...notStarted(lookup.error), stdoutFile, stderrFile };
   }
 
+  const command = input.gate ? gatedArgs(input.argv) : input.argv;
   const argv =
     policy.mode === 'bwrap'
       ? bwrapArgs({
@@ -74,9 +81,9 @@ export async function runSandboxed(input: SandboxedRunInput): Promise<SandboxedR
           network: policy.network,
           env,
           limits: policy.limits,
-          argv: input.argv,
+          argv: command,
         })
-      : [...prlimitArgs(policy.limits), ...input.argv];
+      : [...prlimitArgs(policy.limits), ...command];
   const cgroup = await createPidsCgroup(policy.limits.processes);
   // bwrap shows .git read-only; without it the run could rewrite the config taskloop's git commands read.
   const gitGuard = policy.mode === 'none' ? await guardGitConfig(input.worktree) : undefined;
@@ -92,6 +99,7 @@ export async function runSandboxed(input: SandboxedRunInput): Promise<SandboxedR
       heartbeat: input.heartbeat,
       signal: input.signal,
       heartbeatIntervalMs: input.heartbeatIntervalMs,
+      gate: input.gate,
       onGroup: input.processDir ? (pgid) => recordGroup(input.processDir ?? '', input.worktree, pgid) : undefined,
     });
     const outputTail = `${await readTail(stdoutFile, TAIL_BYTES)}\n${await readTail(stderrFile, TAIL_BYTES)}`;

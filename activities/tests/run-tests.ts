@@ -21,6 +21,7 @@ import { diffChange, reviewChange, type RuleReviewOptions } from './review-befor
 import { readPythonSources } from '../review/python-syntax.js';
 import { repositoryModules } from './repo-modules.js';
 import { isPytestCommand, withPytestOptions } from './pytest-command.js';
+import { createGate } from '../sandbox/gate.js';
 import { boundCases, countCases } from './summarize-cases.js';
 
 // Pattern detection reads the end of the logs only: a huge log is never loaded whole.
@@ -63,19 +64,32 @@ export async function runTests(input: RunTestsInput): Promise<TestRunResult & { 
     const refused = pathPolicy ? await refusedByPathRules(worktreePath, pathPolicy) : [];
     return refused.length > 0 ? refusedResult(refused, input.sandbox) : runCommand(input);
   }
-  const diff = await diffChange(worktreePath, pathPolicy);
-  const refused = pathRuleFindings(diff.changedFiles, pathPolicy);
-  if (refused.length > 0) return refusedResult(refused, input.sandbox);
-  // The content rules run while the tests do, on the Python files as staged (read before the tests may touch them).
-  const sources = await readPythonSources(worktreePath, diff.changedFiles);
-  const [result, review] = await Promise.all([
-    runCommand(input),
-    reviewChange(worktreePath, pathPolicy, input.review, diff, sources),
-  ]);
-  return { ...result, review };
+  // The sandbox starts now, its command held at a gate while the change is staged and diffed: a refused change never
+  // runs (the gate stays shut and the held run is killed), an accepted one starts at once.
+  const gate = createGate();
+  const held = runCommand(input, gate.decided);
+  // Awaited below; until then a failure to start must not count as an unhandled rejection (it ends the worker).
+  held.catch(() => undefined);
+  try {
+    const diff = await diffChange(worktreePath, pathPolicy);
+    const refused = pathRuleFindings(diff.changedFiles, pathPolicy);
+    if (refused.length > 0) return refusedResult(refused, input.sandbox);
+    // The content rules run while the tests do, on the Python files as staged (read before the tests may touch them).
+    const sources = await readPythonSources(worktreePath, diff.changedFiles);
+    gate.decide(true);
+    const [result, review] = await Promise.all([
+      held,
+      reviewChange(worktreePath, pathPolicy, input.review, diff, sources),
+    ]);
+    return { ...result, review };
+  } finally {
+    gate.decide(false);
+    // No process outlives the activity: a held run is over (killed unstarted) before this returns or throws.
+    await held.catch(() => undefined);
+  }
 }
 
-async function runCommand(input: RunTestsInput): Promise<TestRunResult> {
+async function runCommand(input: RunTestsInput, gate?: Promise<boolean>): Promise<TestRunResult> {
   const artifactDir = path.resolve(input.artifactDir);
   const outDir = path.join(artifactDir, 'test-out'); // the one artifact folder the run may write (its JUnit report)
   const junitPath = path.join(outDir, 'junit.xml');
@@ -95,27 +109,38 @@ async function runCommand(input: RunTestsInput): Promise<TestRunResult> {
     heartbeat: input.heartbeat,
     signal: input.signal,
     heartbeatIntervalMs: input.heartbeatIntervalMs,
+    gate,
   });
   if (run.cancelled) throw testRunCancelled(input.signal);
+  if (run.discarded) {
+    // It never ran: nothing of it is kept.
+    await rm(outDir, { recursive: true, force: true });
+    await rm(path.dirname(run.stdoutFile), { recursive: true, force: true });
+    throw new Error('the held test run was discarded');
+  }
 
   const scrub = (text: string) => scrubText(text, input.secretValues);
   const junitXml = pytest ? await readOptional(junitPath) : undefined;
   // pytest's own report is unscrubbed: only the scrubbed copy below stays among the artifacts.
   await rm(outDir, { recursive: true, force: true });
   const allCases = junitXml === undefined ? [] : readCases(junitXml, input.worktreePath);
-  if (junitXml !== undefined) {
-    await writeArtifact({ dir: artifactDir, name: 'junit.xml', content: scrub(junitXml), hostId: input.hostId });
-  }
   const counts = countCases(allCases);
   // Logs are streamed to files by the sandbox; only their tails are read back, so a huge log is never loaded whole.
   const artifact = (source: string, name: string) =>
     scrubFileToArtifact({ source, dir: artifactDir, name, secretValues: input.secretValues, hostId: input.hostId });
-  const log = await artifact(run.stdoutFile, 'test-stdout.log');
-  await artifact(run.stderrFile, 'test-stderr.log');
+  // Separate files, each written atomically: side by side.
+  const [log, errors, ownModules] = await Promise.all([
+    artifact(run.stdoutFile, 'test-stdout.log'),
+    artifact(run.stderrFile, 'test-stderr.log'),
+    pytest ? repositoryModules(input.worktreePath) : undefined,
+    junitXml === undefined
+      ? undefined
+      : writeArtifact({ dir: artifactDir, name: 'junit.xml', content: scrub(junitXml), hostId: input.hostId }),
+  ]);
   await rm(path.dirname(run.stdoutFile), { recursive: true, force: true });
-  const stdoutTail = scrub(await readTail(log.path, PATTERN_TAIL_BYTES));
-  const stderrTail = scrub(await readTail(path.join(artifactDir, 'test-stderr.log'), PATTERN_TAIL_BYTES));
-  const ownModules = pytest ? await repositoryModules(input.worktreePath) : undefined;
+  const [stdoutTail, stderrTail] = (
+    await Promise.all([readTail(log.path, PATTERN_TAIL_BYTES), readTail(errors.path, PATTERN_TAIL_BYTES)])
+  ).map(scrub) as [string, string];
   const interpreted = interpretRun({
     pytest,
     argv0: input.command[0] ?? '',

@@ -1,7 +1,7 @@
 // The test activity with the review folded in (no reviewer model): one diff serves the path rules, which stop the
 // tests, and the content rules, which run beside them and come back with the test result.
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createWorktree } from '../../../../activities/git/create-worktree.js';
@@ -48,15 +48,20 @@ describe('runTests with the review folded in', () => {
     expect(result.review?.findings).toEqual([expect.objectContaining({ rule: 'python_syntax', file: 'extra.py' })]);
   });
 
-  it('does not run the tests when the review path rules refuse the change', async () => {
+  it('does not run the tests when the review path rules refuse the change (their sandbox, started early, is killed)', async () => {
     const { baseSha, ...input } = await projectInWorktree();
-    await writeFiles(input.worktreePath, { 'tests/test_calc.py': 'def test_add():\n    assert True\n' });
+    // Imported by pytest, it would leave a file in the worktree: the refused edit must never execute.
+    await writeFiles(input.worktreePath, {
+      'tests/test_calc.py': "open('imported-by-pytest', 'w').close()\n\n\ndef test_add():\n    assert True\n",
+    });
 
     const result = await runWithReview(input, baseSha);
 
     expect(result.refused?.map((finding) => finding.rule)).toEqual(['test_file_edited']);
     expect(result.counts.total).toBe(0);
-    expect(existsSync(path.join(input.artifactDir, 'test-stdout.log'))).toBe(false);
+    expect(existsSync(path.join(input.worktreePath, 'imported-by-pytest'))).toBe(false);
+    // Nothing of the held run is left: no logs, no report folder.
+    expect((await readdir(input.artifactDir)).filter((name) => name !== 'diff.patch')).toEqual([]);
   });
 });
 
