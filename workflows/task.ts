@@ -160,10 +160,11 @@ async function finish(
   observeTaskEnd(state);
   if (status === 'COMPLETED') run.emit('TASK_COMPLETED', { sha: state.commit?.sha, attempts: state.attempt });
   if (status === 'CANCELLED') run.emit('TASK_CANCELLED', { reason });
-  // One scope for both waits: every scope costs the SDK's per-promise stack tracking a few promises.
+  // One scope for both waits: every scope costs the SDK's per-promise stack tracking a few promises. No wait for
+  // handlers when none runs (the common case): condition() alone costs a few promises too.
   await CancellationScope.nonCancellable(async () => {
     await run.flush();
-    await condition(allHandlersFinished);
+    if (!allHandlersFinished()) await condition(allHandlersFinished);
   });
   return outcomeOfState(state);
 }

@@ -50,29 +50,31 @@ export async function runAttempt(context: AttemptContext): Promise<AttemptResult
     result = await runNodes(context, claim, host);
     return result;
   } finally {
-    await CancellationScope.nonCancellable(async () => {
-      if (result?.kind === 'passed' && result.worktreeRemoved) return;
-      // A lost host cannot remove its worktree: the next claim in the repository prunes it, so the attempt moves on at once.
-      if (result?.kind === 'failed' && result.decision.kind === 'reclaim') {
-        log.warn('host lost: its worktree stays registered until the next claim prunes it', {
-          hostId: claim.hostId,
-          path: claim.worktreePath,
-        });
-        return;
-      }
-      try {
-        const removed = await host.removeWorktree(`remove worktree, attempt ${ref.attempt}`, {
-          repoPath: spec.repo,
-          worktreePath: claim.worktreePath,
-        });
-        if (!removed.wasClean) log.info('worktree had uncommitted changes when removed', { attempt: ref.attempt });
-      } catch (error) {
-        log.warn('could not remove the worktree; it stays on the host until pruned', {
-          error: String(error),
-          path: claim.worktreePath,
-        });
-      }
-    });
+    // A commit that removed its worktree leaves nothing to clean: no scope (each costs the SDK's promise tracking).
+    if (!(result?.kind === 'passed' && result.worktreeRemoved)) {
+      await CancellationScope.nonCancellable(async () => {
+        // A lost host cannot remove its worktree: the next claim in the repository prunes it, so the attempt moves on at once.
+        if (result?.kind === 'failed' && result.decision.kind === 'reclaim') {
+          log.warn('host lost: its worktree stays registered until the next claim prunes it', {
+            hostId: claim.hostId,
+            path: claim.worktreePath,
+          });
+          return;
+        }
+        try {
+          const removed = await host.removeWorktree(`remove worktree, attempt ${ref.attempt}`, {
+            repoPath: spec.repo,
+            worktreePath: claim.worktreePath,
+          });
+          if (!removed.wasClean) log.info('worktree had uncommitted changes when removed', { attempt: ref.attempt });
+        } catch (error) {
+          log.warn('could not remove the worktree; it stays on the host until pruned', {
+            error: String(error),
+            path: claim.worktreePath,
+          });
+        }
+      });
+    }
   }
 }
 
