@@ -1,6 +1,6 @@
 // A run that starts before it may run: its sandbox (the pids cgroup join, bubblewrap's namespaces and mounts) is set
 // up while the worker still checks the change, and its command waits at a gate until the worker says go. The test
-// node starts its sandbox this way while it stages and diffs the change (the join and bubblewrap's set-up took 15 to
+// node starts its sandbox this way while it stages and diffs the change (the join and bubblewrap's set-up took 13 to
 // 25 ms per run here, the diff about as long), and closes the gate when the review's path rules refuse the change.
 //
 // The gate is a shell inside the sandbox reading one line from fd 3 (a pipe from the spawn helper): only `go` execs

@@ -13,10 +13,10 @@ import { uniqueId } from './temporal.js';
 // Whole projects of real tasks through CLI child processes: generous on a shared two-core machine.
 export const LONG_TEST_MS = 180_000;
 
-/** The real CLI against the test server, as a person runs it. */
 // Report cards are stored under TASKLOOP_HOME; a folder of this run's own keeps them out of the checkout.
 const home = mkdtempSync(path.join(os.tmpdir(), 'taskloop-home-'));
 
+/** The real CLI against the test server, as a person runs it. */
 export function taskloop(args: string[], cwd?: string) {
   return runTaskloop(args, {
     cwd,
