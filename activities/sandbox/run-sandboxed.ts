@@ -53,13 +53,15 @@ const TAIL_BYTES = 64 * 1024;
 
 export async function runSandboxed(input: SandboxedRunInput): Promise<SandboxedRun> {
   const { policy } = input;
-  await mkdir(input.logDir, { recursive: true });
   const stdoutFile = path.join(input.logDir, 'stdout.log');
   const stderrFile = path.join(input.logDir, 'stderr.log');
-  // A retried run must never overlap the group an earlier (perhaps crashed) run left in this worktree.
-  if (input.processDir) await killGroupIn(input.processDir, input.worktree);
-
-  const python = policy.mode === 'bwrap' ? await findPythonPaths() : { readOnly: [], binDirs: [] };
+  // Independent set-up side by side: the run starts sooner (the test node's diff runs meanwhile; see gate.ts).
+  const [python] = await Promise.all([
+    policy.mode === 'bwrap' ? findPythonPaths() : { readOnly: [], binDirs: [] },
+    mkdir(input.logDir, { recursive: true }),
+    // A retried run must never overlap the group an earlier (perhaps crashed) run left in this worktree.
+    input.processDir ? killGroupIn(input.processDir, input.worktree) : undefined,
+  ]);
   const env =
     policy.mode === 'bwrap'
       ? buildSandboxEnv({ pathDirs: python.binDirs, home: SANDBOX_HOME, extra: input.testEnv })

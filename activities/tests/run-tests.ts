@@ -94,8 +94,8 @@ async function runCommand(input: RunTestsInput, gate?: Promise<boolean>): Promis
   const outDir = path.join(artifactDir, 'test-out'); // the one artifact folder the run may write (its JUnit report)
   const junitPath = path.join(outDir, 'junit.xml');
   const pytest = isPytestCommand(input.command);
-  await mkdir(outDir, { recursive: true });
-  await rm(junitPath, { force: true }); // a retried run must not read the previous run's report
+  // A retried run must not read the previous run's report.
+  await Promise.all([mkdir(outDir, { recursive: true }), rm(junitPath, { force: true })]);
 
   const run = await runSandboxed({
     argv: pytest ? withPytestOptions(input.command, junitPath) : input.command,

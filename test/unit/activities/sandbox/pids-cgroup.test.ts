@@ -1,7 +1,7 @@
 // The sandbox's pids cgroups, on the real hierarchy (the worker and CI run as root): none outlives its run, and a
 // worker starting up removes the ones a dead worker left, killing what still ran in them.
 import { spawn } from 'node:child_process';
-import { access, mkdir, readdir, rmdir, writeFile } from 'node:fs/promises';
+import { access, mkdir, readdir, readFile, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -43,6 +43,38 @@ describe.runIf(root)('pids cgroups of sandboxed runs', () => {
       const result = await runSandboxed({ argv: ['true'], worktree, testEnv: {}, policy, timeoutMs: 10_000, logDir });
       expect(result.exitCode).toBe(0);
     }
+    expect(await ownCgroups(base)).toEqual([]);
+  });
+
+  // The join writes `0` to a v1 cgroup's `tasks` (the shell moves itself, see joinCgroupArgs): the run's command must
+  // still be in the run's cgroup, and the cap must bind what it starts, or a fork bomb of a root worker runs free.
+  it.each(['none', 'bwrap'] as const)('puts the %s run in its own cgroup, whose cap binds its forks', async (mode) => {
+    const worktree = await makeTempDir();
+    const logDir = `${worktree}-log`;
+    dirs.push(worktree, logDir);
+    const worker = resolveWorkerSandbox({ workDir: worktree });
+    const policy = sandboxPolicyFor({ ...worker, mode }, { limits: { ...worker.limits, processes: 6 } });
+    // The shell, then background sleeps until a fork fails (dash then exits): 6 processes at most, so at most 5 start.
+    const script = [
+      `echo "in own cgroup: $(grep -c 'pids:.*/${ownCgroupPrefix()}' /proc/self/cgroup)"`,
+      'for i in 1 2 3 4 5 6 7 8 9 10 11 12; do sleep 5 & echo "started $i"; done',
+    ].join('; ');
+    const result = await runSandboxed({
+      argv: ['sh', '-c', script],
+      worktree,
+      testEnv: {},
+      policy,
+      timeoutMs: 20_000,
+      logDir,
+    });
+
+    const out = await readFile(result.stdoutFile, 'utf8');
+    const started = Math.max(0, ...[...out.matchAll(/started (\d+)/g)].map((match) => Number(match[1])));
+    expect(started).toBeGreaterThan(0);
+    expect(started).toBeLessThan(6);
+    expect(result.exitCode).not.toBe(0);
+    // In bwrap mode the run has a cgroup namespace of its own, where its cgroup reads as "/".
+    if (mode === 'none') expect(out).toContain('in own cgroup: 1');
     expect(await ownCgroups(base)).toEqual([]);
   });
 
