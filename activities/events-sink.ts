@@ -7,7 +7,8 @@ import { createHash } from 'node:crypto';
 import { appendFile, mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
 import type { TaskEvent } from '../domain/events.js';
-import { scrubDataForSink } from './secret-values.js';
+import { scrubSecrets } from '../domain/secrets.js';
+import { resolveSecretValues } from './secret-values.js';
 
 /** How much of a file's end the first append reads for events already written. */
 const TAIL_BYTES = 1024 * 1024;
@@ -36,8 +37,10 @@ export async function appendEvents(file: string, events: TaskEvent[]): Promise<v
   const state = await written;
   const seen = state.keys;
   const fresh = new Map<string, string>();
+  // Resolved once per append, not per event: reading the environment is most of a scrub's cost.
+  const secrets = resolveSecretValues([]);
   for (const event of events) {
-    const line = JSON.stringify(scrubDataForSink(event));
+    const line = JSON.stringify(scrubSecrets(event, secrets));
     const lineId = lineKey(line);
     if (!seen.has(lineId) && !fresh.has(lineId)) fresh.set(lineId, line);
   }

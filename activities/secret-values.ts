@@ -1,5 +1,5 @@
 // Secret values are resolved on the worker from names, so only names ever travel through workflow history.
-import { scrubSecrets, scrubText, secretValuesIn } from '../domain/secrets.js';
+import { scrubText, secretValuesIn } from '../domain/secrets.js';
 
 /** Values of the named variables plus every variable whose name looks secret (API keys, tokens, passwords). */
 export function resolveSecretValues(names: string[], env: NodeJS.ProcessEnv = process.env): string[] {
@@ -10,7 +10,3 @@ export function resolveSecretValues(names: string[], env: NodeJS.ProcessEnv = pr
 /** The scrubber for sinks that know no declared names (artifacts, events): secret-named values and key formats. */
 export const scrubForSink = (text: string, declaredNames: string[] = []) =>
   scrubText(text, resolveSecretValues(declaredNames));
-
-/** The same for JSON data (events, records). */
-export const scrubDataForSink = <T>(value: T, declaredNames: string[] = []) =>
-  scrubSecrets(value, resolveSecretValues(declaredNames));

@@ -1,7 +1,7 @@
 // A run that starts before it may run: its sandbox (the pids cgroup join, bubblewrap's namespaces and mounts) is set
 // up while the worker still checks the change, and its command waits at a gate until the worker says go. The test
-// node starts its sandbox this way while it stages and diffs the change (the join and bubblewrap's set-up took 13 to
-// 25 ms per run here, the diff about as long), and closes the gate when the review's path rules refuse the change.
+// node starts its sandbox this way while it stages and diffs the change (bubblewrap's set-up took 7 to 15 ms per run
+// here, the diff about as long), and closes the gate when the review's path rules refuse the change.
 //
 // The gate is a shell inside the sandbox reading one line from fd 3 (a pipe from the spawn helper): only `go` execs
 // the command (with fd 3 closed); an empty read (the helper died, or the worker closed the gate) ends it with exit 1.

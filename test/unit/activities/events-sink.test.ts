@@ -21,10 +21,21 @@ describe('appendEvents', () => {
         type: 'TASK_FAILED',
         payload: { reason: 'saw events-canary-"quoted" in output' },
       } as unknown as TaskEvent;
-      await appendEvents(file, [event]);
+      // The secrets are read once per append: every event of the batch is scrubbed with them.
+      const second = {
+        id: 'e2',
+        type: 'TASK_FAILED',
+        payload: { hint: 'again events-canary-"quoted"' },
+      } as unknown as TaskEvent;
+      await appendEvents(file, [event, second]);
       const text = await readFile(file, 'utf8');
       expect(text).not.toContain('events-canary');
-      expect(JSON.parse(text)).toMatchObject({ payload: { reason: 'saw [redacted] in output' } });
+      const [first, next] = text
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as unknown);
+      expect(first).toMatchObject({ payload: { reason: 'saw [redacted] in output' } });
+      expect(next).toMatchObject({ payload: { hint: 'again [redacted]' } });
     } finally {
       delete process.env.EVENTS_TEST_SECRET;
     }
