@@ -153,8 +153,8 @@ function isAlive(pid: number): boolean {
  *
  * On cgroup v1 the shell writes `0` to `tasks`: it moves only itself (one thread: the whole shell), which the kernel
  * does without its global threadgroup lock, whose write side waits for an RCU grace period. Writing the pid to
- * `cgroup.procs` takes that lock: 6 to 19 ms per run here when runs are apart (a calc attempt's critical path),
- * against about 0.3 ms this way. cgroup v2 has no `tasks` file (only threaded cgroups move threads), so there the pid
+ * `cgroup.procs` takes that lock: 6 to 19 ms per run here when runs are apart (a calc attempt's critical path);
+ * this way the shell starts bubblewrap about 1 ms after its own start. cgroup v2 has no `tasks` file (only threaded cgroups move threads), so there the pid
  * goes to `cgroup.procs`.
  */
 export function joinCgroupArgs(cgroup: PidsCgroup | undefined, argv: string[]): string[] {
