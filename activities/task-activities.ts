@@ -118,62 +118,71 @@ export function createTaskActivities(deps: ActivityDeps) {
       const details = info.heartbeatDetails as CoderHeartbeat | undefined;
       // The worktree's listing (a git process, for the first message) runs beside the reads below.
       const repoFiles = listRepoFiles(input.worktreePath);
-      repoFiles.catch(() => undefined); // awaited by runCoder, unless a resumed run has its messages already
-      const [resume, { agent, prompt }, learning] = await Promise.all([
-        // Progress of this attempt exists only when an earlier try (activity retry or node re-run) failed midway.
-        loadProgress(details?.transcriptPath ?? path.join(dir, TRANSCRIPT_NAME)),
-        loadAgent('coder', { pinned: input.agentVersion }),
-        buildLearningSections({
-          project: input.project ?? 'default',
-          goal: input.goal,
-          adaptations: input.adaptations ?? [],
+      // No process outlives the activity: the listing is awaited before it ends, whether runCoder used it or not (a
+      // resumed run has its first messages already) and whatever failed.
+      const listed = repoFiles.then(
+        () => undefined,
+        () => undefined,
+      );
+      try {
+        const [resume, { agent, prompt }, learning] = await Promise.all([
+          // Progress of this attempt exists only when an earlier try (activity retry or node re-run) failed midway.
+          loadProgress(details?.transcriptPath ?? path.join(dir, TRANSCRIPT_NAME)),
+          loadAgent('coder', { pinned: input.agentVersion }),
+          buildLearningSections({
+            project: input.project ?? 'default',
+            goal: input.goal,
+            adaptations: input.adaptations ?? [],
+            worktreePath: input.worktreePath,
+            previousAttempts: input.previousAttempts,
+          }),
+        ]);
+        const startTurn = input.startTurn + (resume?.progress.turnsConsumed ?? 0);
+        const provider = await createModelProvider(input.modelSpec, {
+          role: 'coder',
+          startTurn,
+          cwd: deps.cwd ?? process.cwd(),
+          parameters: agent.parameters,
+        });
+        const result = await runCoder({
           worktreePath: input.worktreePath,
+          goal: input.goal,
+          provider,
+          maxSteps: input.maxSteps,
           previousAttempts: input.previousAttempts,
-        }),
-      ]);
-      const startTurn = input.startTurn + (resume?.progress.turnsConsumed ?? 0);
-      const provider = await createModelProvider(input.modelSpec, {
-        role: 'coder',
-        startTurn,
-        cwd: deps.cwd ?? process.cwd(),
-        parameters: agent.parameters,
-      });
-      const result = await runCoder({
-        worktreePath: input.worktreePath,
-        goal: input.goal,
-        provider,
-        maxSteps: input.maxSteps,
-        previousAttempts: input.previousAttempts,
-        hint: input.hint,
-        secretValues: resolveSecretValues(input.secretEnvNames),
-        artifactDir: dir,
-        hostId: deps.hostId,
-        allowance: input.allowance,
-        systemPrompt: prompt,
-        agent: { label: agentLabel(agent), capabilities: agent.capabilities },
-        tests: input.tests && {
-          command: input.tests.command,
-          testEnv: input.tests.testEnv,
-          sandbox: sandboxPolicyFor(workerSandbox, input.sandbox),
-          processDir: processRecordsDir(deps.workDir),
-          timeoutMs: input.tests.timeoutMs,
+          hint: input.hint,
           secretValues: resolveSecretValues(input.secretEnvNames),
           artifactDir: dir,
           hostId: deps.hostId,
-          maxRuns: input.tests.maxRuns ?? DEFAULT_MAX_TEST_RUNS,
-          deadlineAt: input.allowance?.deadlineAt,
+          allowance: input.allowance,
+          systemPrompt: prompt,
+          agent: { label: agentLabel(agent), capabilities: agent.capabilities },
+          tests: input.tests && {
+            command: input.tests.command,
+            testEnv: input.tests.testEnv,
+            sandbox: sandboxPolicyFor(workerSandbox, input.sandbox),
+            processDir: processRecordsDir(deps.workDir),
+            timeoutMs: input.tests.timeoutMs,
+            secretValues: resolveSecretValues(input.secretEnvNames),
+            artifactDir: dir,
+            hostId: deps.hostId,
+            maxRuns: input.tests.maxRuns ?? DEFAULT_MAX_TEST_RUNS,
+            deadlineAt: input.allowance?.deadlineAt,
+            ...activityContext(),
+          },
+          extraSections: learning.sections,
+          repoFiles,
+          resume,
           ...activityContext(),
-        },
-        extraSections: learning.sections,
-        repoFiles,
-        resume,
-        ...activityContext(),
-      });
-      return {
-        ...result,
-        agent: agentLabel(agent),
-        ...(learning.skillsOffered.length > 0 ? { skillsOffered: learning.skillsOffered } : {}),
-      };
+        });
+        return {
+          ...result,
+          agent: agentLabel(agent),
+          ...(learning.skillsOffered.length > 0 ? { skillsOffered: learning.skillsOffered } : {}),
+        };
+      } finally {
+        await listed;
+      }
     },
 
     async runTests(input: TestInput): Promise<TestAndReviewResult> {

@@ -86,9 +86,10 @@ export async function runSandboxed(input: SandboxedRunInput): Promise<SandboxedR
           argv: command,
         })
       : [...prlimitArgs(policy.limits), ...command];
-  const cgroup = await createPidsCgroup(policy.limits.processes);
   // bwrap shows .git read-only; without it the run could rewrite the config taskloop's git commands read.
   const gitGuard = policy.mode === 'none' ? await guardGitConfig(input.worktree) : undefined;
+  // Made last before the try (it never throws), so whatever fails before the run leaves no cgroup behind.
+  const cgroup = await createPidsCgroup(policy.limits.processes);
   try {
     const run = await runProcessTree({
       argv: joinCgroupArgs(cgroup, argv),
