@@ -5,6 +5,7 @@ import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ArtifactRef } from '../domain/records.js';
 import { scrubForSink } from './secret-values.js';
+import { SMALL_FILE_BYTES, writeSmallFileAtomic } from './small-files.js';
 
 const unsafeChars = /[^A-Za-z0-9._-]/g;
 
@@ -57,6 +58,11 @@ export async function writeArtifact(input: {
   }
   const target = path.join(dir, name);
   const temp = path.join(dir, `.${name}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const bytes = Buffer.byteLength(content, 'utf8');
+  if (bytes <= SMALL_FILE_BYTES) {
+    writeSmallFileAtomic(target, content, temp);
+    return { hostId, path: target, bytes };
+  }
   try {
     await writeCreatingDir(dir, temp, content);
     await rename(temp, target);
@@ -64,7 +70,7 @@ export async function writeArtifact(input: {
     await rm(temp, { force: true });
     throw error;
   }
-  return { hostId, path: target, bytes: Buffer.byteLength(content, 'utf8') };
+  return { hostId, path: target, bytes };
 }
 
 /** An attempt writes several artifacts to one folder: only the first write (ENOENT) creates it. */

@@ -4,7 +4,8 @@
 // only when the same one is there), and its first append to a file reads the lines at the file's end, where a dead
 // worker's last appends are.
 import { createHash } from 'node:crypto';
-import { appendFile, mkdir, open } from 'node:fs/promises';
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import path from 'node:path';
 import type { TaskEvent } from '../domain/events.js';
 import { scrubSecrets } from '../domain/secrets.js';
@@ -45,8 +46,10 @@ export async function appendEvents(file: string, events: TaskEvent[]): Promise<v
     if (!seen.has(lineId) && !fresh.has(lineId)) fresh.set(lineId, line);
   }
   if (fresh.size === 0) return;
-  await mkdir(path.dirname(key), { recursive: true });
-  await appendFile(key, (state.torn ? '\n' : '') + [...fresh.values()].join('\n') + '\n');
+  // Synchronous, as the worker's other small writes (activities/small-files.ts): the append sits between a workflow
+  // activation and its task's completion.
+  mkdirSync(path.dirname(key), { recursive: true });
+  appendFileSync(key, (state.torn ? '\n' : '') + [...fresh.values()].join('\n') + '\n');
   state.torn = false;
   for (const lineId of fresh.keys()) remember(seen, lineId);
 }

@@ -1,6 +1,6 @@
 // The coder's progress after each turn (transcript + counters), saved as artifacts so a retried coder activity
 // resumes where the crashed one stopped instead of asking the model again for turns it already answered.
-import { readFile } from 'node:fs/promises';
+import { readText } from '../small-files.js';
 import path from 'node:path';
 import type { ArtifactRef, CoderTelemetry } from '../../domain/records.js';
 import { scrubSecrets } from '../../domain/secrets.js';
@@ -63,7 +63,7 @@ export interface SavedProgress {
 export async function loadProgress(transcriptPath: string): Promise<SavedProgress | undefined> {
   try {
     const saved = JSON.parse(
-      await readFile(path.join(path.dirname(transcriptPath), PROGRESS_NAME), 'utf8'),
+      await readText(path.join(path.dirname(transcriptPath), PROGRESS_NAME)),
     ) as CoderProgress & { messages: ChatMessage[] };
     const { messages, ...progress } = saved;
     if (!Number.isInteger(progress.step) || progress.step < 1 || !Array.isArray(messages)) return undefined;

@@ -1,11 +1,11 @@
 // The repository map the coder starts from: every file git would see, with line counts for Python.
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { openGit } from '../git/run-git.js';
+import { readText } from '../small-files.js';
 
 async function countLines(file: string): Promise<number | undefined> {
   try {
-    const text = await readFile(file, 'utf8');
+    const text = await readText(file);
     if (text === '') return 0;
     return text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
   } catch {

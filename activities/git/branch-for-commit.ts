@@ -1,9 +1,9 @@
 // Names the branch that keeps a run's commit: created at commit time, never reset, never force-moved. For a
 // repository by URL the names already on the remote count as taken too, so another host's branch is never reused.
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { redactUrls } from '../../domain/repo-url.js';
 import { chooseRunBranch, isRunBranch } from '../../domain/run-branches.js';
+import { readSmallFile } from '../small-files.js';
 import { worktreeError } from './failures.js';
 import { cachedClonePath, remoteEnv } from './repo-cache.js';
 import { openGit, privateGitDir, tryGit, type Git } from './run-git.js';
@@ -60,7 +60,7 @@ async function listRunBranches(git: Git, preferred: string): Promise<Map<string,
 async function cloneOfUrl(worktreePath: string): Promise<string | undefined> {
   const privateDir = await privateGitDir(worktreePath);
   if (!privateDir) return undefined;
-  const relative = (await readFile(path.join(privateDir, 'commondir'), 'utf8').catch(() => '../..')).trim();
+  const relative = (readSmallFile(path.join(privateDir, 'commondir')) ?? '../..').trim();
   const common = path.resolve(privateDir, relative);
   if (path.basename(path.dirname(common)) !== 'repos') return undefined;
   const url = (await tryGit(openGit(common), ['config', '--get', 'remote.origin.url']))?.trim();

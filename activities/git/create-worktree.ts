@@ -1,7 +1,9 @@
 // Creates (or finds again) the git worktree of one attempt: idempotent per (workflowId, attempt).
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { lstatSync, mkdirSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { assertAttempt, toSafeName } from '../artifacts.js';
+import { readSmallFile } from '../small-files.js';
 import { hasPrunableWorktrees, removeStaleAttemptWorktrees } from './stale-worktrees.js';
 import { emptyRepo, invalidTaskId, unknownBaseRef, worktreeError } from './failures.js';
 import {
@@ -70,8 +72,9 @@ export async function createWorktree(input: CreateWorktreeInput): Promise<Create
     // A ref starting with "-" would be read as an option.
     if (input.baseRef.startsWith('-')) throw unknownBaseRef(input.baseRef, input.repoPath);
     // A folder git does not know is debris of an interrupted add: it is ours (keyed by workflow and attempt).
-    await rm(worktreePath, { recursive: true, force: true });
-    await mkdir(path.dirname(worktreePath), { recursive: true });
+    // (Checked and made synchronously, see activities/small-files.ts; debris, rare, is removed asynchronously.)
+    if (lstatSync(worktreePath, { throwIfNoEntry: false })) await rm(worktreePath, { recursive: true, force: true });
+    mkdirSync(path.dirname(worktreePath), { recursive: true });
     // The add resolves the ref itself (one git process less); when it fails, the ref is looked at to say why.
     await runGit(git, ['worktree', 'add', '--detach', worktreePath, `${input.baseRef}^{commit}`]).catch(
       async (error: unknown) => {
@@ -110,17 +113,12 @@ async function explainBaseRef(git: Git, baseRef: string, repoPath: string): Prom
 async function recordBase(worktreePath: string, baseSha: string): Promise<void> {
   const gitDir = await privateGitDir(worktreePath);
   if (!gitDir) throw worktreeError('worktree add', `${worktreePath} has no .git file after it was added`);
-  await writeFile(path.join(gitDir, baseShaFile), `${baseSha}\n`, 'utf8');
+  writeFileSync(path.join(gitDir, baseShaFile), `${baseSha}\n`, 'utf8');
 }
 
 /** The base commit recorded when the worktree was made, if any. */
 export async function readRecordedBase(worktreePath: string): Promise<string | undefined> {
-  try {
-    const gitDir = await privateGitDir(worktreePath);
-    if (!gitDir) return undefined;
-    const text = await readFile(path.join(gitDir, baseShaFile), 'utf8');
-    return /^[0-9a-f]{40,64}$/.test(text.trim()) ? text.trim() : undefined;
-  } catch {
-    return undefined;
-  }
+  const gitDir = await privateGitDir(worktreePath);
+  const text = gitDir ? readSmallFile(path.join(gitDir, baseShaFile))?.trim() : undefined;
+  return text && /^[0-9a-f]{40,64}$/.test(text) ? text : undefined;
 }

@@ -1,8 +1,8 @@
 // Results of repositories by URL go back to the remote: the task's branch is pushed, never forced.
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { GitError } from 'simple-git';
 import { redactUrls } from '../../domain/repo-url.js';
+import { readSmallFile } from '../small-files.js';
 import { pushRejected, worktreeError } from './failures.js';
 import { openGit, privateGitDir } from './run-git.js';
 import { remoteEnv } from './repo-cache.js';
@@ -50,7 +50,7 @@ function rejectionReason(message: string): string {
 export async function isCachedCloneWorktree(worktreePath: string, workDir: string): Promise<boolean> {
   const privateDir = await privateGitDir(worktreePath);
   if (!privateDir) return false;
-  const relative = (await readFile(path.join(privateDir, 'commondir'), 'utf8').catch(() => '../..')).trim();
+  const relative = (readSmallFile(path.join(privateDir, 'commondir')) ?? '../..').trim();
   const common = await canonical(path.resolve(privateDir, relative));
   const repos = await canonical(path.resolve(workDir, 'repos'));
   return common.startsWith(`${repos}${path.sep}`);

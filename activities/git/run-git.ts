@@ -1,7 +1,7 @@
 // Opening repositories and worktrees with git, with the checks that turn bad input into clear, final failures.
-import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { GitError } from 'simple-git';
+import { isDirectorySync, readSmallFile } from '../small-files.js';
 import { gitProcess, type Git } from './git-process.js';
 
 export type { Git } from './git-process.js';
@@ -75,13 +75,9 @@ export async function withRepoLock<T>(repoKey: string, step: () => Promise<T>): 
   }
 }
 
-/** True when `dir` exists and is a folder. */
+/** True when `dir` exists and is a folder (a synchronous stat: see activities/small-files.ts). */
 export async function isDirectory(dir: string): Promise<boolean> {
-  try {
-    return (await stat(dir)).isDirectory();
-  } catch {
-    return false;
-  }
+  return isDirectorySync(dir);
 }
 
 /** Opens the repository at `repoPath`; throws `InvalidRepo` (non-retryable) when it is missing or not a git repository. */
@@ -98,18 +94,14 @@ export async function assertRepo(git: Git, repoPath: string): Promise<void> {
 
 /** A linked worktree's private git folder, read from its `.git` file (`gitdir: <path>`) without starting git. */
 export async function privateGitDir(worktreePath: string): Promise<string | undefined> {
-  try {
-    const pointer = (await readFile(path.join(worktreePath, '.git'), 'utf8')).trim();
-    return pointer.startsWith('gitdir: ') ? path.resolve(worktreePath, pointer.slice('gitdir: '.length)) : undefined;
-  } catch {
-    return undefined;
-  }
+  const pointer = readSmallFile(path.join(worktreePath, '.git'))?.trim();
+  return pointer?.startsWith('gitdir: ') ? path.resolve(worktreePath, pointer.slice('gitdir: '.length)) : undefined;
 }
 
 /** The worktree's HEAD from its private git folder: a branch name when attached, else the detached sha. */
 export async function readWorktreeHead(worktreePath: string): Promise<{ branch?: string; sha?: string }> {
   const gitDir = await privateGitDir(worktreePath);
-  const text = gitDir ? (await readFile(path.join(gitDir, 'HEAD'), 'utf8').catch(() => '')).trim() : '';
+  const text = gitDir ? (readSmallFile(path.join(gitDir, 'HEAD')) ?? '').trim() : '';
   if (text.startsWith('ref: refs/heads/')) return { branch: text.slice('ref: refs/heads/'.length) };
   return /^[0-9a-f]{40,64}$/.test(text) ? { sha: text } : {};
 }

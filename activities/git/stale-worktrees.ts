@@ -1,8 +1,9 @@
 // Earlier attempts' worktrees of the same task: an attempt abandoned with its host lost stays registered (and, on a
 // shared disk, on disk) until the next claim of that task removes it. Read from git's files: no git process when
-// there is nothing to remove.
-import { readdir, readFile, stat } from 'node:fs/promises';
+// there is nothing to remove. Small files, read synchronously (see activities/small-files.ts).
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { readSmallFile } from '../small-files.js';
 import { isDirectory, runGit, type Git } from './run-git.js';
 
 /** The folder holding `worktrees/` of a repository: `<repo>/.git`, or the repository itself when it is bare. */
@@ -14,20 +15,17 @@ async function commonGitDir(repoPath: string): Promise<string> {
 /** Git's worktree registry: per entry, the `.git` file of the worktree it names ('' when unreadable) and its lock. */
 async function registryEntries(repoPath: string): Promise<{ gitFile: string; locked: boolean }[]> {
   const registry = path.join(await commonGitDir(repoPath), 'worktrees');
-  const names = await readdir(registry).catch(() => [] as string[]);
-  return Promise.all(
-    names.map(async (name) => ({
-      gitFile: (await readFile(path.join(registry, name, 'gitdir'), 'utf8').catch(() => '')).trim(),
-      locked: await exists(path.join(registry, name, 'locked')),
-    })),
-  );
+  let names: string[];
+  try {
+    names = readdirSync(registry);
+  } catch {
+    names = [];
+  }
+  return names.map((name) => ({
+    gitFile: (readSmallFile(path.join(registry, name, 'gitdir')) ?? '').trim(),
+    locked: existsSync(path.join(registry, name, 'locked')),
+  }));
 }
-
-const exists = (file: string) =>
-  stat(file).then(
-    () => true,
-    () => false,
-  );
 
 /**
  * True when the registry holds an entry `git worktree prune` would remove: no `gitdir`, or one naming a worktree
@@ -36,10 +34,7 @@ const exists = (file: string) =>
  */
 export async function hasPrunableWorktrees(repoPath: string): Promise<boolean> {
   const entries = await registryEntries(repoPath);
-  const prunable = await Promise.all(
-    entries.map(async (entry) => !entry.locked && (!entry.gitFile || !(await exists(entry.gitFile)))),
-  );
-  return prunable.includes(true);
+  return entries.some((entry) => !entry.locked && (!entry.gitFile || !existsSync(entry.gitFile)));
 }
 
 /** Registered worktree folders named `<prefix>-a<N>` with N below `attempt`. */

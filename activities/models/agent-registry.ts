@@ -1,6 +1,6 @@
 // Reads the agent registry (agents/registry.json, or $TASKLOOP_AGENTS_FILE) on the worker and picks a role's
 // version: its champion unless the task pins one. A missing registry means the built-in versions.
-import { readFile } from 'node:fs/promises';
+import { readText } from '../small-files.js';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ApplicationFailure } from '@temporalio/common';
@@ -32,7 +32,7 @@ export async function loadAgent(
   const file = options.file ?? process.env.TASKLOOP_AGENTS_FILE ?? defaultRegistryFile;
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readText(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT' && options.pinned === undefined)
       return { agent: builtinAgent(role) };
@@ -54,7 +54,7 @@ export async function loadAgent(
   if (agent.prompt === 'builtin') return { agent };
   const promptFile = path.resolve(path.dirname(file), agent.prompt);
   try {
-    return { agent, prompt: await readFile(promptFile, 'utf8') };
+    return { agent, prompt: await readText(promptFile) };
   } catch (error) {
     throw invalidRegistry(`prompt ${promptFile} of ${role}/${agent.version} cannot be read (${String(error)})`);
   }

@@ -1,5 +1,5 @@
 // Loads a `scripted:<file>` model file on the worker; the format itself is validated by domain/model-script.ts.
-import { readFile } from 'node:fs/promises';
+import { readText } from '../small-files.js';
 import { ApplicationFailure } from '@temporalio/common';
 import { parseScript, type Script } from '../../domain/model-script.js';
 
@@ -17,7 +17,7 @@ function invalidScript(file: string, problem: string): ApplicationFailure {
 export async function loadScript(file: string): Promise<Script> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readText(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'the file does not exist' : `it cannot be read (${code ?? String(error)})`;

@@ -1,7 +1,6 @@
 // Review rule `python_syntax`: parses changed Python files as ast.parse does (nothing imported or run), in the
 // worker's long-lived sandboxed parser (syntax-server.ts).
-import { constants } from 'node:fs';
-import { open, realpath } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, openSync, readFileSync, realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Finding } from '../../domain/records.js';
@@ -18,28 +17,38 @@ export type SourceRead = PythonSource | { name: string; tooLarge: number };
  * Reads each changed `.py` file that is a regular file inside the worktree; deleted files and symbolic links are
  * skipped (a commit holds a link's target path, not Python). Read before the tests start, so no repository code
  * runs meanwhile: the parser sees what was staged, and a link swapped in by a test cannot make the worker read
- * (and quote, in a message) a file outside the worktree.
+ * (and quote, in a message) a file outside the worktree. Read synchronously, as the worker's other small files (see
+ * activities/small-files.ts): this sits between the diff and the start of the tests.
  */
 export async function readPythonSources(worktreePath: string, changedFiles: string[]): Promise<SourceRead[]> {
-  const root = await realpath(worktreePath);
+  const root = realpathSync.native(worktreePath);
   const read: SourceRead[] = [];
   for (const name of changedFiles.filter((file) => file.endsWith('.py'))) {
     const file = path.join(root, name);
-    const real = await realpath(file).catch(() => undefined);
-    if (real !== file) continue; // gone, or reached through a link
-    const handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW).catch(() => undefined);
-    if (!handle) continue;
+    if (realOrUndefined(file) !== file) continue; // gone, or reached through a link
+    let fd: number;
     try {
-      const info = await handle.stat();
+      fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+    } catch {
+      continue;
+    }
+    try {
+      const info = fstatSync(fd);
       if (!info.isFile()) continue;
-      read.push(
-        info.size > MAX_SOURCE_BYTES ? { name, tooLarge: info.size } : { name, source: await handle.readFile() },
-      );
+      read.push(info.size > MAX_SOURCE_BYTES ? { name, tooLarge: info.size } : { name, source: readFileSync(fd) });
     } finally {
-      await handle.close();
+      closeSync(fd);
     }
   }
   return read;
+}
+
+function realOrUndefined(file: string): string | undefined {
+  try {
+    return realpathSync.native(file);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The findings for sources read by readPythonSources, in their order. */

@@ -94,6 +94,8 @@ class SyntaxServer {
   private waiting?: Waiting;
   private queue: Promise<unknown> = Promise.resolve();
   private idleTimer?: NodeJS.Timeout;
+  /** Folders of retired parsers not yet exited. */
+  private readonly retiring = new Set<string>();
 
   constructor(private readonly policy: SandboxPolicy) {}
 
@@ -111,7 +113,7 @@ class SyntaxServer {
   /** Kills the parser and removes its folder at once (the worker is exiting: no exit event will follow). */
   stop(): void {
     this.child?.kill('SIGKILL');
-    if (this.folder) rmSync(this.folder, { recursive: true, force: true });
+    for (const folder of [this.folder, ...this.retiring]) if (folder) rmSync(folder, { recursive: true, force: true });
   }
 
   private async request(sources: PythonSource[], timeoutMs: number): Promise<SyntaxProblem[]> {
@@ -120,7 +122,7 @@ class SyntaxServer {
     const body = await new Promise<Buffer>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiting = undefined;
-        child.kill('SIGKILL');
+        this.retire(child, 'kill');
         reject(checkFailed(`no result within ${timeoutMs} ms; the parser was stopped`));
       }, timeoutMs);
       const settle = (done: () => void) => {
@@ -139,7 +141,7 @@ class SyntaxServer {
       }
       child.stdin.write(Buffer.concat(parts));
     });
-    this.idleTimer = setTimeout(() => child.stdin.end(), IDLE_EXIT_MS).unref();
+    this.idleTimer = setTimeout(() => this.retire(child, 'end'), IDLE_EXIT_MS).unref();
     const problems = parseProblems(body.toString('utf8'));
     if (!problems) throw checkFailed(`an unreadable reply (${body.length} bytes)`);
     return problems;
@@ -207,6 +209,29 @@ class SyntaxServer {
     const body = this.output.subarray(newline + 1, newline + 1 + size);
     this.output = this.output.subarray(newline + 1 + size);
     this.waiting?.resolve(body);
+  }
+
+  /**
+   * Stops using `child` at once (killed after a timeout, or its input ended when idle), so the next request starts a
+   * new parser instead of reaching one on its way out; its folder goes when it has exited.
+   */
+  private retire(child: ChildProcessWithoutNullStreams, how: 'kill' | 'end'): void {
+    if (this.child !== child) return;
+    const folder = this.folder;
+    this.child = undefined;
+    this.folder = undefined;
+    clearTimeout(this.idleTimer);
+    if (folder) {
+      this.retiring.add(folder);
+      const removeFolder = () => {
+        this.retiring.delete(folder);
+        rmSync(folder, { recursive: true, force: true });
+      };
+      if (child.exitCode !== null || child.signalCode !== null) removeFolder();
+      else child.once('exit', removeFolder);
+    }
+    if (how === 'kill') child.kill('SIGKILL');
+    else child.stdin.end();
   }
 
   private onExit(child: ChildProcessWithoutNullStreams, reason: string): void {

@@ -1,9 +1,10 @@
 // RLIMIT_NPROC does not bind root, so a worker running as root caps the sandbox's processes with a pids
 // cgroup instead (cgroup v1 `pids` or v2 with the pids controller), when it can create one.
 import { randomBytes } from 'node:crypto';
-import { readlinkSync } from 'node:fs';
-import { access, mkdir, readdir, readFile, rmdir, writeFile } from 'node:fs/promises';
+import { mkdirSync, readlinkSync, rmdirSync, writeFileSync } from 'node:fs';
+import { access, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { readSmallFile } from '../small-files.js';
 
 const roots = ['/sys/fs/cgroup/pids', '/sys/fs/cgroup'];
 
@@ -60,10 +61,15 @@ export async function createPidsCgroup(max: number): Promise<PidsCgroup | undefi
   if (!root) return undefined;
   const dir = path.join(root, `taskloop-${pidNamespace}-${process.pid}-${randomBytes(4).toString('hex')}`);
   try {
-    await mkdir(dir);
-    await writeFile(path.join(dir, 'pids.max'), String(max));
+    // cgroupfs files, once per run: synchronous, as the worker's other small files (activities/small-files.ts).
+    mkdirSync(dir);
+    writeFileSync(path.join(dir, 'pids.max'), String(max));
   } catch {
-    await rmdir(dir).catch(() => undefined);
+    try {
+      rmdirSync(dir);
+    } catch {
+      // Not made, or already gone.
+    }
     return undefined;
   }
   return { path: dir, version: root === '/sys/fs/cgroup' ? 2 : 1, remove: () => killAndRemove(dir) };
@@ -87,10 +93,7 @@ async function killAndRemove(dir: string): Promise<void> {
 }
 
 async function processesIn(dir: string): Promise<number[]> {
-  return (await readFile(path.join(dir, 'cgroup.procs'), 'utf8').catch(() => ''))
-    .split('\n')
-    .filter(Boolean)
-    .map(Number);
+  return (readSmallFile(path.join(dir, 'cgroup.procs')) ?? '').split('\n').filter(Boolean).map(Number);
 }
 
 /**
@@ -101,7 +104,7 @@ async function processesIn(dir: string): Promise<number[]> {
 async function removeWhenReleased(dir: string): Promise<void> {
   for (let waitMs = 1; ; waitMs *= 2) {
     try {
-      await rmdir(dir);
+      rmdirSync(dir);
       return;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EBUSY' || waitMs > 512) return;

@@ -1,8 +1,10 @@
 // Durable records of running test process groups (one file per worktree in the work folder), so a retried
 // activity, a restarted worker or a cancellation can kill a group that an earlier, crashed worker started.
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { readSmallFile } from '../small-files.js';
 import { killGroup } from './process-tree.js';
 
 interface ProcessRecord {
@@ -18,43 +20,42 @@ const recordFile = (dir: string, worktree: string) =>
   path.join(dir, `${createHash('sha256').update(path.resolve(worktree)).digest('hex').slice(0, 16)}.json`);
 
 async function startTicksOf(pid: number): Promise<string | undefined> {
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-    // The command name (field 2) may hold spaces; fields after its closing parenthesis are plain.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-  } catch {
-    return undefined;
-  }
+  const stat = readSmallFile(`/proc/${pid}/stat`);
+  // The command name (field 2) may hold spaces; fields after its closing parenthesis are plain.
+  return stat?.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
 }
 
 async function killRecorded(file: string): Promise<number | undefined> {
   let record: ProcessRecord;
   try {
-    record = JSON.parse(await readFile(file, 'utf8')) as ProcessRecord;
+    record = JSON.parse(readSmallFile(file) ?? '') as ProcessRecord;
   } catch {
     return undefined;
   }
   const alive = (await startTicksOf(record.pgid)) === record.startTicks;
   if (alive) killGroup(record.pgid, 'SIGKILL');
-  await rm(file, { force: true });
+  rmSync(file, { force: true });
   return alive ? record.pgid : undefined;
 }
 
-/** Records `pgid` as the group running in `worktree`; undefined removes the record (the group has ended). */
+/**
+ * Records `pgid` as the group running in `worktree`; undefined removes the record (the group has ended). Once per test
+ * run, on its way to start: small files, written synchronously (see activities/small-files.ts).
+ */
 export async function recordGroup(dir: string, worktree: string, pgid: number | undefined): Promise<void> {
   const file = recordFile(dir, worktree);
   if (pgid === undefined) {
-    await rm(file, { force: true });
+    rmSync(file, { force: true });
     return;
   }
-  await mkdir(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true });
   const record: ProcessRecord = {
     pgid,
     startTicks: (await startTicksOf(pgid)) ?? '',
     worktree: path.resolve(worktree),
     recordedAt: new Date().toISOString(),
   };
-  await writeFile(file, JSON.stringify(record));
+  writeFileSync(file, JSON.stringify(record));
 }
 
 /** Kills the group an earlier run left in `worktree` (a retried activity must never overlap it). */

@@ -1,6 +1,6 @@
 // The one way taskloop runs repository code: in bubblewrap (default) or, by explicit opt-in, unsandboxed;
 // in both modes with resource limits, output streamed to capped files and the process group recorded.
-import { mkdir } from 'node:fs/promises';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { buildSandboxEnv, buildTestEnv } from '../process-env.js';
 import { bwrapArgs, prlimitArgs, SANDBOX_HOME } from './bwrap-args.js';
@@ -56,9 +56,9 @@ export async function runSandboxed(input: SandboxedRunInput): Promise<SandboxedR
   const stdoutFile = path.join(input.logDir, 'stdout.log');
   const stderrFile = path.join(input.logDir, 'stderr.log');
   // Independent set-up side by side: the run starts sooner (the test node's diff runs meanwhile; see gate.ts).
+  mkdirSync(input.logDir, { recursive: true });
   const [python] = await Promise.all([
     policy.mode === 'bwrap' ? findPythonPaths() : { readOnly: [], binDirs: [] },
-    mkdir(input.logDir, { recursive: true }),
     // A retried run must never overlap the group an earlier (perhaps crashed) run left in this worktree.
     input.processDir ? killGroupIn(input.processDir, input.worktree) : undefined,
   ]);

@@ -1,11 +1,12 @@
 // Copies a log into an artifact with secret values removed, chunk by chunk, so a huge log is never held whole.
 import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, statSync } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { once } from 'node:events';
 import { MIN_SECRET_LENGTH, scrubText } from '../../domain/secrets.js';
 import type { ArtifactRef } from '../../domain/records.js';
+import { readSmallFile, SMALL_FILE_BYTES, writeSmallFileAtomic } from '../small-files.js';
 
 /** Emits all but a carry long enough that no secret can straddle the cut unseen, moving the cut past any that would. */
 export function scrubChunk(buffer: string, secrets: string[], final: boolean): { out: string; carry: string } {
@@ -30,7 +31,10 @@ export function scrubChunk(buffer: string, secrets: string[], final: boolean): {
   return { out: scrubText(buffer.slice(0, cut), secrets), carry: buffer.slice(cut) };
 }
 
-/** Streams `source` into `<dir>/<name>` (temp file + rename), scrubbed of `secretValues`. */
+/**
+ * Streams `source` into `<dir>/<name>` (temp file + rename), scrubbed of `secretValues`; a log of at most
+ * SMALL_FILE_BYTES is read, scrubbed and written whole, synchronously (see activities/small-files.ts).
+ */
 export async function scrubFileToArtifact(input: {
   source: string;
   dir: string;
@@ -39,9 +43,16 @@ export async function scrubFileToArtifact(input: {
   hostId: string;
 }): Promise<ArtifactRef> {
   const secrets = [...new Set(input.secretValues)].filter((value) => value.length >= MIN_SECRET_LENGTH);
-  await mkdir(input.dir, { recursive: true });
   const target = path.join(input.dir, input.name);
   const temp = path.join(input.dir, `.${input.name}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const size = statSync(input.source, { throwIfNoEntry: false })?.size ?? 0;
+  if (size <= SMALL_FILE_BYTES) {
+    // A missing source is an empty log.
+    const scrubbed = scrubText(readSmallFile(input.source) ?? '', secrets);
+    writeSmallFileAtomic(target, scrubbed, temp);
+    return { hostId: input.hostId, path: target, bytes: Buffer.byteLength(scrubbed, 'utf8') };
+  }
+  await mkdir(input.dir, { recursive: true });
   const sink = createWriteStream(temp);
   try {
     let carry = '';

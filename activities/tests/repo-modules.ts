@@ -1,5 +1,6 @@
-// The repository's own top-level Python modules, so an import of one of them is not read as a missing package.
-import { readdir } from 'node:fs/promises';
+// The repository's own top-level Python modules, so an import of one of them is not read as a missing package. Two
+// folder listings or so, read synchronously as the worker's other small reads (see activities/small-files.ts).
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 
 const identifier = /^[A-Za-z_]\w*$/;
@@ -30,7 +31,7 @@ async function holdsPython(dir: string): Promise<boolean> {
 
 async function entries(dir: string) {
   try {
-    return await readdir(dir, { withFileTypes: true });
+    return readdirSync(dir, { withFileTypes: true });
   } catch {
     return [];
   }

@@ -1,7 +1,7 @@
 // The test node: runs the task's test command in the worktree, through the sandbox, and returns a
 // TestRunResult (a failing run is a value). The review's path rules run first: a refused change never runs.
-import { existsSync } from 'node:fs';
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { STDERR_EXCERPT_CHARS, STDOUT_EXCERPT_CHARS, tailExcerpt } from '../../domain/evidence.js';
@@ -9,6 +9,7 @@ import type { FailureCause } from '../../domain/failure-causes.js';
 import type { Finding, ReviewResult, TestCaseResult, TestRunResult } from '../../domain/records.js';
 import { scrubText } from '../../domain/secrets.js';
 import { writeArtifact } from '../artifacts.js';
+import { readText } from '../small-files.js';
 import { readTail } from '../sandbox/output-files.js';
 import type { SandboxPolicy } from '../sandbox/policy.js';
 import { runSandboxed } from '../sandbox/run-sandboxed.js';
@@ -94,8 +95,10 @@ async function runCommand(input: RunTestsInput, gate?: Promise<boolean>): Promis
   const outDir = path.join(artifactDir, 'test-out'); // the one artifact folder the run may write (its JUnit report)
   const junitPath = path.join(outDir, 'junit.xml');
   const pytest = isPytestCommand(input.command);
-  // A retried run must not read the previous run's report.
-  await Promise.all([mkdir(outDir, { recursive: true }), rm(junitPath, { force: true })]);
+  // A retried run must not read the previous run's report. (Small files and folders: synchronous, see
+  // activities/small-files.ts.)
+  mkdirSync(outDir, { recursive: true });
+  rmSync(junitPath, { force: true });
 
   const run = await runSandboxed({
     argv: pytest ? withPytestOptions(input.command, junitPath) : input.command,
@@ -122,7 +125,7 @@ async function runCommand(input: RunTestsInput, gate?: Promise<boolean>): Promis
   const scrub = (text: string) => scrubText(text, input.secretValues);
   const junitXml = pytest ? await readOptional(junitPath) : undefined;
   // pytest's own report is unscrubbed: only the scrubbed copy below stays among the artifacts.
-  await rm(outDir, { recursive: true, force: true });
+  rmSync(outDir, { recursive: true, force: true });
   const allCases = junitXml === undefined ? [] : readCases(junitXml, input.worktreePath);
   const counts = countCases(allCases);
   // Logs are streamed to files by the sandbox; only their tails are read back, so a huge log is never loaded whole.
@@ -137,7 +140,7 @@ async function runCommand(input: RunTestsInput, gate?: Promise<boolean>): Promis
       ? undefined
       : writeArtifact({ dir: artifactDir, name: 'junit.xml', content: scrub(junitXml), hostId: input.hostId }),
   ]);
-  await rm(path.dirname(run.stdoutFile), { recursive: true, force: true });
+  rmSync(path.dirname(run.stdoutFile), { recursive: true, force: true });
   const [stdoutTail, stderrTail] = (
     await Promise.all([readTail(log.path, PATTERN_TAIL_BYTES), readTail(errors.path, PATTERN_TAIL_BYTES)])
   ).map(scrub) as [string, string];
@@ -201,7 +204,7 @@ function readCases(xml: string, worktreePath: string): TestCaseResult[] {
 
 async function readOptional(file: string): Promise<string | undefined> {
   try {
-    return await readFile(file, 'utf8');
+    return await readText(file);
   } catch {
     return undefined;
   }

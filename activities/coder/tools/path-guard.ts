@@ -1,5 +1,6 @@
 // Every coder tool path goes through here: repo-relative, inside the worktree, never into .git.
-import { lstat, realpath } from 'node:fs/promises';
+// Checked synchronously, as the worker's other small file-system reads (see activities/small-files.ts).
+import { lstatSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 
 export interface ResolvedPath {
@@ -35,7 +36,7 @@ export async function resolveInWorktree(root: string, p: string): Promise<Resolv
   if (segments[0] === '..') return refuse(p, 'it leaves the worktree');
   if (segments.some((s) => s.toLowerCase() === '.git')) return refuse(p, 'git internals (.git) are off limits');
 
-  const realRoot = await realpath(root);
+  const realRoot = realpathSync.native(root);
   const realGit = path.join(realRoot, '.git');
   // Walk every prefix so a symlinked directory anywhere on the way is caught, not only the last part.
   let current = root;
@@ -43,14 +44,14 @@ export async function resolveInWorktree(root: string, p: string): Promise<Resolv
     current = path.join(current, segment);
     let isLink: boolean;
     try {
-      isLink = (await lstat(current)).isSymbolicLink();
+      isLink = lstatSync(current).isSymbolicLink();
     } catch {
       break; // Does not exist yet (e.g. a file to create); its existing ancestors were checked.
     }
     if (!isLink) continue;
     let target: string;
     try {
-      target = await realpath(current);
+      target = realpathSync.native(current);
     } catch {
       return refuse(p, `'${path.relative(root, current)}' is a symlink whose target does not exist`);
     }

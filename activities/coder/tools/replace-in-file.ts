@@ -1,5 +1,5 @@
 // replace_in_file: the patch tool; `old` must occur exactly once, else the reply shows the real lines.
-import { readFile, writeFile } from 'node:fs/promises';
+import { readText, writeText } from '../../small-files.js';
 import { z } from 'zod';
 import { defineTool } from './define-tool.js';
 import { findClosestRegion, formatRegion, occurrenceLines } from './closest-lines.js';
@@ -56,7 +56,7 @@ export const replaceInFileTool = defineTool({
 
     let text: string;
     try {
-      text = await readFile(absolute, 'utf8');
+      text = await readText(absolute);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       const why =
@@ -72,7 +72,7 @@ export const replaceInFileTool = defineTool({
       return fail(context, relative, describeMismatch(relative, text, old));
 
     try {
-      await writeFile(absolute, text.slice(0, at) + args.new + text.slice(at + old.length), 'utf8');
+      await writeText(absolute, text.slice(0, at) + args.new + text.slice(at + old.length));
     } catch (error) {
       return fail(
         context,

@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { artifactDirFor, toSafeName, writeArtifact } from '../../../activities/artifacts.js';
+import { SMALL_FILE_BYTES } from '../../../activities/small-files.js';
 import { makeTempDir, removeDirs } from '../../support/git-repo.js';
 
 const dirs: string[] = [];
@@ -32,16 +33,20 @@ describe('toSafeName', () => {
 });
 
 describe('writeArtifact', () => {
-  it('creates the folder, writes the content and leaves no temp file', async () => {
+  // Small content is written synchronously, larger content through fs/promises (activities/small-files.ts).
+  it.each([
+    ['small', ''],
+    ['larger than SMALL_FILE_BYTES', 'z'.repeat(SMALL_FILE_BYTES)],
+  ])('creates the folder, writes %s content and leaves no temp file', async (_, padding) => {
     const root = await makeTempDir();
     dirs.push(root);
     const dir = path.join(root, 'deep', 'er');
 
-    const ref = await writeArtifact({ dir, name: 'diff.patch', content: 'héllo\n', hostId: 'h1' });
-    await writeArtifact({ dir, name: 'diff.patch', content: 'héllo again\n', hostId: 'h1' });
+    const ref = await writeArtifact({ dir, name: 'diff.patch', content: `${padding}héllo\n`, hostId: 'h1' });
+    await writeArtifact({ dir, name: 'diff.patch', content: `${padding}héllo again\n`, hostId: 'h1' });
 
-    expect(ref).toEqual({ hostId: 'h1', path: path.join(dir, 'diff.patch'), bytes: 7 });
-    expect(await readFile(ref.path, 'utf8')).toBe('héllo again\n');
+    expect(ref).toEqual({ hostId: 'h1', path: path.join(dir, 'diff.patch'), bytes: padding.length + 7 });
+    expect(await readFile(ref.path, 'utf8')).toBe(`${padding}héllo again\n`);
     expect(await readdir(dir)).toEqual(['diff.patch']);
   });
 

@@ -1,7 +1,8 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { scrubChunk, scrubFileToArtifact } from '../../../../activities/sandbox/scrub-file.js';
+import { SMALL_FILE_BYTES } from '../../../../activities/small-files.js';
 import { makeTempDir, removeDirs } from '../../../support/git-repo.js';
 
 const dirs: string[] = [];
@@ -24,11 +25,15 @@ describe('scrubbing a log chunk by chunk', () => {
     }
   });
 
-  it('copies a log into an artifact without the secret values', async () => {
+  // A small log is read and written whole; a larger one is streamed chunk by chunk (64 KiB reads).
+  it.each([
+    ['a small log, whole', 200_000],
+    ['a large log, streamed', SMALL_FILE_BYTES + 200_000],
+  ])('copies %s into an artifact without the secret values', async (_, padding) => {
     const dir = await makeTempDir();
     dirs.push(dir);
     const source = path.join(dir, 'raw.log');
-    await writeFile(source, `${'x'.repeat(200_000)}token-abcdef${'y'.repeat(70_000)}token-abcdef`);
+    await writeFile(source, `${'x'.repeat(padding)}token-abcdef${'y'.repeat(70_000)}token-abcdef`);
     const ref = await scrubFileToArtifact({
       source,
       dir,
@@ -40,5 +45,7 @@ describe('scrubbing a log chunk by chunk', () => {
     expect(text).not.toContain('token-abcdef');
     expect(text.match(/\[redacted\]/g)).toHaveLength(2);
     expect(ref.bytes).toBe(Buffer.byteLength(text));
+    expect(text).toHaveLength(padding + 70_000 + 2 * '[redacted]'.length);
+    expect(await readdir(dir)).toEqual(['raw.log', 'test-stdout.log']);
   });
 });
