@@ -43,12 +43,14 @@ export async function saveProgress(input: {
       name: TRANSCRIPT_NAME,
       content: JSON.stringify(messages, null, 2),
       hostId: input.hostId,
+      secretValues: input.secretValues,
     }),
     writeArtifact({
       dir: input.dir,
       name: PROGRESS_NAME,
       content: JSON.stringify(scrubSecrets({ ...input.progress, messages }, input.secretValues)),
       hostId: input.hostId,
+      secretValues: input.secretValues,
     }),
   ]);
   return transcript;

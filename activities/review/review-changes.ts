@@ -59,6 +59,7 @@ export async function reviewDiff(
     name: 'diff.patch',
     content: scrubText(diff, hidden),
     hostId: input.hostId,
+    secretValues: hidden,
   });
   return {
     passed: findings.length === 0,
