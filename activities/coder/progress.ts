@@ -1,11 +1,11 @@
 // The coder's progress after each turn (transcript + counters), saved as artifacts so a retried coder activity
 // resumes where the crashed one stopped instead of asking the model again for turns it already answered.
-import { readText } from '../small-files.js';
 import path from 'node:path';
 import type { ArtifactRef, CoderTelemetry } from '../../domain/records.js';
 import { scrubSecrets } from '../../domain/secrets.js';
 import { writeArtifact } from '../artifacts.js';
 import type { ChatMessage } from '../models/types.js';
+import { readText } from '../small-files.js';
 
 export const TRANSCRIPT_NAME = 'transcript.json';
 const PROGRESS_NAME = 'coder-progress.json';

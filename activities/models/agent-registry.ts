@@ -1,9 +1,9 @@
 // Reads the agent registry (agents/registry.json, or $TASKLOOP_AGENTS_FILE) on the worker and picks a role's
 // version: its champion unless the task pins one. A missing registry means the built-in versions.
-import { readText } from '../small-files.js';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ApplicationFailure } from '@temporalio/common';
+import { readText } from '../small-files.js';
 import {
   builtinAgent,
   parseAgentRegistry,

@@ -1,7 +1,7 @@
 // Loads a `scripted:<file>` model file on the worker; the format itself is validated by domain/model-script.ts.
-import { readText } from '../small-files.js';
 import { ApplicationFailure } from '@temporalio/common';
 import { parseScript, type Script } from '../../domain/model-script.js';
+import { readText } from '../small-files.js';
 
 export { formatJsonPath, parseScript, type Script, type ScriptedTurn } from '../../domain/model-script.js';
 

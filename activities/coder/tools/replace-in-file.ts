@@ -1,6 +1,6 @@
 // replace_in_file: the patch tool; `old` must occur exactly once, else the reply shows the real lines.
-import { readText, writeText } from '../../small-files.js';
 import { z } from 'zod';
+import { readText, writeText } from '../../small-files.js';
 import { defineTool } from './define-tool.js';
 import { findClosestRegion, formatRegion, occurrenceLines } from './closest-lines.js';
 import { resolveInWorktree } from './path-guard.js';
