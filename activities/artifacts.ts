@@ -1,12 +1,11 @@
 // Artifacts: large texts (logs, diffs, JUnit XML) stored on the host's disk; only an `ArtifactRef` travels through Temporal.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ArtifactRef } from '../domain/records.js';
 import { scrubText } from '../domain/secrets.js';
 import { scrubForSink } from './secret-values.js';
-import { SMALL_FILE_BYTES, writeSmallFileAtomic } from './small-files.js';
+import { writeFileAtomic } from './small-files.js';
 
 const unsafeChars = /[^A-Za-z0-9._-]/g;
 
@@ -64,28 +63,7 @@ export async function writeArtifact(input: {
   }
   const target = path.join(dir, name);
   const temp = path.join(dir, `.${name}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  const bytes = Buffer.byteLength(content, 'utf8');
-  if (bytes <= SMALL_FILE_BYTES) {
-    writeSmallFileAtomic(target, content, temp);
-    return { hostId, path: target, bytes };
-  }
-  try {
-    await writeCreatingDir(dir, temp, content);
-    await rename(temp, target);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
-  return { hostId, path: target, bytes };
-}
-
-/** An attempt writes several artifacts to one folder: only the first write (ENOENT) creates it. */
-async function writeCreatingDir(dir: string, file: string, content: string): Promise<void> {
-  try {
-    await writeFile(file, content, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    await mkdir(dir, { recursive: true });
-    await writeFile(file, content, 'utf8');
-  }
+  // An attempt writes several artifacts to one folder: only the first write (ENOENT) creates it.
+  await writeFileAtomic(target, content, temp);
+  return { hostId, path: target, bytes: Buffer.byteLength(content, 'utf8') };
 }

@@ -5,7 +5,7 @@
 // host's own folders on local disk, so a call holds the event loop for microseconds; logs and large content keep
 // their asynchronous, streaming paths.
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /** Content up to this size is written synchronously; larger content goes through fs/promises. */
@@ -45,8 +45,27 @@ export function isDirectorySync(dir: string): boolean {
 
 /**
  * Writes `content` to `file` atomically (a temporary file beside it, renamed into place), creating the folder when the
- * first write finds it missing; the temporary file is removed when the write fails.
+ * first write finds it missing; the temporary file is removed when the write fails. Synchronous up to
+ * SMALL_FILE_BYTES, through fs/promises beyond.
  */
+export async function writeFileAtomic(file: string, content: string, temp: string): Promise<void> {
+  if (Buffer.byteLength(content, 'utf8') <= SMALL_FILE_BYTES) return writeSmallFileAtomic(file, content, temp);
+  try {
+    try {
+      await writeFile(temp, content, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      await mkdir(path.dirname(temp), { recursive: true });
+      await writeFile(temp, content, 'utf8');
+    }
+    await rename(temp, file);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+}
+
+/** writeFileAtomic for content known to be small, synchronously. */
 export function writeSmallFileAtomic(file: string, content: string, temp: string): void {
   try {
     try {

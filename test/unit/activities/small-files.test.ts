@@ -6,6 +6,7 @@ import {
   readSmallFile,
   readText,
   SMALL_FILE_BYTES,
+  writeFileAtomic,
   writeSmallFileAtomic,
   writeText,
 } from '../../../activities/small-files.js';
@@ -41,12 +42,15 @@ describe('small files', () => {
     expect(await readdir(dir)).toEqual(['result.json']);
   });
 
-  it('leaves the old file and no temporary file when the rename fails', async () => {
+  it.each([
+    ['small', '{"passed":true}'],
+    ['larger than SMALL_FILE_BYTES', `{"log":"${'x'.repeat(SMALL_FILE_BYTES)}"}`],
+  ])('leaves the old entry and no temporary file when the rename of %s content fails', async (_, content) => {
     const dir = await tempDir();
     // A folder in the target's place: the rename fails after the temporary file was written.
     const target = path.join(dir, 'verdict.json');
     await mkdir(target);
-    expect(() => writeSmallFileAtomic(target, '{"passed":true}', `${target}.tmp`)).toThrow(/EISDIR|ENOTEMPTY|EEXIST/);
+    await expect(writeFileAtomic(target, content, `${target}.tmp`)).rejects.toThrow(/EISDIR|ENOTEMPTY|EEXIST/);
     expect(await readdir(dir)).toEqual(['verdict.json']);
     expect(isDirectorySync(target)).toBe(true);
   });
