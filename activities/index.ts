@@ -10,7 +10,9 @@ export type {
   CoderInput,
   CommitAndRemoveResult,
   ReviewInput,
+  TestAndReviewResult,
   TestInput,
+  TestsAfterCoder,
 } from './task-activities.js';
 
 export function createActivities(deps: ActivityDeps) {

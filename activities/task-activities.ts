@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Context } from '@temporalio/activity';
 import { agentLabel } from '../domain/agents.js';
 import type { TaskEvent } from '../domain/events.js';
-import type { CoderResult, CommitResult, JudgeResult, ReviewResult } from '../domain/records.js';
+import type { CommitResult, JudgeResult, ReviewResult } from '../domain/records.js';
 import { artifactDirFor } from './artifacts.js';
 import { heartbeatWhile } from './heartbeat-while.js';
 import { loadProgress, TRANSCRIPT_NAME, type CoderHeartbeat } from './coder/progress.js';
@@ -33,10 +33,12 @@ import { reviewChanges } from './review/index.js';
 import { resolveSecretValues, scrubForSink } from './secret-values.js';
 import { processRecordsDir, resolveWorkerSandbox, sandboxPolicyFor, type WorkerSandbox } from './sandbox/index.js';
 import { runTests, testThenCommit } from './tests/index.js';
+import { testsAfterCoder } from './tests-after-coder.js';
 import type {
   AttemptRef,
   Claim,
   ClaimInput,
+  CoderAndTestsResult,
   CoderInput,
   CommitAndRemoveResult,
   CommitInput,
@@ -87,6 +89,49 @@ export function createTaskActivities(deps: ActivityDeps) {
     const context = Context.current();
     return { heartbeat: (details?: unknown) => context.heartbeat(details), signal: context.cancellationSignal };
   };
+  /** The test node's work: the tests, and the review's rules and the commit when asked (TestInput.review, .commit). */
+  const testNode = (input: TestInput): Promise<TestAndReviewResult> => {
+    const secretValues = resolveSecretValues(input.secretEnvNames);
+    const dir = artifactDir(input);
+    const context = activityContext();
+    const run = () =>
+      runTests({
+        worktreePath: input.worktreePath,
+        command: input.command,
+        testEnv: input.testEnv,
+        sandbox: sandboxPolicyFor(workerSandbox, input.sandbox),
+        pathPolicy: input.pathPolicy,
+        // The review's syntax check runs like the review activity's: in the worker's default sandbox.
+        review: input.review && {
+          secretValues: resolveSecretValues(input.review.secretEnvNames),
+          artifactDir: dir,
+          hostId: deps.hostId,
+          sandbox: sandboxPolicyFor(workerSandbox),
+        },
+        processDir: processRecordsDir(deps.workDir),
+        timeoutMs: input.timeoutMs,
+        secretValues,
+        artifactDir: dir,
+        hostId: deps.hostId,
+        maxCases: input.maxCases,
+        ...context,
+      });
+    const after = input.commit;
+    if (!after || !input.review) return run();
+    return testThenCommit({
+      runTests: run,
+      acceptanceTests: after.acceptanceTests,
+      stateDir: dir,
+      signal: context.signal,
+      // The review staged the change it passed: the commit records exactly that, as the commit activity would.
+      commit: () =>
+        commitAttempt({
+          ...{ workflowId: input.workflowId, attempt: input.attempt, worktreePath: input.worktreePath },
+          ...{ branch: after.branch, message: after.message, staged: true, secretEnvNames: input.secretEnvNames },
+          removeWorktree: { repoPath: after.repoPath },
+        }),
+    });
+  };
 
   return {
     /** Picks this host for the attempt and creates (or finds) its worktree; returns the host's own queue. */
@@ -111,9 +156,12 @@ export function createTaskActivities(deps: ActivityDeps) {
       };
     },
 
-    /** Runs the coder; a retry of this activity (or a re-run of the node) resumes from the transcript saved after each turn. */
-    async runCoder(input: CoderInput): Promise<CoderResult> {
-      const { info } = Context.current();
+    /**
+     * Runs the coder; a retry of this activity (or a re-run of the node) resumes from the transcript saved after each
+     * turn. With `thenTests` it runs the test node too once the coder finishes (activities/tests-after-coder.ts).
+     */
+    async runCoder(input: CoderInput): Promise<CoderAndTestsResult> {
+      const { info, client } = Context.current();
       const dir = artifactDir(input);
       const details = info.heartbeatDetails as CoderHeartbeat | undefined;
       // The worktree's listing (a git process, for the first message) runs beside the reads below.
@@ -175,57 +223,24 @@ export function createTaskActivities(deps: ActivityDeps) {
           resume,
           ...activityContext(),
         });
-        return {
+        const coder = {
           ...result,
           agent: agentLabel(agent),
           ...(learning.skillsOffered.length > 0 ? { skillsOffered: learning.skillsOffered } : {}),
         };
+        // The test node's heartbeats replace the coder's details: a retry then finds the transcript at its own path.
+        const tested = await testsAfterCoder({
+          ...{ coder, input, client, runTestNode: testNode },
+          signal: Context.current().cancellationSignal,
+        });
+        return tested ? { ...coder, tested } : coder;
       } finally {
         await listed;
       }
     },
 
     async runTests(input: TestInput): Promise<TestAndReviewResult> {
-      const secretValues = resolveSecretValues(input.secretEnvNames);
-      const dir = artifactDir(input);
-      const context = activityContext();
-      const run = () =>
-        runTests({
-          worktreePath: input.worktreePath,
-          command: input.command,
-          testEnv: input.testEnv,
-          sandbox: sandboxPolicyFor(workerSandbox, input.sandbox),
-          pathPolicy: input.pathPolicy,
-          // The review's syntax check runs like the review activity's: in the worker's default sandbox.
-          review: input.review && {
-            secretValues: resolveSecretValues(input.review.secretEnvNames),
-            artifactDir: dir,
-            hostId: deps.hostId,
-            sandbox: sandboxPolicyFor(workerSandbox),
-          },
-          processDir: processRecordsDir(deps.workDir),
-          timeoutMs: input.timeoutMs,
-          secretValues,
-          artifactDir: dir,
-          hostId: deps.hostId,
-          maxCases: input.maxCases,
-          ...context,
-        });
-      const after = input.commit;
-      if (!after || !input.review) return run();
-      return testThenCommit({
-        runTests: run,
-        acceptanceTests: after.acceptanceTests,
-        stateDir: dir,
-        signal: context.signal,
-        // The review staged the change it passed: the commit records exactly that, as the commit activity would.
-        commit: () =>
-          commitAttempt({
-            ...{ workflowId: input.workflowId, attempt: input.attempt, worktreePath: input.worktreePath },
-            ...{ branch: after.branch, message: after.message, staged: true, secretEnvNames: input.secretEnvNames },
-            removeWorktree: { repoPath: after.repoPath },
-          }),
-      });
+      return testNode(input);
     },
 
     async reviewChanges(input: ReviewInput): Promise<ReviewResult> {

@@ -1,7 +1,14 @@
 // The inputs and results of the task workflow's activities: what travels through history, so kept small.
 import type { Capability } from '../domain/capabilities.js';
 import type { Adaptation, HistoryEntry } from '../domain/learning/adaptations.js';
-import type { AttemptSummary, CommitResult, JudgeResult, ReviewResult, TestRunResult } from '../domain/records.js';
+import type {
+  AttemptSummary,
+  CoderResult,
+  CommitResult,
+  JudgeResult,
+  ReviewResult,
+  TestRunResult,
+} from '../domain/records.js';
 import type { CoderAllowance } from './coder/run-coder.js';
 import type { VerdictModel } from './models/model-verdicts.js';
 import type { TaskSandboxFields } from './sandbox/index.js';
@@ -58,7 +65,23 @@ export interface CoderInput extends AttemptRef {
   tests?: { command: string[]; testEnv: Record<string, string>; timeoutMs: number; maxRuns?: number };
   /** The task's sandbox fields (mode, network, limits): the coder's test runs are isolated like the test node's. */
   sandbox?: TaskSandboxFields;
+  /**
+   * The test node to run in this same activity once the coder finishes (activities/tests-after-coder.ts): what the
+   * test activity would be given, the commit message excepted (it is made from the coder's summary here).
+   */
+  thenTests?: TestsAfterCoder;
 }
+
+/** CoderInput.thenTests: a TestInput without what the coder input already carries. */
+export type TestsAfterCoder = Omit<TestInput, keyof AttemptRef | 'worktreePath' | 'commit'> & {
+  commit?: Omit<CommitAfterTests, 'message'>;
+};
+
+/**
+ * The coder activity's result; `tested` is the test node's result when the activity ran it too (CoderInput.thenTests).
+ * Without it (not asked, a pause requested, or the tests could not run here) the workflow schedules the test activity.
+ */
+export type CoderAndTestsResult = CoderResult & { tested?: TestAndReviewResult };
 
 export interface TestInput extends AttemptRef {
   worktreePath: string;

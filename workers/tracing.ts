@@ -5,6 +5,7 @@ import {
   makeWorkflowExporter,
   OpenTelemetryActivityInboundInterceptor,
   OpenTelemetryActivityOutboundInterceptor,
+  OpenTelemetryWorkflowClientInterceptor,
 } from '@temporalio/interceptors-opentelemetry';
 import type { ActivityInboundCallsInterceptor, WorkerOptions } from '@temporalio/worker';
 import type { Context as ActivityContext } from '@temporalio/activity';
@@ -52,6 +53,9 @@ export function workerTracingOptions(
 ): Pick<WorkerOptions, 'interceptors' | 'sinks'> {
   return {
     interceptors: {
+      // The activities' own client (Context.current().client): what it sends a workflow, such as the coder activity's
+      // testsStarted signal, carries the activity's span, so it stays in the task's trace.
+      client: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] },
       // A prebuilt bundle already holds the module (the worker would only warn that it ignores it).
       workflowModules: bundled ? [] : [tracingWorkflowModule()],
       // The OpenTelemetry interceptor comes first, so the node interceptor runs inside its span.

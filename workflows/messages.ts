@@ -8,6 +8,12 @@ export const resumeSignal = defineSignal('resume');
 /** End the task: the running node is cancelled, the worktree removed, nothing committed. */
 export const cancelSignal = defineSignal<[{ reason?: string }?]>('cancel');
 
+/**
+ * Sent by the coder activity when it starts the test node itself (CoderInput.thenTests), so the phase shows `test` while
+ * the tests run; ignored unless the task is coding that attempt.
+ */
+export const testsStartedSignal = defineSignal<[{ attempt: number }]>('testsStarted');
+
 export interface RetryRequest {
   /** Guidance for the coder, shown in the next attempt's context. */
   hint?: string;

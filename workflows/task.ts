@@ -11,7 +11,15 @@ import {
 } from '@temporalio/workflow';
 import type { TaskSpec } from '../domain/task-spec.js';
 import { outcomeOfState, type TaskOutcome } from '../domain/task-state.js';
-import { cancelSignal, pauseSignal, resumeSignal, retryUpdate, stateQuery, type RetryRequest } from './messages.js';
+import {
+  cancelSignal,
+  pauseSignal,
+  resumeSignal,
+  retryUpdate,
+  stateQuery,
+  testsStartedSignal,
+  type RetryRequest,
+} from './messages.js';
 import { learnFromFailure } from './task/learning.js';
 import { runAttempt, type AttemptResult } from './task/run-attempt.js';
 import { taskFailedFailure } from './task/task-failed.js';
@@ -180,6 +188,11 @@ function registerHandlers(run: TaskRun): void {
   setHandler(resumeSignal, () => {
     run.state.paused = false;
     if (run.state.status === 'PAUSE_REQUESTED') run.setStatus('RUNNING');
+    run.flushSearchAttributes();
+  });
+  setHandler(testsStartedSignal, (started) => {
+    if (started?.attempt !== run.state.attempt || run.state.phase !== 'code') return;
+    run.setPhase('test');
     run.flushSearchAttributes();
   });
   setHandler(cancelSignal, (request) => {

@@ -1,6 +1,7 @@
 import { execa } from 'execa';
 import { describe, expect, inject, it } from 'vitest';
-import { calcFiles, fixTurns, makeCalcProject, wrongTurns } from '../support/calc-project.js';
+import { calcFiles, fixTurns, makeCalcProject, turn, wrongTurns } from '../support/calc-project.js';
+import { activitiesIn } from '../support/history-activities.js';
 import { makeRepo, makeTempDir } from '../support/git-repo.js';
 import { cancelSignal, pauseSignal, resumeSignal, retryUpdate, stateQuery } from '../../workflows/messages.js';
 import { eventually, startTestWorkers, uniqueId, useTestTemporal } from './support/temporal.js';
@@ -37,6 +38,35 @@ describe('controlling a running task', () => {
     await handle.signal(resumeSignal);
     const outcome = await handle.result();
     expect(outcome.status).toBe('COMPLETED');
+  });
+
+  it('holds before the tests when the pause comes while the coder works: the coder activity leaves the tests to the workflow', async () => {
+    // The coder's first turn runs the tests itself (two seconds): the pause lands while the coder activity works.
+    const waitTest = 'import time\n\n\ndef test_wait():\n    time.sleep(2)\n';
+    const project = await makeCalcProject(
+      { coder: [turn('run_tests', {}), ...fixTurns()] },
+      {
+        ...calcFiles,
+        'tests/test_wait.py': waitTest,
+      },
+    );
+    const spec = taskSpec({ repo: project.repo, goal: 'Fix add', models: { coder: `scripted:${project.scriptFile}` } });
+    const handle = await startTestTask(t.client, t.host.taskQueue, spec);
+    await waitForState(handle, 'the coder', (state) => state.phase === 'code');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await handle.signal(pauseSignal);
+
+    const paused = await waitForState(handle, 'PAUSED', (state) => state.status === 'PAUSED');
+    expect(paused.attempts[0]?.coder?.status).toBe('finished');
+    expect(paused.attempts[0]?.test).toBeUndefined();
+    await handle.signal(resumeSignal);
+    const outcome = await handle.result();
+    expect(outcome.status).toBe('COMPLETED');
+    // The tests ran in their own activity, after the resume; the coder activity never announced a test run.
+    const history = (await handle.fetchHistory()).events ?? [];
+    expect(activitiesIn(history).map(({ type }) => type)).toEqual(['claimWorktree', 'runCoder', 'runTests']);
+    const signals = history.flatMap((event) => event.workflowExecutionSignaledEventAttributes?.signalName ?? []);
+    expect(signals).toEqual(['pause', 'resume']);
   });
 
   it('cancels the running test node: CANCELLED, process gone, worktree removed, no commit', async () => {

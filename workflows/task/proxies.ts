@@ -88,6 +88,9 @@ function asActivityFailure(error: unknown, activityType: string): unknown {
   return new ActivityFailure(error.message, activityType, undefined, retryState, undefined, error);
 }
 
+/** The longest a coder may work in one activity, tests apart. */
+const CODER_TIME_MS = 30 * 60_000;
+
 /** Default wait for a host to pick up a worktree-bound step before it counts as lost (spec.hostLostAfterMs). */
 export const HOST_LOST_AFTER_MS = 45_000;
 /** Longest wait for a host to remove a worktree after the attempt ended (a restarting worker bundles first). */
@@ -134,7 +137,8 @@ export function hostActivities(
       {
         ...bound,
         ...waitForCancel,
-        startToCloseTimeout: '30 minutes',
+        // The coder's own time, and the test node's when it runs the tests too (CoderInput.thenTests).
+        startToCloseTimeout: CODER_TIME_MS + testTimeoutMs + 60_000,
         heartbeatTimeout,
         retry: retry(3),
       },

@@ -2,11 +2,12 @@
 // activity (the judge is a pure rule) and one pure decision; the worktree is removed whatever happens.
 import { CancellationScope, log } from '@temporalio/workflow';
 import { findMissingCapability } from '../../domain/capabilities.js';
+import { commitMessage } from '../../domain/commit-message.js';
 import { judgeAttempt } from '../../domain/judge.js';
 import type { CommitResult, JudgeResult, ReviewResult, TaskNode } from '../../domain/records.js';
 import { causeOfCoderResult, causeOfFindings, causeOfTestResult } from '../../domain/node-causes.js';
 import { agentVersionsOf, summarizeAttempt, type AttemptFailure } from '../../domain/task-state.js';
-import type { Claim, CommitAndRemoveResult } from '../../activities/index.js';
+import type { Claim, CommitAndRemoveResult, TestAndReviewResult, TestsAfterCoder } from '../../activities/index.js';
 import { chooseAttemptAdaptations } from './learning.js';
 import { claimWorktree, hostActivities, type HostActivities } from './proxies.js';
 import { checkpoint, failed, passed, runNode, type AttemptContext, type FinalDecision } from './run-node.js';
@@ -85,6 +86,30 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
   const ref = { workflowId: run.state.workflowId, attempt: record.attempt };
   const previousAttempts = run.state.attempts.slice(0, -1).map(summarizeAttempt);
 
+  // Without a reviewer model the review's rules run in the test activity (one diff, no activity of their own); with
+  // no judge model either, that activity also judges by the rules and commits a change that passes.
+  const reviewerModel = run.verdictModel('reviewer');
+  // No patch marker is needed: a recorded test result without `commit` (a history from before, or a worker that does
+  // not know TestInput.commit) takes the path that schedules the commit activity, as the recorded history did.
+  const commitInTest = !reviewerModel && !run.verdictModel('judge');
+  const testNode: TestsAfterCoder = {
+    command: spec.testCommand,
+    testEnv: spec.testEnv,
+    timeoutMs: spec.testTimeoutMs,
+    secretEnvNames: spec.secretEnvNames,
+    maxCases: MAX_CASES_IN_HISTORY,
+    sandbox: { sandbox: spec.sandbox, network: spec.network, limits: spec.limits },
+    pathPolicy: { baseSha: claim.baseSha, allowedPaths: spec.allowedPaths, allowTestEdits: spec.allowTestEdits },
+    review: reviewerModel ? undefined : { secretEnvNames: spec.secretEnvNames },
+    commit: commitInTest
+      ? { branch: claim.branch, acceptanceTests: spec.acceptanceTests, repoPath: spec.repo }
+      : undefined,
+  };
+  // The test node's result when the coder activity ran it too (CoderInput.thenTests). No patch marker is needed
+  // either: a recorded coder result without `tested` (a history from before, a pause requested during the coder, a
+  // worker that does not know thenTests) takes the path that schedules the test activity, as the history did.
+  let testedWithCoder: TestAndReviewResult | undefined;
+
   await checkpoint(run, 'code');
   record.adaptations = chooseAttemptAdaptations(run, claim.history);
   const coded = await runNode(context, 'code', async () => {
@@ -100,7 +125,7 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
       });
     if (missing) return failed(missing);
     record.coderModel = spec.models.coder;
-    const coder = await host.runCoder(`coder, attempt ${ref.attempt}`, {
+    const { tested, ...coder } = await host.runCoder(`coder, attempt ${ref.attempt}`, {
       ...ref,
       worktreePath: claim.worktreePath,
       goal: spec.goal,
@@ -116,45 +141,35 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
       adaptations: record.adaptations,
       tests: { command: spec.testCommand, testEnv: spec.testEnv, timeoutMs: spec.testTimeoutMs },
       sandbox: { sandbox: spec.sandbox, network: spec.network, limits: spec.limits },
+      thenTests: testNode,
     });
     record.coder = coder;
+    testedWithCoder = tested;
     run.state.turnsConsumed += coder.turnsConsumed;
     run.refreshTelemetry();
     return coder.status === 'finished' ? passed(coder) : failed(causeOfCoderResult(coder));
   });
   if (!coded.ok) return { kind: 'failed', ...coded };
 
-  await checkpoint(run, 'test');
-  // Without a reviewer model the review's rules run in the test activity (one diff, no activity of their own); with
-  // no judge model either, that activity also judges by the rules and commits a change that passes.
-  const reviewerModel = run.verdictModel('reviewer');
-  // No patch marker is needed: a recorded test result without `commit` (a history from before, or a worker that does
-  // not know TestInput.commit) takes the path that schedules the commit activity, as the recorded history did.
-  const commitInTest = !reviewerModel && !run.verdictModel('judge');
+  // Tested with the coder: the activity found no pause requested before it ran the tests, so there is no boundary
+  // left to hold at (a pause sent during the tests holds at the next one).
+  if (testedWithCoder) run.setPhase('test');
+  else await checkpoint(run, 'test');
   let ruleReview: ReviewResult | undefined;
   let ruleJudge: JudgeResult | undefined;
   let madeCommit: CommitAndRemoveResult | undefined;
   const tested = await runNode(context, 'test', async () => {
-    const { review, judge, commit, ...test } = await host.runTests(`pytest, attempt ${ref.attempt}`, {
-      ...ref,
-      worktreePath: claim.worktreePath,
-      command: spec.testCommand,
-      testEnv: spec.testEnv,
-      timeoutMs: spec.testTimeoutMs,
-      secretEnvNames: spec.secretEnvNames,
-      maxCases: MAX_CASES_IN_HISTORY,
-      sandbox: { sandbox: spec.sandbox, network: spec.network, limits: spec.limits },
-      pathPolicy: { baseSha: claim.baseSha, allowedPaths: spec.allowedPaths, allowTestEdits: spec.allowTestEdits },
-      review: reviewerModel ? undefined : { secretEnvNames: spec.secretEnvNames },
-      commit: commitInTest
-        ? {
-            branch: claim.branch,
-            message: commitMessage(spec.goal, record.coder?.summary),
-            acceptanceTests: spec.acceptanceTests,
-            repoPath: spec.repo,
-          }
-        : undefined,
-    });
+    // Taken once: a re-run of the node (an environment problem in that run) schedules the test activity.
+    const withCoder = testedWithCoder;
+    testedWithCoder = undefined;
+    const { review, judge, commit, ...test } =
+      withCoder ??
+      (await host.runTests(`pytest, attempt ${ref.attempt}`, {
+        ...ref,
+        ...testNode,
+        worktreePath: claim.worktreePath,
+        commit: testNode.commit && { ...testNode.commit, message: commitMessage(spec.goal, record.coder?.summary) },
+      }));
     record.test = test;
     ruleReview = review;
     ruleJudge = judge;
@@ -258,9 +273,4 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
     created: committed.value.created,
   });
   return { kind: 'passed', commit: committed.value, worktreeRemoved: removed };
-}
-
-function commitMessage(goal: string, summary?: string): string {
-  const subject = (goal.split('\n')[0] ?? '').trim().slice(0, 72);
-  return summary?.trim() ? `${subject}\n\n${summary.trim()}` : subject;
 }

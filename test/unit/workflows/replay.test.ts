@@ -34,6 +34,9 @@ describe('recorded task histories replay against the current workflow code', () 
     expect(files.filter((file) => file.endsWith('.before-events-sink.json')).length).toBeGreaterThanOrEqual(7);
     // `*.before-claim-local.json`: recorded when the claim was an activity on the shared queue (no patch marker).
     expect(files.filter((file) => file.endsWith('.before-claim-local.json')).length).toBeGreaterThanOrEqual(7);
+    // `*.before-tests-with-coder.json`: recorded when the tests always ran in an activity of their own (a coder result
+    // without `tested`, so the workflow schedules the test activity).
+    expect(files.filter((file) => file.endsWith('.before-tests-with-coder.json')).length).toBeGreaterThanOrEqual(7);
     expect(files.filter((file) => !file.includes('.before-')).length).toBeGreaterThanOrEqual(7);
   });
 
