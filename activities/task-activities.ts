@@ -90,7 +90,7 @@ export function createTaskActivities(deps: ActivityDeps) {
     return { heartbeat: (details?: unknown) => context.heartbeat(details), signal: context.cancellationSignal };
   };
   /** The test node's work: the tests, and the review's rules and the commit when asked (TestInput.review, .commit). */
-  const testNode = (input: TestInput): Promise<TestAndReviewResult> => {
+  const testNode = (input: TestInput, mayStart?: Promise<boolean>): Promise<TestAndReviewResult> => {
     const secretValues = resolveSecretValues(input.secretEnvNames);
     const dir = artifactDir(input);
     const context = activityContext();
@@ -114,6 +114,7 @@ export function createTaskActivities(deps: ActivityDeps) {
         artifactDir: dir,
         hostId: deps.hostId,
         maxCases: input.maxCases,
+        mayStart,
         ...context,
       });
     const after = input.commit;
@@ -233,7 +234,7 @@ export function createTaskActivities(deps: ActivityDeps) {
           ...{ coder, input, client, runTestNode: testNode },
           signal: Context.current().cancellationSignal,
         });
-        return tested ? { ...coder, tested } : coder;
+        return { ...coder, ...tested };
       } finally {
         await listed;
       }

@@ -81,7 +81,13 @@ export type TestsAfterCoder = Omit<TestInput, keyof AttemptRef | 'worktreePath' 
  * The coder activity's result; `tested` is the test node's result when the activity ran it too (CoderInput.thenTests).
  * Without it (not asked, a pause requested, or the tests could not run here) the workflow schedules the test activity.
  */
-export type CoderAndTestsResult = CoderResult & { tested?: TestAndReviewResult };
+export type CoderAndTestsResult = CoderResult & Partial<TestedWithCoder>;
+
+/** The test node's result when the coder activity ran it, and when its tests started (epoch ms, the host's clock). */
+export interface TestedWithCoder {
+  tested: TestAndReviewResult;
+  testsStartedAt: number;
+}
 
 export interface TestInput extends AttemptRef {
   worktreePath: string;

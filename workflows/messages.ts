@@ -9,10 +9,10 @@ export const resumeSignal = defineSignal('resume');
 export const cancelSignal = defineSignal<[{ reason?: string }?]>('cancel');
 
 /**
- * Sent by the coder activity when it starts the test node itself (CoderInput.thenTests), so the phase shows `test` while
- * the tests run; ignored unless the task is coding that attempt.
+ * Sent by the coder activity when the test node it runs itself (CoderInput.thenTests) has run a while, so the phase
+ * shows `test`; `startedAt` (epoch ms) is when the tests started. Ignored unless the task is coding that attempt.
  */
-export const testsStartedSignal = defineSignal<[{ attempt: number }]>('testsStarted');
+export const testsStartedSignal = defineSignal<[{ attempt: number; startedAt: number }]>('testsStarted');
 
 export interface RetryRequest {
   /** Guidance for the coder, shown in the next attempt's context. */

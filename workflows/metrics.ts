@@ -32,13 +32,14 @@ const modelCost = metricMeter.createCounter(
 const phaseStarts = new WeakMap<TaskState, { phase: TaskPhase; at: number }>();
 
 /** One INFO line per phase change, and the time the previous node took into its histogram. */
-export function observePhase(state: TaskState, phase: TaskPhase): void {
-  const now = Date.now();
+export function observePhase(state: TaskState, phase: TaskPhase, at?: number): void {
   const previous = phaseStarts.get(state);
   if (previous?.phase === phase) return;
-  phaseStarts.set(state, { phase, at: now });
+  // A start reported by an activity (another host's clock) never goes back before the phase it ends began.
+  const begins = Math.min(Date.now(), Math.max(at ?? Date.now(), previous?.at ?? 0));
+  phaseStarts.set(state, { phase, at: begins });
   if (previous && previous.phase !== 'waiting' && previous.phase !== 'done') {
-    nodeDuration.record((now - previous.at) / 1000, { node: previous.phase });
+    nodeDuration.record((begins - previous.at) / 1000, { node: previous.phase });
   }
   log.info(`task ${state.taskId}: ${previous ? `${previous.phase} -> ` : ''}${phase}`, {
     taskId: state.taskId,

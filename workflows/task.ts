@@ -192,7 +192,7 @@ function registerHandlers(run: TaskRun): void {
   });
   setHandler(testsStartedSignal, (started) => {
     if (started?.attempt !== run.state.attempt || run.state.phase !== 'code') return;
-    run.setPhase('test');
+    run.setPhase('test', started.startedAt);
     run.flushSearchAttributes();
   });
   setHandler(cancelSignal, (request) => {

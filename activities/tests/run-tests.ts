@@ -52,6 +52,19 @@ export interface RunTestsInput {
   maxCases?: number;
   /** How often to heartbeat while the command runs; default 5000 ms. */
   heartbeatIntervalMs?: number;
+  /**
+   * Whether the command may start, decided while the run is set up and the change checked (the coder activity asks its
+   * workflow whether a pause came: activities/tests-after-coder.ts). False: nothing runs and `TestsHeld` is thrown.
+   */
+  mayStart?: Promise<boolean>;
+}
+
+/** Thrown when RunTestsInput.mayStart said no: the tests never started. */
+export class TestsHeld extends Error {
+  override name = 'TestsHeld';
+  constructor() {
+    super('the tests were held before they started');
+  }
 }
 
 /**
@@ -63,6 +76,7 @@ export async function runTests(input: RunTestsInput): Promise<TestRunResult & { 
   const { pathPolicy, worktreePath } = input;
   if (!pathPolicy || !input.review) {
     const refused = pathPolicy ? await refusedByPathRules(worktreePath, pathPolicy) : [];
+    await unlessHeld(input.mayStart);
     return refused.length > 0 ? refusedResult(refused, input.sandbox) : runCommand(input);
   }
   // The sandbox starts now, its command held at a gate while the change is staged and diffed: a refused change never
@@ -74,9 +88,13 @@ export async function runTests(input: RunTestsInput): Promise<TestRunResult & { 
   try {
     const diff = await diffChange(worktreePath, pathPolicy);
     const refused = pathRuleFindings(diff.changedFiles, pathPolicy);
-    if (refused.length > 0) return refusedResult(refused, input.sandbox);
+    if (refused.length > 0) {
+      await unlessHeld(input.mayStart);
+      return refusedResult(refused, input.sandbox);
+    }
     // The content rules run while the tests do, on the Python files as staged (read before the tests may touch them).
     const sources = await readPythonSources(worktreePath, diff.changedFiles);
+    await unlessHeld(input.mayStart);
     gate.decide(true);
     const [result, review] = await Promise.all([
       held,
@@ -88,6 +106,11 @@ export async function runTests(input: RunTestsInput): Promise<TestRunResult & { 
     // No process outlives the activity: a held run is over (killed unstarted) before this returns or throws.
     await held.catch(() => undefined);
   }
+}
+
+/** Throws TestsHeld when `mayStart` says no: no result of the node (not even a refusal) is returned then. */
+async function unlessHeld(mayStart: Promise<boolean> | undefined): Promise<void> {
+  if (mayStart && !(await mayStart)) throw new TestsHeld();
 }
 
 async function runCommand(input: RunTestsInput, gate?: Promise<boolean>): Promise<TestRunResult> {

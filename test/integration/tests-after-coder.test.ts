@@ -4,9 +4,11 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { describe, expect, it } from 'vitest';
 import { testsAfterCoder, type TestsAfterCoderInput } from '../../activities/tests-after-coder.js';
 import type { TestInput } from '../../activities/index.js';
+import type { TestedWithCoder } from '../../activities/task-activity-types.js';
 import type { CoderResult } from '../../domain/records.js';
 import { emptyTelemetry } from '../../domain/telemetry.js';
-import { cancelSignal } from '../../workflows/messages.js';
+import { cancelSignal, pauseSignal } from '../../workflows/messages.js';
+import { TestsHeld } from '../../activities/tests/index.js';
 import { calcFiles, fixTurns, makeCalcProject, turn } from '../support/calc-project.js';
 import { eventually, useTestTemporal } from './support/temporal.js';
 import { startTestTask, taskSpec, waitForState } from './support/tasks.js';
@@ -29,7 +31,7 @@ async function settled(handle: WorkflowHandle): Promise<void> {
 describe('the test node run by the coder activity (tests-after-coder)', () => {
   const t = useTestTemporal('tests-after-coder');
 
-  it('runs it for a running task and announces it; leaves it to the workflow when it fails to run; rethrows a cancellation', async () => {
+  it('runs it for a running task, announcing a run that lasts; leaves it to the workflow when held or failing to run; rethrows a cancellation', async () => {
     // A real task held in its coder (its first turn runs a two-second test): TaskStatus RUNNING, no workflow task pending.
     const project = await makeCalcProject(
       { coder: [turn('run_tests', {}), ...fixTurns()] },
@@ -57,7 +59,7 @@ describe('the test node run by the coder activity (tests-after-coder)', () => {
         commit: { branch: 'taskloop/x', acceptanceTests: [], repoPath: project.repo },
       },
     };
-    const call = (run: Partial<TestsAfterCoderInput>) =>
+    const call = (run: Partial<TestsAfterCoderInput>): Promise<TestedWithCoder | undefined> =>
       env.run(testsAfterCoder, {
         coder: finished,
         input,
@@ -72,9 +74,19 @@ describe('the test node run by the coder activity (tests-after-coder)', () => {
     expect(await call({ input: { ...input, thenTests: undefined }, runTestNode: never })).toBeUndefined();
     expect(seen).toEqual([]);
 
-    // Run: the test node's input is the workflow's with the attempt's worktree and the commit message from the summary.
+    const announcements = async () =>
+      ((await handle.fetchHistory()).events ?? []).flatMap((event) => {
+        const signal = event.workflowExecutionSignaledEventAttributes;
+        return signal?.signalName === 'testsStarted' ? [signal] : [];
+      }).length;
+
+    // A short run: its result and start time, the test node's input being the workflow's with the attempt's worktree
+    // and the commit message from the summary; not announced (the workflow records the phase from the start time).
     const result = { outcome: 'passed' } as never;
-    expect(await call({ runTestNode: async (test) => (seen.push(test), result) })).toBe(result);
+    const before = Date.now();
+    const short = await call({ runTestNode: async (test) => (seen.push(test), result) });
+    expect(short).toEqual({ tested: result, testsStartedAt: expect.any(Number) });
+    expect(short?.testsStartedAt).toBeGreaterThanOrEqual(before);
     expect(seen).toEqual([
       expect.objectContaining({
         workflowId: handle.workflowId,
@@ -84,7 +96,17 @@ describe('the test node run by the coder activity (tests-after-coder)', () => {
         commit: { branch: 'taskloop/x', message: 'Fix add\n\nfixed add', acceptanceTests: [], repoPath: project.repo },
       }),
     ]);
-    // It announced itself: the workflow shows the test phase (here although its own coder still works).
+    expect(await announcements()).toBe(0);
+
+    // A run that lasts is announced once it has run a while: the workflow shows the test phase (here although its own
+    // coder still works).
+    const slow = async (test: TestInput) => {
+      seen.push(test);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      return result;
+    };
+    expect(await call({ runTestNode: slow, announceAfterMs: 100 })).toMatchObject({ tested: result });
+    expect(await announcements()).toBe(1);
     await waitForState(handle, 'the announced test phase', (state) => state.phase === 'test');
     await settled(handle);
 
@@ -92,14 +114,27 @@ describe('the test node run by the coder activity (tests-after-coder)', () => {
     expect(await call({ runTestNode: (test) => (seen.push(test), Promise.reject(new Error('no sandbox here'))) })).toBe(
       undefined,
     );
-    expect(seen).toHaveLength(2);
-    await settled(handle);
+    expect(seen).toHaveLength(3);
     // A cancellation of the activity is not swallowed.
     const cancelled = new AbortController();
     cancelled.abort(new CancelledFailure('cancelled'));
     await expect(
       call({ runTestNode: () => Promise.reject(new CancelledFailure('cancelled')), signal: cancelled.signal }),
     ).rejects.toThrow('cancelled');
+
+    // A pause requested: the workflow must decide, so the test node is held before it starts and nothing is announced.
+    await handle.signal(pauseSignal);
+    await waitForState(handle, 'the pause request', (state) => state.status === 'PAUSE_REQUESTED');
+    await settled(handle);
+    const honest = async (test: TestInput, mayStart: Promise<boolean>) => {
+      seen.push(test);
+      if (!(await mayStart)) throw new TestsHeld();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      return result;
+    };
+    expect(await call({ runTestNode: honest, announceAfterMs: 100 })).toBeUndefined();
+    expect(seen).toHaveLength(4);
+    expect(await announcements()).toBe(1);
 
     await handle.signal(cancelSignal, { reason: 'done with it' });
     await handle.result().catch(() => undefined);

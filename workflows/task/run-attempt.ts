@@ -109,6 +109,7 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
   // either: a recorded coder result without `tested` (a history from before, a pause requested during the coder, a
   // worker that does not know thenTests) takes the path that schedules the test activity, as the history did.
   let testedWithCoder: TestAndReviewResult | undefined;
+  let testsStartedAt: number | undefined;
 
   await checkpoint(run, 'code');
   record.adaptations = chooseAttemptAdaptations(run, claim.history);
@@ -125,7 +126,11 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
       });
     if (missing) return failed(missing);
     record.coderModel = spec.models.coder;
-    const { tested, ...coder } = await host.runCoder(`coder, attempt ${ref.attempt}`, {
+    const {
+      tested,
+      testsStartedAt: startedAt,
+      ...coder
+    } = await host.runCoder(`coder, attempt ${ref.attempt}`, {
       ...ref,
       worktreePath: claim.worktreePath,
       goal: spec.goal,
@@ -145,6 +150,7 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
     });
     record.coder = coder;
     testedWithCoder = tested;
+    testsStartedAt = startedAt;
     run.state.turnsConsumed += coder.turnsConsumed;
     run.refreshTelemetry();
     return coder.status === 'finished' ? passed(coder) : failed(causeOfCoderResult(coder));
@@ -152,8 +158,9 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
   if (!coded.ok) return { kind: 'failed', ...coded };
 
   // Tested with the coder: the activity found no pause requested before it ran the tests, so there is no boundary
-  // left to hold at (a pause sent during the tests holds at the next one).
-  if (testedWithCoder) run.setPhase('test');
+  // left to hold at (a pause sent during the tests holds at the next one). The phase began when they started (a long
+  // run announced it already).
+  if (testedWithCoder) run.setPhase('test', testsStartedAt);
   else await checkpoint(run, 'test');
   let ruleReview: ReviewResult | undefined;
   let ruleJudge: JudgeResult | undefined;

@@ -110,8 +110,9 @@ export class TaskRun {
     return record;
   }
 
-  setPhase(phase: TaskPhase): void {
-    observePhase(this.state, phase);
+  /** `at`: when the phase began, if not now (epoch ms; the tests the coder activity ran report their start). */
+  setPhase(phase: TaskPhase, at?: number): void {
+    observePhase(this.state, phase, at);
     this.state.phase = phase;
     this.publish();
   }

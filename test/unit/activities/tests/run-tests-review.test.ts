@@ -5,7 +5,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createWorktree } from '../../../../activities/git/create-worktree.js';
-import { runTests } from '../../../../activities/tests/run-tests.js';
+import { runTests, TestsHeld } from '../../../../activities/tests/run-tests.js';
 import { makeRepo, removeDirs, writeFiles } from '../../../support/git-repo.js';
 import { calcModule, makePythonProject } from './python-project.js';
 
@@ -63,10 +63,38 @@ describe('runTests with the review folded in', () => {
     // Nothing of the held run is left: no logs, no report folder.
     expect((await readdir(input.artifactDir)).filter((name) => name !== 'diff.patch')).toEqual([]);
   });
+
+  it('starts nothing when mayStart says no (the workflow must decide first): TestsHeld, neither a result nor a refusal', async () => {
+    const { baseSha, ...input } = await projectInWorktree();
+    await writeFiles(input.worktreePath, {
+      'calc.py': "open('imported-by-pytest', 'w').close()\n\n\ndef add(a, b):\n    return a + b\n",
+    });
+    await expect(runWithReview({ ...input, mayStart: Promise.resolve(false) }, baseSha)).rejects.toBeInstanceOf(
+      TestsHeld,
+    );
+    expect(existsSync(path.join(input.worktreePath, 'imported-by-pytest'))).toBe(false);
+    expect((await readdir(input.artifactDir)).filter((name) => name !== 'diff.patch')).toEqual([]);
+
+    // A refusal is a result of the node too: held alike.
+    await writeFiles(input.worktreePath, { 'tests/test_calc.py': 'def test_add():\n    assert True\n' });
+    await expect(runWithReview({ ...input, mayStart: Promise.resolve(false) }, baseSha)).rejects.toBeInstanceOf(
+      TestsHeld,
+    );
+    // Without the review the answer is awaited before the command too.
+    await expect(runTests({ ...input, mayStart: Promise.resolve(false) })).rejects.toBeInstanceOf(TestsHeld);
+    expect(existsSync(path.join(input.worktreePath, 'imported-by-pytest'))).toBe(false);
+
+    // A yes runs them as usual.
+    const ran = await runWithReview({ ...input, mayStart: Promise.resolve(true) }, baseSha);
+    expect(ran.refused?.map((finding) => finding.rule)).toEqual(['test_file_edited']);
+  });
 });
 
 /** runTests with the path policy of a task that allows every path but the tests, and the rules' review. */
-function runWithReview(input: Omit<Awaited<ReturnType<typeof projectInWorktree>>, 'baseSha'>, baseSha: string) {
+function runWithReview(
+  input: Omit<Awaited<ReturnType<typeof projectInWorktree>>, 'baseSha'> & { mayStart?: Promise<boolean> },
+  baseSha: string,
+) {
   return runTests({
     ...input,
     pathPolicy: { baseSha, allowedPaths: [], allowTestEdits: false },
