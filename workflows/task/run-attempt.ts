@@ -130,7 +130,7 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
       tested,
       testsStartedAt: startedAt,
       ...coder
-    } = await host.runCoder(`coder, attempt ${ref.attempt}`, {
+    } = await host.runCoder(`coder, then pytest, attempt ${ref.attempt}`, {
       ...ref,
       worktreePath: claim.worktreePath,
       goal: spec.goal,
