@@ -32,7 +32,7 @@ import { createModelProvider } from './models/router.js';
 import { reviewChanges } from './review/index.js';
 import { resolveSecretValues, scrubForSink } from './secret-values.js';
 import { processRecordsDir, resolveWorkerSandbox, sandboxPolicyFor, type WorkerSandbox } from './sandbox/index.js';
-import { runTests, testThenCommit } from './tests/index.js';
+import { createTestNode } from './test-node.js';
 import { testsAfterCoder } from './tests-after-coder.js';
 import type {
   AttemptRef,
@@ -89,50 +89,10 @@ export function createTaskActivities(deps: ActivityDeps) {
     const context = Context.current();
     return { heartbeat: (details?: unknown) => context.heartbeat(details), signal: context.cancellationSignal };
   };
-  /** The test node's work: the tests, and the review's rules and the commit when asked (TestInput.review, .commit). */
-  const testNode = (input: TestInput, mayStart?: Promise<boolean>): Promise<TestAndReviewResult> => {
-    const secretValues = resolveSecretValues(input.secretEnvNames);
-    const dir = artifactDir(input);
-    const context = activityContext();
-    const run = () =>
-      runTests({
-        worktreePath: input.worktreePath,
-        command: input.command,
-        testEnv: input.testEnv,
-        sandbox: sandboxPolicyFor(workerSandbox, input.sandbox),
-        pathPolicy: input.pathPolicy,
-        // The review's syntax check runs like the review activity's: in the worker's default sandbox.
-        review: input.review && {
-          secretValues: resolveSecretValues(input.review.secretEnvNames),
-          artifactDir: dir,
-          hostId: deps.hostId,
-          sandbox: sandboxPolicyFor(workerSandbox),
-        },
-        processDir: processRecordsDir(deps.workDir),
-        timeoutMs: input.timeoutMs,
-        secretValues,
-        artifactDir: dir,
-        hostId: deps.hostId,
-        maxCases: input.maxCases,
-        mayStart,
-        ...context,
-      });
-    const after = input.commit;
-    if (!after || !input.review) return run();
-    return testThenCommit({
-      runTests: run,
-      acceptanceTests: after.acceptanceTests,
-      stateDir: dir,
-      signal: context.signal,
-      // The review staged the change it passed: the commit records exactly that, as the commit activity would.
-      commit: () =>
-        commitAttempt({
-          ...{ workflowId: input.workflowId, attempt: input.attempt, worktreePath: input.worktreePath },
-          ...{ branch: after.branch, message: after.message, staged: true, secretEnvNames: input.secretEnvNames },
-          removeWorktree: { repoPath: after.repoPath },
-        }),
-    });
-  };
+  const testNode = createTestNode({
+    ...{ hostId: deps.hostId, workDir: deps.workDir, workerSandbox, artifactDir },
+    commit: commitAttempt,
+  });
 
   return {
     /** Picks this host for the attempt and creates (or finds) its worktree; returns the host's own queue. */
