@@ -11,6 +11,7 @@ export type {
   CommitAndRemoveResult,
   ReviewInput,
   TestAndReviewResult,
+  TestedWithCoder,
   TestInput,
   TestsAfterCoder,
 } from './task-activities.js';

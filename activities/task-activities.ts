@@ -90,7 +90,7 @@ export function createTaskActivities(deps: ActivityDeps) {
     return { heartbeat: (details?: unknown) => context.heartbeat(details), signal: context.cancellationSignal };
   };
   const testNode = createTestNode({
-    ...{ hostId: deps.hostId, workDir: deps.workDir, workerSandbox, artifactDir },
+    ...{ hostId: deps.hostId, workDir: deps.workDir, workerSandbox, artifactDir, activityContext },
     commit: commitAttempt,
   });
 

@@ -1,7 +1,6 @@
 // The test node's work, shared by the test activity and the coder activity that runs it once the coder finishes
 // (activities/tests-after-coder.ts): the tests in the sandbox, the review's rules when asked (TestInput.review) and,
 // when asked too (TestInput.commit), the rule judge's verdict and the commit of a change that passes.
-import { Context } from '@temporalio/activity';
 import { processRecordsDir, sandboxPolicyFor, type WorkerSandbox } from './sandbox/index.js';
 import { resolveSecretValues } from './secret-values.js';
 import { runTests, testThenCommit } from './tests/index.js';
@@ -19,6 +18,8 @@ export interface TestNodeDeps {
   workerSandbox: WorkerSandbox;
   /** The attempt's artifact folder (per workflow run and attempt). */
   artifactDir: (ref: AttemptRef) => string;
+  /** The running activity's heartbeat and cancellation. */
+  activityContext: () => { heartbeat: (details?: unknown) => void; signal: AbortSignal };
   /** The commit node's work (commitWorktree's), which also removes the committed worktree. */
   commit: (input: CommitInput) => Promise<CommitAndRemoveResult>;
 }
@@ -28,11 +29,7 @@ export function createTestNode(deps: TestNodeDeps) {
   return (input: TestInput, mayStart?: Promise<boolean>): Promise<TestAndReviewResult> => {
     const secretValues = resolveSecretValues(input.secretEnvNames);
     const dir = deps.artifactDir(input);
-    const activity = Context.current();
-    const context = {
-      heartbeat: (details?: unknown) => activity.heartbeat(details),
-      signal: activity.cancellationSignal,
-    };
+    const context = deps.activityContext();
     const run = () =>
       runTests({
         worktreePath: input.worktreePath,

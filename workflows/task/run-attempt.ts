@@ -1,5 +1,6 @@
-// One attempt of the task graph: claim -> code -> test -> review -> judge -> commit. Each node is one awaited
-// activity (the judge is a pure rule) and one pure decision; the worktree is removed whatever happens.
+// One attempt of the task graph: claim -> code -> test -> review -> judge -> commit. Each node is one pure decision on
+// what its work returned; nodes share an activity where no boundary is needed between them (docs/architecture.md,
+// *Nodes are not activities one to one*). The worktree is removed whatever happens.
 import { CancellationScope, log } from '@temporalio/workflow';
 import { findMissingCapability } from '../../domain/capabilities.js';
 import { commitMessage } from '../../domain/commit-message.js';
@@ -7,7 +8,7 @@ import { judgeAttempt } from '../../domain/judge.js';
 import type { CommitResult, JudgeResult, ReviewResult, TaskNode } from '../../domain/records.js';
 import { causeOfCoderResult, causeOfFindings, causeOfTestResult } from '../../domain/node-causes.js';
 import { agentVersionsOf, summarizeAttempt, type AttemptFailure } from '../../domain/task-state.js';
-import type { Claim, CommitAndRemoveResult, TestAndReviewResult, TestsAfterCoder } from '../../activities/index.js';
+import type { Claim, CommitAndRemoveResult, TestedWithCoder, TestsAfterCoder } from '../../activities/index.js';
 import { chooseAttemptAdaptations } from './learning.js';
 import { claimWorktree, hostActivities, type HostActivities } from './proxies.js';
 import { checkpoint, failed, passed, runNode, type AttemptContext, type FinalDecision } from './run-node.js';
@@ -86,8 +87,8 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
   const ref = { workflowId: run.state.workflowId, attempt: record.attempt };
   const previousAttempts = run.state.attempts.slice(0, -1).map(summarizeAttempt);
 
-  // Without a reviewer model the review's rules run in the test activity (one diff, no activity of their own); with
-  // no judge model either, that activity also judges by the rules and commits a change that passes.
+  // Without a reviewer model the review's rules run in the test node (one diff, no activity of their own); with no
+  // judge model either, that node also judges by the rules and commits a change that passes.
   const reviewerModel = run.verdictModel('reviewer');
   // No patch marker is needed: a recorded test result without `commit` (a history from before, or a worker that does
   // not know TestInput.commit) takes the path that schedules the commit activity, as the recorded history did.
@@ -108,8 +109,7 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
   // The test node's result when the coder activity ran it too (CoderInput.thenTests). No patch marker is needed
   // either: a recorded coder result without `tested` (a history from before, a pause requested during the coder, a
   // worker that does not know thenTests) takes the path that schedules the test activity, as the history did.
-  let testedWithCoder: TestAndReviewResult | undefined;
-  let testsStartedAt: number | undefined;
+  let withCoder: Partial<TestedWithCoder> = {};
 
   await checkpoint(run, 'code');
   record.adaptations = chooseAttemptAdaptations(run, claim.history);
@@ -126,11 +126,7 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
       });
     if (missing) return failed(missing);
     record.coderModel = spec.models.coder;
-    const {
-      tested,
-      testsStartedAt: startedAt,
-      ...coder
-    } = await host.runCoder(`coder, then pytest, attempt ${ref.attempt}`, {
+    const { tested, testsStartedAt, ...coder } = await host.runCoder(`coder, then pytest, attempt ${ref.attempt}`, {
       ...ref,
       worktreePath: claim.worktreePath,
       goal: spec.goal,
@@ -149,8 +145,7 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
       thenTests: testNode,
     });
     record.coder = coder;
-    testedWithCoder = tested;
-    testsStartedAt = startedAt;
+    withCoder = { tested, testsStartedAt };
     run.state.turnsConsumed += coder.turnsConsumed;
     run.refreshTelemetry();
     return coder.status === 'finished' ? passed(coder) : failed(causeOfCoderResult(coder));
@@ -160,17 +155,17 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
   // Tested with the coder: the activity found no pause requested before it ran the tests, so there is no boundary
   // left to hold at (a pause sent during the tests holds at the next one). The phase began when they started (a long
   // run announced it already).
-  if (testedWithCoder) run.setPhase('test', testsStartedAt);
+  if (withCoder.tested) run.setPhase('test', withCoder.testsStartedAt);
   else await checkpoint(run, 'test');
   let ruleReview: ReviewResult | undefined;
   let ruleJudge: JudgeResult | undefined;
   let madeCommit: CommitAndRemoveResult | undefined;
   const tested = await runNode(context, 'test', async () => {
     // Taken once: a re-run of the node (an environment problem in that run) schedules the test activity.
-    const withCoder = testedWithCoder;
-    testedWithCoder = undefined;
+    const { tested: testedHere } = withCoder;
+    withCoder = {};
     const { review, judge, commit, ...test } =
-      withCoder ??
+      testedHere ??
       (await host.runTests(`pytest, attempt ${ref.attempt}`, {
         ...ref,
         ...testNode,
