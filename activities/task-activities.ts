@@ -24,7 +24,12 @@ import {
   removeWorktree,
 } from './git/index.js';
 import { commitThenRemove } from './git/commit-then-remove.js';
-import { readProjectMemoryHere } from './learning/project-memory.js';
+import {
+  keepMemoryRead,
+  readProjectMemoryHere,
+  takeKeptMemoryRead,
+  type MemoryReadKey,
+} from './learning/project-memory.js';
 import { historyForTask } from '../domain/learning/memory.js';
 import { loadAgent } from './models/agent-registry.js';
 import { judgeWithModel, reviewWithModel } from './models/model-verdicts.js';
@@ -140,6 +145,8 @@ export function createTaskActivities(deps: ActivityDeps) {
           loadAgent('coder', { pinned: input.agentVersion }),
           buildLearningSections({
             project: input.project ?? 'default',
+            // The claim of this attempt read the memory a moment ago on this host (a resumed or moved coder reads it).
+            memory: takeKeptMemoryRead(memoryReadKey(input, input.project ?? 'default')),
             goal: input.goal,
             adaptations: input.adaptations ?? [],
             worktreePath: input.worktreePath,
@@ -273,12 +280,21 @@ async function commitAndPush(input: Omit<CommitInput, 'removeWorktree'>, workDir
 
 /**
  * The project's history of similar tasks, read with the claim from the project's memory in Temporal (the same on
- * every host); a failure to read it only loses the adaptations.
+ * every host); a failure to read it only loses the adaptations. The read is kept for the attempt's coder activity.
  */
 async function readHistory(input: ClaimInput): Promise<Pick<Claim, 'history' | 'historyError'>> {
   try {
-    return { history: historyForTask((await readProjectMemoryHere(input.historyOf ?? '')).history, input.taskId) };
+    const project = input.historyOf ?? '';
+    const memory = await readProjectMemoryHere(project);
+    keepMemoryRead(memoryReadKey(input, project), memory);
+    return { history: historyForTask(memory.history, input.taskId) };
   } catch (error) {
     return { historyError: error instanceof Error ? error.message : String(error) };
   }
+}
+
+/** This attempt's read of `project`'s memory (a claim and a coder activity of the same attempt share it). */
+function memoryReadKey(ref: AttemptRef, project: string): MemoryReadKey {
+  const runId = Context.current().info.workflowExecution?.runId ?? 'no-run';
+  return { runId, workflowId: ref.workflowId, attempt: ref.attempt, project };
 }

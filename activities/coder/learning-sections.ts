@@ -6,6 +6,7 @@ import { log } from '@temporalio/activity';
 import { describeAdaptation, type Adaptation } from '../../domain/learning/adaptations.js';
 import type { AttemptSummary } from '../../domain/records.js';
 import type { Skill } from '../../domain/learning/skills.js';
+import type { ProjectMemory } from '../../domain/learning/memory.js';
 import { readProjectMemoryHere } from '../learning/project-memory.js';
 import { findSkillsFor, formatSkillsForPrompt } from '../skills/index.js';
 import { readAdaptationContent, selfContainedStrategies } from './adaptation-content.js';
@@ -55,8 +56,11 @@ export async function buildLearningSections(input: {
   previousAttempts?: AttemptSummary[];
   /** Where the project's skills come from (default: its memory in Temporal). */
   readProjectSkills?: (project: string) => Promise<Skill[]>;
+  /** The project's memory when the caller has read it already (the attempt's claim did): no read then. */
+  memory?: ProjectMemory;
 }): Promise<LearningSections> {
-  const skills = findSkillsFor(await (input.readProjectSkills ?? readSkills)(input.project), input.goal);
+  const known = input.memory?.skills;
+  const skills = findSkillsFor(known ?? (await (input.readProjectSkills ?? readSkills)(input.project)), input.goal);
   const sections: LearningSections['sections'] = [];
   if (skills.length > 0) {
     sections.push({

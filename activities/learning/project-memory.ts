@@ -35,3 +35,42 @@ export async function readProjectMemory(
 export function readProjectMemoryHere(project: string): Promise<ProjectMemory> {
   return readProjectMemory(Context.current().client, project);
 }
+
+/**
+ * The claim reads the project's memory (for the workflow's adaptations) a moment before the coder of the same attempt,
+ * on the same host, needs it again (for its skills): the claim's read is kept here for that coder, which then sends no
+ * query of its own (a query costs a workflow task of the reflection workflow when it exists, and a server round trip
+ * always). Kept per workflow run and attempt, taken once; a read nobody takes (the attempt ended before its coder)
+ * goes when it is older than KEPT_READ_MS or KEPT_READS newer ones are kept.
+ */
+const keptReads = new Map<string, { memory: ProjectMemory; at: number }>();
+const KEPT_READS = 256;
+const KEPT_READ_MS = 60_000;
+
+/** The key of one attempt's read of one project's memory. */
+export interface MemoryReadKey {
+  runId: string;
+  workflowId: string;
+  attempt: number;
+  project: string;
+}
+
+const keyOf = (key: MemoryReadKey) => JSON.stringify([key.runId, key.workflowId, key.attempt, key.project]);
+
+/** Keeps the claim's read of the memory for the coder activity of the same attempt (takeKeptMemoryRead). */
+export function keepMemoryRead(key: MemoryReadKey, memory: ProjectMemory, now = Date.now()): void {
+  for (const [id, kept] of keptReads) {
+    if (now - kept.at <= KEPT_READ_MS && keptReads.size < KEPT_READS) break;
+    keptReads.delete(id);
+  }
+  keptReads.delete(keyOf(key));
+  keptReads.set(keyOf(key), { memory, at: now });
+}
+
+/** The read the claim of this attempt kept on this host, once; undefined when there is none (read it then). */
+export function takeKeptMemoryRead(key: MemoryReadKey, now = Date.now()): ProjectMemory | undefined {
+  const id = keyOf(key);
+  const kept = keptReads.get(id);
+  keptReads.delete(id);
+  return kept && now - kept.at <= KEPT_READ_MS ? kept.memory : undefined;
+}

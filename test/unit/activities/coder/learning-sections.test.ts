@@ -38,6 +38,32 @@ describe("the learning parts of the coder's context", () => {
     expect(built.sections[1]?.text).toContain('attempt 1 failed with wrong_constant');
   });
 
+  it("takes the skills from a memory already read (the claim's) without reading it again", async () => {
+    const whenItApplies = 'fix the add function';
+    const skill = {
+      id: skillId('wrong_operator', whenItApplies),
+      pattern: 'wrong_operator',
+      whenItApplies,
+      whatToDo: 'Check the operator.',
+      sourceWorkflowIds: ['task-p-a'],
+      createdAt: '2026-11-29T00:00:00Z',
+    };
+    const asked: string[] = [];
+    const built = await buildLearningSections({
+      project: 'p',
+      memory: { skills: [skill], history: [] },
+      readProjectSkills: (project) => {
+        asked.push(project);
+        return Promise.resolve([]);
+      },
+      goal: 'Fix the add function in calc',
+      adaptations: [],
+    });
+    expect(asked).toEqual([]);
+    expect(built.skillsOffered).toEqual([skill.id]);
+    expect(built.sections[0]?.text).toContain('Check the operator.');
+  });
+
   it('adds nothing when there are no skills and no adaptations', async () => {
     const none = () => Promise.resolve([]);
     expect(
