@@ -110,6 +110,8 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
   // either: a recorded coder result without `tested` (a history from before, a pause requested during the coder, a
   // worker that does not know thenTests) takes the path that schedules the test activity, as the history did.
   let withCoder: Partial<TestedWithCoder> = {};
+  // A re-run of the code node finds the worktree as the earlier run left it.
+  let coderRuns = 0;
 
   await checkpoint(run, 'code');
   record.adaptations = chooseAttemptAdaptations(run, claim.history);
@@ -126,9 +128,11 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
       });
     if (missing) return failed(missing);
     record.coderModel = spec.models.coder;
+    coderRuns += 1;
     const { tested, testsStartedAt, ...coder } = await host.runCoder(`coder, then pytest, attempt ${ref.attempt}`, {
       ...ref,
       worktreePath: claim.worktreePath,
+      untouchedWorktree: coderRuns === 1,
       goal: spec.goal,
       modelSpec: spec.models.coder,
       allowance: run.coderAllowance(spec.models.coder),
