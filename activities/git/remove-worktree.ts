@@ -1,8 +1,10 @@
 // Removes an attempt's worktree, reporting whether it was clean; the branch (and any commit) stays.
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { GitError } from 'simple-git';
+import { isDirectorySync } from '../small-files.js';
 import { invalidWorktree } from './failures.js';
-import { isDirectory, openRepo, runGit, withRepoLock } from './run-git.js';
+import { isDirectory, openRepo, privateGitDir, runGit, withRepoLock } from './run-git.js';
 import { canonical, isWorktreeOf } from './worktree-owner.js';
 
 // What `git worktree remove` (without --force) says when the worktree has changes or untracked files.
@@ -27,7 +29,9 @@ export async function removeWorktree(input: {
   }
   return withRepoLock(await canonical(input.repoPath), async () => {
     if (input.committed) {
-      await runGit(git, ['worktree', 'remove', '--force', '--force', worktreePath]);
+      if (!(await deleteWorktree(worktreePath))) {
+        await runGit(git, ['worktree', 'remove', '--force', '--force', worktreePath]);
+      }
       return { removed: true, wasClean: false };
     }
     try {
@@ -40,4 +44,24 @@ export async function removeWorktree(input: {
       return { removed: true, wasClean: !dirty };
     }
   });
+}
+
+/**
+ * Deletes a committed worktree as `git worktree remove --force --force` does, without a git process (4 to 5 ms of a
+ * calc attempt's end here): its folder first, then its private git folder, so an interrupted removal leaves an entry
+ * whose folder is gone, which the next claim prunes. False, leaving the rest to git, when this is not that simple: no
+ * private git folder (not a linked worktree), submodules checked out in it (git refuses to remove those), or a folder
+ * that cannot be deleted.
+ */
+async function deleteWorktree(worktreePath: string): Promise<boolean> {
+  const gitDir = await privateGitDir(worktreePath);
+  if (!gitDir || !isDirectorySync(gitDir) || isDirectorySync(path.join(gitDir, 'modules'))) return false;
+  try {
+    await rm(worktreePath, { recursive: true, force: true });
+  } catch {
+    return false;
+  }
+  // The worktree's folder is gone: left behind, its entry is pruned by the next claim.
+  await rm(gitDir, { recursive: true, force: true }).catch(() => undefined);
+  return true;
 }

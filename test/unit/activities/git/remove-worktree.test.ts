@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { simpleGit } from 'simple-git';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -39,6 +39,9 @@ describe('removeWorktree', () => {
     await writeFile(path.join(worktreePath, 'new.py'), 'x = 1\n');
     const commit = await commitWorktree({ worktreePath, branch, workflowId: 'wf-1', attempt: 1, message: 'm' });
     await writeFile(path.join(worktreePath, 'test-output.txt'), 'written by a test\n');
+    await mkdir(path.join(worktreePath, 'build', 'deep'), { recursive: true });
+    await writeFile(path.join(worktreePath, 'build', 'deep', 'out.bin'), 'x');
+    const privateDir = (await readFile(path.join(worktreePath, '.git'), 'utf8')).trim().slice('gitdir: '.length);
 
     expect(await removeWorktree({ repoPath, worktreePath, committed: true })).toEqual({
       removed: true,
@@ -46,6 +49,9 @@ describe('removeWorktree', () => {
     });
 
     expect(existsSync(worktreePath)).toBe(false);
+    // Deleted as git deletes it, its private git folder too: nothing is left to prune.
+    expect(existsSync(path.resolve(worktreePath, privateDir))).toBe(false);
+    expect(await simpleGit(repoPath).raw(['worktree', 'prune', '--dry-run', '--verbose'])).toBe('');
     expect(await registeredPaths(repoPath)).toHaveLength(1);
     expect((await simpleGit(repoPath).raw(['rev-parse', 'taskloop/t1'])).trim()).toBe(commit.sha);
   });
