@@ -1,7 +1,7 @@
 // The change an attempt made: everything in the worktree (new, modified, deleted files) against the base commit.
 import { GitError } from 'simple-git';
 import { unknownBaseSha } from './failures.js';
-import { openWorktree, type Git } from './run-git.js';
+import { openWorktree, readWorktreeHead, type Git } from './run-git.js';
 import { runInOwnWorktree } from './stale-lock.js';
 
 export interface WorktreeDiff {
@@ -20,15 +20,49 @@ const diffArgs = ['--cached', '--no-color', '--no-ext-diff', '--no-textconv', '-
  * older than `startedAtMs` is removed (see runInOwnWorktree). Throws non-retryable `InvalidWorktree` or
  * `UnknownBaseRef`, retryable `GitLocked`.
  */
-export async function diffWorktree(input: {
-  worktreePath: string;
-  baseSha: string;
-  startedAtMs?: number;
-}): Promise<WorktreeDiff> {
+export async function diffWorktree(input: DiffInput): Promise<WorktreeDiff> {
   const git = await openWorktree(input.worktreePath);
   // A sha starting with "-" would be read as an option.
   if (input.baseSha.startsWith('-')) throw unknownBaseSha(input.baseSha, input.worktreePath);
   await runInOwnWorktree(git, input.worktreePath, input.startedAtMs ?? Date.now(), ['add', '-A']);
+  return diffOf(git, input);
+}
+
+interface DiffInput {
+  worktreePath: string;
+  baseSha: string;
+  startedAtMs?: number;
+}
+
+/**
+ * Stages everything, as diffWorktree does, and lists the paths changed since `baseSha` in a second git process beside
+ * the staging (`git status`: staged, unstaged and untracked-not-ignored, no rename pairs), so the review's path rules
+ * need not wait for the diff, which diffStaged takes afterwards. The list holds every path the staged diff will: git
+ * status reads the index before or after the staging rewrites it, and either way a path whose content differs from
+ * HEAD is listed (it may list more: a path staged by an earlier run and changed back since). Undefined, with nothing
+ * staged, when HEAD is not at `baseSha` (status compares with HEAD): diffWorktree is the way then.
+ */
+export async function stageAndListChanges(input: DiffInput): Promise<string[] | undefined> {
+  const git = await openWorktree(input.worktreePath);
+  if ((await readWorktreeHead(input.worktreePath)).sha !== input.baseSha) return undefined;
+  const [, status] = await Promise.all([
+    runInOwnWorktree(git, input.worktreePath, input.startedAtMs ?? Date.now(), ['add', '-A']),
+    // Never takes the index lock (the staging beside it holds it); every file of an untracked folder is listed.
+    git.raw(['--no-optional-locks', 'status', '--porcelain=v1', '-z', '--no-renames', '--untracked-files=all']),
+  ]);
+  // Each record: two status letters, a space, the path (unquoted with -z).
+  return status
+    .split('\0')
+    .filter((record) => record.length > 3)
+    .map((record) => record.slice(3));
+}
+
+/** The staged change against `baseSha` (after diffWorktree's or stageAndListChanges's staging). */
+export async function diffStaged(input: DiffInput): Promise<WorktreeDiff> {
+  return diffOf(await openWorktree(input.worktreePath), input);
+}
+
+async function diffOf(git: Git, input: DiffInput): Promise<WorktreeDiff> {
   const { patch, numstat } = await diffAgainst(git, input.baseSha, input.worktreePath);
   return {
     diff: patch,

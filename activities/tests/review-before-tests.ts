@@ -1,17 +1,34 @@
-// The review's rules run by the test activity when no reviewer model is set: one staged diff serves the path rules
-// (which stop the tests) and the content rules (conflict markers, secrets, Python syntax), which run beside the tests
-// on what was staged (the changed Python files are read before the tests start).
+// The review's rules run by the test activity when no reviewer model is set: the path rules stop the tests, so they run
+// on the list of changed paths taken while the change is staged; the content rules (conflict markers, secrets, Python
+// syntax) run beside the tests on the staged diff, taken meanwhile (the changed Python files are read before the tests
+// start).
 import type { ReviewResult } from '../../domain/records.js';
-import { diffWorktree, type WorktreeDiff } from '../git/diff-worktree.js';
+import { diffStaged, diffWorktree, stageAndListChanges, type WorktreeDiff } from '../git/diff-worktree.js';
 import { reviewDiff, type ReviewChangesInput } from '../review/index.js';
 import type { SourceRead } from '../review/python-syntax.js';
 import type { PathPolicy } from './path-policy.js';
 
 export type RuleReviewOptions = Pick<ReviewChangesInput, 'secretValues' | 'artifactDir' | 'hostId' | 'sandbox'>;
 
-/** Stages the change and diffs it once, for the path rules and the review alike. */
-export function diffChange(worktreePath: string, policy: PathPolicy): Promise<WorktreeDiff> {
-  return diffWorktree({ worktreePath, baseSha: policy.baseSha });
+/** The staged change: its changed paths now, for the path rules, and its diff (taken once) for the content rules. */
+export interface StagedChange {
+  changedFiles: string[];
+  diff: () => Promise<WorktreeDiff>;
+}
+
+/**
+ * Stages the change and lists its paths (stageAndListChanges: the diff waits until it is asked for); when that cannot
+ * be done, stages and diffs it at once (diffWorktree) and lists the diff's paths.
+ */
+export async function stageChange(worktreePath: string, policy: PathPolicy): Promise<StagedChange> {
+  const input = { worktreePath, baseSha: policy.baseSha };
+  const listed = await stageAndListChanges(input);
+  if (!listed) {
+    const diff = await diffWorktree(input);
+    return { changedFiles: diff.changedFiles, diff: () => Promise.resolve(diff) };
+  }
+  let diff: Promise<WorktreeDiff> | undefined;
+  return { changedFiles: listed, diff: () => (diff ??= diffStaged(input)) };
 }
 
 export function reviewChange(

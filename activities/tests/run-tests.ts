@@ -18,7 +18,7 @@ import { toCaseId } from './case-ids.js';
 import { interpretRun } from './interpret-run.js';
 import { parseJunitXml } from './junit.js';
 import { pathRuleFindings, refusedByPathRules, type PathPolicy } from './path-policy.js';
-import { diffChange, reviewChange, type RuleReviewOptions } from './review-before-tests.js';
+import { reviewChange, stageChange, type RuleReviewOptions } from './review-before-tests.js';
 import { readPythonSources } from '../review/python-syntax.js';
 import { repositoryModules } from './repo-modules.js';
 import { isPytestCommand, withPytestOptions } from './pytest-command.js';
@@ -86,19 +86,25 @@ export async function runTests(input: RunTestsInput): Promise<TestRunResult & { 
   // Awaited below; until then a failure to start must not count as an unhandled rejection (it ends the worker).
   held.catch(() => undefined);
   try {
-    const diff = await diffChange(worktreePath, pathPolicy);
-    const refused = pathRuleFindings(diff.changedFiles, pathPolicy);
+    const change = await stageChange(worktreePath, pathPolicy);
+    const refused = pathRuleFindings(change.changedFiles, pathPolicy);
     if (refused.length > 0) {
       await unlessHeld(input.mayStart);
       return refusedResult(refused, input.sandbox);
     }
-    // The content rules run while the tests do, on the Python files as staged (read before the tests may touch them).
-    const sources = await readPythonSources(worktreePath, diff.changedFiles);
+    // The content rules run while the tests do, on the staged diff and the Python files as staged (read before the
+    // tests may touch them).
+    const sources = await readPythonSources(worktreePath, change.changedFiles);
     await unlessHeld(input.mayStart);
     gate.decide(true);
+    const { review: options } = input;
     const [result, review] = await Promise.all([
       held,
-      reviewChange(worktreePath, pathPolicy, input.review, diff, sources),
+      change.diff().then((diff) => {
+        // Only the staged change is reviewed (the listing may name a path more, see stageAndListChanges).
+        const staged = sources.filter((source) => diff.changedFiles.includes(source.name));
+        return reviewChange(worktreePath, pathPolicy, options, diff, staged);
+      }),
     ]);
     return { ...result, review };
   } finally {

@@ -1,8 +1,9 @@
+import { execa } from 'execa';
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createWorktree } from '../../../../activities/git/create-worktree.js';
-import { diffWorktree } from '../../../../activities/git/diff-worktree.js';
+import { diffStaged, diffWorktree, stageAndListChanges } from '../../../../activities/git/diff-worktree.js';
 import { splitNumstatAndPatch } from '../../../../activities/git/git-process.js';
 import { makeRepo, makeTempDir, removeDirs, writeFiles } from '../../../support/git-repo.js';
 
@@ -96,6 +97,51 @@ describe('diffWorktree stats', () => {
 
     expect(result.changedFiles.sort()).toEqual(['données/é t.py', 'tab\there.txt']);
     expect(result.stat).toEqual({ files: 2, insertions: 2, deletions: 0 });
+  });
+});
+
+describe('stageAndListChanges: the paths for the path rules while the change is staged, the diff afterwards', () => {
+  it('lists what the staged diff changes, and diffStaged then gives that diff', async () => {
+    const { worktreePath, baseSha } = await setup();
+    await writeFiles(worktreePath, {
+      'pkg/deep/new_module.py': 'VALUE = 42\n',
+      'calc.py': 'def add(a, b):\n    return a + b + 0\n',
+      'build/out.txt': 'ignored\n',
+      'données/é t.py': 'x = 1\n',
+      'tab\there.txt': 'y\n',
+    });
+    await writeFile(path.join(worktreePath, 'img.png'), Buffer.from([0, 1, 2, 0, 255]));
+    await rm(path.join(worktreePath, 'old.txt'));
+    const expected = ['calc.py', 'données/é t.py', 'img.png', 'old.txt', 'pkg/deep/new_module.py', 'tab\there.txt'];
+
+    expect((await stageAndListChanges({ worktreePath, baseSha }))?.sort()).toEqual(expected);
+    const staged = await diffStaged({ worktreePath, baseSha });
+    expect(staged.changedFiles.sort()).toEqual(expected);
+    // The same diff as staging and diffing in one go.
+    expect(await diffWorktree({ worktreePath, baseSha })).toEqual(staged);
+  });
+
+  it('lists nothing for an untouched worktree, and a change staged by an earlier run with what changed since', async () => {
+    const { worktreePath, baseSha } = await setup();
+    expect(await stageAndListChanges({ worktreePath, baseSha })).toEqual([]);
+    await writeFiles(worktreePath, { 'calc.py': 'changed = True\n' });
+    expect(await stageAndListChanges({ worktreePath, baseSha })).toEqual(['calc.py']);
+    // Staged already (a re-run of the node): the staged change and the worktree's own changes since both count.
+    await writeFiles(worktreePath, { 'new.py': 'n = 1\n' });
+    expect((await stageAndListChanges({ worktreePath, baseSha }))?.sort()).toEqual(['calc.py', 'new.py']);
+  });
+
+  it('gives up, staging nothing, when HEAD has moved from the base (a commit made in the worktree)', async () => {
+    const { worktreePath, baseSha } = await setup();
+    await writeFiles(worktreePath, { 'tests/test_x.py': 'def test_x():\n    pass\n' });
+    await execa('git', ['add', '-A'], { cwd: worktreePath });
+    await execa('git', ['-c', 'user.name=t', '-c', 'user.email=t@e', 'commit', '-qm', 'hidden'], { cwd: worktreePath });
+    await writeFiles(worktreePath, { 'calc.py': 'x = 1\n' });
+
+    expect(await stageAndListChanges({ worktreePath, baseSha })).toBeUndefined();
+    expect((await execa('git', ['diff', '--cached', '--name-only'], { cwd: worktreePath })).stdout).toBe('');
+    // The way then, against the base: the committed test file is part of the change.
+    expect((await diffWorktree({ worktreePath, baseSha })).changedFiles.sort()).toEqual(['calc.py', 'tests/test_x.py']);
   });
 });
 
