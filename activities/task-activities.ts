@@ -24,13 +24,7 @@ import {
   removeWorktree,
 } from './git/index.js';
 import { commitThenRemove } from './git/commit-then-remove.js';
-import {
-  keepMemoryRead,
-  readProjectMemoryHere,
-  takeKeptMemoryRead,
-  type MemoryReadKey,
-} from './learning/project-memory.js';
-import { historyForTask } from '../domain/learning/memory.js';
+import { readClaimHistory, takeClaimMemoryRead } from './learning/project-memory.js';
 import { loadAgent } from './models/agent-registry.js';
 import { judgeWithModel, reviewWithModel } from './models/model-verdicts.js';
 import { createModelProvider } from './models/router.js';
@@ -111,7 +105,7 @@ export function createTaskActivities(deps: ActivityDeps) {
       // The history read never throws, so it runs beside the worktree's creation.
       const [created, history] = await Promise.all([
         heartbeatWhile(() => createWorktree({ ...input, ...repo, workDir: deps.workDir })),
-        input.historyOf ? readHistory(input) : {},
+        input.historyOf ? readClaimHistory({ ...input, project: input.historyOf }) : {},
       ]);
       return {
         ...created,
@@ -149,7 +143,7 @@ export function createTaskActivities(deps: ActivityDeps) {
           buildLearningSections({
             project: input.project ?? 'default',
             // The claim of this attempt read the memory a moment ago on this host (a resumed or moved coder reads it).
-            memory: takeKeptMemoryRead(memoryReadKey(input, input.project ?? 'default')),
+            memory: takeClaimMemoryRead(input, input.project ?? 'default'),
             goal: input.goal,
             adaptations: input.adaptations ?? [],
             worktreePath: input.worktreePath,
@@ -279,25 +273,4 @@ async function commitAndPush(input: Omit<CommitInput, 'removeWorktree'>, workDir
   if (!(await isCachedCloneWorktree(input.worktreePath, workDir))) return commit;
   const { remote } = await pushBranch({ worktreePath: input.worktreePath, branch: commit.branch, sha: commit.sha });
   return { ...commit, remote };
-}
-
-/**
- * The project's history of similar tasks, read with the claim from the project's memory in Temporal (the same on
- * every host); a failure to read it only loses the adaptations. The read is kept for the attempt's coder activity.
- */
-async function readHistory(input: ClaimInput): Promise<Pick<Claim, 'history' | 'historyError'>> {
-  try {
-    const project = input.historyOf ?? '';
-    const memory = await readProjectMemoryHere(project);
-    keepMemoryRead(memoryReadKey(input, project), memory);
-    return { history: historyForTask(memory.history, input.taskId) };
-  } catch (error) {
-    return { historyError: error instanceof Error ? error.message : String(error) };
-  }
-}
-
-/** This attempt's read of `project`'s memory (a claim and a coder activity of the same attempt share it). */
-function memoryReadKey(ref: AttemptRef, project: string): MemoryReadKey {
-  const runId = Context.current().info.workflowExecution?.runId ?? 'no-run';
-  return { runId, workflowId: ref.workflowId, attempt: ref.attempt, project };
 }

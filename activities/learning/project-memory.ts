@@ -3,7 +3,8 @@
 import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
-import { createProjectMemory, type ProjectMemory } from '../../domain/learning/memory.js';
+import { createProjectMemory, historyForTask, type ProjectMemory } from '../../domain/learning/memory.js';
+import type { HistoryEntry } from '../../domain/learning/adaptations.js';
 import { memoryQuery, reflectionWorkflowId } from '../../workflows/reflection-messages.js';
 
 /** The role whose reflection workflow holds the project's memory (the only role that fails attempts today). */
@@ -73,4 +74,37 @@ export function takeKeptMemoryRead(key: MemoryReadKey, now = Date.now()): Projec
   const kept = keptReads.get(id);
   keptReads.delete(id);
   return kept && now - kept.at <= KEPT_READ_MS ? kept.memory : undefined;
+}
+
+/** This attempt's read of `project`'s memory, inside its claim or coder activity. */
+function attemptReadKey(ref: { workflowId: string; attempt: number }, project: string): MemoryReadKey {
+  const runId = Context.current().info.workflowExecution?.runId ?? 'no-run';
+  return { runId, workflowId: ref.workflowId, attempt: ref.attempt, project };
+}
+
+/**
+ * Inside a claim: the project's history of similar tasks, from its memory in Temporal (the same on every host); a
+ * failure to read it only loses the adaptations. The read is kept for the attempt's coder activity.
+ */
+export async function readClaimHistory(input: {
+  workflowId: string;
+  attempt: number;
+  taskId: string;
+  project: string;
+}): Promise<{ history?: HistoryEntry[]; historyError?: string }> {
+  try {
+    const memory = await readProjectMemoryHere(input.project);
+    keepMemoryRead(attemptReadKey(input, input.project), memory);
+    return { history: historyForTask(memory.history, input.taskId) };
+  } catch (error) {
+    return { historyError: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** Inside a coder activity: the memory its attempt's claim read on this host (takeKeptMemoryRead). */
+export function takeClaimMemoryRead(
+  ref: { workflowId: string; attempt: number },
+  project: string,
+): ProjectMemory | undefined {
+  return takeKeptMemoryRead(attemptReadKey(ref, project));
 }
