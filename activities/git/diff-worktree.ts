@@ -1,7 +1,7 @@
 // The change an attempt made: everything in the worktree (new, modified, deleted files) against the base commit.
 import { GitError } from 'simple-git';
 import { unknownBaseSha } from './failures.js';
-import { openWorktree, readWorktreeHead, type Git } from './run-git.js';
+import { openWorktree, openWorktreeSync, readWorktreeHeadSync, type Git } from './run-git.js';
 import { runInOwnWorktree } from './stale-lock.js';
 
 export interface WorktreeDiff {
@@ -43,8 +43,9 @@ interface DiffInput {
  * staged, when HEAD is not at `baseSha` (status compares with HEAD): diffWorktree is the way then.
  */
 export async function stageAndListChanges(input: DiffInput): Promise<string[] | undefined> {
-  const git = await openWorktree(input.worktreePath);
-  if ((await readWorktreeHead(input.worktreePath)).sha !== input.baseSha) return undefined;
+  // Both git processes are asked for before this returns its promise: the caller starts its sandbox only then.
+  const git = openWorktreeSync(input.worktreePath);
+  if (readWorktreeHeadSync(input.worktreePath).sha !== input.baseSha) return undefined;
   const [, status] = await Promise.all([
     runInOwnWorktree(git, input.worktreePath, input.startedAtMs ?? Date.now(), ['add', '-A']),
     // Never takes the index lock (the staging beside it holds it); every file of an untracked folder is listed.

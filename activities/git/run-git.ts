@@ -92,15 +92,26 @@ export async function assertRepo(git: Git, repoPath: string): Promise<void> {
     throw invalidRepo(repoPath, 'is not a git repository');
 }
 
+// The worktree's small files are read synchronously (activities/small-files.ts). Each function has a synchronous form
+// too, for a caller whose git process must be asked for before anything else it starts (stageAndListChanges).
+
 /** A linked worktree's private git folder, read from its `.git` file (`gitdir: <path>`) without starting git. */
 export async function privateGitDir(worktreePath: string): Promise<string | undefined> {
+  return privateGitDirSync(worktreePath);
+}
+
+export function privateGitDirSync(worktreePath: string): string | undefined {
   const pointer = readSmallFile(path.join(worktreePath, '.git'))?.trim();
   return pointer?.startsWith('gitdir: ') ? path.resolve(worktreePath, pointer.slice('gitdir: '.length)) : undefined;
 }
 
 /** The worktree's HEAD from its private git folder: a branch name when attached, else the detached sha. */
 export async function readWorktreeHead(worktreePath: string): Promise<{ branch?: string; sha?: string }> {
-  const gitDir = await privateGitDir(worktreePath);
+  return readWorktreeHeadSync(worktreePath);
+}
+
+export function readWorktreeHeadSync(worktreePath: string): { branch?: string; sha?: string } {
+  const gitDir = privateGitDirSync(worktreePath);
   const text = gitDir ? (readSmallFile(path.join(gitDir, 'HEAD')) ?? '').trim() : '';
   if (text.startsWith('ref: refs/heads/')) return { branch: text.slice('ref: refs/heads/'.length) };
   return /^[0-9a-f]{40,64}$/.test(text) ? { sha: text } : {};
@@ -111,8 +122,12 @@ export async function readWorktreeHead(worktreePath: string): Promise<{ branch?:
  * (non-retryable) when it is missing or not a linked worktree.
  */
 export async function openWorktree(worktreePath: string, extraConfig: string[] = []): Promise<Git> {
-  if (!(await isDirectory(worktreePath))) throw invalidWorktree(worktreePath, 'does not exist');
-  const gitDir = await privateGitDir(worktreePath);
-  if (!gitDir || !(await isDirectory(gitDir))) throw invalidWorktree(worktreePath, 'is not a git work tree');
+  return openWorktreeSync(worktreePath, extraConfig);
+}
+
+export function openWorktreeSync(worktreePath: string, extraConfig: string[] = []): Git {
+  if (!isDirectorySync(worktreePath)) throw invalidWorktree(worktreePath, 'does not exist');
+  const gitDir = privateGitDirSync(worktreePath);
+  if (!gitDir || !isDirectorySync(gitDir)) throw invalidWorktree(worktreePath, 'is not a git work tree');
   return openGit(worktreePath, extraConfig);
 }

@@ -22,6 +22,7 @@ export interface StagedChange {
  */
 export async function stageChange(worktreePath: string, policy: PathPolicy): Promise<StagedChange> {
   const input = { worktreePath, baseSha: policy.baseSha };
+  // Its git processes are asked for at once, before the caller's next step (see stageAndListChanges).
   const listed = await stageAndListChanges(input);
   if (!listed) {
     const diff = await diffWorktree(input);

@@ -79,14 +79,17 @@ export async function runTests(input: RunTestsInput): Promise<TestRunResult & { 
     await unlessHeld(input.mayStart);
     return refused.length > 0 ? refusedResult(refused, input.sandbox) : runCommand(input);
   }
-  // The sandbox starts now, its command held at a gate while the change is staged and diffed: a refused change never
-  // runs (the gate stays shut and the held run is killed), an accepted one starts at once.
+  // The change is staged and its paths listed (its git processes asked for first: they are the way to the tests) while
+  // the sandbox starts, its command held at a gate: a refused change never runs (the gate stays shut and the held run
+  // is killed), an accepted one starts at once.
+  const staging = stageChange(worktreePath, pathPolicy);
   const gate = createGate();
   const held = runCommand(input, gate.decided);
-  // Awaited below; until then a failure to start must not count as an unhandled rejection (it ends the worker).
+  // Awaited below; until then a failure must not count as an unhandled rejection (it ends the worker).
+  staging.catch(() => undefined);
   held.catch(() => undefined);
   try {
-    const change = await stageChange(worktreePath, pathPolicy);
+    const change = await staging;
     const refused = pathRuleFindings(change.changedFiles, pathPolicy);
     if (refused.length > 0) {
       await unlessHeld(input.mayStart);
