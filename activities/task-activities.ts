@@ -32,7 +32,7 @@ import { reviewChanges } from './review/index.js';
 import { resolveSecretValues, scrubForSink } from './secret-values.js';
 import { processRecordsDir, resolveWorkerSandbox, sandboxPolicyFor, type WorkerSandbox } from './sandbox/index.js';
 import { createTestNode } from './test-node.js';
-import { testsAfterCoder } from './tests-after-coder.js';
+import { testNodeInput, testsAfterCoder } from './tests-after-coder.js';
 import type {
   AttemptRef,
   Claim,
@@ -124,6 +124,9 @@ export function createTaskActivities(deps: ActivityDeps) {
       const { info, client } = Context.current();
       const dir = artifactDir(input);
       const details = info.heartbeatDetails as CoderHeartbeat | undefined;
+      // The test node's sandbox is set up while the coder works, its command held until the node decides.
+      const nodeInput = testNodeInput(input);
+      const prepared = nodeInput && testNode.prepare(nodeInput);
       // The worktree's listing (for the first message) runs beside the reads below. An untouched worktree (the first
       // try of the attempt's first coder run) is listed from its index; any other by a git process.
       const repoFiles = listRepoFiles(input.worktreePath, {
@@ -195,17 +198,19 @@ export function createTaskActivities(deps: ActivityDeps) {
         };
         // The test node's heartbeats replace the coder's details: a retry then finds the transcript at its own path.
         const tested = await testsAfterCoder({
-          ...{ coder, input, client, runTestNode: testNode },
+          ...{ coder, input, client, runTestNode: testNode.run, prepared },
           signal: Context.current().cancellationSignal,
         });
         return { ...coder, ...tested };
       } finally {
-        await listed;
+        // Unused (the coder did not finish, say): killed unstarted. No process outlives the activity.
+        prepared?.decide(false);
+        await Promise.all([listed, prepared?.result.catch(() => undefined)]);
       }
     },
 
     async runTests(input: TestInput): Promise<TestAndReviewResult> {
-      return testNode(input);
+      return testNode.run(input);
     },
 
     async reviewChanges(input: ReviewInput): Promise<ReviewResult> {

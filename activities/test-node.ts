@@ -3,7 +3,7 @@
 // when asked too (TestInput.commit), the rule judge's verdict and the commit of a change that passes.
 import { processRecordsDir, sandboxPolicyFor, type WorkerSandbox } from './sandbox/index.js';
 import { resolveSecretValues } from './secret-values.js';
-import { runTests, testThenCommit } from './tests/index.js';
+import { runTests, startHeldRun, testThenCommit, type HeldTestRun, type RunTestsInput } from './tests/index.js';
 import type {
   AttemptRef,
   CommitAndRemoveResult,
@@ -24,49 +24,59 @@ export interface TestNodeDeps {
   commit: (input: CommitInput) => Promise<CommitAndRemoveResult>;
 }
 
-/** `mayStart`: see RunTestsInput.mayStart (the tests start only on its yes). */
+/** The test node's work (`run`), and `prepare`, which starts its sandbox ahead of it (see startHeldRun). */
 export function createTestNode(deps: TestNodeDeps) {
-  return (input: TestInput, mayStart?: Promise<boolean>): Promise<TestAndReviewResult> => {
-    const secretValues = resolveSecretValues(input.secretEnvNames);
+  const runInput = (input: TestInput, mayStart?: Promise<boolean>): RunTestsInput => {
     const dir = deps.artifactDir(input);
-    const context = deps.activityContext();
-    const run = () =>
-      runTests({
-        worktreePath: input.worktreePath,
-        command: input.command,
-        testEnv: input.testEnv,
-        sandbox: sandboxPolicyFor(deps.workerSandbox, input.sandbox),
-        pathPolicy: input.pathPolicy,
-        // The review's syntax check runs like the review activity's: in the worker's default sandbox.
-        review: input.review && {
-          secretValues: resolveSecretValues(input.review.secretEnvNames),
-          artifactDir: dir,
-          hostId: deps.hostId,
-          sandbox: sandboxPolicyFor(deps.workerSandbox),
-        },
-        processDir: processRecordsDir(deps.workDir),
-        timeoutMs: input.timeoutMs,
-        secretValues,
+    return {
+      worktreePath: input.worktreePath,
+      command: input.command,
+      testEnv: input.testEnv,
+      sandbox: sandboxPolicyFor(deps.workerSandbox, input.sandbox),
+      pathPolicy: input.pathPolicy,
+      // The review's syntax check runs like the review activity's: in the worker's default sandbox.
+      review: input.review && {
+        secretValues: resolveSecretValues(input.review.secretEnvNames),
         artifactDir: dir,
         hostId: deps.hostId,
-        maxCases: input.maxCases,
-        mayStart,
-        ...context,
+        sandbox: sandboxPolicyFor(deps.workerSandbox),
+      },
+      processDir: processRecordsDir(deps.workDir),
+      timeoutMs: input.timeoutMs,
+      secretValues: resolveSecretValues(input.secretEnvNames),
+      artifactDir: dir,
+      hostId: deps.hostId,
+      maxCases: input.maxCases,
+      mayStart,
+      ...deps.activityContext(),
+    };
+  };
+  return {
+    /**
+     * Starts the node's run now, held until `run` decides it (given as its `prepared`); undefined when the node would
+     * not hold its run (without the review's rules it starts the command only once the path rules passed).
+     */
+    prepare(input: TestInput): HeldTestRun | undefined {
+      return input.pathPolicy && input.review ? startHeldRun(runInput(input)) : undefined;
+    },
+    /** `mayStart`: see RunTestsInput.mayStart (the tests start only on its yes). `prepared`: see prepare. */
+    run(input: TestInput, mayStart?: Promise<boolean>, prepared?: HeldTestRun): Promise<TestAndReviewResult> {
+      const run = () => runTests(runInput(input, mayStart), prepared);
+      const after = input.commit;
+      if (!after || !input.review) return run();
+      return testThenCommit({
+        runTests: run,
+        acceptanceTests: after.acceptanceTests,
+        stateDir: deps.artifactDir(input),
+        signal: deps.activityContext().signal,
+        // The review staged the change it passed: the commit records exactly that, as the commit activity would.
+        commit: () =>
+          deps.commit({
+            ...{ workflowId: input.workflowId, attempt: input.attempt, worktreePath: input.worktreePath },
+            ...{ branch: after.branch, message: after.message, staged: true, secretEnvNames: input.secretEnvNames },
+            removeWorktree: { repoPath: after.repoPath },
+          }),
       });
-    const after = input.commit;
-    if (!after || !input.review) return run();
-    return testThenCommit({
-      runTests: run,
-      acceptanceTests: after.acceptanceTests,
-      stateDir: dir,
-      signal: context.signal,
-      // The review staged the change it passed: the commit records exactly that, as the commit activity would.
-      commit: () =>
-        deps.commit({
-          ...{ workflowId: input.workflowId, attempt: input.attempt, worktreePath: input.worktreePath },
-          ...{ branch: after.branch, message: after.message, staged: true, secretEnvNames: input.secretEnvNames },
-          removeWorktree: { repoPath: after.repoPath },
-        }),
-    });
+    },
   };
 }

@@ -18,7 +18,7 @@ import type { CoderResult } from '../domain/records.js';
 import { testsStartedSignal } from '../workflows/messages.js';
 import { TaskStatusKey } from '../workflows/search-attributes.js';
 import type { TestedWithCoder, TestAndReviewResult, TestInput, TestsAfterCoder } from './task-activity-types.js';
-import { TestsHeld } from './tests/index.js';
+import { TestsHeld, type HeldTestRun } from './tests/index.js';
 import { testRunCancelled } from './tests/run-tests.js';
 
 const tracer = trace.getTracer('taskloop');
@@ -33,7 +33,9 @@ export interface TestsAfterCoderInput {
   /** The worker's client, to read whether a pause was requested and to announce a long run. */
   client: Client;
   /** The test activity's own work (the same function it runs); it throws TestsHeld when `mayStart` says no. */
-  runTestNode: (input: TestInput, mayStart: Promise<boolean>) => Promise<TestAndReviewResult>;
+  runTestNode: (input: TestInput, mayStart: Promise<boolean>, prepared?: HeldTestRun) => Promise<TestAndReviewResult>;
+  /** The node's run, started held as the coder started (testNodeInput, TestNode.prepare); the node decides it. */
+  prepared?: HeldTestRun;
   signal?: AbortSignal;
   /** Default ANNOUNCE_TESTS_AFTER_MS. */
   announceAfterMs?: number;
@@ -42,23 +44,15 @@ export interface TestsAfterCoderInput {
 /** The test node's result and when its tests started, or undefined when the workflow is to schedule the test activity. */
 export async function testsAfterCoder(run: TestsAfterCoderInput): Promise<TestedWithCoder | undefined> {
   const { coder, input } = run;
-  const then = input.thenTests;
-  if (!then || coder.status !== 'finished') return undefined;
+  const node = testNodeInput(input, coder.summary);
+  if (!node || coder.status !== 'finished') return undefined;
   const workflow = run.client.workflow.getHandle(input.workflowId);
   const mayStart = workflowMustDecide(workflow).then((mustDecide) => !mustDecide);
-  const { commit, ...tests } = then;
-  const node: TestInput = {
-    ...tests,
-    workflowId: input.workflowId,
-    attempt: input.attempt,
-    worktreePath: input.worktreePath,
-    ...(commit ? { commit: { ...commit, message: commitMessage(input.goal, coder.summary) } } : {}),
-  };
   // The test node's own span, inside the coder's (a no-op while tracing is off), as the test activity's would be.
   return tracer.startActiveSpan('test', { attributes: { 'taskloop.node': 'test' } }, async (span) => {
     const announcement = announceLongRun(workflow, input.attempt, mayStart, run.announceAfterMs);
     try {
-      const tested = await run.runTestNode(node, mayStart);
+      const tested = await run.runTestNode(node, mayStart, run.prepared);
       return { tested, testsStartedAt: await announcement.startedAt };
     } catch (error) {
       // Cancelled: the activity ends as cancelled, whatever the run was doing (held, too).
@@ -75,6 +69,23 @@ export async function testsAfterCoder(run: TestsAfterCoderInput): Promise<Tested
       span.end();
     }
   });
+}
+
+/**
+ * The test node's input from the coder activity's (undefined without `thenTests`). Without the coder's summary it has
+ * no commit message: enough to start its run (TestNode.prepare), which the message does not change.
+ */
+export function testNodeInput(input: TestsAfterCoderInput['input'], coderSummary?: string): TestInput | undefined {
+  const then = input.thenTests;
+  if (!then) return undefined;
+  const { commit, ...tests } = then;
+  return {
+    ...tests,
+    workflowId: input.workflowId,
+    attempt: input.attempt,
+    worktreePath: input.worktreePath,
+    ...(commit ? { commit: { ...commit, message: commitMessage(input.goal, coderSummary) } } : {}),
+  };
 }
 
 /**

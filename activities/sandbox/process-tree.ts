@@ -31,11 +31,15 @@ export interface ProcessTreeInput {
   heartbeat?: (details?: unknown) => void;
   signal?: AbortSignal;
   heartbeatIntervalMs?: number;
-  /** Called with the group id once the process runs (to record it durably), and with undefined when it ended. */
+  /**
+   * Called with the group id once the process runs (to record it durably), and with undefined when it ended. A gated
+   * group is recorded when its gate opens, before it does: held, it runs nothing of the repository's, and a run the
+   * caller starts meanwhile in the same worktree (which kills the group recorded there) must leave it alone.
+   */
   onGroup?: (pgid: number | undefined) => Promise<void>;
   /**
    * The argv waits at a gate (activities/sandbox/gate.ts) for this decision: true opens it, false kills the group
-   * unstarted. The timeout and durationMs count from the opening.
+   * unstarted. The timeout, the heartbeat and durationMs count from the opening.
    */
   gate?: Promise<boolean>;
 }
@@ -69,12 +73,17 @@ export async function runProcessTree(input: ProcessTreeInput): Promise<ProcessTr
     stop();
   };
   let timer: NodeJS.Timeout | undefined;
+  let beat: NodeJS.Timeout | undefined;
   const startClock = () => {
     started = Date.now();
     timer = setTimeout(() => {
       timedOut = true;
       stop();
     }, input.timeoutMs);
+    beat = setInterval(
+      () => input.heartbeat?.({ elapsedMs: Date.now() - started, pgid }),
+      input.heartbeatIntervalMs ?? 5_000,
+    );
   };
   if (!input.gate) startClock();
   const decide = (group: number, run: boolean) => {
@@ -87,11 +96,13 @@ export async function runProcessTree(input: ProcessTreeInput): Promise<ProcessTr
       stop();
     }
   };
-  const beat = setInterval(
-    () => input.heartbeat?.({ elapsedMs: Date.now() - started, pgid }),
-    input.heartbeatIntervalMs ?? 5_000,
-  );
-  let recorded = Promise.resolve();
+  // Set once the group is recorded (onGroup), so that its record is cleared at the end: a held group never opened has
+  // none, and a record there may be another run's.
+  let recorded: Promise<void> | undefined;
+  const record = (group: number) => {
+    recorded = input.onGroup?.(group) ?? Promise.resolve();
+    return recorded;
+  };
   try {
     const ended = await runTreeInHelper(
       {
@@ -106,14 +117,14 @@ export async function runProcessTree(input: ProcessTreeInput): Promise<ProcessTr
       },
       (group) => {
         pgid = group;
-        recorded = input.onGroup?.(group) ?? recorded;
+        if (!input.gate) void record(group);
         // A cancel that came before the group existed stops it now.
         input.signal?.addEventListener('abort', onAbort, { once: true });
         if (input.signal?.aborted) onAbort();
         // Opened only once the group is recorded: a retry must be able to find and kill whatever then runs.
         void input.gate?.then(
           async (run) => {
-            await recorded.catch(() => undefined);
+            if (run && !cancelled && !finished) await record(group).catch(() => undefined);
             decide(group, run);
           },
           () => decide(group, false),
@@ -136,9 +147,11 @@ export async function runProcessTree(input: ProcessTreeInput): Promise<ProcessTr
   } finally {
     finished = true;
     if (timer) clearTimeout(timer);
-    clearInterval(beat);
+    if (beat) clearInterval(beat);
     input.signal?.removeEventListener('abort', onAbort);
-    await recorded.catch(() => undefined);
-    await input.onGroup?.(undefined);
+    if (recorded) {
+      await recorded.catch(() => undefined);
+      await input.onGroup?.(undefined);
+    }
   }
 }

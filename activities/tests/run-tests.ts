@@ -1,32 +1,15 @@
 // The test node: runs the task's test command in the worktree, through the sandbox, and returns a
 // TestRunResult (a failing run is a value). The review's path rules run first: a refused change never runs.
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
-import path from 'node:path';
-import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
-import { STDERR_EXCERPT_CHARS, STDOUT_EXCERPT_CHARS, tailExcerpt } from '../../domain/evidence.js';
-import type { FailureCause } from '../../domain/failure-causes.js';
-import type { Finding, ReviewResult, TestCaseResult, TestRunResult } from '../../domain/records.js';
-import { scrubText } from '../../domain/secrets.js';
-import { writeArtifact } from '../artifacts.js';
-import { readText } from '../small-files.js';
-import { readTail } from '../sandbox/output-files.js';
+import { existsSync } from 'node:fs';
+import { ApplicationFailure } from '@temporalio/common';
+import type { Finding, ReviewResult, TestRunResult } from '../../domain/records.js';
 import type { SandboxPolicy } from '../sandbox/policy.js';
-import { runSandboxed } from '../sandbox/run-sandboxed.js';
-import { scrubFileToArtifact } from '../sandbox/scrub-file.js';
-import { toCaseId } from './case-ids.js';
-import { interpretRun } from './interpret-run.js';
-import { parseJunitXml } from './junit.js';
+import { readPythonSources } from '../review/python-syntax.js';
 import { pathRuleFindings, refusedByPathRules, type PathPolicy } from './path-policy.js';
 import { reviewChange, stageChange, type RuleReviewOptions } from './review-before-tests.js';
-import { readPythonSources } from '../review/python-syntax.js';
-import { repositoryModules } from './repo-modules.js';
-import { isPytestCommand, withPytestOptions } from './pytest-command.js';
-import { createGate } from '../sandbox/gate.js';
-import { boundCases, countCases } from './summarize-cases.js';
+import { runCommand, startHeldRun, testRunCancelled, type HeldTestRun } from './run-command.js';
 
-// Pattern detection reads the end of the logs only: a huge log is never loaded whole.
-const PATTERN_TAIL_BYTES = 256 * 1024;
+export { startHeldRun, testRunCancelled, type HeldTestRun } from './run-command.js';
 
 export interface RunTestsInput {
   worktreePath: string;
@@ -70,24 +53,33 @@ export class TestsHeld extends Error {
 /**
  * Runs the tests; timeout and cancellation kill the whole process tree. Logs (scrubbed) become artifacts
  * test-stdout.log, test-stderr.log and junit.xml. Throws only for bad input (non-retryable) or on cancellation.
+ * `prepared`: a held run of this same input that the caller started earlier (startHeldRun), used while it still waits;
+ * runTests decides it, or discards it, whatever happens.
  */
-export async function runTests(input: RunTestsInput): Promise<TestRunResult & { review?: ReviewResult }> {
-  checkInput(input);
+export async function runTests(
+  input: RunTestsInput,
+  prepared?: HeldTestRun,
+): Promise<TestRunResult & { review?: ReviewResult }> {
+  try {
+    checkInput(input);
+  } catch (error) {
+    await discard(prepared);
+    throw error;
+  }
   const { pathPolicy, worktreePath } = input;
   if (!pathPolicy || !input.review) {
+    await discard(prepared);
     const refused = pathPolicy ? await refusedByPathRules(worktreePath, pathPolicy) : [];
     await unlessHeld(input.mayStart);
     return refused.length > 0 ? refusedResult(refused, input.sandbox) : runCommand(input);
   }
   // The change is staged and its paths listed (its git processes asked for first: they are the way to the tests) while
-  // the sandbox starts, its command held at a gate: a refused change never runs (the gate stays shut and the held run
-  // is killed), an accepted one starts at once.
+  // the sandbox starts (or, `prepared`, waits already), its command held at a gate: a refused change never runs (the
+  // gate stays shut and the held run is killed), an accepted one starts at once.
   const staging = stageChange(worktreePath, pathPolicy);
-  const gate = createGate();
-  const held = runCommand(input, gate.decided);
   // Awaited below; until then a failure must not count as an unhandled rejection (it ends the worker).
   staging.catch(() => undefined);
-  held.catch(() => undefined);
+  const held = await heldRunFor(input, prepared);
   try {
     const change = await staging;
     const refused = pathRuleFindings(change.changedFiles, pathPolicy);
@@ -99,10 +91,10 @@ export async function runTests(input: RunTestsInput): Promise<TestRunResult & { 
     // tests may touch them).
     const sources = await readPythonSources(worktreePath, change.changedFiles);
     await unlessHeld(input.mayStart);
-    gate.decide(true);
+    held.decide(true);
     const { review: options } = input;
     const [result, review] = await Promise.all([
-      held,
+      held.result,
       change.diff().then((diff) => {
         // Only the staged change is reviewed (the listing may name a path more, see stageAndListChanges).
         const staged = sources.filter((source) => diff.changedFiles.includes(source.name));
@@ -111,115 +103,29 @@ export async function runTests(input: RunTestsInput): Promise<TestRunResult & { 
     ]);
     return { ...result, review };
   } finally {
-    gate.decide(false);
     // No process outlives the activity: a held run is over (killed unstarted) before this returns or throws.
-    await held.catch(() => undefined);
+    await discard(held);
   }
+}
+
+/** The caller's held run while it still waits; else a new one. */
+async function heldRunFor(input: RunTestsInput, prepared: HeldTestRun | undefined): Promise<HeldTestRun> {
+  if (prepared && !prepared.endedUndecided()) return prepared;
+  // One that ended on its own (its program was missing when it started, say) uses the new run's folders: its clean-up
+  // is over first.
+  await prepared?.result.catch(() => undefined);
+  return startHeldRun(input);
+}
+
+/** Closes the gate of a held run not decided yet (its group is killed unstarted) and waits for its end. */
+async function discard(held: HeldTestRun | undefined): Promise<void> {
+  held?.decide(false);
+  await held?.result.catch(() => undefined);
 }
 
 /** Throws TestsHeld when `mayStart` says no: no result of the node (not even a refusal) is returned then. */
 async function unlessHeld(mayStart: Promise<boolean> | undefined): Promise<void> {
   if (mayStart && !(await mayStart)) throw new TestsHeld();
-}
-
-async function runCommand(input: RunTestsInput, gate?: Promise<boolean>): Promise<TestRunResult> {
-  const artifactDir = path.resolve(input.artifactDir);
-  const outDir = path.join(artifactDir, 'test-out'); // the one artifact folder the run may write (its JUnit report)
-  const junitPath = path.join(outDir, 'junit.xml');
-  const pytest = isPytestCommand(input.command);
-  // A retried run must not read the previous run's report. (Small files and folders: synchronous, see
-  // activities/small-files.ts.)
-  mkdirSync(outDir, { recursive: true });
-  rmSync(junitPath, { force: true });
-
-  const run = await runSandboxed({
-    argv: pytest ? withPytestOptions(input.command, junitPath) : input.command,
-    worktree: path.resolve(input.worktreePath),
-    testEnv: input.testEnv,
-    policy: input.sandbox,
-    timeoutMs: input.timeoutMs,
-    logDir: path.join(artifactDir, 'raw'),
-    writable: [outDir],
-    processDir: input.processDir,
-    heartbeat: input.heartbeat,
-    signal: input.signal,
-    heartbeatIntervalMs: input.heartbeatIntervalMs,
-    gate,
-  });
-  if (run.cancelled) throw testRunCancelled(input.signal);
-  if (run.discarded) {
-    // It never ran: nothing of it is kept.
-    await rm(outDir, { recursive: true, force: true });
-    await rm(path.dirname(run.stdoutFile), { recursive: true, force: true });
-    throw new Error('the held test run was discarded');
-  }
-
-  const scrub = (text: string) => scrubText(text, input.secretValues);
-  const junitXml = pytest ? await readOptional(junitPath) : undefined;
-  // pytest's own report is unscrubbed: only the scrubbed copy below stays among the artifacts. Folders go through
-  // fs/promises, beside the work that follows: a synchronous rmdir waits on the file system's journal under load (2 to
-  // 3 ms of the worker's event loop per run in a profile of 20 concurrent tasks).
-  const outRemoved = rm(outDir, { recursive: true, force: true });
-  const allCases = junitXml === undefined ? [] : readCases(junitXml, input.worktreePath);
-  const counts = countCases(allCases);
-  // Logs are streamed to files by the sandbox; only their tails are read back, so a huge log is never loaded whole.
-  const artifact = (source: string, name: string) =>
-    scrubFileToArtifact({ source, dir: artifactDir, name, secretValues: input.secretValues, hostId: input.hostId });
-  // Separate files, each written atomically: side by side.
-  const [log, errors, ownModules] = await Promise.all([
-    artifact(run.stdoutFile, 'test-stdout.log'),
-    artifact(run.stderrFile, 'test-stderr.log'),
-    pytest ? repositoryModules(input.worktreePath) : undefined,
-    junitXml === undefined
-      ? undefined
-      : writeArtifact({
-          ...{ dir: artifactDir, name: 'junit.xml', content: scrub(junitXml), hostId: input.hostId },
-          secretValues: input.secretValues,
-        }),
-    outRemoved,
-  ]);
-  const rawRemoved = rm(path.dirname(run.stdoutFile), { recursive: true, force: true });
-  // Awaited before the result is returned; until then a failure must not count as an unhandled rejection.
-  rawRemoved.catch(() => undefined);
-  const [stdoutTail, stderrTail] = (
-    await Promise.all([readTail(log.path, PATTERN_TAIL_BYTES), readTail(errors.path, PATTERN_TAIL_BYTES)])
-  ).map(scrub) as [string, string];
-  const interpreted = interpretRun({
-    pytest,
-    argv0: input.command[0] ?? '',
-    timeoutMs: input.timeoutMs,
-    exitCode: run.exitCode,
-    signal: run.signal,
-    timedOut: run.timedOut,
-    spawnError: run.spawnError,
-    outputTooLarge: run.outputTooLarge,
-    failingCases: counts.failed + counts.errors,
-    junitFound: junitXml !== undefined,
-    stdout: stdoutTail,
-    stderr: stderrTail,
-    counts,
-    ownModules,
-  });
-  const { outcome, patterns } = interpreted;
-  // A sandbox refusal or a limit is the cause even when pytest only reports the test as failed.
-  const sandboxCause = run.cause && outcome !== 'passed' ? (run.cause as FailureCause) : undefined;
-  const cause = sandboxCause ?? interpreted.cause;
-  const reason = sandboxCause ? sandboxCause.message : interpreted.reason;
-  await rawRemoved;
-  return {
-    outcome,
-    exitCode: run.exitCode,
-    counts,
-    ...(patterns === undefined ? {} : { patterns }),
-    ...boundCases(allCases, input.maxCases ?? 500),
-    ...(reason === undefined ? {} : { reason: scrub(reason) }),
-    ...(cause === undefined ? {} : { cause: { ...cause, message: scrub(cause.message) } }),
-    sandbox: { mode: input.sandbox.mode, network: input.sandbox.network },
-    stdoutExcerpt: tailExcerpt(stdoutTail, STDOUT_EXCERPT_CHARS),
-    stderrExcerpt: tailExcerpt(stderrTail, STDERR_EXCERPT_CHARS),
-    durationMs: run.durationMs,
-    log,
-  };
 }
 
 function refusedResult(findings: Finding[], sandbox: SandboxPolicy): TestRunResult {
@@ -236,25 +142,6 @@ function refusedResult(findings: Finding[], sandbox: SandboxPolicy): TestRunResu
     stderrExcerpt: '',
     durationMs: 0,
   };
-}
-
-function readCases(xml: string, worktreePath: string): TestCaseResult[] {
-  const exists = (relative: string) => existsSync(path.join(worktreePath, relative));
-  return parseJunitXml(xml).map((entry) => ({ id: toCaseId(entry, exists), outcome: entry.outcome }));
-}
-
-async function readOptional(file: string): Promise<string | undefined> {
-  try {
-    return await readText(file);
-  } catch {
-    return undefined;
-  }
-}
-
-/** The error a cancelled test activity ends with: the cancellation's own reason when it has one. */
-export function testRunCancelled(signal: AbortSignal | undefined): Error {
-  const reason: unknown = signal?.reason;
-  return reason instanceof Error ? reason : new CancelledFailure('test run cancelled: the process tree was killed');
 }
 
 function checkInput(input: RunTestsInput): void {

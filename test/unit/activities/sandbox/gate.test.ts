@@ -1,6 +1,6 @@
 // The gate of a held run (activities/sandbox/gate.ts): the sandbox starts at once, its command only on `go`; a
 // closed gate kills the run unstarted; nothing but `go` opens it; the command never sees the gate's pipe; and a held
-// run's timeout counts from the opening. Through the real spawn helper and, in the worker's mode, real bubblewrap.
+// run's timeout, heartbeat and process record count from the opening. Through the real spawn helper and, in the worker's mode, real bubblewrap.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -47,7 +47,13 @@ describe('the gate of a held run', () => {
     const dir = await tempDir();
     const marker = path.join(dir, 'ran');
     const gate = createGate();
+    const groups: (number | undefined)[] = [];
+    let beats = 0;
     const running = runProcessTree({
+      onGroup: async (pgid) => void groups.push(pgid),
+      // A held run is not running yet: no heartbeat (the coder activity beats its own details meanwhile).
+      heartbeat: () => (beats += 1),
+      heartbeatIntervalMs: 200,
       argv: gatedArgs(['sh', '-c', `touch ${marker}; echo done`]),
       cwd: dir,
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
@@ -60,6 +66,8 @@ describe('the gate of a held run', () => {
     });
     await sleep(1_500);
     expect(existsSync(marker)).toBe(false);
+    expect(groups).toEqual([]); // not recorded while held
+    expect(beats).toBe(0);
     const openedAt = Date.now();
     gate.decide(true);
     const result = await running;
@@ -68,6 +76,8 @@ describe('the gate of a held run', () => {
     // Counted from the opening, so never longer than the time since it (from the spawn it would hold the 1.5 s).
     expect(result.durationMs).toBeLessThanOrEqual(Date.now() - openedAt);
     expect(await readFile(path.join(dir, 'stdout.log'), 'utf8')).toBe('done\n');
+    // Recorded at the opening (before the command could run), cleared at the end.
+    expect(groups).toEqual([expect.any(Number), undefined]);
   });
 
   it('kills a run whose gate closes, without ever running its command', async () => {
@@ -91,7 +101,8 @@ describe('the gate of a held run', () => {
     const result = await running;
     expect(result).toMatchObject({ discarded: true, signal: 'SIGKILL', timedOut: false });
     expect(existsSync(marker)).toBe(false);
-    expect(groups[1]).toBeUndefined(); // the record of the group was cleared
+    // Recorded only when its gate opens: one never opened was never recorded, nor is another run's record cleared.
+    expect(groups).toEqual([]);
   });
 
   it('passes the gate through the sandbox of the worker mode, and the command does not inherit its pipe', async () => {

@@ -1,13 +1,13 @@
 // The test activity with the review folded in (no reviewer model): one diff serves the path rules, which stop the
 // tests, and the content rules, which run beside them and come back with the test result.
 import { existsSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { chmod, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createWorktree } from '../../../../activities/git/create-worktree.js';
-import { runTests, TestsHeld } from '../../../../activities/tests/run-tests.js';
+import { runTests, startHeldRun, TestsHeld } from '../../../../activities/tests/run-tests.js';
 import { makeRepo, removeDirs, writeFiles } from '../../../support/git-repo.js';
-import { calcModule, makePythonProject } from './python-project.js';
+import { calcModule, makePythonProject, waitFor } from './python-project.js';
 
 const dirs: string[] = [];
 afterEach(() => removeDirs(dirs));
@@ -88,18 +88,78 @@ describe('runTests with the review folded in', () => {
     const ran = await runWithReview({ ...input, mayStart: Promise.resolve(true) }, baseSha);
     expect(ran.refused?.map((finding) => finding.rule)).toEqual(['test_file_edited']);
   });
+
+  it('uses a run held since before the change was made (the coder activity starts it), untouched by runs meanwhile', async () => {
+    const { baseSha, ...project } = await projectInWorktree();
+    const input = { ...reviewed(project, baseSha), processDir: path.join(project.root, 'processes') };
+    const prepared = startHeldRun(input);
+    // Its sandbox is up (its log files are open) before the coder's own run below starts.
+    expect(await waitFor(() => existsSync(path.join(input.artifactDir, 'raw', 'stdout.log')))).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The coder edits, and runs the tests itself in the same worktree: that run kills the group recorded there first.
+    await writeFiles(input.worktreePath, { 'calc.py': 'def add(a, b):\n    return b + a\n' });
+    const coderRun = await runTests({
+      ...project,
+      processDir: input.processDir,
+      artifactDir: path.join(project.root, 'coder-run'),
+    });
+    expect(coderRun.outcome).toBe('passed');
+    expect(await readdir(input.processDir)).toEqual([]); // the held run is not recorded yet
+
+    const result = await runTests(input, prepared);
+
+    expect(result).toMatchObject({ outcome: 'passed', counts: { passed: 1 } });
+    expect(result.review?.changedFiles).toEqual(['calc.py']);
+    // The node's result is the held run's own.
+    expect(await prepared.result).toMatchObject({ outcome: 'passed', durationMs: result.durationMs });
+    expect(await readdir(input.processDir)).toEqual([]); // its record is cleared after it
+  });
+
+  it('runs afresh when the held run ended before it was decided (its program did not exist yet)', async () => {
+    const { baseSha, ...project } = await projectInWorktree();
+    const input = { ...reviewed(project, baseSha), command: ['./check.sh'] };
+    const prepared = startHeldRun(input);
+    await expect(prepared.result).resolves.toMatchObject({ outcome: 'error' });
+    expect(prepared.endedUndecided()).toBe(true);
+    // The coder writes the program.
+    await writeFiles(input.worktreePath, { 'check.sh': '#!/bin/sh\necho checked\n' });
+    await chmod(path.join(input.worktreePath, 'check.sh'), 0o755);
+
+    const result = await runTests(input, prepared);
+
+    expect(result).toMatchObject({ outcome: 'passed', exitCode: 0, stdoutExcerpt: 'checked\n' });
+  });
+
+  it('closes a held run it does not use: the node without the review rules, or input it refuses', async () => {
+    const { baseSha, ...project } = await projectInWorktree();
+    const marker = "open('imported-by-pytest', 'w').close()\n\n\ndef add(a, b):\n    return a + b\n";
+    await writeFiles(project.worktreePath, { 'calc.py': marker });
+    const unused = startHeldRun(reviewed(project, baseSha));
+    const held = await runTests({ ...project, mayStart: Promise.resolve(false) }, unused).catch((error) => error);
+    expect(held).toBeInstanceOf(TestsHeld);
+    await expect(unused.result).rejects.toThrow('the held test run was discarded');
+    const invalid = startHeldRun(reviewed(project, baseSha));
+    await expect(runTests({ ...reviewed(project, baseSha), timeoutMs: 0 }, invalid)).rejects.toThrow('timeoutMs');
+    await expect(invalid.result).rejects.toThrow('the held test run was discarded');
+    expect(existsSync(path.join(project.worktreePath, 'imported-by-pytest'))).toBe(false);
+  });
 });
+
+/** runTests input with the path policy of a task that allows every path but the tests, and the rules' review. */
+function reviewed(input: Omit<Awaited<ReturnType<typeof projectInWorktree>>, 'baseSha'>, baseSha: string) {
+  return {
+    ...input,
+    pathPolicy: { baseSha, allowedPaths: [], allowTestEdits: false },
+    review: { secretValues: [], artifactDir: input.artifactDir, hostId: 'host-test', sandbox: input.sandbox },
+  };
+}
 
 /** runTests with the path policy of a task that allows every path but the tests, and the rules' review. */
 function runWithReview(
   input: Omit<Awaited<ReturnType<typeof projectInWorktree>>, 'baseSha'> & { mayStart?: Promise<boolean> },
   baseSha: string,
 ) {
-  return runTests({
-    ...input,
-    pathPolicy: { baseSha, allowedPaths: [], allowTestEdits: false },
-    review: { secretValues: [], artifactDir: input.artifactDir, hostId: 'host-test', sandbox: input.sandbox },
-  });
+  return runTests(reviewed(input, baseSha));
 }
 
 /** runTests input on a real linked worktree of a repository holding calc.py and the passing tests. */

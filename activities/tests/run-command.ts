@@ -1,0 +1,183 @@
+// One run of the test command in its sandbox and what it left: the scrubbed logs and JUnit report as artifacts, the
+// cases and counts, and what the run says went wrong. A run may be started held (startHeldRun): its sandbox is set up
+// at once and its command waits at a gate until the caller decides.
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { CancelledFailure } from '@temporalio/common';
+import { STDERR_EXCERPT_CHARS, STDOUT_EXCERPT_CHARS, tailExcerpt } from '../../domain/evidence.js';
+import type { FailureCause } from '../../domain/failure-causes.js';
+import type { TestCaseResult, TestRunResult } from '../../domain/records.js';
+import { scrubText } from '../../domain/secrets.js';
+import { writeArtifact } from '../artifacts.js';
+import { readText } from '../small-files.js';
+import { createGate } from '../sandbox/gate.js';
+import { readTail } from '../sandbox/output-files.js';
+import { runSandboxed } from '../sandbox/run-sandboxed.js';
+import { scrubFileToArtifact } from '../sandbox/scrub-file.js';
+import { toCaseId } from './case-ids.js';
+import { interpretRun } from './interpret-run.js';
+import { parseJunitXml } from './junit.js';
+import { isPytestCommand, withPytestOptions } from './pytest-command.js';
+import { repositoryModules } from './repo-modules.js';
+import type { RunTestsInput } from './run-tests.js';
+import { boundCases, countCases } from './summarize-cases.js';
+
+// Pattern detection reads the end of the logs only: a huge log is never loaded whole.
+const PATTERN_TAIL_BYTES = 256 * 1024;
+
+/** A test run whose sandbox is set up and whose command waits at a gate (startHeldRun). */
+export interface HeldTestRun {
+  /** The run's result once it ran; a rejection when it was discarded (its gate closed) or cancelled. */
+  readonly result: Promise<TestRunResult>;
+  /** Opens (true) or closes (false) the gate; only the first decision counts. */
+  decide(run: boolean): void;
+  /** True when the run ended before any decision: it never waited at its gate (its program was missing, say). */
+  endedUndecided(): boolean;
+}
+
+/**
+ * Starts a test run whose command waits for `decide`, its sandbox (the pids cgroup, bubblewrap's namespaces and
+ * mounts) set up meanwhile: the coder activity starts the test node's run as the coder starts, so none of that is
+ * left to do between the coder's finish and the tests. Its process group is recorded (activities/sandbox/process-tree)
+ * only when the gate opens: the coder's own runs in the worktree, which kill the group recorded there first, leave it
+ * alone. A held run whose worker dies ends with the spawn helper's pipe.
+ */
+export function startHeldRun(input: RunTestsInput): HeldTestRun {
+  const gate = createGate();
+  let decided = false;
+  let endedUndecided = false;
+  const result = runCommand(input, gate.decided);
+  const settle = () => {
+    if (!decided) endedUndecided = true;
+  };
+  result.then(settle, settle);
+  return {
+    result,
+    decide: (run) => {
+      decided = true;
+      gate.decide(run);
+    },
+    endedUndecided: () => endedUndecided,
+  };
+}
+
+/** Runs the command in its sandbox and reads what it left; with `gate` its command waits for it (see startHeldRun). */
+export async function runCommand(input: RunTestsInput, gate?: Promise<boolean>): Promise<TestRunResult> {
+  const artifactDir = path.resolve(input.artifactDir);
+  const outDir = path.join(artifactDir, 'test-out'); // the one artifact folder the run may write (its JUnit report)
+  const junitPath = path.join(outDir, 'junit.xml');
+  const pytest = isPytestCommand(input.command);
+  // A retried run must not read the previous run's report. (Small files and folders: synchronous, see
+  // activities/small-files.ts.)
+  mkdirSync(outDir, { recursive: true });
+  rmSync(junitPath, { force: true });
+
+  const run = await runSandboxed({
+    argv: pytest ? withPytestOptions(input.command, junitPath) : input.command,
+    worktree: path.resolve(input.worktreePath),
+    testEnv: input.testEnv,
+    policy: input.sandbox,
+    timeoutMs: input.timeoutMs,
+    logDir: path.join(artifactDir, 'raw'),
+    writable: [outDir],
+    processDir: input.processDir,
+    heartbeat: input.heartbeat,
+    signal: input.signal,
+    heartbeatIntervalMs: input.heartbeatIntervalMs,
+    gate,
+  });
+  if (run.cancelled) throw testRunCancelled(input.signal);
+  if (run.discarded) {
+    // It never ran: nothing of it is kept.
+    await rm(outDir, { recursive: true, force: true });
+    await rm(path.dirname(run.stdoutFile), { recursive: true, force: true });
+    throw new Error('the held test run was discarded');
+  }
+
+  const scrub = (text: string) => scrubText(text, input.secretValues);
+  const junitXml = pytest ? await readOptional(junitPath) : undefined;
+  // pytest's own report is unscrubbed: only the scrubbed copy below stays among the artifacts. Folders go through
+  // fs/promises, beside the work that follows: a synchronous rmdir waits on the file system's journal under load (2 to
+  // 3 ms of the worker's event loop per run in a profile of 20 concurrent tasks).
+  const outRemoved = rm(outDir, { recursive: true, force: true });
+  const allCases = junitXml === undefined ? [] : readCases(junitXml, input.worktreePath);
+  const counts = countCases(allCases);
+  // Logs are streamed to files by the sandbox; only their tails are read back, so a huge log is never loaded whole.
+  const artifact = (source: string, name: string) =>
+    scrubFileToArtifact({ source, dir: artifactDir, name, secretValues: input.secretValues, hostId: input.hostId });
+  // Separate files, each written atomically: side by side.
+  const [log, errors, ownModules] = await Promise.all([
+    artifact(run.stdoutFile, 'test-stdout.log'),
+    artifact(run.stderrFile, 'test-stderr.log'),
+    pytest ? repositoryModules(input.worktreePath) : undefined,
+    junitXml === undefined
+      ? undefined
+      : writeArtifact({
+          ...{ dir: artifactDir, name: 'junit.xml', content: scrub(junitXml), hostId: input.hostId },
+          secretValues: input.secretValues,
+        }),
+    outRemoved,
+  ]);
+  const rawRemoved = rm(path.dirname(run.stdoutFile), { recursive: true, force: true });
+  // Awaited before the result is returned; until then a failure must not count as an unhandled rejection.
+  rawRemoved.catch(() => undefined);
+  const [stdoutTail, stderrTail] = (
+    await Promise.all([readTail(log.path, PATTERN_TAIL_BYTES), readTail(errors.path, PATTERN_TAIL_BYTES)])
+  ).map(scrub) as [string, string];
+  const interpreted = interpretRun({
+    pytest,
+    argv0: input.command[0] ?? '',
+    timeoutMs: input.timeoutMs,
+    exitCode: run.exitCode,
+    signal: run.signal,
+    timedOut: run.timedOut,
+    spawnError: run.spawnError,
+    outputTooLarge: run.outputTooLarge,
+    failingCases: counts.failed + counts.errors,
+    junitFound: junitXml !== undefined,
+    stdout: stdoutTail,
+    stderr: stderrTail,
+    counts,
+    ownModules,
+  });
+  const { outcome, patterns } = interpreted;
+  // A sandbox refusal or a limit is the cause even when pytest only reports the test as failed.
+  const sandboxCause = run.cause && outcome !== 'passed' ? (run.cause as FailureCause) : undefined;
+  const cause = sandboxCause ?? interpreted.cause;
+  const reason = sandboxCause ? sandboxCause.message : interpreted.reason;
+  await rawRemoved;
+  return {
+    outcome,
+    exitCode: run.exitCode,
+    counts,
+    ...(patterns === undefined ? {} : { patterns }),
+    ...boundCases(allCases, input.maxCases ?? 500),
+    ...(reason === undefined ? {} : { reason: scrub(reason) }),
+    ...(cause === undefined ? {} : { cause: { ...cause, message: scrub(cause.message) } }),
+    sandbox: { mode: input.sandbox.mode, network: input.sandbox.network },
+    stdoutExcerpt: tailExcerpt(stdoutTail, STDOUT_EXCERPT_CHARS),
+    stderrExcerpt: tailExcerpt(stderrTail, STDERR_EXCERPT_CHARS),
+    durationMs: run.durationMs,
+    log,
+  };
+}
+
+function readCases(xml: string, worktreePath: string): TestCaseResult[] {
+  const exists = (relative: string) => existsSync(path.join(worktreePath, relative));
+  return parseJunitXml(xml).map((entry) => ({ id: toCaseId(entry, exists), outcome: entry.outcome }));
+}
+
+async function readOptional(file: string): Promise<string | undefined> {
+  try {
+    return await readText(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The error a cancelled test activity ends with: the cancellation's own reason when it has one. */
+export function testRunCancelled(signal: AbortSignal | undefined): Error {
+  const reason: unknown = signal?.reason;
+  return reason instanceof Error ? reason : new CancelledFailure('test run cancelled: the process tree was killed');
+}
