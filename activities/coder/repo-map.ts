@@ -1,7 +1,7 @@
 // The repository map the coder starts from: every file git would see, with line counts for Python.
 import path from 'node:path';
 import { readIndexPaths } from '../git/index-paths.js';
-import { openGit, privateGitDir, readWorktreeHead } from '../git/run-git.js';
+import { openGit, privateGitDirSync, readWorktreeHeadSync } from '../git/run-git.js';
 import { readText } from '../small-files.js';
 
 async function countLines(file: string): Promise<number | undefined> {
@@ -19,16 +19,16 @@ async function countLines(file: string): Promise<number | undefined> {
  * `git worktree add` made it (its first coder run), so it has no untracked files and its index lists the rest.
  */
 export async function listRepoFiles(worktreePath: string, options: { untouched?: boolean } = {}): Promise<string[]> {
-  const indexed = options.untouched ? await readUntouchedIndex(worktreePath) : undefined;
+  const indexed = options.untouched ? readUntouchedIndex(worktreePath) : undefined;
   if (indexed) return indexed.sort();
   const stdout = await openGit(worktreePath).raw(['ls-files', '-co', '--exclude-standard', '-z']);
   return [...new Set(stdout.split('\0').filter((name) => name !== ''))].sort();
 }
 
 /** A linked worktree's index paths; undefined for anything else (a main worktree, an attached HEAD). */
-async function readUntouchedIndex(worktreePath: string): Promise<string[] | undefined> {
-  const gitDir = await privateGitDir(worktreePath);
-  const { sha } = await readWorktreeHead(worktreePath);
+function readUntouchedIndex(worktreePath: string): string[] | undefined {
+  const gitDir = privateGitDirSync(worktreePath);
+  const { sha } = readWorktreeHeadSync(worktreePath);
   if (!gitDir || !sha) return undefined;
   return readIndexPaths(gitDir, sha.length === 64 ? 32 : 20);
 }
