@@ -10,7 +10,7 @@ import type { PathPolicy } from './path-policy.js';
 
 export type RuleReviewOptions = Pick<ReviewChangesInput, 'secretValues' | 'artifactDir' | 'hostId' | 'sandbox'>;
 
-/** The staged change: its changed paths now, for the path rules, and its diff (taken once) for the content rules. */
+/** The staged change: its changed paths now, for the path rules, and its diff when asked, for the content rules. */
 export interface StagedChange {
   changedFiles: string[];
   diff: () => Promise<WorktreeDiff>;
@@ -28,8 +28,7 @@ export async function stageChange(worktreePath: string, policy: PathPolicy): Pro
     const diff = await diffWorktree(input);
     return { changedFiles: diff.changedFiles, diff: () => Promise.resolve(diff) };
   }
-  let diff: Promise<WorktreeDiff> | undefined;
-  return { changedFiles: listed, diff: () => (diff ??= diffStaged(input)) };
+  return { changedFiles: listed, diff: () => diffStaged(input) };
 }
 
 export function reviewChange(
