@@ -5,13 +5,27 @@ import { CancellationScope, log } from '@temporalio/workflow';
 import { findMissingCapability } from '../../domain/capabilities.js';
 import { commitMessage } from '../../domain/commit-message.js';
 import { judgeAttempt } from '../../domain/judge.js';
-import type { CommitResult, JudgeResult, ReviewResult, TaskNode } from '../../domain/records.js';
+import type { CommitResult, JudgeResult, ReviewResult, TaskNode, TestRunResult } from '../../domain/records.js';
 import { causeOfCoderResult, causeOfFindings, causeOfTestResult } from '../../domain/node-causes.js';
 import { agentVersionsOf, summarizeAttempt, type AttemptFailure } from '../../domain/task-state.js';
-import type { Claim, CommitAndRemoveResult, TestedWithCoder, TestsAfterCoder } from '../../activities/index.js';
+import type {
+  Claim,
+  CommitAndRemoveResult,
+  TestAndReviewResult,
+  TestedWithCoder,
+  TestsAfterCoder,
+} from '../../activities/index.js';
 import { chooseAttemptAdaptations } from './learning.js';
 import { claimWorktree, hostActivities, type HostActivities } from './proxies.js';
-import { checkpoint, failed, passed, runNode, type AttemptContext, type FinalDecision } from './run-node.js';
+import {
+  checkpoint,
+  failed,
+  passed,
+  runNode,
+  type AttemptContext,
+  type FinalDecision,
+  type NodeOutcome,
+} from './run-node.js';
 
 export type AttemptResult =
   | { kind: 'passed'; commit: CommitResult; worktreeRemoved?: boolean }
@@ -164,26 +178,28 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
   let ruleReview: ReviewResult | undefined;
   let ruleJudge: JudgeResult | undefined;
   let madeCommit: CommitAndRemoveResult | undefined;
-  const tested = await runNode(context, 'test', async () => {
-    // Taken once: a re-run of the node (an environment problem in that run) schedules the test activity.
-    const { tested: testedHere } = withCoder;
-    withCoder = {};
-    const { review, judge, commit, ...test } =
-      testedHere ??
-      (await host.runTests(`pytest, attempt ${ref.attempt}`, {
-        ...ref,
-        ...testNode,
-        worktreePath: claim.worktreePath,
-        commit: testNode.commit && { ...testNode.commit, message: commitMessage(spec.goal, record.coder?.summary) },
-      }));
+  // The test node's result records what its activity did: the review's rules, the judge's and the commit, too.
+  const takeTested = ({ review, judge, commit, ...test }: TestAndReviewResult): NodeOutcome<TestRunResult> => {
     record.test = test;
     ruleReview = review;
     ruleJudge = judge;
     madeCommit = commit;
     // A change the review's path rules refuse never ran: the review node below records the refusal.
-    return record.test.outcome === 'passed' || record.test.refused
-      ? passed(record.test)
-      : failed(causeOfTestResult(record.test));
+    return test.outcome === 'passed' || test.refused ? passed(test) : failed(causeOfTestResult(test));
+  };
+  const tested = await runNode(context, 'test', () => {
+    // Taken once: a re-run of the node (an environment problem in that run) schedules the test activity.
+    const { tested: testedHere } = withCoder;
+    withCoder = {};
+    if (testedHere) return takeTested(testedHere);
+    return host
+      .runTests(`pytest, attempt ${ref.attempt}`, {
+        ...ref,
+        ...testNode,
+        worktreePath: claim.worktreePath,
+        commit: testNode.commit && { ...testNode.commit, message: commitMessage(spec.goal, record.coder?.summary) },
+      })
+      .then(takeTested);
   });
   if (!tested.ok) {
     run.emit('TEST_FAILED', { counts: record.test?.counts, reason: tested.failure.reason });
@@ -194,7 +210,11 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
   const reachNode = (node: TaskNode) => (madeCommit ? run.setPhase(node) : checkpoint(run, node));
 
   await reachNode('review');
-  const reviewed = await runNode(context, 'review', async () => {
+  const takeReview = (review: ReviewResult): NodeOutcome<ReviewResult> => {
+    record.review = review;
+    return review.passed ? passed(review) : failed(causeOfFindings('ReviewFinding', review.findings));
+  };
+  const reviewed = await runNode(context, 'review', () => {
     const refused = tested.value.refused;
     if (refused) {
       record.review = {
@@ -207,9 +227,9 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
     }
     const exhausted = reviewerModel && run.exhaustedBudget();
     if (exhausted) return failed({ kind: 'BudgetExhausted', message: exhausted });
-    record.review =
-      ruleReview ??
-      (await host.reviewChanges(`review, attempt ${ref.attempt}`, {
+    if (ruleReview) return takeReview(ruleReview);
+    return host
+      .reviewChanges(`review, attempt ${ref.attempt}`, {
         model: reviewerModel,
         goal: spec.goal,
         ...ref,
@@ -218,10 +238,8 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
         allowedPaths: spec.allowedPaths,
         allowTestEdits: spec.allowTestEdits,
         secretEnvNames: spec.secretEnvNames,
-      }));
-    return record.review.passed
-      ? passed(record.review)
-      : failed(causeOfFindings('ReviewFinding', record.review.findings));
+      })
+      .then(takeReview);
   });
   if (!reviewed.ok) {
     run.emit('REVIEW_FAILED', { findings: record.review?.findings ?? [] });
@@ -229,37 +247,44 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
   }
 
   await reachNode('judge');
-  const judged = await runNode(context, 'judge', async () => {
+  const takeJudgment = (judgment: JudgeResult): NodeOutcome<JudgeResult> => {
+    record.judge = judgment;
+    return judgment.passed ? passed(judgment) : failed(causeOfFindings('JudgeFinding', judgment.findings));
+  };
+  const judged = await runNode(context, 'judge', () => {
     // The test activity's verdict when it judged (and perhaps committed): the same rules, and the one that acted.
-    record.judge =
+    const byRules =
       ruleJudge ?? judgeAttempt({ tests: tested.value, review: reviewed.value, acceptanceTests: spec.acceptanceTests });
+    record.judge = byRules;
     const judgeModel = run.verdictModel('judge');
-    if (judgeModel) {
-      const exhausted = run.exhaustedBudget();
-      if (exhausted) return failed({ kind: 'BudgetExhausted', message: exhausted });
-      const test = { counts: tested.value.counts, stdoutExcerpt: tested.value.stdoutExcerpt };
-      const input = {
-        ...ref,
-        judge: record.judge,
-        goal: spec.goal,
-        test,
-        diffPath: reviewed.value.diff?.path,
-        model: judgeModel,
-        secretEnvNames: spec.secretEnvNames,
-      };
-      record.judge = await host.judgeWithModel(`judge model, attempt ${ref.attempt}`, input);
-    }
-    return record.judge.passed ? passed(record.judge) : failed(causeOfFindings('JudgeFinding', record.judge.findings));
+    if (!judgeModel) return takeJudgment(byRules);
+    const exhausted = run.exhaustedBudget();
+    if (exhausted) return failed({ kind: 'BudgetExhausted', message: exhausted });
+    const test = { counts: tested.value.counts, stdoutExcerpt: tested.value.stdoutExcerpt };
+    const input = {
+      ...ref,
+      judge: byRules,
+      goal: spec.goal,
+      test,
+      diffPath: reviewed.value.diff?.path,
+      model: judgeModel,
+      secretEnvNames: spec.secretEnvNames,
+    };
+    return host.judgeWithModel(`judge model, attempt ${ref.attempt}`, input).then(takeJudgment);
   });
   if (!judged.ok) return { kind: 'failed', ...judged };
 
   await reachNode('commit');
   let removed = false;
-  const committed = await runNode(context, 'commit', async () => {
+  const takeCommit = ({ worktreeRemoved, ...commit }: CommitAndRemoveResult): NodeOutcome<CommitResult> => {
+    removed = worktreeRemoved === true;
+    return passed({ ...commit, agentVersions: agentVersionsOf(record) });
+  };
+  const committed = await runNode(context, 'commit', () => {
+    if (madeCommit) return takeCommit(madeCommit);
     // A worker that does not know TestInput.commit ran the tests only: the commit activity makes the commit.
-    const { worktreeRemoved, ...commit } =
-      madeCommit ??
-      (await host.commitWorktree(`commit, attempt ${ref.attempt}`, {
+    return host
+      .commitWorktree(`commit, attempt ${ref.attempt}`, {
         ...ref,
         worktreePath: claim.worktreePath,
         branch: claim.branch,
@@ -268,9 +293,8 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
         secretEnvNames: spec.secretEnvNames,
         // The commit activity removes the worktree it committed (the removal below then has nothing to do).
         removeWorktree: { repoPath: spec.repo },
-      }));
-    removed = worktreeRemoved === true;
-    return passed({ ...commit, agentVersions: agentVersionsOf(record) });
+      })
+      .then(takeCommit);
   });
   if (!committed.ok) return { kind: 'failed', ...committed };
   run.emit('COMMIT_CREATED', {
