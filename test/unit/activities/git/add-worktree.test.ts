@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { addDetachedWorktree, baseAsSeenFromWorktree } from '../../../../activities/git/add-worktree.js';
 import { openRepo } from '../../../../activities/git/run-git.js';
 import { makeRepo, makeTempDir, removeDirs, writeFiles } from '../../../support/git-repo.js';
+import { tracedGitCommands } from '../../../support/git-trace.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -22,18 +23,6 @@ async function setup() {
   dirs.push(repoPath, workDir);
   const sha = async (ref: string) => (await simpleGit(repoPath).revparse([ref])).trim();
   return { repoPath, worktreePath: path.join(workDir, 'wt-a1'), sha, traceFile: path.join(workDir, 'trace.log') };
-}
-
-/** The git commands (`worktree`, `checkout`, ...) started while `step` runs, from GIT_TRACE. */
-async function gitCommands(traceFile: string, step: () => Promise<unknown>): Promise<string[]> {
-  process.env.GIT_TRACE = traceFile;
-  try {
-    await step();
-  } finally {
-    delete process.env.GIT_TRACE;
-  }
-  const trace = await readFile(traceFile, 'utf8').catch(() => '');
-  return [...trace.matchAll(/ trace: built-in: git (?:-c \S+ )*(\S+)/g)].map((match) => match[1] as string);
 }
 
 /** What git reports of the worktree: its HEAD, whether it is detached, and whether its files match HEAD. */
@@ -53,7 +42,7 @@ describe('addDetachedWorktree', () => {
     const { repoPath, worktreePath, sha, traceFile } = await setup();
     const refsBefore = await simpleGit(repoPath).raw(['for-each-ref']);
 
-    const commands = await gitCommands(traceFile, async () =>
+    const commands = await tracedGitCommands(traceFile, async () =>
       addDetachedWorktree(await openRepo(repoPath), repoPath, worktreePath, 'main'),
     );
 
@@ -76,7 +65,7 @@ describe('addDetachedWorktree', () => {
     const { repoPath, worktreePath, sha, traceFile } = await setup();
     await simpleGit(repoPath).raw(['checkout', '-q', '--detach', 'main~1']);
 
-    const commands = await gitCommands(traceFile, async () =>
+    const commands = await tracedGitCommands(traceFile, async () =>
       addDetachedWorktree(await openRepo(repoPath), repoPath, worktreePath, 'HEAD'),
     );
 
@@ -86,7 +75,7 @@ describe('addDetachedWorktree', () => {
 
   it('leaves to git a base written as an expression and a repository with per-worktree config, with the same result', async () => {
     const { repoPath, worktreePath, sha, traceFile } = await setup();
-    const expression = await gitCommands(traceFile, async () =>
+    const expression = await tracedGitCommands(traceFile, async () =>
       addDetachedWorktree(await openRepo(repoPath), repoPath, worktreePath, 'main~1'),
     );
     expect(expression).toContain('worktree');
@@ -94,7 +83,7 @@ describe('addDetachedWorktree', () => {
 
     await simpleGit(repoPath).raw(['config', 'extensions.worktreeConfig', 'true']);
     const second = path.join(path.dirname(worktreePath), 'wt-a2');
-    const configured = await gitCommands(`${traceFile}.2`, async () =>
+    const configured = await tracedGitCommands(`${traceFile}.2`, async () =>
       addDetachedWorktree(await openRepo(repoPath), repoPath, second, 'main'),
     );
     expect(configured).toContain('worktree');

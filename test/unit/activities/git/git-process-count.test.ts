@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { commitWorktree } from '../../../../activities/git/commit-worktree.js';
@@ -6,6 +6,7 @@ import { createWorktree } from '../../../../activities/git/create-worktree.js';
 import { diffWorktree } from '../../../../activities/git/diff-worktree.js';
 import { removeWorktree } from '../../../../activities/git/remove-worktree.js';
 import { makeRepo, makeTempDir, removeDirs } from '../../../support/git-repo.js';
+import { tracedGitCommands } from '../../../support/git-trace.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -13,16 +14,9 @@ afterEach(() => {
   return removeDirs(dirs);
 });
 
-/** Git processes started while `step` runs, counted from GIT_TRACE (one `built-in: git` line per process). */
+/** Git processes started while `step` runs, counted from GIT_TRACE. */
 async function countGitProcesses(traceFile: string, step: () => Promise<unknown>): Promise<number> {
-  process.env.GIT_TRACE = traceFile;
-  try {
-    await step();
-  } finally {
-    delete process.env.GIT_TRACE;
-  }
-  const trace = await readFile(traceFile, 'utf8').catch(() => '');
-  return trace.split('\n').filter((line) => / trace: built-in: git /.test(line)).length;
+  return (await tracedGitCommands(traceFile, step)).length;
 }
 
 describe('git processes per attempt', () => {
