@@ -8,21 +8,17 @@ import { judgeAttempt } from '../../domain/judge.js';
 import type { CommitResult, JudgeResult, ReviewResult, TaskNode, TestRunResult } from '../../domain/records.js';
 import { causeOfCoderResult, causeOfFindings, causeOfTestResult } from '../../domain/node-causes.js';
 import { agentVersionsOf, summarizeAttempt, type AttemptFailure } from '../../domain/task-state.js';
-import type {
-  Claim,
-  CommitAndRemoveResult,
-  TestAndReviewResult,
-  TestedWithCoder,
-  TestsAfterCoder,
-} from '../../activities/index.js';
+import type { Claim, CommitAndRemoveResult, TestAndReviewResult, TestedWithCoder } from '../../activities/index.js';
 import { chooseAttemptAdaptations } from './learning.js';
 import { claimWorktree, hostActivities, type HostActivities } from './proxies.js';
+import { testNodeOf } from './test-node.js';
 import {
   checkpoint,
   failed,
   passed,
   runNode,
   type AttemptContext,
+  verdictOutcome,
   type FinalDecision,
   type NodeOutcome,
 } from './run-node.js';
@@ -30,8 +26,6 @@ import {
 export type AttemptResult =
   | { kind: 'passed'; commit: CommitResult; worktreeRemoved?: boolean }
   | { kind: 'failed'; failure: AttemptFailure; decision: FinalDecision };
-
-const MAX_CASES_IN_HISTORY = 100;
 
 export async function runAttempt(context: AttemptContext): Promise<AttemptResult> {
   const { run } = context;
@@ -101,25 +95,8 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
   const ref = { workflowId: run.state.workflowId, attempt: record.attempt };
   const previousAttempts = run.state.attempts.slice(0, -1).map(summarizeAttempt);
 
-  // Without a reviewer model the review's rules run in the test node (one diff, no activity of their own); with no
-  // judge model either, that node also judges by the rules and commits a change that passes.
   const reviewerModel = run.verdictModel('reviewer');
-  // No patch marker is needed: a recorded test result without `commit` (a history from before, or a worker that does
-  // not know TestInput.commit) takes the path that schedules the commit activity, as the recorded history did.
-  const commitInTest = !reviewerModel && !run.verdictModel('judge');
-  const testNode: TestsAfterCoder = {
-    command: spec.testCommand,
-    testEnv: spec.testEnv,
-    timeoutMs: spec.testTimeoutMs,
-    secretEnvNames: spec.secretEnvNames,
-    maxCases: MAX_CASES_IN_HISTORY,
-    sandbox: { sandbox: spec.sandbox, network: spec.network, limits: spec.limits },
-    pathPolicy: { baseSha: claim.baseSha, allowedPaths: spec.allowedPaths, allowTestEdits: spec.allowTestEdits },
-    review: reviewerModel ? undefined : { secretEnvNames: spec.secretEnvNames },
-    commit: commitInTest
-      ? { branch: claim.branch, acceptanceTests: spec.acceptanceTests, repoPath: spec.repo }
-      : undefined,
-  };
+  const testNode = testNodeOf(run, claim);
   // The test node's result when the coder activity ran it too (CoderInput.thenTests). No patch marker is needed
   // either: a recorded coder result without `tested` (a history from before, a pause requested during the coder, a
   // worker that does not know thenTests) takes the path that schedules the test activity, as the history did.
@@ -210,9 +187,9 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
   const reachNode = (node: TaskNode) => (madeCommit ? run.setPhase(node) : checkpoint(run, node));
 
   await reachNode('review');
-  const takeReview = (review: ReviewResult): NodeOutcome<ReviewResult> => {
+  const takeReview = (review: ReviewResult) => {
     record.review = review;
-    return review.passed ? passed(review) : failed(causeOfFindings('ReviewFinding', review.findings));
+    return verdictOutcome('ReviewFinding', review);
   };
   const reviewed = await runNode(context, 'review', () => {
     const refused = tested.value.refused;
@@ -247,9 +224,9 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
   }
 
   await reachNode('judge');
-  const takeJudgment = (judgment: JudgeResult): NodeOutcome<JudgeResult> => {
+  const takeJudgment = (judgment: JudgeResult) => {
     record.judge = judgment;
-    return judgment.passed ? passed(judgment) : failed(causeOfFindings('JudgeFinding', judgment.findings));
+    return verdictOutcome('JudgeFinding', judgment);
   };
   const judged = await runNode(context, 'judge', () => {
     // The test activity's verdict when it judged (and perhaps committed): the same rules, and the one that acted.
@@ -261,14 +238,15 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
     const exhausted = run.exhaustedBudget();
     if (exhausted) return failed({ kind: 'BudgetExhausted', message: exhausted });
     const test = { counts: tested.value.counts, stdoutExcerpt: tested.value.stdoutExcerpt };
+    const { secretEnvNames, goal } = spec;
     const input = {
       ...ref,
       judge: byRules,
-      goal: spec.goal,
+      goal,
       test,
       diffPath: reviewed.value.diff?.path,
       model: judgeModel,
-      secretEnvNames: spec.secretEnvNames,
+      secretEnvNames,
     };
     return host.judgeWithModel(`judge model, attempt ${ref.attempt}`, input).then(takeJudgment);
   });

@@ -9,8 +9,8 @@ import {
   TimeoutFailure,
 } from '@temporalio/workflow';
 import { classifyCause, type FailureCause } from '../../domain/failure-causes.js';
-import { causeOfActivityFailure } from '../../domain/node-causes.js';
-import type { TaskNode } from '../../domain/records.js';
+import { causeOfActivityFailure, causeOfFindings } from '../../domain/node-causes.js';
+import type { Finding, TaskNode } from '../../domain/records.js';
 import { decideNext, type Decision } from '../../domain/retry-decision.js';
 import type { AttemptFailure } from '../../domain/task-state.js';
 import type { TaskRun } from './task-run.js';
@@ -22,6 +22,11 @@ export type NodeResult<T> = { ok: true; value: T } | { ok: false; failure: Attem
 
 export const passed = <T>(value: T): NodeOutcome<T> => ({ ok: true, value });
 export const failed = (cause: FailureCause): NodeOutcome<never> => ({ ok: false, cause });
+/** A review's or a judge's verdict as the node's outcome: its findings are the cause of a rejection. */
+export const verdictOutcome = <V extends { passed: boolean; findings: readonly Finding[] }>(
+  kind: 'ReviewFinding' | 'JudgeFinding',
+  verdict: V,
+): NodeOutcome<V> => (verdict.passed ? passed(verdict) : failed(causeOfFindings(kind, verdict.findings)));
 
 export interface AttemptContext {
   run: TaskRun;
