@@ -42,7 +42,10 @@ async function addQuickly(repoPath: string, worktreePath: string, baseRef: strin
   if (!base || !isDirectorySync(dotGit) || existsSync(worktreePath)) return false;
   const config = readSmallFile(path.join(dotGit, 'config'));
   if (config === undefined || settingsGitHandles.test(config)) return false;
-  const folder = path.join(realpathSync(path.dirname(worktreePath)), path.basename(worktreePath));
+  // Real paths, as git writes them; a parent folder that does not exist yet is left to git (it makes it).
+  const parent = realFolder(path.dirname(worktreePath));
+  if (!parent) return false;
+  const folder = path.join(parent, path.basename(worktreePath));
   const entry = path.join(realpathSync(dotGit), 'worktrees', path.basename(worktreePath));
   if (existsSync(entry)) {
     // Left by an interrupted add of this same folder (so it may be locked, which prune respects): removed. An entry of
@@ -69,6 +72,14 @@ async function addQuickly(repoPath: string, worktreePath: string, baseRef: strin
     rmSync(folder, { recursive: true, force: true });
     rmSync(entry, { recursive: true, force: true });
     return false;
+  }
+}
+
+function realFolder(dir: string): string | undefined {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return undefined;
   }
 }
 
