@@ -10,8 +10,8 @@ export interface HistoryTimes {
   /**
    * Per activity type: summed time from scheduled to completed (includes queueing on the task queue); a local activity
    * (the claim) as `<type> (local, with its workflow task)`: the workflow task it ran in, started to completed. (Its
-   * marker's own schedule and completion times do not time it: they read 1 to 6 ms, or below 0, for a claim whose
-   * worktree took 8 ms.)
+   * marker's own schedule and completion times do not time it: they read 1 to 6 ms, or below 0, for a claim that
+   * took 14 to 17 ms by marks in the worker.)
    */
   activityMs: Map<string, number>;
   /** Per activity type: how many times it ran. */
