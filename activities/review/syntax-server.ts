@@ -5,15 +5,14 @@
 // it only compiles bytes from its stdin (compile() with PyCF_ONLY_AST imports and runs nothing). It dies with the
 // worker (bwrap --die-with-parent; without bwrap, at the end of its stdin), and exits after a quiet while.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import type { Socket } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import { buildSandboxEnv, buildTestEnv } from '../process-env.js';
 import { bwrapArgs, prlimitArgs, SANDBOX_HOME } from '../sandbox/bwrap-args.js';
 import { findProgram } from '../sandbox/find-program.js';
 import { findPythonPaths } from '../sandbox/python-paths.js';
+import { makeSyntaxFolder } from './syntax-folders.js';
 import type { SandboxPolicy } from '../sandbox/policy.js';
 
 export interface PythonSource {
@@ -163,7 +162,7 @@ class SyntaxServer {
       });
     }
     // An empty working folder of its own: the parser needs no file of the repository, and writes none (-B, fsize 0).
-    const folder = mkdtempSync(path.join(os.tmpdir(), 'taskloop-syntax-'));
+    const folder = makeSyntaxFolder();
     // No CPU-seconds limit: it would add up over the server's life; each request has a wall timeout instead.
     const limits = { ...policy.limits, fileSizeMb: 0, cpuSeconds: Infinity };
     const python3 = ['python3', '-I', '-B', '-S', '-c', serverScript];

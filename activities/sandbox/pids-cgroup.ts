@@ -1,10 +1,11 @@
 // RLIMIT_NPROC does not bind root, so a worker running as root caps the sandbox's processes with a pids
 // cgroup instead (cgroup v1 `pids` or v2 with the pids controller), when it can create one.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readlinkSync, rmdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmdirSync, writeFileSync } from 'node:fs';
 import { access, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { readSmallFile } from '../small-files.js';
+import { isDeadOwner, ownerTag } from './owner-process.js';
 
 const roots = ['/sys/fs/cgroup/pids', '/sys/fs/cgroup'];
 
@@ -40,26 +41,18 @@ export interface PidsCgroup {
   remove(): Promise<void>;
 }
 
-// The owner's PID namespace and process id are in the name, so a later worker can tell a dead worker's cgroups from
-// a live one's, and never takes a process id of another namespace (another container on the host) for one of its own.
+// The owner is in the name (activities/sandbox/owner-process.ts): a later worker removes a dead worker's cgroups.
 const ownedName = /^taskloop-(\d+)-(\d+)-[0-9a-f]{8}$/;
-const pidNamespace = (() => {
-  try {
-    return /\[(\d+)\]/.exec(readlinkSync('/proc/self/ns/pid'))?.[1] ?? '0';
-  } catch {
-    return '0';
-  }
-})();
 
 /** The name prefix of this process's cgroups (for tests). */
-export const ownCgroupPrefix = () => `taskloop-${pidNamespace}-${process.pid}-`;
+export const ownCgroupPrefix = () => `taskloop-${ownerTag()}-`;
 
 /** A fresh cgroup allowing `max` processes, or undefined when not root or none can be made. */
 export async function createPidsCgroup(max: number): Promise<PidsCgroup | undefined> {
   if (process.getuid?.() !== 0) return undefined;
   const root = await pidsCgroupRoot();
   if (!root) return undefined;
-  const dir = path.join(root, `taskloop-${pidNamespace}-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const dir = path.join(root, `${ownCgroupPrefix()}${randomBytes(4).toString('hex')}`);
   try {
     // cgroupfs files, once per run: synchronous, as the worker's other small files (activities/small-files.ts).
     mkdirSync(dir);
@@ -128,7 +121,7 @@ export async function removeDeadWorkersCgroups(root?: string): Promise<number> {
   let removed = 0;
   for (const name of names) {
     const [, namespace, owner] = ownedName.exec(name) ?? [];
-    if (namespace !== pidNamespace || isAlive(Number(owner))) continue;
+    if (!isDeadOwner(namespace, owner)) continue;
     const dir = path.join(base, name);
     await killAndRemove(dir);
     if (await isGone(dir)) removed += 1;
@@ -141,15 +134,6 @@ const isGone = (dir: string) =>
     () => false,
     () => true,
   );
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * Wraps argv so the process joins the cgroup before it execs (nothing it starts escapes the cap).

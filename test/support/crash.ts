@@ -2,6 +2,7 @@
 // folder) and worktrees. The worker runs in its own process group, so a whole-group kill spares the test.
 import { execa, type ResultPromise } from 'execa';
 import { readdir, readFile, readlink } from 'node:fs/promises';
+import os from 'node:os';
 import { taskloopBin } from './cli.js';
 
 export interface WorkerProcess {
@@ -85,4 +86,10 @@ export async function leftoverProcesses(known: { pid: number; start: string }[],
 export async function stopWorker(worker: WorkerProcess): Promise<void> {
   worker.child.kill('SIGTERM');
   await worker.child.catch(() => undefined);
+}
+
+/** The syntax checker's working folders (activities/review/syntax-folders.ts) owned by one of `pids`. */
+export async function syntaxFoldersOf(pids: number[]): Promise<string[]> {
+  const owner = (name: string) => Number(/^taskloop-syntax-\d+-(\d+)-/.exec(name)?.[1]);
+  return (await readdir(os.tmpdir())).filter((name) => pids.includes(owner(name)));
 }

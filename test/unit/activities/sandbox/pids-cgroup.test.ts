@@ -10,6 +10,7 @@ import {
   removeDeadWorkersCgroups,
 } from '../../../../activities/sandbox/pids-cgroup.js';
 import { resolveWorkerSandbox, runSandboxed, sandboxPolicyFor } from '../../../../activities/sandbox/index.js';
+import { deadPid } from '../../../support/dead-pid.js';
 import { makeTempDir, removeDirs } from '../../../support/git-repo.js';
 
 const root = process.getuid?.() === 0 ? await pidsCgroupRoot() : undefined;
@@ -22,13 +23,6 @@ const exists = (file: string) =>
     () => true,
     () => false,
   );
-
-/** A process id that just ended (its process has been reaped). */
-async function deadPid(): Promise<number> {
-  const child = spawn('true');
-  await new Promise((resolve) => child.once('exit', resolve));
-  return child.pid ?? 0;
-}
 
 describe.runIf(root)('pids cgroups of sandboxed runs', () => {
   const base = root ?? '';
