@@ -89,6 +89,11 @@ export interface TestRunResult {
   refused?: Finding[];
   /** How the run was isolated: `bwrap` or the opt-in `none`. */
   sandbox?: { mode: 'bwrap' | 'none'; network: boolean };
+  /**
+   * Files git ignores that the attempt made, removed before the tests ran so they saw what the commit would hold (the
+   * first 20; activities/git/ignored-files.ts).
+   */
+  ignoredRemoved?: string[];
 }
 
 /** Model calls a reviewer or judge made, for the task's budget. */
@@ -143,5 +148,5 @@ export interface AttemptSummary {
   coderSummary?: string;
   reviewFindings: Finding[];
   judgeFindings: Finding[];
-  test?: { counts: TestRunResult['counts']; stdoutExcerpt: string; stderrExcerpt: string };
+  test?: Pick<TestRunResult, 'counts' | 'stdoutExcerpt' | 'stderrExcerpt' | 'ignoredRemoved'>;
 }

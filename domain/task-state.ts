@@ -129,6 +129,7 @@ export function summarizeAttempt(record: AttemptRecord): AttemptSummary {
           counts: record.test.counts,
           stdoutExcerpt: record.test.stdoutExcerpt,
           stderrExcerpt: record.test.stderrExcerpt,
+          ...(record.test.ignoredRemoved && { ignoredRemoved: record.test.ignoredRemoved }),
         }
       : undefined,
   };

@@ -38,6 +38,11 @@ function formatAttempt(summary: AttemptSummary): string {
     );
     lines.push(...fenced('Test stdout (end)', tailExcerpt(summary.test.stdoutExcerpt, STDOUT_EXCERPT_CHARS)));
     lines.push(...fenced('Test stderr (end)', tailExcerpt(summary.test.stderrExcerpt, STDERR_EXCERPT_CHARS)));
+    const removed = summary.test.ignoredRemoved ?? [];
+    if (removed.length > 0)
+      lines.push(
+        `Removed before the tests (git ignores them, so the commit would not hold them): ${removed.join(', ')}`,
+      );
   } else {
     lines.push('Tests: not run');
   }

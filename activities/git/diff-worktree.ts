@@ -1,6 +1,7 @@
 // The change an attempt made: everything in the worktree (new, modified, deleted files) against the base commit.
 import { GitError } from 'simple-git';
 import { unknownBaseSha } from './failures.js';
+import { splitStatus, statusWithIgnored } from './ignored-files.js';
 import { openWorktree, openWorktreeSync, readWorktreeHeadSync, type Git } from './run-git.js';
 import { runInOwnWorktree } from './stale-lock.js';
 
@@ -34,28 +35,32 @@ interface DiffInput {
   startedAtMs?: number;
 }
 
+/** The paths of a change (for the review's path rules) and the ignored paths beside it (see ignored-files.ts). */
+export interface ListedChange {
+  changedFiles: string[];
+  ignored: string[];
+}
+
 /**
  * Stages everything, as diffWorktree does, and lists the paths changed since `baseSha` in a second git process beside
  * the staging (`git status`: staged, unstaged and untracked-not-ignored, no rename pairs), so the review's path rules
  * need not wait for the diff, which diffStaged takes afterwards. The list holds every path the staged diff will: git
  * status reads the index before or after the staging rewrites it, and either way a path whose content differs from
- * HEAD is listed (it may list more: a path staged by an earlier run and changed back since). Undefined, with nothing
- * staged, when HEAD is not at `baseSha` (status compares with HEAD): diffWorktree is the way then.
+ * HEAD is listed (it may list more: a path staged by an earlier run and changed back since). The same status lists
+ * the ignored paths (an ignored folder as itself). Undefined, with nothing staged, when HEAD is not at `baseSha`
+ * (status compares with HEAD): diffWorktree is the way then.
  */
-export async function stageAndListChanges(input: DiffInput): Promise<string[] | undefined> {
+export async function stageAndListChanges(input: DiffInput): Promise<ListedChange | undefined> {
   // Both git processes are asked for before this returns its promise: the caller starts its sandbox only then.
   const git = openWorktreeSync(input.worktreePath);
   if (readWorktreeHeadSync(input.worktreePath).sha !== input.baseSha) return undefined;
   const [, status] = await Promise.all([
     runInOwnWorktree(git, input.worktreePath, input.startedAtMs ?? Date.now(), ['add', '-A']),
     // Never takes the index lock (the staging beside it holds it); every file of an untracked folder is listed.
-    git.raw(['--no-optional-locks', 'status', '--porcelain=v1', '-z', '--no-renames', '--untracked-files=all']),
+    git.raw(statusWithIgnored),
   ]);
-  // Each record: two status letters, a space, the path (unquoted with -z).
-  return status
-    .split('\0')
-    .filter((record) => record.length > 3)
-    .map((record) => record.slice(3));
+  const { changed, ignored } = splitStatus(status);
+  return { changedFiles: changed, ignored };
 }
 
 /** The staged change against `baseSha` (after diffWorktree's or stageAndListChanges's staging). */

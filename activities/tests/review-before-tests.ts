@@ -4,6 +4,7 @@
 // start).
 import type { ReviewResult } from '../../domain/records.js';
 import { diffStaged, diffWorktree, stageAndListChanges, type WorktreeDiff } from '../git/diff-worktree.js';
+import { removeIgnoredFiles, removeIgnoredPaths } from '../git/ignored-files.js';
 import { reviewDiff, type ReviewChangesInput } from '../review/index.js';
 import type { SourceRead } from '../review/python-syntax.js';
 import type { PathPolicy } from './path-policy.js';
@@ -14,11 +15,14 @@ export type RuleReviewOptions = Pick<ReviewChangesInput, 'secretValues' | 'artif
 export interface StagedChange {
   changedFiles: string[];
   diff: () => Promise<WorktreeDiff>;
+  /** Ignored files the attempt made, removed so the tests see what the commit would hold (activities/git/ignored-files.ts). */
+  ignoredRemoved: string[];
 }
 
 /**
- * Stages the change and lists its paths (stageAndListChanges: the diff waits until it is asked for); when that cannot
- * be done, stages and diffs it at once (diffWorktree) and lists the diff's paths.
+ * Stages the change and lists its paths (stageAndListChanges: the diff waits until it is asked for), and removes the
+ * ignored files it lists; when that cannot be done, stages and diffs it at once (diffWorktree), lists the diff's paths
+ * and removes the ignored files (one git process more).
  */
 export async function stageChange(worktreePath: string, policy: PathPolicy): Promise<StagedChange> {
   const input = { worktreePath, baseSha: policy.baseSha };
@@ -26,9 +30,11 @@ export async function stageChange(worktreePath: string, policy: PathPolicy): Pro
   const listed = await stageAndListChanges(input);
   if (!listed) {
     const diff = await diffWorktree(input);
-    return { changedFiles: diff.changedFiles, diff: () => Promise.resolve(diff) };
+    const ignoredRemoved = await removeIgnoredFiles(worktreePath);
+    return { changedFiles: diff.changedFiles, diff: () => Promise.resolve(diff), ignoredRemoved };
   }
-  return { changedFiles: listed, diff: () => diffStaged(input) };
+  const ignoredRemoved = await removeIgnoredPaths(worktreePath, listed.ignored);
+  return { changedFiles: listed.changedFiles, diff: () => diffStaged(input), ignoredRemoved };
 }
 
 export function reviewChange(

@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Finding, ReviewResult, TestRunResult } from '../../domain/records.js';
+import { IGNORED_NAMED, removeIgnoredFiles } from '../git/ignored-files.js';
 import type { SandboxPolicy } from '../sandbox/policy.js';
 import { readPythonSources } from '../review/python-syntax.js';
 import { pathRuleFindings, refusedByPathRules, type PathPolicy } from './path-policy.js';
@@ -71,7 +72,10 @@ export async function runTests(
     await discard(prepared);
     const refused = pathPolicy ? await refusedByPathRules(worktreePath, pathPolicy) : [];
     await unlessHeld(input.mayStart);
-    return refused.length > 0 ? refusedResult(refused, input.sandbox) : runCommand(input);
+    if (refused.length > 0) return refusedResult(refused, input.sandbox);
+    // The node's own run sees what the commit would hold; the coder's runs (no path policy) see its worktree as it is.
+    const ignoredRemoved = pathPolicy ? await removeIgnoredFiles(worktreePath) : [];
+    return withIgnoredRemoved(await runCommand(input), ignoredRemoved);
   }
   // The change is staged and its paths listed (its git processes asked for first: they are the way to the tests) while
   // the sandbox starts (or, `prepared`, waits already), its command held at a gate: a refused change never runs (the
@@ -101,11 +105,15 @@ export async function runTests(
         return reviewChange(worktreePath, pathPolicy, options, diff, staged);
       }),
     ]);
-    return { ...result, review };
+    return { ...withIgnoredRemoved(result, change.ignoredRemoved), review };
   } finally {
     // No process outlives the activity: a held run is over (killed unstarted) before this returns or throws.
     await discard(held);
   }
+}
+
+function withIgnoredRemoved(result: TestRunResult, removed: string[]): TestRunResult {
+  return removed.length > 0 ? { ...result, ignoredRemoved: removed.slice(0, IGNORED_NAMED) } : result;
 }
 
 /** The caller's held run while it still waits; else a new one. */

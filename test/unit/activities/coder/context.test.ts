@@ -84,6 +84,19 @@ describe('buildCoderMessages', () => {
     expect(text).toContain('# Hint from a human\nadd must return a + b');
   });
 
+  it('says which ignored files were removed before the tests, and nothing when none were', () => {
+    const removed = {
+      ...failedAttempt,
+      test: { ...failedAttempt.test!, ignoredRemoved: ['tests/conftest.py', 'build'] },
+    };
+    const messages = (attempt: AttemptSummary) =>
+      buildCoderMessages({ goal: 'Fix add', repoMap: '', previousAttempts: [attempt], secretValues: [] })[1].content;
+    expect(messages(removed)).toContain(
+      'Removed before the tests (git ignores them, so the commit would not hold them): tests/conftest.py, build',
+    );
+    expect(messages(failedAttempt)).not.toContain('Removed before the tests');
+  });
+
   it('redacts secret values everywhere in the messages', () => {
     const messages = buildCoderMessages({
       goal: 'use token s3cr3t-value',

@@ -114,7 +114,10 @@ describe('stageAndListChanges: the paths for the path rules while the change is 
     await rm(path.join(worktreePath, 'old.txt'));
     const expected = ['calc.py', 'données/é t.py', 'img.png', 'old.txt', 'pkg/deep/new_module.py', 'tab\there.txt'];
 
-    expect((await stageAndListChanges({ worktreePath, baseSha }))?.sort()).toEqual(expected);
+    const listed = await stageAndListChanges({ worktreePath, baseSha });
+    expect(listed?.changedFiles.sort()).toEqual(expected);
+    // An ignored folder is listed as itself, apart from the change.
+    expect(listed?.ignored).toEqual(['build/']);
     const staged = await diffStaged({ worktreePath, baseSha });
     expect(staged.changedFiles.sort()).toEqual(expected);
     // The same diff as staging and diffing in one go.
@@ -123,12 +126,12 @@ describe('stageAndListChanges: the paths for the path rules while the change is 
 
   it('lists nothing for an untouched worktree, and a change staged by an earlier run with what changed since', async () => {
     const { worktreePath, baseSha } = await setup();
-    expect(await stageAndListChanges({ worktreePath, baseSha })).toEqual([]);
+    expect(await stageAndListChanges({ worktreePath, baseSha })).toEqual({ changedFiles: [], ignored: [] });
     await writeFiles(worktreePath, { 'calc.py': 'changed = True\n' });
-    expect(await stageAndListChanges({ worktreePath, baseSha })).toEqual(['calc.py']);
+    expect((await stageAndListChanges({ worktreePath, baseSha }))?.changedFiles).toEqual(['calc.py']);
     // Staged already (a re-run of the node): the staged change and the worktree's own changes since both count.
     await writeFiles(worktreePath, { 'new.py': 'n = 1\n' });
-    expect((await stageAndListChanges({ worktreePath, baseSha }))?.sort()).toEqual(['calc.py', 'new.py']);
+    expect((await stageAndListChanges({ worktreePath, baseSha }))?.changedFiles.sort()).toEqual(['calc.py', 'new.py']);
   });
 
   it('gives up, staging nothing, when HEAD has moved from the base (a commit made in the worktree)', async () => {

@@ -130,6 +130,45 @@ describe('runTests with the review folded in', () => {
     expect(result).toMatchObject({ outcome: 'passed', exitCode: 0, stdoutExcerpt: 'checked\n' });
   });
 
+  it('removes the ignored files the attempt made before the tests: an ignored conftest.py cannot pass a failing test', async () => {
+    const { baseSha, ...project } = await projectInWorktree();
+    // Neither the path rules nor the commit see an ignored file, yet pytest loads it: this one turns failures into passes.
+    const forcePass = [
+      'import pytest',
+      '',
+      '@pytest.hookimpl(hookwrapper=True)',
+      'def pytest_runtest_makereport(item, call):',
+      '    (yield).get_result().outcome = "passed"',
+      '',
+    ].join('\n');
+    const plant = () =>
+      writeFiles(project.worktreePath, {
+        '.gitignore': 'conftest.py\nscratch/\n',
+        'calc.py': 'def add(a, b):\n    return a - b\n',
+        'tests/conftest.py': forcePass,
+        'scratch/notes.txt': 'ignored folder\n',
+      });
+    await plant();
+    // The coder's own run (no path policy) sees the worktree as it is: there the planted file does its work.
+    const coderRun = await runTests({ ...project, artifactDir: path.join(project.root, 'coder-run') });
+    expect(coderRun.outcome).toBe('passed');
+
+    const withReview = await runWithReview(project, baseSha);
+
+    expect(withReview).toMatchObject({ outcome: 'failed', counts: { failed: 1 } });
+    expect(withReview.ignoredRemoved?.sort()).toEqual(['scratch', 'tests/conftest.py']);
+    expect(existsSync(path.join(project.worktreePath, 'tests/conftest.py'))).toBe(false);
+    expect(withReview.review?.changedFiles.sort()).toEqual(['.gitignore', 'calc.py']);
+
+    // The node without the review rules (a reviewer model reviews later) removes them too.
+    await plant();
+    const pathPolicy = { baseSha, allowedPaths: [], allowTestEdits: false };
+    const withoutReview = await runTests({ ...project, pathPolicy, artifactDir: path.join(project.root, 'node-run') });
+    expect(withoutReview.outcome).toBe('failed');
+    expect(withoutReview.ignoredRemoved?.sort()).toEqual(['scratch', 'tests/conftest.py']);
+    expect(await readFile(path.join(project.worktreePath, 'calc.py'), 'utf8')).toContain('a - b');
+  });
+
   it('closes a held run it does not use: the node without the review rules, or input it refuses', async () => {
     const { baseSha, ...project } = await projectInWorktree();
     const marker = "open('imported-by-pytest', 'w').close()\n\n\ndef add(a, b):\n    return a + b\n";
