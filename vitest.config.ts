@@ -1,4 +1,7 @@
 import { defineConfig } from 'vitest/config';
+import { useRunTmpdir } from './test/support/run-tmpdir.js';
+
+useRunTmpdir();
 
 // Three projects: `unit` needs no server; `workflows` runs the workflows on stub activities on the time-skipping
 // test server (one per file); `integration` shares one real Temporal dev server per run.
