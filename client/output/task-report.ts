@@ -50,7 +50,14 @@ export function formatAttempts(attempts: AttemptRecord[]): string {
     record.failure?.failureClass ?? '',
     clip(record.failure?.reason ?? (record.hint ? `hint: ${record.hint}` : '')),
   ]);
-  return formatTable(['attempt', 'status', 'node', 'class', 'reason'], rows);
+  const table = formatTable(['attempt', 'status', 'node', 'class', 'reason'], rows);
+  // Files the test node removed are a sign of a coder hiding something from the review: said, never buried.
+  const removed = attempts.flatMap(({ attempt, test }) =>
+    test?.ignoredRemoved?.length
+      ? [`attempt ${attempt}: removed before its tests, as git ignores them: ${test.ignoredRemoved.join(', ')}`]
+      : [],
+  );
+  return [table, ...removed].join('\n');
 }
 
 export function formatTelemetry(telemetry: TelemetrySummary): string {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatOutcome, formatState } from '../../../../client/output/task-report.js';
+import type { TestRunResult } from '../../../../domain/records.js';
 import type { AttemptRecord, TaskOutcome, TaskState } from '../../../../domain/task-state.js';
 import { summarizeTelemetry } from '../../../../domain/telemetry.js';
 
@@ -38,6 +39,36 @@ describe('formatOutcome', () => {
     );
     expect(lines[4]).toMatch(/^\s+2\s+FAILED\s+test/);
     expect(lines[5]).toMatch(/^telemetry: 0 model requests/);
+  });
+
+  it('names the git-ignored files the test node removed, under the attempts', () => {
+    const test: TestRunResult = {
+      outcome: 'failed',
+      exitCode: 1,
+      counts: { total: 1, passed: 0, failed: 1, errors: 0, skipped: 0 },
+      cases: [],
+      casesTruncated: false,
+      stdoutExcerpt: '',
+      stderrExcerpt: '',
+      durationMs: 300,
+      ignoredRemoved: ['tests/conftest.py', 'scratch'],
+    };
+    const outcome: TaskOutcome = {
+      workflowId: 'task-default-fix',
+      taskId: 'fix',
+      project: 'default',
+      status: 'FAILED',
+      attempts: [
+        { ...failedAttempt, test },
+        { ...failedAttempt, attempt: 2, status: 'FAILED' },
+      ],
+      telemetry,
+      turnsConsumed: 4,
+    };
+    const lines = formatOutcome(outcome).split('\n');
+    expect(lines[3]).toMatch(/^\s+2\s+FAILED\s+test/);
+    expect(lines[4]).toBe('attempt 1: removed before its tests, as git ignores them: tests/conftest.py, scratch');
+    expect(lines[5]).toMatch(/^telemetry:/);
   });
 
   it('names the commit of a completed task', () => {
