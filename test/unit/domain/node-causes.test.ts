@@ -6,18 +6,10 @@ import {
   causeOfTestResult,
 } from '../../../domain/node-causes.js';
 import type { TestRunResult } from '../../../domain/records.js';
+import { failedTestRun } from '../../support/test-run.js';
 
-const testRun = (extra: Partial<TestRunResult>): TestRunResult => ({
-  outcome: 'failed',
-  exitCode: 1,
-  counts: { total: 2, passed: 0, failed: 2, errors: 0, skipped: 0 },
-  cases: [],
-  casesTruncated: false,
-  stdoutExcerpt: '',
-  stderrExcerpt: '',
-  durationMs: 1,
-  ...extra,
-});
+const testRun = (extra: Partial<TestRunResult>): TestRunResult =>
+  failedTestRun({ counts: { total: 2, passed: 0, failed: 2, errors: 0, skipped: 0 }, ...extra });
 
 describe('causeOfActivityFailure', () => {
   it('takes a cause kind from the failure type, and maps the provider types', () => {

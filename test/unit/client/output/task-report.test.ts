@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { formatOutcome, formatState } from '../../../../client/output/task-report.js';
-import type { TestRunResult } from '../../../../domain/records.js';
 import type { AttemptRecord, TaskOutcome, TaskState } from '../../../../domain/task-state.js';
 import { summarizeTelemetry } from '../../../../domain/telemetry.js';
+import { failedTestRun } from '../../../support/test-run.js';
 
 const telemetry = summarizeTelemetry([], { tasks: 1, acceptedTasks: 0 });
 const failedAttempt: AttemptRecord = {
@@ -42,17 +42,7 @@ describe('formatOutcome', () => {
   });
 
   it('names the git-ignored files the test node removed, under the attempts', () => {
-    const test: TestRunResult = {
-      outcome: 'failed',
-      exitCode: 1,
-      counts: { total: 1, passed: 0, failed: 1, errors: 0, skipped: 0 },
-      cases: [],
-      casesTruncated: false,
-      stdoutExcerpt: '',
-      stderrExcerpt: '',
-      durationMs: 300,
-      ignoredRemoved: ['tests/conftest.py', 'scratch'],
-    };
+    const test = failedTestRun({ ignoredRemoved: ['tests/conftest.py', 'scratch'] });
     const outcome: TaskOutcome = {
       workflowId: 'task-default-fix',
       taskId: 'fix',

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { planAdaptations, taskFilesOf } from '../../../../domain/learning/attempt-adaptations.js';
 import type { AttemptRecord } from '../../../../domain/task-state.js';
 import type { FailurePattern } from '../../../../domain/learning/patterns/types.js';
+import { failedTestRun } from '../../../support/test-run.js';
 
 const crossDep: FailurePattern = {
   type: 'cross_dep',
@@ -34,17 +35,7 @@ function attempt(n: number, patterns: FailurePattern[], changedFiles: string[] =
         outputTokens: 0,
       },
     },
-    test: {
-      outcome: 'failed',
-      exitCode: 1,
-      counts: { total: 1, passed: 0, failed: 1, errors: 0, skipped: 0 },
-      cases: [],
-      casesTruncated: false,
-      stdoutExcerpt: '',
-      stderrExcerpt: '',
-      durationMs: 1,
-      patterns,
-    },
+    test: failedTestRun({ patterns }),
   };
 }
 

@@ -5,6 +5,7 @@ import { buildProjectReport } from '../../../../domain/project/project-report.js
 import { toRunTasks } from '../../../../domain/project/to-finished-tasks.js';
 import { markNotRun, markStarted, recordOutcome } from '../../../../domain/project/task-record-updates.js';
 import type { AttemptRecord } from '../../../../domain/task-state.js';
+import { failedTestRun } from '../../../support/test-run.js';
 import { attempt, outcome, plannedTask, projectState } from './fixtures.js';
 
 const t0 = '2024-01-01T00:00:00.000Z';
@@ -15,23 +16,12 @@ const t9 = '2024-01-01T00:00:09.000Z';
 /** An attempt whose test run found these patterns (strongest first) and whose coder was offered these skills. */
 function failedWith(n: number, types: PatternType[], skills: string[] = []): AttemptRecord {
   const base = attempt(n, 'REWORK_REQUIRED');
-  const test = {
-    outcome: 'failed' as const,
-    exitCode: 1,
-    counts: { total: 1, passed: 0, failed: 1, errors: 0, skipped: 0 },
-    cases: [],
-    casesTruncated: false,
-    stdoutExcerpt: '',
-    stderrExcerpt: '',
-    durationMs: 1,
-  };
   return {
     ...base,
     coder: { ...base.coder!, ...(skills.length ? { skillsOffered: skills } : {}) },
-    test: {
-      ...test,
-      ...(types.length ? { patterns: types.map((t) => makePattern(t, t === 'unknown' ? 0 : 0.9, [], 'e')) } : {}),
-    },
+    test: failedTestRun(
+      types.length ? { patterns: types.map((t) => makePattern(t, t === 'unknown' ? 0 : 0.9, [], 'e')) } : {},
+    ),
   };
 }
 
