@@ -26,7 +26,7 @@ async function timeCommand(file: string, args: string[], env: NodeJS.ProcessEnv)
   });
   const elapsed = performance.now() - started;
   // A source edited while the bench runs makes dist/ stale: the bin then runs the sources through tsx (`status` and
-  // `list` took 420 to 570 ms so here, against 150 to 230 from dist/), which would be timed as if it were the build.
+  // `list` took 420 to 570 ms that way here, against 150 to 230 from dist/), which would be timed as if it were the build.
   if (stderr.includes('through tsx'))
     throw new Error(
       `${path.basename(file)} ran the sources through tsx (dist/ is older than them): run \`npm run build\`, then the bench again`,
