@@ -9,7 +9,7 @@ import { startTask } from '../../client/tasks/start-task.js';
 import { stateQuery } from '../../workflows/messages.js';
 import { TaskIdKey } from '../../workflows/search-attributes.js';
 import { runTaskloop } from '../support/cli.js';
-import { fixTurns, makeCalcProject, wrongTurns } from '../support/calc-project.js';
+import { calcFiles, fixTurns, makeCalcProject, turn, wrongTurns } from '../support/calc-project.js';
 import { makeRepo } from '../support/git-repo.js';
 import { eventually, startTestWorkers, type TestWorkerHost, uniqueId, useTestTemporal } from './support/temporal.js';
 import { taskOutcome, taskSpec } from './support/tasks.js';
@@ -122,8 +122,17 @@ describe('taskloop run, status, pause, resume, cancel and retry as a person runs
     );
   });
 
-  it('run --wait --json exits 1 when the task fails; retry --hint then starts a new run whose attempt 3 sees the hint and the carried attempts', async () => {
-    const project = await makeCalcProject({ coder: [...wrongTurns(), ...wrongTurns(), ...fixTurns()] });
+  it('run --wait --json exits 1 when the task fails; status names the git-ignored file removed before the tests; retry --hint then starts a new run whose attempt 3 sees the hint and the carried attempts', async () => {
+    // Attempt 1 also plants a conftest.py that git ignores and that would make its wrong edit pass: the test node
+    // removes it before pytest starts (so the attempt still fails), and `taskloop status` names it.
+    const forcingConftest = turn('write_file', {
+      path: 'tests/conftest.py',
+      content: 'import calc\n\ncalc.add = lambda a, b: a + b\n',
+    });
+    const project = await makeCalcProject(
+      { coder: [forcingConftest, ...wrongTurns(), ...wrongTurns(), ...fixTurns()] },
+      { ...calcFiles, '.gitignore': 'conftest.py\n' },
+    );
     const id = uniqueId('hint');
     const first = await taskloop(
       runArgs(t.host.taskQueue, id, project.repo, ['--max-retries', '1', '--retry-window', '0', '--wait', '--json']),
@@ -133,10 +142,12 @@ describe('taskloop run, status, pause, resume, cancel and retry as a person runs
     const failed = JSON.parse(first.stdout) as TaskOutcome;
     expect(failed).toMatchObject({ status: 'FAILED', recommendation: 'code_defect' });
     expect(failed.attempts.map((attempt) => attempt.status)).toEqual(['REWORK_REQUIRED', 'FAILED']);
+    expect(failed.attempts.map((attempt) => attempt.test?.ignoredRemoved)).toEqual([['tests/conftest.py'], undefined]);
     const status = await taskloop(['status', id]);
     expect(status.exitCode, status.all).toBe(0);
     expect(status.stdout).toContain('FAILED');
     expect(status.stdout).toContain('code_defect');
+    expect(status.stdout).toContain('attempt 1: removed before its tests, as git ignores them: tests/conftest.py');
 
     const hint = 'add must return a + b, not a product';
     const retry = await taskloop(['retry', id, '--hint', hint]);
