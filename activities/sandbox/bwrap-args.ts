@@ -1,5 +1,6 @@
 // The bubblewrap command line for one run: read-only root, private /tmp, hidden host folders, the worktree
 // writable, fresh namespaces (PID, IPC, UTS, network unless allowed) and a clean environment.
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { SandboxLimits } from './policy.js';
 
@@ -43,6 +44,26 @@ function isInside(child: string, parent: string): boolean {
   return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }
 
+/**
+ * `dirs` less those a bind of another already shows: a bind shows everything below it, so a nested one only costs a
+ * mount (Python's prefix holds its library folders; a repository's .git holds its worktrees' admin folders). Only
+ * real paths count as nested: below a symbolic link, a folder may be somewhere the outer bind does not show.
+ */
+function outermost(dirs: string[]): string[] {
+  const unique = [...new Set(dirs)];
+  const real = new Set(unique.filter((dir) => realPath(dir) === dir));
+  return unique.filter((dir) => !real.has(dir) || ![...real].some((outer) => outer !== dir && isInside(dir, outer)));
+}
+
+/** The folder's real path (one system call), or undefined when it does not exist. */
+function realPath(dir: string): string | undefined {
+  try {
+    return realpathSync.native(dir);
+  } catch {
+    return undefined;
+  }
+}
+
 export function bwrapArgs(plan: BwrapPlan): string[] {
   const args = ['bwrap', '--unshare-all', '--unshare-user', '--die-with-parent', '--new-session', '--cap-drop', 'ALL'];
   if (plan.network) args.push('--share-net');
@@ -53,7 +74,7 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
     )
     .sort();
   for (const dir of hidden) args.push('--tmpfs', dir);
-  for (const dir of plan.readOnly) args.push('--ro-bind-try', dir, dir);
+  for (const dir of outermost(plan.readOnly)) args.push('--ro-bind-try', dir, dir);
   args.push('--bind', plan.worktree, plan.worktree);
   for (const dir of plan.writable) args.push('--bind', dir, dir);
   // The empty stand-ins become read-only once the worktree and outputs are bound into them: no writes land there.

@@ -1,6 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { mkdir, symlink } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
 import { bwrapArgs, prlimitArgs } from '../../../../activities/sandbox/bwrap-args.js';
 import { defaultLimits } from '../../../../activities/sandbox/policy.js';
+import { makeTempDir, removeDirs } from '../../../support/git-repo.js';
+
+const dirs: string[] = [];
+afterEach(() => removeDirs(dirs));
 
 const plan = {
   worktree: '/work/wt/task-a1',
@@ -38,5 +44,29 @@ describe('bwrapArgs', () => {
     expect(pairsOf(args, '--ro-bind-try')).toEqual(['/home/me/.pyenv/versions/3.11.7']);
     expect(args.slice(args.indexOf('--') + 1)).toEqual([...prlimitArgs(defaultLimits), 'python3', '-m', 'pytest']);
     expect(prlimitArgs({ ...defaultLimits, memoryMb: 256, processes: 64 })).toContain(`--as=${256 * 1024 * 1024}`);
+  });
+
+  it('binds a read-only folder once, and not again inside another bound one, unless a link leads there', async () => {
+    const root = await makeTempDir();
+    dirs.push(root);
+    const prefix = path.join(root, 'python');
+    const elsewhere = path.join(root, 'elsewhere');
+    await mkdir(path.join(prefix, 'lib', 'site-packages'), { recursive: true });
+    await mkdir(path.join(elsewhere, 'lib'), { recursive: true });
+    await symlink(elsewhere, path.join(prefix, 'linked'));
+    const readOnly = [
+      prefix,
+      path.join(prefix, 'lib'),
+      path.join(prefix, 'lib', 'site-packages'),
+      // Below a link: the prefix's bind shows the link, not what it points to, so this bind stays.
+      path.join(prefix, 'linked', 'lib'),
+      prefix,
+      '/no/such/folder',
+    ];
+    expect(pairsOf(bwrapArgs({ ...plan, readOnly }), '--ro-bind-try')).toEqual([
+      prefix,
+      path.join(prefix, 'linked', 'lib'),
+      '/no/such/folder',
+    ]);
   });
 });
