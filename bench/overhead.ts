@@ -1,7 +1,8 @@
 // bench/overhead: one single-attempt task through taskloop (scripted coder, local dev server, in-process worker)
 // against a plain script doing the same git and pytest steps in a small process of its own, interleaved A B A B, on toolz (a real PyPI project)
 // and on the tiny calc demo. Reports the added time per attempt, the ratio, and where taskloop's time goes; and, for
-// reference, the Temporal floor: the plain script's steps as three bare activities (bench/floor), interleaved too.
+// reference, the Temporal floor: the plain script's steps as three bare activities (bench/floor), interleaved too,
+// and the test sandbox's own start-up (bench/overhead/sandbox-start.ts), which the floor does not pay.
 import path from 'node:path';
 import { atMost, ms, plusMs, reference, times } from './lib/figures.js';
 import { median } from './lib/stats.js';
@@ -10,6 +11,7 @@ import type { BenchContext, Benchmark, BenchResult, Figure } from './lib/types.j
 import { startFloorWorker, type FloorWorker } from './floor/floor-worker.js';
 import { startPlainRunner, type PlainRunner } from './overhead/plain-runner.js';
 import { calcProject, toolzProject, type BenchProject } from './overhead/projects.js';
+import { timeSandboxStart } from './overhead/sandbox-start.js';
 import { timeTaskloopRun, type TaskloopRun } from './overhead/taskloop-run.js';
 
 const CALC_RUNS_FACTOR = 3;
@@ -85,6 +87,7 @@ export const overheadBenchmark: Benchmark = {
         // calc's rounds take about a second and its ratio moves most with the machine's load: three times as many.
         await measure(context, { plain, floor }, projects[1] as BenchProject, 'calc', context.runs * CALC_RUNS_FACTOR),
       ] as [Paired, Paired];
+      const sandbox = await timeSandboxStart(context.runs * CALC_RUNS_FACTOR);
       const figures: Figure[] = [
         atMost(`added time per attempt, ${real.project.label}`, addedMs(real), 300, plusMs),
         reference(
@@ -98,6 +101,11 @@ export const overheadBenchmark: Benchmark = {
           `${ms(median(taskloopMs(demo)))} / ${ms(median(demo.plain))} (${plusMs(addedMs(demo))})`,
         ),
         floorFigure(demo),
+        // The floor runs its tests unsandboxed: this much of taskloop's lead over it is the sandbox, by design.
+        reference(
+          `  test sandbox start-up: \`true\` in bubblewrap / unsandboxed (same limits and spawn path), ${sandbox.runs} runs`,
+          `${ms(sandbox.bwrapMs)} / ${ms(sandbox.unsandboxedMs)} (${plusMs(sandbox.bwrapMs - sandbox.unsandboxedMs)})`,
+        ),
       ];
       return { figures, sections: [formatBreakdown(real), formatBreakdown(demo)] };
     } finally {
