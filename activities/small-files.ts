@@ -4,7 +4,7 @@
 // synchronously (2,000 reads each), and one attempt made about 100 such calls. These files are small and live in the
 // host's own folders on local disk, so a call holds the event loop for microseconds; logs and large content keep
 // their asynchronous, streaming paths.
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -32,6 +32,15 @@ export async function readText(file: string): Promise<string> {
 export async function writeText(file: string, content: string): Promise<void> {
   if (Buffer.byteLength(content, 'utf8') <= SMALL_FILE_BYTES) writeFileSync(file, content, 'utf8');
   else await writeFile(file, content, 'utf8');
+}
+
+/** The path with every symbolic link resolved (one system call), or undefined when it does not exist. */
+export function realPathOf(file: string): string | undefined {
+  try {
+    return realpathSync.native(file);
+  } catch {
+    return undefined;
+  }
 }
 
 /** True when `dir` exists and is a folder. */

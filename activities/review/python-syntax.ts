@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Finding } from '../../domain/records.js';
 import { resolveWorkerSandbox, sandboxPolicyFor, type SandboxPolicy } from '../sandbox/index.js';
+import { realPathOf } from '../small-files.js';
 import { parseInSyntaxServer, type PythonSource } from './syntax-server.js';
 
 const SYNTAX_CHECK_TIMEOUT_MS = 60_000;
@@ -25,7 +26,7 @@ export async function readPythonSources(worktreePath: string, changedFiles: stri
   const read: SourceRead[] = [];
   for (const name of changedFiles.filter((file) => file.endsWith('.py'))) {
     const file = path.join(root, name);
-    if (realOrUndefined(file) !== file) continue; // gone, or reached through a link
+    if (realPathOf(file) !== file) continue; // gone, or reached through a link
     let fd: number;
     try {
       fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
@@ -41,14 +42,6 @@ export async function readPythonSources(worktreePath: string, changedFiles: stri
     }
   }
   return read;
-}
-
-function realOrUndefined(file: string): string | undefined {
-  try {
-    return realpathSync.native(file);
-  } catch {
-    return undefined;
-  }
 }
 
 /** The findings for sources read by readPythonSources, in their order. */

@@ -1,7 +1,7 @@
 // The bubblewrap command line for one run: read-only root, private /tmp, hidden host folders, the worktree
 // writable, fresh namespaces (PID, IPC, UTS, network unless allowed) and a clean environment.
-import { realpathSync } from 'node:fs';
 import path from 'node:path';
+import { realPathOf } from '../small-files.js';
 import type { SandboxLimits } from './policy.js';
 
 export interface BwrapPlan {
@@ -51,17 +51,8 @@ function isInside(child: string, parent: string): boolean {
  */
 function outermost(dirs: string[]): string[] {
   const unique = [...new Set(dirs)];
-  const real = new Set(unique.filter((dir) => realPath(dir) === dir));
+  const real = new Set(unique.filter((dir) => realPathOf(dir) === dir));
   return unique.filter((dir) => !real.has(dir) || ![...real].some((outer) => outer !== dir && isInside(dir, outer)));
-}
-
-/** The folder's real path (one system call), or undefined when it does not exist. */
-function realPath(dir: string): string | undefined {
-  try {
-    return realpathSync.native(dir);
-  } catch {
-    return undefined;
-  }
 }
 
 export function bwrapArgs(plan: BwrapPlan): string[] {
