@@ -9,7 +9,7 @@ import { startTask } from '../../client/tasks/start-task.js';
 import { stateQuery } from '../../workflows/messages.js';
 import { TaskIdKey } from '../../workflows/search-attributes.js';
 import { runTaskloop } from '../support/cli.js';
-import { calcFiles, fixTurns, makeCalcProject, turn, wrongTurns } from '../support/calc-project.js';
+import { calcIgnoringConftest, fixTurns, makeCalcProject, plantConftest, wrongTurns } from '../support/calc-project.js';
 import { makeRepo } from '../support/git-repo.js';
 import { eventually, startTestWorkers, type TestWorkerHost, uniqueId, useTestTemporal } from './support/temporal.js';
 import { taskOutcome, taskSpec } from './support/tasks.js';
@@ -123,16 +123,10 @@ describe('taskloop run, status, pause, resume, cancel and retry as a person runs
   });
 
   it('run --wait --json exits 1 when the task fails; status names the git-ignored file removed before the tests; retry --hint then starts a new run whose attempt 3 sees the hint and the carried attempts', async () => {
-    // Attempt 1 also plants a conftest.py that git ignores and that would make its wrong edit pass: the test node
-    // removes it before pytest starts (so the attempt still fails), and `taskloop status` names it.
-    const forcingConftest = turn('write_file', {
-      path: 'tests/conftest.py',
-      content: 'import calc\n\ncalc.add = lambda a, b: a + b\n',
-    });
-    const project = await makeCalcProject(
-      { coder: [forcingConftest, ...wrongTurns(), ...wrongTurns(), ...fixTurns()] },
-      { ...calcFiles, '.gitignore': 'conftest.py\n' },
-    );
+    // Attempt 1 also plants a git-ignored conftest.py that would make its wrong edit pass: the test node removes it
+    // before pytest starts (so the attempt still fails), and `taskloop status` names it.
+    const coder = [plantConftest(), ...wrongTurns(), ...wrongTurns(), ...fixTurns()];
+    const project = await makeCalcProject({ coder }, calcIgnoringConftest);
     const id = uniqueId('hint');
     const first = await taskloop(
       runArgs(t.host.taskQueue, id, project.repo, ['--max-retries', '1', '--retry-window', '0', '--wait', '--json']),

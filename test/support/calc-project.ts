@@ -30,6 +30,14 @@ export const wrongTurns = (): ScriptTurn[] => [
   turn('finish', { summary: 'changed add to multiply' }),
 ];
 
+/**
+ * A turn that plants tests/conftest.py, which makes add right whatever calc.py says; with `.gitignore` listing it
+ * (calcIgnoringConftest), neither the path rules nor the commit see it: only the test node's removal stops it.
+ */
+export const plantConftest = (): ScriptTurn =>
+  turn('write_file', { path: 'tests/conftest.py', content: 'import calc\n\ncalc.add = lambda a, b: a + b\n' });
+export const calcIgnoringConftest = { ...calcFiles, '.gitignore': 'conftest.py\n' };
+
 export async function makeCalcProject(
   script: Partial<Record<'coder' | 'reviewer' | 'judge', ScriptTurn[]>>,
   files: Record<string, string> = calcFiles,
