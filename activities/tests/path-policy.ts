@@ -1,6 +1,5 @@
 // The review's path rules, checked before the tests run: a change the review would refuse never executes.
 import type { Finding } from '../../domain/records.js';
-import { diffWorktree } from '../git/diff-worktree.js';
 import { checkAllowedPaths, checkTestEdits } from '../review/path-rules.js';
 
 export interface PathPolicy {
@@ -9,13 +8,7 @@ export interface PathPolicy {
   allowTestEdits: boolean;
 }
 
-/** Findings of the rules test_file_edited and path_not_allowed on the worktree's change since baseSha. */
-export async function refusedByPathRules(worktreePath: string, policy: PathPolicy): Promise<Finding[]> {
-  const { changedFiles } = await diffWorktree({ worktreePath, baseSha: policy.baseSha });
-  return pathRuleFindings(changedFiles, policy);
-}
-
-/** The same rules on a change already listed. */
+/** Findings of the rules test_file_edited and path_not_allowed on a change's paths (stageChange lists them). */
 export function pathRuleFindings(changedFiles: string[], policy: PathPolicy): Finding[] {
   return [
     ...checkTestEdits(changedFiles, policy.allowTestEdits),

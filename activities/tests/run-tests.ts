@@ -3,10 +3,10 @@
 import { existsSync } from 'node:fs';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Finding, ReviewResult, TestRunResult } from '../../domain/records.js';
-import { IGNORED_NAMED, removeIgnoredFiles } from '../git/ignored-files.js';
+import { IGNORED_NAMED } from '../git/ignored-files.js';
 import type { SandboxPolicy } from '../sandbox/policy.js';
 import { readPythonSources } from '../review/python-syntax.js';
-import { pathRuleFindings, refusedByPathRules, type PathPolicy } from './path-policy.js';
+import { pathRuleFindings, type PathPolicy } from './path-policy.js';
 import { reviewChange, stageChange, type RuleReviewOptions } from './review-before-tests.js';
 import { runCommand, startHeldRun, testRunCancelled, type HeldTestRun } from './run-command.js';
 
@@ -70,12 +70,13 @@ export async function runTests(
   const { pathPolicy, worktreePath } = input;
   if (!pathPolicy || !input.review) {
     await discard(prepared);
-    const refused = pathPolicy ? await refusedByPathRules(worktreePath, pathPolicy) : [];
+    // The node's own run is staged as the rules review's (its ignored files removed: the tests see what the commit
+    // would hold); the coder's runs (no path policy) see its worktree as it is.
+    const change = pathPolicy ? await stageChange(worktreePath, pathPolicy) : undefined;
+    const refused = change && pathPolicy ? pathRuleFindings(change.changedFiles, pathPolicy) : [];
     await unlessHeld(input.mayStart);
     if (refused.length > 0) return refusedResult(refused, input.sandbox);
-    // The node's own run sees what the commit would hold; the coder's runs (no path policy) see its worktree as it is.
-    const ignoredRemoved = pathPolicy ? await removeIgnoredFiles(worktreePath) : [];
-    return withIgnoredRemoved(await runCommand(input), ignoredRemoved);
+    return withIgnoredRemoved(await runCommand(input), change?.ignoredRemoved ?? []);
   }
   // The change is staged and its paths listed (its git processes asked for first: they are the way to the tests) while
   // the sandbox starts (or, `prepared`, waits already), its command held at a gate: a refused change never runs (the

@@ -62,6 +62,13 @@ describe('runTests with the review folded in', () => {
     expect(existsSync(path.join(input.worktreePath, 'imported-by-pytest'))).toBe(false);
     // Nothing of the held run is left: no logs, no report folder.
     expect((await readdir(input.artifactDir)).filter((name) => name !== 'diff.patch')).toEqual([]);
+
+    // Without the rules' review (a reviewer model does it), the path rules still refuse before anything runs.
+    const { review: _review, ...unreviewed } = reviewed(input, baseSha);
+    const refused = await runTests({ ...unreviewed, artifactDir: path.join(input.worktreePath, '..', 'unreviewed') });
+    expect(refused.refused?.map((finding) => finding.rule)).toEqual(['test_file_edited']);
+    expect(refused.counts.total).toBe(0);
+    expect(existsSync(path.join(input.worktreePath, 'imported-by-pytest'))).toBe(false);
   });
 
   it('starts nothing when mayStart says no (the workflow must decide first): TestsHeld, neither a result nor a refusal', async () => {
