@@ -17,6 +17,8 @@ export const causeKinds = [
   'TestCommandNotFound',
   'SandboxDenied',
   'ResourceLimit',
+  'WorktreeTampered',
+  'UnsafeTestOutput',
   // models
   'ModelAuth',
   'ModelRateLimited',
@@ -84,6 +86,10 @@ export const causeTable: readonly CauseRow[] = [
   row('TestCommandNotFound', 'environment_problem', 'fail'),
   row('SandboxDenied', 'code_defect', 'new_attempt'),
   row('ResourceLimit', 'code_defect', 'new_attempt'),
+  // Code the attempt ran rewrote the worktree's .git, or left a link or special file where its report belongs: the
+  // change is never committed, and the next attempt is told why.
+  row('WorktreeTampered', 'code_defect', 'new_attempt'),
+  row('UnsafeTestOutput', 'code_defect', 'new_attempt'),
   row('ModelAuth', 'environment_problem', 'fail'),
   row('ModelRateLimited', 'environment_problem', 'rerun_node'),
   row('ModelUnavailable', 'environment_problem', 'rerun_node'),

@@ -1,17 +1,21 @@
 // The repository map the coder starts from: every file git would see, with line counts for Python.
-import path from 'node:path';
 import { readIndexPaths } from '../git/index-paths.js';
-import { openGit, privateGitDirSync, readWorktreeHeadSync } from '../git/run-git.js';
-import { readText } from '../small-files.js';
+import { openWorktreeSync, privateGitDirSync, readWorktreeHeadSync } from '../git/run-git.js';
+import { readConfinedFile } from '../untrusted-files.js';
 
-async function countLines(file: string): Promise<number | undefined> {
-  try {
-    const text = await readText(file);
-    if (text === '') return 0;
-    return text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
-  } catch {
-    return undefined; // Tracked but deleted in the worktree: listed without a count.
-  }
+/** A larger file is listed without a count. */
+const MAX_COUNTED_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The line count of a listed file; undefined when it is not a regular file inside the worktree (deleted, a link out,
+ * a FIFO the tests left, which a plain read would wait on forever) or too large to count.
+ */
+async function countLines(worktreePath: string, file: string): Promise<number | undefined> {
+  const read = await readConfinedFile(worktreePath, file, MAX_COUNTED_BYTES);
+  if (!read.ok) return undefined;
+  const { text } = read;
+  if (text === '') return 0;
+  return text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
 }
 
 /**
@@ -21,7 +25,7 @@ async function countLines(file: string): Promise<number | undefined> {
 export async function listRepoFiles(worktreePath: string, options: { untouched?: boolean } = {}): Promise<string[]> {
   const indexed = options.untouched ? readUntouchedIndex(worktreePath) : undefined;
   if (indexed) return indexed.sort();
-  const stdout = await openGit(worktreePath).raw(['ls-files', '-co', '--exclude-standard', '-z']);
+  const stdout = await openWorktreeSync(worktreePath).raw(['ls-files', '-co', '--exclude-standard', '-z']);
   return [...new Set(stdout.split('\0').filter((name) => name !== ''))].sort();
 }
 
@@ -47,7 +51,7 @@ export async function buildRepoMap(
   const lines = await Promise.all(
     shown.map(async (file) => {
       if (!file.endsWith('.py')) return file;
-      const count = await countLines(path.join(worktreePath, file));
+      const count = await countLines(worktreePath, file);
       return count === undefined ? file : `${file} (${count} lines)`;
     }),
   );

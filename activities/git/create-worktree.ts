@@ -5,11 +5,13 @@ import path from 'node:path';
 import { assertAttempt, toSafeName } from '../artifacts.js';
 import { readSmallFile } from '../small-files.js';
 import { addDetachedWorktree } from './add-worktree.js';
+import { recordAttemptGitDir, recordedAttemptGitDir, removeAttemptGitDirRecord } from './attempt-git-dir.js';
 import { hasPrunableWorktrees, removeStaleAttemptWorktrees } from './stale-worktrees.js';
 import { emptyRepo, invalidTaskId, unknownBaseRef, worktreeError } from './failures.js';
 import {
   assertRepo,
   openRepo,
+  pointedGitDir,
   privateGitDir,
   readWorktreeHead,
   runGit,
@@ -67,14 +69,18 @@ export async function createWorktree(input: CreateWorktreeInput): Promise<Create
     // An earlier attempt of this task whose host was lost left its worktree: that attempt is over, remove it.
     await removeStaleAttemptWorktrees(git, input.repoPath, toSafeName(input.workflowId), input.attempt);
     const reused = await readRecordedBase(worktreePath);
-    if (reused && (await isWorktreeOf(worktreePath, input.repoPath)))
+    if (reused && (await isWorktreeOf(worktreePath, input.repoPath))) {
+      // A claim retried before its first run of repository code: the pointer is still the one git wrote.
+      if (!recordedAttemptGitDir(worktreePath)) recordAttemptGitDir(worktreePath, pointedGitDir(worktreePath) ?? '');
       return { worktreePath, branch, baseSha: reused, reused: true };
+    }
 
     // A ref starting with "-" would be read as an option.
     if (input.baseRef.startsWith('-')) throw unknownBaseRef(input.baseRef, input.repoPath);
     // A folder git does not know is debris of an interrupted add: it is ours (keyed by workflow and attempt).
     // (Checked and made synchronously, see activities/small-files.ts; debris, rare, is removed asynchronously.)
     if (lstatSync(worktreePath, { throwIfNoEntry: false })) await rm(worktreePath, { recursive: true, force: true });
+    removeAttemptGitDirRecord(worktreePath);
     mkdirSync(path.dirname(worktreePath), { recursive: true });
     // The add resolves the ref itself (one git process less); when it fails, the ref is looked at to say why.
     await addDetachedWorktree(git, input.repoPath, worktreePath, input.baseRef).catch(async (error: unknown) => {
@@ -109,10 +115,12 @@ async function explainBaseRef(git: Git, baseRef: string, repoPath: string): Prom
   throw unknownBaseRef(baseRef, repoPath);
 }
 
+/** Records the base commit and the attempt's git folder (read from the pointer git just wrote: no code ran yet). */
 async function recordBase(worktreePath: string, baseSha: string): Promise<void> {
-  const gitDir = await privateGitDir(worktreePath);
+  const gitDir = pointedGitDir(worktreePath);
   if (!gitDir) throw worktreeError('worktree add', `${worktreePath} has no .git file after it was added`);
   writeFileSync(path.join(gitDir, baseShaFile), `${baseSha}\n`, 'utf8');
+  recordAttemptGitDir(worktreePath, gitDir);
 }
 
 /** The base commit recorded when the worktree was made, if any. */

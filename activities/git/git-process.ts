@@ -26,19 +26,47 @@ export interface DiffNumstat {
   deletions: number;
 }
 
-export function gitProcess(dir: string, config: string[], env?: Record<string, string>): Git {
-  const configArgs = config.flatMap((setting) => ['-c', setting]);
+/**
+ * A git client for `dir`. `globalArgs` come first (e.g. `--git-dir`, `--work-tree`), then each `config` setting as
+ * `-c`. Without `env` git gets gitEnv(): never the worker's whole environment (its secrets, API keys), so nothing git
+ * might run (a filter, a credential helper) could be handed them.
+ */
+export function gitProcess(
+  dir: string,
+  config: string[],
+  env: Record<string, string> = gitEnv(),
+  globalArgs: string[] = [],
+): Git {
+  const configArgs = [...globalArgs, ...config.flatMap((setting) => ['-c', setting])];
   return {
     raw: (args) => runGitProcess(dir, [...configArgs, ...args], env),
-    env: (replaced) => gitProcess(dir, config, replaced),
+    env: (replaced) => gitProcess(dir, config, replaced, globalArgs),
+    // No external diff program or textconv filter: neither may run for taskloop's own diffs.
     diffWithNumstat: async (args) =>
       splitNumstatAndPatch(
-        await runGitProcess(dir, [...configArgs, 'diff', '--numstat', '--patch', '-z', ...args], env),
+        await runGitProcess(
+          dir,
+          [...configArgs, 'diff', '--no-ext-diff', '--no-textconv', '--numstat', '--patch', '-z', ...args],
+          env,
+        ),
       ),
   };
 }
 
-async function runGitProcess(dir: string, args: string[], env: Record<string, string> | undefined): Promise<string> {
+// What git needs of the worker's environment to find itself, the user's own git config and a temporary folder.
+const gitEnvNames = ['PATH', 'HOME', 'XDG_CONFIG_HOME', 'TMPDIR', 'GIT_EXEC_PATH', 'GIT_TRACE'];
+
+/** The environment of taskloop's git commands: the few variables git needs, plain messages, no prompt. */
+export function gitEnv(base: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const env: Record<string, string> = { LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0' };
+  for (const name of gitEnvNames) {
+    const value = base[name];
+    if (value !== undefined) env[name] = value;
+  }
+  return env;
+}
+
+async function runGitProcess(dir: string, args: string[], env: Record<string, string>): Promise<string> {
   const { code, signal, stdout, stderr } = await runShortCommand({ command: 'git', args, cwd: dir, env });
   if (code === 0) return stdout.toString('utf8');
   // The message is what git printed, as simple-git's errors were: callers match git's words in it.

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { GitError } from 'simple-git';
 import { isDirectorySync } from '../small-files.js';
 import { invalidWorktree } from './failures.js';
-import { isDirectory, openRepo, privateGitDir, runGit, withRepoLock } from './run-git.js';
+import { pointerChange, recordedAttemptGitDir, removeAttemptGitDirRecord } from './attempt-git-dir.js';
+import { isDirectory, openRepo, privateGitDir, runGit, withRepoLock, type Git } from './run-git.js';
 import { canonical, isWorktreeOf } from './worktree-owner.js';
 
 // What `git worktree remove` (without --force) says when the worktree has changes or untracked files.
@@ -28,22 +29,37 @@ export async function removeWorktree(input: {
     throw invalidWorktree(worktreePath, `is not a linked worktree of repository ${JSON.stringify(input.repoPath)}`);
   }
   return withRepoLock(await canonical(input.repoPath), async () => {
-    if (input.committed) {
-      if (!(await deleteWorktree(worktreePath))) {
-        await runGit(git, ['worktree', 'remove', '--force', '--force', worktreePath]);
-      }
-      return { removed: true, wasClean: false };
-    }
-    try {
-      await git.raw(['worktree', 'remove', worktreePath]);
-      return { removed: true, wasClean: true };
-    } catch (error) {
-      const dirty = error instanceof GitError && dirtyMessage.test(error.message);
-      // Twice --force: a dirty or locked worktree goes too; a lock held by another git process is waited for.
-      await runGit(git, ['worktree', 'remove', '--force', '--force', worktreePath]);
-      return { removed: true, wasClean: !dirty };
-    }
+    const result = await removeRegistered(git, worktreePath, input.committed === true);
+    removeAttemptGitDirRecord(worktreePath);
+    return result;
   });
+}
+
+async function removeRegistered(
+  git: Git,
+  worktreePath: string,
+  committed: boolean,
+): Promise<{ removed: boolean; wasClean: boolean }> {
+  // A worktree whose `.git` was rewritten is deleted without git: `git worktree remove` would read that pointer.
+  const gitDir = recordedAttemptGitDir(worktreePath);
+  if (gitDir && pointerChange(worktreePath, gitDir) && (await deleteWorktree(worktreePath))) {
+    return { removed: true, wasClean: false };
+  }
+  if (committed) {
+    if (!(await deleteWorktree(worktreePath))) {
+      await runGit(git, ['worktree', 'remove', '--force', '--force', worktreePath]);
+    }
+    return { removed: true, wasClean: false };
+  }
+  try {
+    await git.raw(['worktree', 'remove', worktreePath]);
+    return { removed: true, wasClean: true };
+  } catch (error) {
+    const dirty = error instanceof GitError && dirtyMessage.test(error.message);
+    // Twice --force: a dirty or locked worktree goes too; a lock held by another git process is waited for.
+    await runGit(git, ['worktree', 'remove', '--force', '--force', worktreePath]);
+    return { removed: true, wasClean: !dirty };
+  }
 }
 
 /**

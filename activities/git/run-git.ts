@@ -2,14 +2,30 @@
 import path from 'node:path';
 import { GitError } from 'simple-git';
 import { isDirectorySync, readSmallFile } from '../small-files.js';
+import { checkedAttemptGitDir, recordedAttemptGitDir } from './attempt-git-dir.js';
 import { gitProcess, type Git } from './git-process.js';
 
 export type { Git } from './git-process.js';
 import { gitLocked, invalidRepo, invalidWorktree, worktreeError } from './failures.js';
 
-// Output that other code parses must not depend on the user's color or path-quoting settings; and repository
-// code (tests may have rewritten .git/config) must never run through taskloop's git: no hooks, no fsmonitor.
-const stableConfig = ['color.ui=false', 'core.quotepath=false', 'core.hooksPath=/dev/null', 'core.fsmonitor=false'];
+// Output that other code parses must not depend on the user's color or path-quoting settings; and nothing taskloop's
+// git does may run a program a setting names: no hooks, fsmonitor, pager, editor, signing program or submodule
+// recursion. (Filters and diff drivers are defined only in the repository's and the user's own config: the worktree's
+// git folder is addressed explicitly, see openWorktree, so a git folder built inside the worktree is never read; and
+// diffs pass --no-ext-diff --no-textconv.)
+const stableConfig = [
+  'color.ui=false',
+  'core.quotepath=false',
+  'core.hooksPath=/dev/null',
+  'core.fsmonitor=false',
+  'core.pager=cat',
+  'core.editor=:',
+  'sequence.editor=:',
+  'commit.gpgSign=false',
+  'tag.gpgSign=false',
+  'submodule.recurse=false',
+  'protocol.ext.allow=never',
+];
 
 /** A git client for `dir` with stable output settings (plus any extra `-c` settings). */
 export function openGit(dir: string, extraConfig: string[] = []): Git {
@@ -100,7 +116,13 @@ export async function privateGitDir(worktreePath: string): Promise<string | unde
   return privateGitDirSync(worktreePath);
 }
 
+/** The recorded git folder of an attempt's worktree (see attempt-git-dir.ts), else the one its pointer names. */
 export function privateGitDirSync(worktreePath: string): string | undefined {
+  return recordedAttemptGitDir(worktreePath) ?? pointedGitDir(worktreePath);
+}
+
+/** The git folder a `.git` file names (`gitdir: <path>`); read only before repository code ran, or with no record. */
+export function pointedGitDir(worktreePath: string): string | undefined {
   const pointer = readSmallFile(path.join(worktreePath, '.git'))?.trim();
   return pointer?.startsWith('gitdir: ') ? path.resolve(worktreePath, pointer.slice('gitdir: '.length)) : undefined;
 }
@@ -118,8 +140,10 @@ export function readWorktreeHeadSync(worktreePath: string): { branch?: string; s
 }
 
 /**
- * Opens the linked worktree at `worktreePath` (checked without starting git); throws `InvalidWorktree`
- * (non-retryable) when it is missing or not a linked worktree.
+ * Opens the linked worktree at `worktreePath` (checked without starting git) with its git folder named explicitly
+ * (`--git-dir`, `--work-tree`): the recorded one, after checking that the worktree's `.git` still names it (throws
+ * non-retryable `WorktreeTampered` otherwise). Throws `InvalidWorktree` (non-retryable) when it is missing or not a
+ * linked worktree.
  */
 export async function openWorktree(worktreePath: string, extraConfig: string[] = []): Promise<Git> {
   return openWorktreeSync(worktreePath, extraConfig);
@@ -127,7 +151,22 @@ export async function openWorktree(worktreePath: string, extraConfig: string[] =
 
 export function openWorktreeSync(worktreePath: string, extraConfig: string[] = []): Git {
   if (!isDirectorySync(worktreePath)) throw invalidWorktree(worktreePath, 'does not exist');
-  const gitDir = privateGitDirSync(worktreePath);
+  return gitProcess(worktreePath, [...stableConfig, ...extraConfig], undefined, explicitGitDirArgs(worktreePath));
+}
+
+/**
+ * `--git-dir` and `--work-tree` for taskloop's git in an attempt's worktree (see openWorktree), checked as it says;
+ * throws `InvalidWorktree` when there is no git folder to name.
+ */
+export function explicitGitDirArgs(worktreePath: string): string[] {
+  const dotGit = path.join(worktreePath, '.git');
+  // A plain checkout (its .git a folder: a coder's tools on the user's own repository) names that folder.
+  const gitDir = checkedAttemptGitDir(worktreePath) ?? (isDirectorySync(dotGit) ? dotGit : pointedGitDir(worktreePath));
   if (!gitDir || !isDirectorySync(gitDir)) throw invalidWorktree(worktreePath, 'is not a git work tree');
-  return openGit(worktreePath, extraConfig);
+  return [`--git-dir=${gitDir}`, `--work-tree=${path.resolve(worktreePath)}`];
+}
+
+/** The settings every git command of taskloop's runs with, as `-c` arguments (for a caller that runs git itself). */
+export function safeGitConfigArgs(): string[] {
+  return stableConfig.flatMap((setting) => ['-c', setting]);
 }

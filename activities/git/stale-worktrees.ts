@@ -4,6 +4,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { readSmallFile } from '../small-files.js';
+import { removeAttemptGitDirRecord } from './attempt-git-dir.js';
 import { isDirectory, runGit, type Git } from './run-git.js';
 
 /** The folder holding `worktrees/` of a repository: `<repo>/.git`, or the repository itself when it is bare. */
@@ -58,5 +59,6 @@ export async function removeStaleAttemptWorktrees(
 ): Promise<void> {
   for (const folder of await staleAttemptWorktrees(repoPath, prefix, attempt)) {
     await runGit(git, ['worktree', 'remove', '--force', folder]).catch(() => runGit(git, ['worktree', 'prune']));
+    removeAttemptGitDirRecord(folder);
   }
 }

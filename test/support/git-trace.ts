@@ -10,5 +10,5 @@ export async function tracedGitCommands(traceFile: string, step: () => Promise<u
     delete process.env.GIT_TRACE;
   }
   const trace = await readFile(traceFile, 'utf8').catch(() => '');
-  return [...trace.matchAll(/ trace: built-in: git (?:-c \S+ )*(\S+)/g)].map((match) => match[1] as string);
+  return [...trace.matchAll(/ trace: built-in: git (?:-c \S+ |--\S+ )*(\S+)/g)].map((match) => match[1] as string);
 }
