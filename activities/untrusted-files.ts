@@ -1,6 +1,7 @@
 // Reading what repository code could have written (a test's report, a file a traceback names, a file of the worktree):
 // never through a symbolic link, only regular files, at most a bounded size, and never a read that could block the
-// worker (a FIFO opened without O_NONBLOCK waits for a writer on the worker's thread pool forever).
+// worker (a FIFO opened without O_NONBLOCK waits for a writer on the worker's thread pool forever). Writing where
+// repository code could have left a link or a FIFO (the coder's edits after its own test runs) follows the same rules.
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
@@ -9,13 +10,18 @@ import { realPathOf } from './small-files.js';
 export type UntrustedReadProblem = 'missing' | 'link' | 'not_regular' | 'too_large' | 'outside';
 
 export type UntrustedRead =
-  | { ok: true; text: string; bytes: number }
-  | { ok: false; problem: UntrustedReadProblem; detail: string };
+  { ok: true; text: string; bytes: number } | { ok: false; problem: UntrustedReadProblem; detail: string };
 
 const openFlags = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 /** What a file that is not regular is, in words: its kind names the attack in a record. */
-function kindOf(stats: { isDirectory(): boolean; isFIFO(): boolean; isSocket(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean }): string {
+function kindOf(stats: {
+  isDirectory(): boolean;
+  isFIFO(): boolean;
+  isSocket(): boolean;
+  isCharacterDevice(): boolean;
+  isBlockDevice(): boolean;
+}): string {
   if (stats.isDirectory()) return 'a folder';
   if (stats.isFIFO()) return 'a FIFO';
   if (stats.isSocket()) return 'a socket';
@@ -78,4 +84,39 @@ export async function readConfinedFile(root: string, name: string, maxBytes: num
   const confined = confineToRoot(root, name);
   if (confined === undefined) return { ok: false, problem: 'outside', detail: `${name} is not a file inside ${root}` };
   return readUntrustedFile(confined, maxBytes);
+}
+
+export type UntrustedWrite =
+  { ok: true } | { ok: false; problem: 'link' | 'not_regular' | 'failed'; detail: string; code?: string };
+
+// No O_TRUNC: a file that turns out not to be regular is left as it was.
+const writeFlags = constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+/**
+ * Writes `content` to `file` (created when missing) when it is, or becomes, a regular file: opened without following
+ * a link in its last component (callers confine the folders above it) and without blocking (a FIFO without a reader
+ * fails at once, one with a reader is refused before a byte is written). Every other case is a value naming it.
+ */
+export async function writeUntrustedFile(file: string, content: string): Promise<UntrustedWrite> {
+  let handle;
+  try {
+    handle = await open(file, writeFlags, 0o666);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') return { ok: false, problem: 'link', detail: `${file} is a symbolic link` };
+    if (code === 'ENXIO') return { ok: false, problem: 'not_regular', detail: `${file} is a FIFO or a socket` };
+    return { ok: false, problem: 'failed', detail: `${file} could not be opened (${code ?? 'error'})`, code };
+  }
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) return { ok: false, problem: 'not_regular', detail: `${file} is ${kindOf(stats)}` };
+    await handle.truncate(0);
+    await handle.writeFile(content, 'utf8');
+    return { ok: true };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return { ok: false, problem: 'failed', detail: `${file} could not be written (${code ?? 'error'})`, code };
+  } finally {
+    await handle.close();
+  }
 }

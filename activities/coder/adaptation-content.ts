@@ -1,6 +1,5 @@
 // What each adaptation adds to the coder's context: the definitions, modules and tests the failure names, read from
 // the worktree and cut to a budget. A strategy that finds nothing adds nothing (and is then not shown).
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Strategy } from '../../domain/learning/patterns/types.js';
 import {
@@ -12,12 +11,20 @@ import {
   nodeIdsIn,
   pythonFilesIn,
 } from '../../domain/learning/source-excerpts.js';
+import { readConfinedFile } from '../untrusted-files.js';
 import { runReadOnlyGit } from './tools/git-command.js';
 
 const MAX_BLOCK_CHARS = 3_000;
 const MAX_BLOCKS = 4;
 
-const read = (root: string, file: string) => readFile(path.join(root, file), 'utf8').catch(() => undefined);
+// A source file the evidence names. Tracebacks, node ids and imports come from test output and repository code, so
+// a name may be `../../etc/x.py`, an absolute host path, a link out of the worktree or a FIFO: only a regular file
+// whose real path is inside the worktree is read, bounded, never blocking (activities/untrusted-files.ts).
+const MAX_SOURCE_BYTES = 1024 * 1024;
+async function read(root: string, file: string): Promise<string | undefined> {
+  const found = await readConfinedFile(root, file, MAX_SOURCE_BYTES);
+  return found.ok ? found.text : undefined;
+}
 const block = (label: string, text: string) => `${label}:\n\`\`\`python\n${text.replace(/\n$/, '')}\n\`\`\``;
 
 /** Files that define any of `symbols` (a `def` or `class` line), as [file, symbol] pairs, tracked Python files only. */

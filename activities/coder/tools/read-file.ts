@@ -1,8 +1,9 @@
-// read_file: a file's lines, numbered, bounded so one read cannot flood the model's context.
-import { readFile } from 'node:fs/promises';
+// read_file: a file's lines, numbered, bounded so one read cannot flood the model's context; only a regular file
+// inside the worktree is read (see worktree-file.ts).
 import { z } from 'zod';
 import { defineTool } from './define-tool.js';
 import { resolveInWorktree } from './path-guard.js';
+import { readWorktreeFile } from './worktree-file.js';
 
 const maxLines = 1000;
 const maxChars = 60_000;
@@ -20,19 +21,10 @@ export const readFileTool = defineTool({
     const { path: p, start_line: startArg, end_line: endArg } = args;
     const resolved = await resolveInWorktree(context.root, p);
     if (!resolved.success) return { reply: resolved.error };
-    let text: string;
-    try {
-      text = await readFile(resolved.data.absolute, 'utf8');
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      const why =
-        code === 'ENOENT'
-          ? 'does not exist'
-          : code === 'EISDIR'
-            ? 'is a directory (use list_files)'
-            : `cannot be read (${code})`;
-      return { reply: `error: '${p}' ${why}.` };
-    }
+    const read = await readWorktreeFile(context.root, resolved.data);
+    if (!read.ok)
+      return { reply: `error: '${p}' ${read.why}${read.problem === 'directory' ? ' (use list_files)' : ''}.` };
+    const { text } = read;
     if (text.includes('\0')) return { reply: `error: '${p}' is a binary file; it is not shown.` };
     const lines = text.split('\n');
     if (lines.at(-1) === '') lines.pop();

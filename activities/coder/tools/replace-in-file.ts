@@ -1,10 +1,10 @@
 // replace_in_file: the patch tool; `old` must occur exactly once, else the reply shows the real lines.
 import { z } from 'zod';
-import { readText, writeText } from '../../small-files.js';
 import { defineTool } from './define-tool.js';
 import { findClosestRegion, formatRegion, occurrenceLines } from './closest-lines.js';
 import { resolveInWorktree } from './path-guard.js';
 import type { ToolContext, ToolOutcome } from './types.js';
+import { readWorktreeFile, writeWorktreeFile } from './worktree-file.js';
 
 function describeMismatch(path: string, text: string, old: string): string {
   const lines = text.split('\n');
@@ -52,34 +52,24 @@ export const replaceInFileTool = defineTool({
     const { path, old } = args;
     const resolved = await resolveInWorktree(context.root, path);
     if (!resolved.success) return fail(context, undefined, resolved.error);
-    const { absolute, relative } = resolved.data;
+    const { relative } = resolved.data;
 
-    let text: string;
-    try {
-      text = await readText(absolute);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      const why =
-        code === 'ENOENT'
-          ? 'does not exist (use write_file to create it)'
-          : code === 'EISDIR'
-            ? 'is a directory'
-            : `cannot be read (${code})`;
-      return fail(context, relative, `error: '${path}' ${why}.`);
+    const read = await readWorktreeFile(context.root, resolved.data);
+    if (!read.ok) {
+      const hint = read.problem === 'missing' ? ' (use write_file to create it)' : '';
+      return fail(context, relative, `error: '${path}' ${read.why}${hint}.`);
     }
+    const { text } = read;
     const at = text.indexOf(old);
     if (at === -1 || text.indexOf(old, at + 1) !== -1)
       return fail(context, relative, describeMismatch(relative, text, old));
 
-    try {
-      await writeText(absolute, text.slice(0, at) + args.new + text.slice(at + old.length));
-    } catch (error) {
-      return fail(
-        context,
-        relative,
-        `error: cannot write '${path}' (${(error as NodeJS.ErrnoException).code ?? String(error)}).`,
-      );
-    }
+    const refused = await writeWorktreeFile(
+      context.root,
+      resolved.data,
+      text.slice(0, at) + args.new + text.slice(at + old.length),
+    );
+    if (refused !== undefined) return fail(context, relative, `error: cannot write '${path}': ${refused}.`);
     context.telemetry.patchSuccesses += 1;
     context.telemetry.mutationOperations += 1;
     context.changedFiles.add(relative);

@@ -1,9 +1,11 @@
-// write_file: create or overwrite a whole file (parent directories are created).
-import { mkdir, writeFile } from 'node:fs/promises';
+// write_file: create or overwrite a whole file (parent directories are created); never through a link or into a
+// FIFO (see worktree-file.ts).
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { defineTool } from './define-tool.js';
 import { resolveInWorktree } from './path-guard.js';
+import { writeWorktreeFile } from './worktree-file.js';
 
 export const writeFileTool = defineTool({
   name: 'write_file',
@@ -19,17 +21,13 @@ export const writeFileTool = defineTool({
     const { absolute, relative } = resolved.data;
     try {
       await mkdir(path.dirname(absolute), { recursive: true });
-      await writeFile(absolute, args.content, 'utf8');
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      const why =
-        code === 'EISDIR'
-          ? 'it is a directory'
-          : code === 'ENOTDIR' || code === 'EEXIST'
-            ? 'a parent of it is a file'
-            : String(code);
+      const why = code === 'ENOTDIR' || code === 'EEXIST' ? 'a parent of it is a file' : String(code);
       return { reply: `error: cannot write '${args.path}': ${why}.` };
     }
+    const refused = await writeWorktreeFile(context.root, resolved.data, args.content);
+    if (refused !== undefined) return { reply: `error: cannot write '${args.path}': ${refused}.` };
     const { telemetry } = context;
     telemetry.writeFileOperations += 1;
     telemetry.mutationOperations += 1;

@@ -93,3 +93,30 @@ describe('search', () => {
     expect((await searchTool.run({ pattern: 'zzz' }, context)).reply).toBe("no matches for 'zzz' in '.'");
   });
 });
+
+describe('files the tests left', () => {
+  it('read_file and write_file refuse a FIFO at once, and write_file never writes through a link out', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const { readFile, symlink } = await import('node:fs/promises');
+    const { writeFileTool } = await import('../../../../../activities/coder/tools/write-file.js');
+    execFileSync('mkfifo', [path.join(t.repo, 'calc', 'pipe.py')]);
+    const context = createToolContext(t.repo);
+
+    expect((await readFileTool.run({ path: 'calc/pipe.py' }, context)).reply).toContain('is not a regular file');
+    expect((await writeFileTool.run({ path: 'calc/pipe.py', content: 'x' }, context)).reply).toContain(
+      'not a regular file',
+    );
+
+    const outside = path.join(path.dirname(t.repo), `${path.basename(t.repo)}-outside.txt`);
+    await writeFile(outside, 'host\n');
+    try {
+      await symlink(outside, path.join(t.repo, 'calc', 'escape.py'));
+      const reply = (await writeFileTool.run({ path: 'calc/escape.py', content: 'owned\n' }, context)).reply;
+      expect(reply).toMatch(/^error: /);
+      expect(await readFile(outside, 'utf8')).toBe('host\n');
+    } finally {
+      const { rm } = await import('node:fs/promises');
+      await rm(outside, { force: true });
+    }
+  });
+});
