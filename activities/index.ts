@@ -2,6 +2,7 @@
 import { createTaskActivities, type ActivityDeps } from './task-activities.js';
 import { createSkillActivities } from './skills/index.js';
 import { createLearningActivities } from './learning/index.js';
+import { scrubbingResults } from './scrub-results.js';
 
 export type {
   ActivityDeps,
@@ -17,7 +18,12 @@ export type {
 } from './task-activities.js';
 
 export function createActivities(deps: ActivityDeps) {
-  return { ...createTaskActivities(deps), ...createSkillActivities(deps), ...createLearningActivities(deps) };
+  // Every result passes the secret scrub on its way to history (activities/scrub-results.ts).
+  return scrubbingResults({
+    ...createTaskActivities(deps),
+    ...createSkillActivities(deps),
+    ...createLearningActivities(deps),
+  });
 }
 
 export type TaskloopActivities = ReturnType<typeof createActivities>;

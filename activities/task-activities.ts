@@ -30,6 +30,7 @@ import { judgeWithModel, reviewWithModel } from './models/model-verdicts.js';
 import { createModelProvider } from './models/router.js';
 import { reviewChanges } from './review/index.js';
 import { resolveSecretValues, scrubForSink } from './secret-values.js';
+import { refuseSecretInGoal } from './secret-in-task.js';
 import { processRecordsDir, resolveWorkerSandbox, sandboxPolicyFor, type WorkerSandbox } from './sandbox/index.js';
 import { createTestNode } from './test-node.js';
 import { testNodeInput, testsAfterCoder } from './tests-after-coder.js';
@@ -121,6 +122,7 @@ export function createTaskActivities(deps: ActivityDeps) {
      * turn. With `thenTests` it runs the test node too once the coder finishes (activities/tests-after-coder.ts).
      */
     async runCoder(input: CoderInput): Promise<CoderAndTestsResult> {
+      refuseSecretInGoal(input);
       const { info, client } = Context.current();
       const dir = artifactDir(input);
       const details = info.heartbeatDetails as CoderHeartbeat | undefined;

@@ -19,6 +19,8 @@ export const causeKinds = [
   'ResourceLimit',
   'WorktreeTampered',
   'UnsafeTestOutput',
+  // coder input
+  'SecretInGoal',
   // models
   'ModelAuth',
   'ModelRateLimited',
@@ -90,6 +92,8 @@ export const causeTable: readonly CauseRow[] = [
   // change is never committed, and the next attempt is told why.
   row('WorktreeTampered', 'code_defect', 'new_attempt'),
   row('UnsafeTestOutput', 'code_defect', 'new_attempt'),
+  // A goal or hint holding a secret's value: nothing a retry can change (the worker checks; see secret-in-task.ts).
+  row('SecretInGoal', 'environment_problem', 'fail'),
   row('ModelAuth', 'environment_problem', 'fail'),
   row('ModelRateLimited', 'environment_problem', 'rerun_node'),
   row('ModelUnavailable', 'environment_problem', 'rerun_node'),
@@ -105,6 +109,7 @@ export const causeTable: readonly CauseRow[] = [
   row('ReviewFinding', 'code_defect', 'new_attempt', { rule: 'conflict_marker' }),
   row('ReviewFinding', 'code_defect', 'new_attempt', { rule: 'secret_in_diff' }),
   row('ReviewFinding', 'code_defect', 'new_attempt', { rule: 'empty_diff' }),
+  row('ReviewFinding', 'code_defect', 'new_attempt', { rule: 'link_out_of_repo' }),
   row('ReviewFinding', 'replan', 'new_attempt', { rule: 'test_file_edited' }),
   row('ReviewFinding', 'replan', 'new_attempt', { rule: 'path_not_allowed' }),
   row('ReviewFinding', 'split_task', 'fail', { rule: 'diff_too_large' }),

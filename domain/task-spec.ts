@@ -76,6 +76,8 @@ export const taskSpecSchema = z.strictObject({
       fileSizeMb: wholeNumber(1),
       cpuSeconds: wholeNumber(1),
       outputMb: wholeNumber(1),
+      writtenMb: wholeNumber(16),
+      files: wholeNumber(100),
     })
     .partial()
     .optional(),
@@ -111,7 +113,7 @@ const knownFields: Record<string, string[]> = {
   models: Object.keys(modelsSchema.shape),
   budgets: Object.keys(budgetsSchema.shape),
   agents: ['coder', 'reviewer', 'judge', 'skillWriter'],
-  limits: ['memoryMb', 'processes', 'fileSizeMb', 'cpuSeconds', 'outputMb'],
+  limits: ['memoryMb', 'processes', 'fileSizeMb', 'cpuSeconds', 'outputMb', 'writtenMb', 'files'],
 };
 
 /** The workflow id of a task; fixed per task so a second start of the same task is a no-op. */

@@ -81,6 +81,6 @@ export async function checkSandbox(
   }
   const { limits } = sandbox;
   log(
-    `  sandbox: bwrap (${probe.version}); limits: ${limits.memoryMb} MB memory, ${limits.processes} processes, ${limits.fileSizeMb} MB files, ${limits.cpuSeconds} s CPU, ${limits.outputMb} MB output`,
+    `  sandbox: bwrap (${probe.version}); limits: ${limits.memoryMb} MB memory, ${limits.processes} processes, ${limits.fileSizeMb} MB files, ${limits.cpuSeconds} s CPU, ${limits.outputMb} MB output, ${limits.writtenMb} MB written, ${limits.files} new files`,
   );
 }

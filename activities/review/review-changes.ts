@@ -6,6 +6,7 @@ import { diffWorktree, type WorktreeDiff } from '../git/diff-worktree.js';
 import { parseAddedLines } from './added-lines.js';
 import { checkConflictMarkers, checkSecrets } from './content-rules.js';
 import { checkAllowedPaths, checkEmptyDiff, checkTestEdits } from './path-rules.js';
+import { checkLinks } from './link-rules.js';
 import { parsePythonSources, readPythonSources, type SourceRead } from './python-syntax.js';
 import type { SandboxPolicy } from '../sandbox/index.js';
 
@@ -23,8 +24,8 @@ export interface ReviewChangesInput {
 }
 
 /**
- * Runs the rules empty_diff, test_file_edited, path_not_allowed, conflict_marker, secret_in_diff and python_syntax,
- * and stores the diff (secrets scrubbed) as the artifact diff.patch.
+ * Runs the rules empty_diff, test_file_edited, path_not_allowed, conflict_marker, link_out_of_repo, secret_in_diff and
+ * python_syntax, and stores the diff (secrets scrubbed) as the artifact diff.patch.
  */
 export async function reviewChanges(input: ReviewChangesInput): Promise<ReviewResult> {
   return reviewDiff(input, await diffWorktree({ worktreePath: input.worktreePath, baseSha: input.baseSha }));
@@ -47,6 +48,7 @@ export async function reviewDiff(
     ...checkTestEdits(changedFiles, input.allowTestEdits),
     ...checkAllowedPaths(changedFiles, input.allowedPaths),
     ...checkConflictMarkers(added),
+    ...(await checkLinks(input.worktreePath, changedFiles)),
     ...secrets.findings,
     ...(await parsePythonSources(
       sources ?? (await readPythonSources(input.worktreePath, changedFiles)),

@@ -16,6 +16,8 @@ export interface CauseFacts {
   signal?: string;
   /** The end of stdout and stderr together. */
   outputTail: string;
+  /** The limit on written bytes or new files the run went over (activities/sandbox/write-watch.ts), in words. */
+  overWritten?: string;
 }
 
 const denials: { pattern: RegExp; message: (policy: CauseFacts['policy']) => string; network?: boolean }[] = [
@@ -56,9 +58,9 @@ export function detectRunCause(facts: CauseFacts): RunCause | undefined {
   };
 }
 
-function detectLimit({ policy, signal, outputTail }: CauseFacts): RunCause | undefined {
+function detectLimit({ policy, signal, outputTail, overWritten }: CauseFacts): RunCause | undefined {
   const { limits } = policy;
-  const found: string[] = [];
+  const found: string[] = overWritten ? [overWritten] : [];
   if (/MemoryError|Cannot allocate memory|std::bad_alloc/.test(outputTail))
     found.push(`memory (address space ${limits.memoryMb} MB)`);
   if (/BlockingIOError|Resource temporarily unavailable|fork: retry/.test(outputTail))

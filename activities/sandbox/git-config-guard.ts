@@ -1,5 +1,6 @@
 // Unsandboxed runs can rewrite the repository's git config (filters, hooks, fsmonitor run code in taskloop's
-// own git commands): the files are saved before the run and put back after it if they changed.
+// own git commands) and the worktree's `commondir` (which would lead taskloop's git, addressing the recorded admin
+// folder, to a common folder the tests built): the files are saved before the run and put back after it if changed.
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { worktreeGitDirs } from './git-dirs.js';
@@ -17,6 +18,7 @@ export async function guardGitConfig(worktree: string): Promise<GitConfigGuard> 
           path.join(commonDir, 'config'),
           path.join(commonDir, 'info', 'attributes'),
           path.join(adminDir, 'config.worktree'),
+          path.join(adminDir, 'commondir'),
         ]
       : [];
   const saved = await Promise.all(files.map((file) => readFile(file).catch(() => undefined)));

@@ -1,6 +1,7 @@
 // What a sandboxed run may do: the mode, network, resource limits and the host paths hidden from it.
 import os from 'node:os';
 import path from 'node:path';
+import { stateDir } from '../../platform/paths.js';
 
 export type SandboxMode = 'bwrap' | 'none';
 export const sandboxModes: readonly SandboxMode[] = ['bwrap', 'none'];
@@ -16,6 +17,10 @@ export interface SandboxLimits {
   cpuSeconds: number;
   /** Output kept per stream, in MB; beyond it the run is stopped (OutputTooLarge). */
   outputMb: number;
+  /** Bytes the run may add to the worktree and its /tmp together, in MB; beyond it the run is stopped (ResourceLimit). */
+  writtenMb: number;
+  /** Files and folders the run may add to the worktree; beyond it the run is stopped (ResourceLimit). */
+  files: number;
 }
 
 export const defaultLimits: SandboxLimits = {
@@ -24,6 +29,8 @@ export const defaultLimits: SandboxLimits = {
   fileSizeMb: 1024,
   cpuSeconds: 3600,
   outputMb: 64,
+  writtenMb: 4096,
+  files: 100_000,
 };
 
 export interface SandboxPolicy {
@@ -33,6 +40,8 @@ export interface SandboxPolicy {
   limits: SandboxLimits;
   /** Host folders replaced by empty ones inside the sandbox (home, work folder...); the worktree is bound back. */
   hiddenPaths: string[];
+  /** Host folders shown read-only besides the system's (TASKLOOP_SANDBOX_SHOW): a tool under /opt, say. */
+  shownPaths: string[];
 }
 
 /** The worker's sandbox settings: its mode and default limits, and what it hides. */
@@ -40,6 +49,8 @@ export interface WorkerSandbox {
   mode: SandboxMode;
   limits: SandboxLimits;
   hiddenPaths: string[];
+  /** Host folders shown read-only besides the system's (TASKLOOP_SANDBOX_SHOW): a tool under /opt, say. */
+  shownPaths: string[];
 }
 
 /** Per-task overrides (task fields `sandbox`, `network`, `limits`). */
@@ -55,6 +66,8 @@ const envLimitNames: Record<keyof SandboxLimits, string> = {
   fileSizeMb: 'TASKLOOP_SANDBOX_FILE_SIZE_MB',
   cpuSeconds: 'TASKLOOP_SANDBOX_CPU_SECONDS',
   outputMb: 'TASKLOOP_SANDBOX_OUTPUT_MB',
+  writtenMb: 'TASKLOOP_SANDBOX_WRITTEN_MB',
+  files: 'TASKLOOP_SANDBOX_FILES',
 };
 
 export class SandboxConfigError extends Error {
@@ -88,7 +101,11 @@ export function resolveWorkerLimits(env: NodeJS.ProcessEnv = process.env): Sandb
   return limits;
 }
 
-/** Home, work folder, other users' homes, the worker's folder: never shown to repository code. */
+/**
+ * Home, work folder, other users' homes, the worker's folder and taskloop's state folder: never shown to repository
+ * code. The sandbox's root holds only the system's folders (activities/sandbox/bwrap-args.ts), so these matter where
+ * one lies inside a shown folder; they are listed whole all the same, as the configuration the worker reports.
+ */
 export function defaultHiddenPaths(workDir: string, env: NodeJS.ProcessEnv = process.env): string[] {
   const candidates = [
     os.homedir(),
@@ -99,10 +116,22 @@ export function defaultHiddenPaths(workDir: string, env: NodeJS.ProcessEnv = pro
     '/var/tmp',
     '/run/user',
     process.cwd(),
-    env.TASKLOOP_STATE_DIR,
+    stateDir(env),
   ];
   const extra = (env.TASKLOOP_SANDBOX_HIDE ?? '').split(':');
   return [...new Set([...candidates, ...extra].filter((p): p is string => !!p).map((p) => path.resolve(p)))];
+}
+
+/** TASKLOOP_SANDBOX_SHOW: absolute host folders shown read-only to runs; a relative one is a configuration error. */
+export function shownPaths(env: NodeJS.ProcessEnv = process.env): string[] {
+  const dirs = (env.TASKLOOP_SANDBOX_SHOW ?? '').split(':').filter((dir) => dir !== '');
+  const relative = dirs.find((dir) => !path.isAbsolute(dir));
+  if (relative !== undefined) {
+    throw new SandboxConfigError(
+      `TASKLOOP_SANDBOX_SHOW holds ${JSON.stringify(relative)}: list absolute host folders, separated by ':'`,
+    );
+  }
+  return [...new Set(dirs.map((dir) => path.resolve(dir)))];
 }
 
 export function resolveWorkerSandbox(input: {
@@ -115,6 +144,7 @@ export function resolveWorkerSandbox(input: {
     mode: resolveSandboxMode(input.flag, env),
     limits: resolveWorkerLimits(env),
     hiddenPaths: defaultHiddenPaths(input.workDir, env),
+    shownPaths: shownPaths(env),
   };
 }
 
@@ -125,5 +155,6 @@ export function sandboxPolicyFor(worker: WorkerSandbox, task: TaskSandboxFields 
     network: task.network ?? false,
     limits: { ...worker.limits, ...task.limits },
     hiddenPaths: worker.hiddenPaths,
+    shownPaths: worker.shownPaths,
   };
 }

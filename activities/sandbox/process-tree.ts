@@ -30,6 +30,8 @@ export interface ProcessTreeInput {
   maxOutputBytes: number;
   heartbeat?: (details?: unknown) => void;
   signal?: AbortSignal;
+  /** Kills the group when aborted without counting as a cancellation: a limit the caller watches was passed. */
+  stopSignal?: AbortSignal;
   heartbeatIntervalMs?: number;
   /**
    * Called with the group id once the process runs (to record it durably), and with undefined when it ended. A gated
@@ -121,6 +123,8 @@ export async function runProcessTree(input: ProcessTreeInput): Promise<ProcessTr
         // A cancel that came before the group existed stops it now.
         input.signal?.addEventListener('abort', onAbort, { once: true });
         if (input.signal?.aborted) onAbort();
+        input.stopSignal?.addEventListener('abort', stop, { once: true });
+        if (input.stopSignal?.aborted) stop();
         // Opened only once the group is recorded: a retry must be able to find and kill whatever then runs.
         void input.gate?.then(
           async (run) => {
@@ -149,6 +153,7 @@ export async function runProcessTree(input: ProcessTreeInput): Promise<ProcessTr
     if (timer) clearTimeout(timer);
     if (beat) clearInterval(beat);
     input.signal?.removeEventListener('abort', onAbort);
+    input.stopSignal?.removeEventListener('abort', stop);
     if (recorded) {
       await recorded.catch(() => undefined);
       await input.onGroup?.(undefined);

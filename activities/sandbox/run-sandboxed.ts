@@ -16,6 +16,7 @@ import { killGroupIn, recordGroup } from './process-records.js';
 import { runProcessTree, type ProcessTreeRun } from './process-tree.js';
 import { findPythonPaths } from './python-paths.js';
 import { gatedArgs } from './gate.js';
+import { watchWrites } from './write-watch.js';
 
 export interface SandboxedRunInput {
   argv: string[];
@@ -46,6 +47,8 @@ export interface SandboxedRun extends ProcessTreeRun {
   stderrFile: string;
   /** What stopped or refused the run, when the sandbox or a limit did. */
   cause?: RunCause;
+  /** The limit on written bytes or new files the run went over (stopped then, or found over at its end). */
+  overWritten?: string;
 }
 
 const MB = 1024 * 1024;
@@ -57,8 +60,10 @@ export async function runSandboxed(input: SandboxedRunInput): Promise<SandboxedR
   const stderrFile = path.join(input.logDir, 'stderr.log');
   // Independent set-up side by side: the run starts sooner (the test node's diff runs meanwhile; see gate.ts).
   mkdirSync(input.logDir, { recursive: true });
-  const [python] = await Promise.all([
+  const writableDirs = [input.worktree, ...(input.writable ?? [])];
+  const [python, writes] = await Promise.all([
     policy.mode === 'bwrap' ? findPythonPaths() : { readOnly: [], binDirs: [] },
+    watchWrites(writableDirs, policy.limits),
     // A retried run must never overlap the group an earlier (perhaps crashed) run left in this worktree.
     input.processDir ? killGroupIn(input.processDir, input.worktree) : undefined,
   ]);
@@ -78,7 +83,7 @@ export async function runSandboxed(input: SandboxedRunInput): Promise<SandboxedR
       ? bwrapArgs({
           worktree: input.worktree,
           writable: input.writable ?? [],
-          readOnly: [...python.readOnly, ...worktreeGitDirs(input.worktree)],
+          readOnly: [...python.readOnly, ...worktreeGitDirs(input.worktree), ...policy.shownPaths],
           hidden: policy.hiddenPaths,
           network: policy.network,
           env,
@@ -90,7 +95,9 @@ export async function runSandboxed(input: SandboxedRunInput): Promise<SandboxedR
   const gitGuard = policy.mode === 'none' ? await guardGitConfig(input.worktree) : undefined;
   // Made last before the try (it never throws), so whatever fails before the run leaves no cgroup behind.
   const cgroup = await createPidsCgroup(policy.limits.processes);
+  const overLimit = new AbortController();
   try {
+    writes.start(() => overLimit.abort());
     const run = await runProcessTree({
       argv: joinCgroupArgs(cgroup, argv),
       cwd: input.worktree,
@@ -101,10 +108,12 @@ export async function runSandboxed(input: SandboxedRunInput): Promise<SandboxedR
       maxOutputBytes: policy.limits.outputMb * MB,
       heartbeat: input.heartbeat,
       signal: input.signal,
+      stopSignal: overLimit.signal,
       heartbeatIntervalMs: input.heartbeatIntervalMs,
       gate: input.gate,
       onGroup: input.processDir ? (pgid) => recordGroup(input.processDir ?? '', input.worktree, pgid) : undefined,
     });
+    const overWritten = await writes.stop();
     const outputTail = `${await readTail(stdoutFile, TAIL_BYTES)}\n${await readTail(stderrFile, TAIL_BYTES)}`;
     const restored = (await gitGuard?.restore()) ?? [];
     const cause =
@@ -115,10 +124,12 @@ export async function runSandboxed(input: SandboxedRunInput): Promise<SandboxedR
         outputTooLarge: run.outputTooLarge,
         signal: run.signal,
         outputTail,
+        overWritten,
       }) ?? (restored.length > 0 ? gitConfigCause(restored) : undefined);
     if (cause?.kind === 'SandboxDenied') countInActivity('taskloop_sandbox_denials');
-    return { ...run, stdoutFile, stderrFile, ...(cause ? { cause } : {}) };
+    return { ...run, stdoutFile, stderrFile, ...(cause ? { cause } : {}), ...(overWritten ? { overWritten } : {}) };
   } finally {
+    await writes.stop();
     await cgroup?.remove();
   }
 }

@@ -1,7 +1,7 @@
 // One run of the test command in its sandbox and what it left: the scrubbed logs and JUnit report as artifacts, the
 // cases and counts, and what the run says went wrong. A run may be started held (startHeldRun): its sandbox is set up
 // at once and its command waits at a gate until the caller decides.
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { CancelledFailure } from '@temporalio/common';
@@ -10,11 +10,11 @@ import type { FailureCause } from '../../domain/failure-causes.js';
 import type { TestCaseResult, TestRunResult } from '../../domain/records.js';
 import { scrubText } from '../../domain/secrets.js';
 import { writeArtifact } from '../artifacts.js';
-import { readText } from '../small-files.js';
 import { createGate } from '../sandbox/gate.js';
 import { readTail } from '../sandbox/output-files.js';
 import { runSandboxed } from '../sandbox/run-sandboxed.js';
 import { scrubFileToArtifact } from '../sandbox/scrub-file.js';
+import { confineToRoot, readUntrustedFile } from '../untrusted-files.js';
 import { toCaseId } from './case-ids.js';
 import { interpretRun } from './interpret-run.js';
 import { parseJunitXml } from './junit.js';
@@ -25,6 +25,8 @@ import { boundCases, countCases } from './summarize-cases.js';
 
 // Pattern detection reads the end of the logs only: a huge log is never loaded whole.
 const PATTERN_TAIL_BYTES = 256 * 1024;
+// A JUnit report of 20,000 cases is about 4 MB; a larger one is refused rather than parsed on the worker.
+const MAX_REPORT_BYTES = 64 * 1024 * 1024;
 
 /** A test run whose sandbox is set up and whose command waits at a gate (startHeldRun). */
 export interface HeldTestRun {
@@ -96,7 +98,8 @@ export async function runCommand(input: RunTestsInput, gate?: Promise<boolean>):
   }
 
   const scrub = (text: string) => scrubText(text, input.secretValues);
-  const junitXml = pytest ? await readOptional(junitPath) : undefined;
+  const report = pytest ? await readReport(junitPath) : {};
+  const junitXml = report.xml;
   // pytest's own report is unscrubbed: only the scrubbed copy below stays among the artifacts. Folders go through
   // fs/promises, beside the work that follows: a synchronous rmdir waits on the file system's journal under load (2 to
   // 3 ms of the worker's event loop per run in a profile of 20 concurrent tasks).
@@ -141,11 +144,13 @@ export async function runCommand(input: RunTestsInput, gate?: Promise<boolean>):
     counts,
     ownModules,
   });
-  const { outcome, patterns } = interpreted;
-  // A sandbox refusal or a limit is the cause even when pytest only reports the test as failed.
+  const { patterns } = interpreted;
+  // A report that is not a plain file is the run's cause whatever pytest's exit said (a link at its path while pytest
+  // exits 0 would otherwise pass); a sandbox refusal or a limit is the cause even when pytest only reports a failure.
+  const outcome = report.unsafe ? 'error' : interpreted.outcome;
   const sandboxCause = run.cause && outcome !== 'passed' ? (run.cause as FailureCause) : undefined;
-  const cause = sandboxCause ?? interpreted.cause;
-  const reason = sandboxCause ? sandboxCause.message : interpreted.reason;
+  const cause = report.unsafe ?? sandboxCause ?? interpreted.cause;
+  const reason = report.unsafe?.message ?? sandboxCause?.message ?? interpreted.reason;
   await rawRemoved;
   return {
     outcome,
@@ -164,16 +169,27 @@ export async function runCommand(input: RunTestsInput, gate?: Promise<boolean>):
 }
 
 function readCases(xml: string, worktreePath: string): TestCaseResult[] {
-  const exists = (relative: string) => existsSync(path.join(worktreePath, relative));
+  // The report's file names come from repository code: only a file inside the worktree counts as existing.
+  const exists = (relative: string) => confineToRoot(worktreePath, relative) !== undefined;
   return parseJunitXml(xml).map((entry) => ({ id: toCaseId(entry, exists), outcome: entry.outcome }));
 }
 
-async function readOptional(file: string): Promise<string | undefined> {
-  try {
-    return await readText(file);
-  } catch {
-    return undefined;
-  }
+/**
+ * The JUnit report the run left in its writable folder. Code the tests ran may have put a link there (to a file the
+ * sandbox hides), a FIFO (a plain read would block the worker) or a huge file: none of those is read, and the run
+ * ends with an UnsafeTestOutput cause naming what was found. No report at all is only a missing report.
+ */
+async function readReport(file: string): Promise<{ xml?: string; unsafe?: FailureCause }> {
+  const read = await readUntrustedFile(file, MAX_REPORT_BYTES);
+  if (read.ok) return { xml: read.text };
+  if (read.problem === 'missing') return {};
+  return {
+    unsafe: {
+      kind: 'UnsafeTestOutput',
+      message: `the test run left something other than a plain JUnit report at its report path (${read.problem}: ${path.basename(file)}); it was not read`,
+      details: { problem: read.problem },
+    },
+  };
 }
 
 /** The error a cancelled test activity ends with: the cancellation's own reason when it has one. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultLimits } from '../../../activities/sandbox/policy.js';
 import { checkSandbox } from '../../../workers/preflight.js';
 
-const worker = (mode: 'bwrap' | 'none') => ({ mode, limits: defaultLimits, hiddenPaths: [] });
+const worker = (mode: 'bwrap' | 'none') => ({ mode, limits: defaultLimits, hiddenPaths: [], shownPaths: [] });
 
 describe('the worker sandbox preflight', () => {
   it('starts a real bwrap sandbox and reports the version and limits', async () => {

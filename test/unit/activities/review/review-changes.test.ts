@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createWorktree } from '../../../../activities/git/create-worktree.js';
@@ -155,5 +155,19 @@ describe('reviewChanges', () => {
     await writeFiles(input.worktreePath, { 'ast.py': 'raise SystemExit("shadowed")\n' });
     const result = await reviewChanges(input);
     expect(result.passed).toBe(true);
+  });
+
+  it('finds links that lead out of the repository or into .git, and passes one that stays inside', async () => {
+    const input = await setup({ allowedPaths: [] });
+    await symlink('/etc/passwd', path.join(input.worktreePath, 'src', 'absolute'));
+    await symlink('../../outside.txt', path.join(input.worktreePath, 'src', 'up'));
+    await symlink('../.git/config', path.join(input.worktreePath, 'src', 'gitconfig'));
+    await symlink('calc.py', path.join(input.worktreePath, 'src', 'alias.py'));
+
+    const result = await reviewChanges(input);
+    const links = result.findings.filter((finding) => finding.rule === 'link_out_of_repo');
+    expect(links.map((finding) => finding.file).sort()).toEqual(['src/absolute', 'src/gitconfig', 'src/up']);
+    expect(links.find((finding) => finding.file === 'src/gitconfig')?.message).toContain("into the repository's .git");
+    expect(links.find((finding) => finding.file === 'src/up')?.message).toContain('outside the repository');
   });
 });

@@ -19,6 +19,8 @@ const plan = {
   argv: ['python3', '-m', 'pytest'],
 };
 
+const valueAfter = (list: string[], flag: string) => list[list.indexOf(flag) + 1];
+const notEtc = (list: (string | undefined)[]) => list.filter((entry) => !entry?.startsWith('/etc/'));
 const pairsOf = (args: string[], flag: string) => args.flatMap((arg, index) => (arg === flag ? [args[index + 1]] : []));
 
 describe('bwrapArgs', () => {
@@ -31,17 +33,38 @@ describe('bwrapArgs', () => {
     expect(bwrapArgs({ ...plan, network: true })).toContain('--share-net');
   });
 
-  it('hides home and work folders behind read-only tmpfs, but never the root or a system folder', () => {
+  it('builds the root of the system folders and a few files of /etc only: no /, /run, /var, homes or /etc/shadow', () => {
     const args = bwrapArgs(plan);
-    expect(pairsOf(args, '--tmpfs')).toEqual(['/tmp', '/home/me', '/tmp/x', '/work']);
-    expect(pairsOf(args, '--remount-ro')).toEqual(['/home/me', '/tmp/x', '/work']);
+    const roBinds = pairsOf(args, '--ro-bind');
+    expect(roBinds).toContain('/usr');
+    expect(roBinds).not.toContain('/');
+    const tried = pairsOf(args, '--ro-bind-try');
+    expect(tried).toEqual(expect.arrayContaining(['/etc/passwd', '/etc/ld.so.cache', '/etc/ssl']));
+    for (const absent of ['/', '/run', '/var', '/home', '/etc', '/etc/shadow', '/root'])
+      expect([...roBinds, ...tried, ...pairsOf(args, '--bind')]).not.toContain(absent);
+    // The folders made to hold the binds are read-only too, once everything is bound.
+    expect(pairsOf(args, '--remount-ro').at(-1)).toBe('/');
+  });
+
+  it('covers a hidden folder only where a shown folder holds it, never the root or a system folder', () => {
+    // Home and the work folder are not in the root at all: nothing to cover; a folder under the private /tmp is.
+    expect(pairsOf(bwrapArgs(plan), '--tmpfs')).toEqual(['/tmp', '/tmp/x']);
+    const shown = { ...plan, readOnly: ['/opt/tool'], hidden: [...plan.hidden, '/opt/tool/state', '/usr/local/s'] };
+    expect(pairsOf(bwrapArgs(shown), '--tmpfs')).toEqual(['/tmp', '/opt/tool/state', '/tmp/x', '/usr/local/s']);
+    expect(pairsOf(bwrapArgs(shown), '--remount-ro')).toEqual(['/opt/tool/state', '/tmp/x', '/usr/local/s', '/']);
+    // /tmp is sized: what a run writes there counts against its written bytes.
+    expect(valueAfter(bwrapArgs(plan), '--size')).toBe(String(defaultLimits.writtenMb * 1024 * 1024));
   });
 
   it('binds the worktree and the outputs writable after hiding, Python read-only, and ends with the limited command', () => {
     const args = bwrapArgs(plan);
     expect(args.indexOf('/work/wt/task-a1')).toBeGreaterThan(args.lastIndexOf('--tmpfs'));
     expect(pairsOf(args, '--bind')).toEqual(['/work/wt/task-a1', '/work/artifacts/task/a1/run/test-out']);
-    expect(pairsOf(args, '--ro-bind-try')).toEqual(['/home/me/.pyenv/versions/3.11.7']);
+    expect(notEtc(pairsOf(args, '--ro-bind-try'))).toEqual([
+      '/home/me/.pyenv/versions/3.11.7',
+      // The worktree's .git pointer is bound over read-only: the tests cannot make it name another git folder.
+      '/work/wt/task-a1/.git',
+    ]);
     expect(args.slice(args.indexOf('--') + 1)).toEqual([...prlimitArgs(defaultLimits), 'python3', '-m', 'pytest']);
     expect(prlimitArgs({ ...defaultLimits, memoryMb: 256, processes: 64 })).toContain(`--as=${256 * 1024 * 1024}`);
   });
@@ -63,10 +86,11 @@ describe('bwrapArgs', () => {
       prefix,
       '/no/such/folder',
     ];
-    expect(pairsOf(bwrapArgs({ ...plan, readOnly }), '--ro-bind-try')).toEqual([
+    expect(notEtc(pairsOf(bwrapArgs({ ...plan, readOnly }), '--ro-bind-try'))).toEqual([
       prefix,
       path.join(prefix, 'linked', 'lib'),
       '/no/such/folder',
+      '/work/wt/task-a1/.git',
     ]);
   });
 });

@@ -24,12 +24,18 @@ describe('sandbox policy', () => {
   });
 
   it("lays the task's fields over the worker's defaults; network stays off unless the task asks", () => {
-    const worker = { mode: 'bwrap' as const, limits: defaultLimits, hiddenPaths: ['/home/me'] };
+    const worker = {
+      mode: 'bwrap' as const,
+      limits: defaultLimits,
+      hiddenPaths: ['/home/me'],
+      shownPaths: ['/opt/tool'],
+    };
     expect(sandboxPolicyFor(worker)).toEqual({
       mode: 'bwrap',
       network: false,
       limits: defaultLimits,
       hiddenPaths: ['/home/me'],
+      shownPaths: ['/opt/tool'],
     });
     expect(sandboxPolicyFor(worker, { sandbox: 'none', network: true, limits: { processes: 8 } })).toMatchObject({
       mode: 'none',

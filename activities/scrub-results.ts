@@ -1,0 +1,52 @@
+// The last gate before Temporal's history: every activity's result and failure message, with the values of the
+// task's declared secrets and of the worker's secret-named variables removed from every string in it — file names,
+// paths and keys included, not only text bodies. Repository code chooses file names: one named after a secret's
+// value would otherwise reach `changedFiles`, the failure record and `status --json`, though the review refuses it.
+import { ApplicationFailure } from '@temporalio/common';
+import { scrubSecrets, scrubText } from '../domain/secrets.js';
+import { resolveSecretValues } from './secret-values.js';
+
+/** The declared secret names an activity's input carries (at its top, or in its review settings). */
+export function declaredNamesOf(input: unknown): string[] {
+  if (input === null || typeof input !== 'object') return [];
+  const record = input as { secretEnvNames?: unknown; review?: { secretEnvNames?: unknown } };
+  const names = record.secretEnvNames ?? record.review?.secretEnvNames;
+  return Array.isArray(names) ? names.filter((name): name is string => typeof name === 'string') : [];
+}
+
+/** The failure with its message scrubbed: an ApplicationFailure keeps its type, retryability and details. */
+function scrubbedFailure(error: unknown, secretValues: string[]): unknown {
+  if (!(error instanceof Error)) return error;
+  const message = scrubText(error.message, secretValues);
+  if (message === error.message) return error;
+  if (error instanceof ApplicationFailure) {
+    return ApplicationFailure.create({
+      message,
+      type: error.type ?? undefined,
+      nonRetryable: error.nonRetryable ?? undefined,
+      details: error.details ? scrubSecrets([...error.details], secretValues) : undefined,
+      ...(error.nextRetryDelay !== undefined ? { nextRetryDelay: error.nextRetryDelay } : {}),
+      cause: error.cause,
+    });
+  }
+  error.message = message;
+  return error;
+}
+
+type AnyActivity = (...args: never[]) => Promise<unknown>;
+
+/** Each activity of `activities`, its result and failure scrubbed (see above); names and arguments unchanged. */
+export function scrubbingResults<T extends Record<string, AnyActivity>>(activities: T): T {
+  const wrapped: Record<string, AnyActivity> = {};
+  for (const [name, activity] of Object.entries(activities)) {
+    wrapped[name] = async (...args: never[]) => {
+      const secretValues = resolveSecretValues(declaredNamesOf(args[0]));
+      try {
+        return scrubSecrets(await activity(...args), secretValues);
+      } catch (error) {
+        throw scrubbedFailure(error, secretValues);
+      }
+    };
+  }
+  return wrapped as T;
+}
