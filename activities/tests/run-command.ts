@@ -186,7 +186,7 @@ async function readReport(file: string): Promise<{ xml?: string; unsafe?: Failur
   return {
     unsafe: {
       kind: 'UnsafeTestOutput',
-      message: `the test run left something other than a plain JUnit report at its report path (${read.problem}: ${path.basename(file)}); it was not read`,
+      message: `the test run left something other than a plain JUnit report at its report path: ${read.detail}; it was not read (code the tests ran must not touch pytest's report)`,
       details: { problem: read.problem },
     },
   };
