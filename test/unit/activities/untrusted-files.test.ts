@@ -116,6 +116,26 @@ describe('untrusted files', () => {
     expect(blocks[0]).toContain('calc.py around line 2');
     expect(blocks.join('\n')).not.toContain('s3cr3t');
   });
+
+  it('the failing-test and dependency adaptations never read a node id or an import that leads out', async () => {
+    const outside = await tempDir();
+    const root = await tempDir();
+    await mkdir(path.join(outside, 'pkg'), { recursive: true });
+    await writeFile(path.join(outside, 'pkg', 'test_leak.py'), 'def test_leak():\n    HOST_SECRET = "s3cr3t"\n');
+    await writeFile(path.join(outside, 'hostmod.py'), 'HOST_SECRET = "s3cr3t"\n');
+    await mkdir(path.join(root, 'tests'), { recursive: true });
+    // A test file of the worktree importing a module that is only a link to a host file.
+    await writeFile(path.join(root, 'tests', 'test_calc.py'), 'import hostmod\n\ndef test_add():\n    assert 1\n');
+    await symlink(path.join(outside, 'hostmod.py'), path.join(root, 'hostmod.py'));
+    const up = path.relative(root, path.join(outside, 'pkg', 'test_leak.py'));
+    const evidence = [`FAILED ${up}::test_leak - assert`, 'FAILED tests/test_calc.py::test_add - assert'];
+
+    const tests = await readAdaptationContent(root, 'increase_tests_shown', evidence);
+    const modules = await readAdaptationContent(root, 'expand_dependency_context', evidence);
+
+    expect(tests.join('\n')).toContain('tests/test_calc.py::test_add');
+    expect([...tests, ...modules].join('\n')).not.toContain('s3cr3t');
+  });
 });
 
 async function realRoot(dir: string): Promise<string> {
