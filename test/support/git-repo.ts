@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { simpleGit } from 'simple-git';
+import { afterEach } from 'vitest';
 import { createWorktree } from '../../activities/git/create-worktree.js';
 
 /** A fresh temp folder; remember to remove it (see `removeDirs`). */
@@ -36,6 +37,17 @@ export async function makeRepo(files: Record<string, string> = { 'README.md': '#
 
 export async function removeDirs(dirs: string[]): Promise<void> {
   await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+}
+
+/** A maker of temp folders that a test file removes after each test: call at the top of the file. */
+export function useTempDirs(): () => Promise<string> {
+  const dirs: string[] = [];
+  afterEach(() => removeDirs(dirs));
+  return async () => {
+    const dir = await makeTempDir();
+    dirs.push(dir);
+    return dir;
+  };
 }
 
 /** A repository with the worktree of task t1, attempt 1 (as the claim activity makes it); folders go into `dirs`. */

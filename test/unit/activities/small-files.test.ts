@@ -1,6 +1,6 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   isDirectorySync,
   readSmallFile,
@@ -10,16 +10,9 @@ import {
   writeSmallFileAtomic,
   writeText,
 } from '../../../activities/small-files.js';
-import { makeTempDir, removeDirs } from '../../support/git-repo.js';
+import { useTempDirs } from '../../support/git-repo.js';
 
-const dirs: string[] = [];
-afterEach(() => removeDirs(dirs));
-
-async function tempDir(): Promise<string> {
-  const dir = await makeTempDir();
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = useTempDirs();
 
 describe('small files', () => {
   it('reads a file, and gives undefined for a missing file or a folder', async () => {

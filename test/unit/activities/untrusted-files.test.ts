@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readAdaptationContent } from '../../../activities/coder/adaptation-content.js';
 import {
   confineToRoot,
@@ -11,16 +11,9 @@ import {
   readUntrustedFile,
   writeUntrustedFile,
 } from '../../../activities/untrusted-files.js';
-import { makeTempDir, removeDirs } from '../../support/git-repo.js';
+import { useTempDirs } from '../../support/git-repo.js';
 
-const dirs: string[] = [];
-afterEach(() => removeDirs(dirs));
-
-async function tempDir(): Promise<string> {
-  const dir = await makeTempDir();
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = useTempDirs();
 
 const mkfifo = (file: string) => execFileSync('mkfifo', [file]);
 
