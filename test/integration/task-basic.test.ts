@@ -54,7 +54,7 @@ describe('the task workflow on a real server, real git and real pytest', () => {
       .map((event) => event.type);
     expect(events).toEqual(['COMMIT_CREATED', 'TASK_COMPLETED']);
 
-    // The coder activity runs the test node once the coder finishes (a run this short is not announced by a signal);
+    // The coder activity runs the test node once the coder finishes;
     // without reviewer and judge models that node runs the review, judges, commits and removes the worktree. The
     // claim is a local activity of the workflow's worker (a marker, no task-queue hand-off).
     const history = (await handle.fetchHistory()).events ?? [];
@@ -62,8 +62,10 @@ describe('the task workflow on a real server, real git and real pytest', () => {
       { type: 'claimWorktree', local: true },
       { type: 'runCoder', local: false },
     ]);
+    // A run that lasts past 2 s (a loaded machine) announces itself with one testsStarted signal; nothing else signals.
     const signals = history.flatMap((event) => event.workflowExecutionSignaledEventAttributes?.signalName ?? []);
-    expect(signals).toEqual([]);
+    expect(signals.filter((name) => name !== 'testsStarted')).toEqual([]);
+    expect(signals.length).toBeLessThanOrEqual(1);
     expect(outcome.attempts[0]?.test).toMatchObject({ outcome: 'passed', counts: { passed: 2 } });
     expect(outcome.attempts[0]?.review).toMatchObject({ passed: true, changedFiles: ['calc.py'] });
   });
