@@ -3,6 +3,8 @@ import { Context } from '@temporalio/activity';
 import path from 'node:path';
 import { signalFailure } from './signal-failure.js';
 import type { FailureEventInput } from '../../domain/learning/reflection/failure-event.js';
+import { scrubSecrets } from '../../domain/secrets.js';
+import { resolveSecretValues } from '../secret-values.js';
 
 export interface ReportFailureInput {
   project: string;
@@ -15,6 +17,8 @@ export interface ReportFailureInput {
   minCount?: number;
   /** Default: the queue this activity runs on (the shared queue). */
   taskQueue?: string;
+  /** The failing task's declared secrets: scrubbed from the event before reflection (and its skills) keep it. */
+  secretEnvNames?: string[];
 }
 
 /**
@@ -41,7 +45,9 @@ export async function reportFailure(input: ReportFailureInput): Promise<{ workfl
   const context = Context.current();
   const handle = await signalFailure(context.client, {
     taskQueue: input.taskQueue ?? context.info.taskQueue,
-    event: input.event,
+    // Reflection serves every task of the project: a skill distilled from this event is shown to tasks that do not
+    // declare this one's secrets, so the event leaves here without them (its goal, reason and evidence included).
+    event: scrubSecrets(input.event, resolveSecretValues(input.secretEnvNames ?? [])),
     workflow: {
       project: input.project,
       role: input.role,

@@ -58,7 +58,10 @@ export async function learnFromFailure(run: TaskRun, record: AttemptRecord): Pro
           )
         : undefined,
       bestEffort('report the failure to reflection', () =>
-        learning.reportFailure({ project: spec.project, role: 'coder', ...skillWriter, event }),
+        learning.reportFailure({
+          ...{ project: spec.project, role: 'coder', ...skillWriter, event },
+          secretEnvNames: spec.secretEnvNames,
+        }),
       ),
     ]),
   );

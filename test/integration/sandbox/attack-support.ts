@@ -68,10 +68,15 @@ export async function filesHolding(dir: string, needle: string): Promise<string[
   return found;
 }
 
-/** The workflow's whole history as text, to search for what must never be stored there. */
+/** The workflow's whole history as text, payloads decoded, to search for what must never be stored there. */
 export async function historyText(client: Client, workflowId: string): Promise<string> {
   const history = await client.workflow.getHandle(workflowId).fetchHistory();
-  return JSON.stringify(history, (_key, value: unknown) => (typeof value === 'bigint' ? String(value) : value));
+  return JSON.stringify(history, (key, value: unknown) => {
+    if (typeof value === 'bigint') return String(value);
+    // A payload's data comes as base64 (its bytes): read it as the JSON text it is.
+    if (key === 'data' && typeof value === 'string') return Buffer.from(value, 'base64').toString('utf8');
+    return value;
+  });
 }
 
 /** The attempt's typed cause, wherever the node put it (the failure record, else the test run). */
