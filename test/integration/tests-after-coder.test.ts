@@ -10,6 +10,7 @@ import { emptyTelemetry } from '../../domain/telemetry.js';
 import { cancelSignal, pauseSignal } from '../../workflows/messages.js';
 import { TestsHeld } from '../../activities/tests/index.js';
 import { calcFiles, fixTurns, makeCalcProject, turn } from '../support/calc-project.js';
+import { gatedTest } from '../support/test-gate.js';
 import { eventually, useTestTemporal } from './support/temporal.js';
 import { startTestTask, taskSpec, waitForState } from './support/tasks.js';
 
@@ -32,13 +33,11 @@ describe('the test node run by the coder activity (tests-after-coder)', () => {
   const t = useTestTemporal('tests-after-coder');
 
   it('runs it for a running task, announcing a run that lasts; leaves it to the workflow when held or failing to run; rethrows a cancellation', async () => {
-    // A real task held in its coder (its first turn runs a two-second test): TaskStatus RUNNING, no workflow task pending.
+    // A real task held in its coder until the end (its first turn runs a test that waits at a gate never released;
+    // the cancel at the end stops it): TaskStatus RUNNING, no workflow task pending.
     const project = await makeCalcProject(
       { coder: [turn('run_tests', {}), ...fixTurns()] },
-      {
-        ...calcFiles,
-        'tests/test_wait.py': 'import time\n\n\ndef test_wait():\n    time.sleep(2)\n',
-      },
+      { ...calcFiles, ...gatedTest() },
     );
     const spec = taskSpec({ repo: project.repo, goal: 'Fix add', models: { coder: `scripted:${project.scriptFile}` } });
     const handle = await startTestTask(t.client, t.host.taskQueue, spec);
