@@ -98,10 +98,14 @@ describe('the test node run by the coder activity (tests-after-coder)', () => {
     expect(await announcements()).toBe(0);
 
     // A run that lasts is announced once it has run a while: the workflow shows the test phase (here although its own
-    // coder still works).
-    const slow = async (test: TestInput) => {
+    // coder still works). The run lasts until the announcement is in the history, however slow the status read before
+    // it; an announcement that never comes fails the run, and the call returns no result.
+    const slow = async (test: TestInput, mayStart: Promise<boolean>) => {
       seen.push(test);
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      if (!(await mayStart)) throw new TestsHeld();
+      await eventually('the announcement of a run that lasts', async () =>
+        (await announcements()) > 0 ? true : undefined,
+      );
       return result;
     };
     expect(await call({ runTestNode: slow, announceAfterMs: 100 })).toMatchObject({ tested: result });
