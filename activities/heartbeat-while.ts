@@ -1,9 +1,10 @@
 // Keeps an activity visibly alive while a long step (git, python, a model call) runs, so a worker crash is noticed
-// by its heartbeat timeout (about 20 s) instead of its start-to-close timeout (minutes).
+// by its heartbeat timeout (20 s by default) instead of its start-to-close timeout (minutes), and a cancel reaches
+// it within about a second (a cancel comes back only in the reply to a heartbeat; workers/create-workers.ts).
 import { Context } from '@temporalio/activity';
 
-/** How often a running step heartbeats; well under the 20 s heartbeat timeouts in workflows/task/proxies.ts. */
-export const HEARTBEAT_INTERVAL_MS = 5_000;
+/** How often a running step heartbeats: what bounds a cancel's delay; well under the heartbeat timeouts (2 s or more). */
+export const HEARTBEAT_INTERVAL_MS = 1_000;
 
 /**
  * Heartbeats now and every `intervalMs` until `work` settles; returns (or throws) what `work` does. A local activity

@@ -90,6 +90,10 @@ const help: Record<string, FieldHelp> = {
     expected: 'a whole number of milliseconds from 5000 to 3600000',
     fix: 'set hostLostAfterMs to e.g. 45000',
   },
+  heartbeatTimeoutMs: {
+    expected: 'a whole number of milliseconds from 10000 to 600000',
+    fix: 'set heartbeatTimeoutMs to e.g. 20000',
+  },
 };
 
 const maxValueChars = 80;

@@ -62,6 +62,12 @@ export const taskSpecSchema = z.strictObject({
   envRetryLimit: wholeNumber(0, 10).default(3),
   /** How long a worktree-bound step may wait for its host to pick it up before the host counts as lost (the attempt moves to a live host). */
   hostLostAfterMs: wholeNumber(5_000, 3_600_000).default(45_000),
+  /**
+   * How long a running step may go without a heartbeat before Temporal counts its worker as gone and retries it. Steps
+   * heartbeat every second while they wait on a process or a model, but not through every short stretch (the coder's
+   * first reads include a memory query of up to 5 s): 10 s at least. Short in tests that kill workers.
+   */
+  heartbeatTimeoutMs: wholeNumber(10_000, 600_000).default(20_000),
   /** Limits across all attempts (model calls, tokens, cost, wall time); each has a safe default. */
   budgets: budgetsSchema.prefault({}),
   /** How test runs are isolated: `bwrap` (the worker's default) or `none` (no sandbox: explicit opt-in). */

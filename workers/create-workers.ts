@@ -13,6 +13,9 @@ import { workerDeploymentOptions, type DeploymentSettings } from './deployment.j
 
 const require = createRequire(import.meta.url);
 
+/** The longest a running activity's heartbeat waits before it is sent to the server (and a cancel comes back). */
+export const MAX_HEARTBEAT_THROTTLE = '1s';
+
 export interface WorkerSetOptions {
   connection: NativeConnection;
   namespace: string;
@@ -43,6 +46,10 @@ export async function createWorkerSet(options: WorkerSetOptions): Promise<Worker
     namespace: options.namespace,
     activities,
     shutdownGraceTime: options.shutdownGraceTime ?? '30s',
+    // A cancel reaches a running activity only in the reply to a heartbeat it sends: with heartbeats every second
+    // (activities/heartbeat-while.ts) and at most a second between those sent, it arrives within about 1 s, not at
+    // the default throttle (80 % of the heartbeat timeout: 16 s).
+    maxHeartbeatThrottleInterval: MAX_HEARTBEAT_THROTTLE,
     identity: `taskloop@${options.host.hostId}/${process.pid}`,
     ...(options.deployment ? { workerDeploymentOptions: workerDeploymentOptions(options.deployment) } : {}),
     // Loaded only when tracing is on: an untraced worker never loads the OpenTelemetry SDK.

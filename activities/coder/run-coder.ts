@@ -18,13 +18,14 @@ import type { AttemptSummary } from './context.js';
 import { readRelevantFiles } from './relevant-files.js';
 import { saveProgress, TRANSCRIPT_NAME, type CoderHeartbeat, type SavedProgress } from './progress.js';
 import { buildSystemPrompt } from './system-prompt.js';
+import { HEARTBEAT_INTERVAL_MS } from '../heartbeat-while.js';
 import { runToolCall, toolsFor, type ToolCaller } from './tools/registry.js';
 import type { InAttemptTests } from './tools/test-runner.js';
 import type { ToolContext } from './tools/types.js';
 
 const nudge = 'You replied without calling a tool. Use the tools to make the change, then call finish with a summary.';
-// Long model calls keep the activity alive; well under the coder's heartbeat timeout.
-const CALL_HEARTBEAT_MS = 10_000;
+// Long model calls keep the activity alive, and let a cancel reach it within about a second (heartbeat-while.ts).
+const CALL_HEARTBEAT_MS = HEARTBEAT_INTERVAL_MS;
 /** Default context budget of one request, in estimated tokens (the transcript shrinks to stay within it). */
 export const DEFAULT_MODEL_CONTEXT_TOKENS = 64_000;
 // The outputs the coder needs whole however long the attempt: the latest diff and the latest test run.

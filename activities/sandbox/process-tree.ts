@@ -1,5 +1,6 @@
 // Runs one command in its own process group with its output streamed to files (capped), so a timeout,
 // a cancellation or an overflow can kill everything it started and no output is held in memory.
+import { HEARTBEAT_INTERVAL_MS } from '../heartbeat-while.js';
 import { openTreeGate, runTreeInHelper } from '../process/spawn-helper.js';
 
 export interface ProcessTreeRun {
@@ -84,7 +85,7 @@ export async function runProcessTree(input: ProcessTreeInput): Promise<ProcessTr
     }, input.timeoutMs);
     beat = setInterval(
       () => input.heartbeat?.({ elapsedMs: Date.now() - started, pgid }),
-      input.heartbeatIntervalMs ?? 5_000,
+      input.heartbeatIntervalMs ?? HEARTBEAT_INTERVAL_MS,
     );
   };
   if (!input.gate) startClock();

@@ -34,7 +34,7 @@ export interface RunTestsInput {
   signal?: AbortSignal;
   /** Most cases kept in the result (failing ones first); default 500. */
   maxCases?: number;
-  /** How often to heartbeat while the command runs; default 5000 ms. */
+  /** How often to heartbeat while the command runs; default HEARTBEAT_INTERVAL_MS (1 s). */
   heartbeatIntervalMs?: number;
   /**
    * Whether the command may start, decided while the run is set up and the change checked (the coder activity asks its

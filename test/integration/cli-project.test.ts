@@ -4,7 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectWorkflowId } from '../../domain/project/plan.js';
 import type { ProjectReport, ProjectStateView } from '../../domain/project/project-report.js';
 import type { WorkflowRow } from '../../client/projects/list-workflows.js';
-import { fixTurns, makeCalcProject } from '../support/calc-project.js';
+import { calcFiles, fixTurns, makeCalcProject } from '../support/calc-project.js';
+import { makeRepo } from '../support/git-repo.js';
+import { gatedTest, releaseGate } from '../support/test-gate.js';
 import { LONG_TEST_MS, taskloop, writeTasksFile } from './support/cli-projects.js';
 import { connectTestClient, eventually, startTestWorkers, uniqueId, type TestWorkerHost } from './support/temporal.js';
 
@@ -102,10 +104,13 @@ describe('taskloop schedule, list, status, pause, resume, watch and report on pr
       const queue = uniqueId('cli-project-late');
       // Besides the project: a second project, cancelled before it ever runs, and a task of its own, so that its
       // watch begins before it runs. All on a queue no worker serves yet.
-      const [{ file, dir, project }, other, calc] = await Promise.all([
-        writeTasksFile([{ id: 'a' }, { id: 'b' }]),
+      // The project's tasks and the task wait at a gate in their tests, released once watch has shown them RUNNING.
+      const [{ file, dir, project, repo }, other, calc] = await Promise.all([
+        makeRepo({ ...calcFiles, ...gatedTest() }).then((gated) =>
+          writeTasksFile([{ id: 'a' }, { id: 'b' }], undefined, gated),
+        ),
         writeTasksFile([{ id: 'x' }]),
-        makeCalcProject({ coder: fixTurns() }),
+        makeCalcProject({ coder: fixTurns() }, { ...calcFiles, ...gatedTest() }),
       ]);
       const workflowId = projectWorkflowId(project);
       const [scheduled, otherScheduled, run] = await Promise.all([
@@ -171,6 +176,11 @@ describe('taskloop schedule, list, status, pause, resume, watch and report on pr
 
         const resume = await taskloop(['resume', workflowId]);
         expect(resume.exitCode, resume.all).toBe(0);
+        await Promise.all([
+          watchingProject.shows(/ a +RUNNING/),
+          watchingTask.shows(/s {2}RUNNING, phase \w+, attempt 1/),
+        ]);
+        await Promise.all([releaseGate(repo), releaseGate(calc.repo)]);
         const [watchedProject, watchedTask] = await Promise.all([watchingProject.done, watchingTask.done]);
         expect(watchedProject.exitCode, watchedProject.all).toBe(0);
         expect(watchedProject.stdout).toMatch(/ a +RUNNING/);
@@ -260,16 +270,24 @@ describe('taskloop schedule, list, status, pause, resume, watch and report on pr
   );
 });
 
-/** Starts `taskloop watch ...`; `begun` settles once it has found the workflow and started watching. */
+/**
+ * Starts `taskloop watch ...`; `begun` settles once it has found the workflow and started watching, `shows(pattern)`
+ * once its output so far matches `pattern` (rejecting if it ends first).
+ */
 function watchUntilStarted(args: string[]) {
   const done = taskloop(args);
-  const begun = new Promise<void>((resolve, reject) => {
-    let text = '';
-    done.stdout?.on('data', (chunk: Buffer) => {
-      text += chunk.toString();
-      if (text.includes('watching ')) resolve();
+  let text = '';
+  done.stdout?.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  const shows = (pattern: RegExp) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (!pattern.test(text)) return false;
+        resolve();
+        return true;
+      };
+      if (check()) return;
+      done.stdout?.on('data', check);
+      void done.then((result) => reject(new Error(`watch ended before it showed ${pattern}: ${result.all}`)));
     });
-    void done.then((result) => reject(new Error(`watch ended before it began: ${result.all}`)));
-  });
-  return { begun, done };
+  return { begun: shows(/watching /), shows, done };
 }

@@ -10,7 +10,7 @@ import { stateQuery } from '../../workflows/messages.js';
 import { calcFiles, fixTurns } from '../support/calc-project.js';
 import { killWorker, leftoverProcesses, spawnWorker, stopWorker, type WorkerProcess } from '../support/crash.js';
 import { makeRepo, makeTempDir } from '../support/git-repo.js';
-import { recordRecovery, recoveries } from './support/crash-run.js';
+import { recordRecovery, recoveries, TEST_HEARTBEAT_TIMEOUT_MS } from './support/crash-run.js';
 import { git, readEvents, taskloopCommits } from './support/tasks.js';
 import { eventually, uniqueId, useTestClient, workerProcessEnv } from './support/temporal.js';
 
@@ -36,6 +36,7 @@ describe('a worker crash while a project has children running', () => {
         goal: `Fix add in calc.py (${id})`,
         maxRetries: 0,
         models: { coder: `scripted:${scriptFile}` },
+        heartbeatTimeoutMs: TEST_HEARTBEAT_TIMEOUT_MS,
       });
       if (!spec.success) throw new Error(spec.error);
       tasks.push({ spec: spec.data, milestone: 'm1', feature: 'f1', dependsOn: [] });

@@ -3,7 +3,7 @@
 import { afterAll, afterEach, describe, it } from 'vitest';
 import { calcFiles, fixTurns, wrongTurns } from '../support/calc-project.js';
 import { pauseSignal, resumeSignal } from '../../workflows/messages.js';
-import { CrashRun, recordRecovery, recoveries } from './support/crash-run.js';
+import { CrashRun, recordRecovery, recoveries, TEST_HOST_LOST_AFTER_MS } from './support/crash-run.js';
 import { eventually, useTestClient } from './support/temporal.js';
 
 const slowFiles = { ...calcFiles, 'tests/test_slow.py': 'import time\n\n\ndef test_slow():\n    time.sleep(4)\n' };
@@ -58,7 +58,11 @@ describe('a worker crash in each state of a task', () => {
 
   it('restarted as another host (group kill during the tests): finishes on the new host', async () => {
     // The lost host takes the coder's change with it: the attempt claimed on the new host codes again.
-    const run = await CrashRun.start(t.client, { files: slowFiles, coder: [...fixTurns(), ...fixTurns()] });
+    const run = await CrashRun.start(t.client, {
+      files: slowFiles,
+      coder: [...fixTurns(), ...fixTurns()],
+      spec: { hostLostAfterMs: TEST_HOST_LOST_AFTER_MS },
+    });
     await run.waitFor('testing', (state) => state.phase === 'test');
     await run.crash('group', 'other');
     recordRecovery('lost host, restart as another host (group kill)', await run.finish('COMPLETED'));

@@ -24,6 +24,7 @@ import type { projectWorkflow } from '../../workflows/project.js';
 import { ProjectKey, TaskIdKey } from '../../workflows/search-attributes.js';
 import { calcFiles, fixTurns, wrongTurns, type ScriptTurn } from '../support/calc-project.js';
 import { makeRepo, makeTempDir } from '../support/git-repo.js';
+import { gatedTest, releaseGate } from '../support/test-gate.js';
 import { eventually, uniqueId, useTestTemporal } from './support/temporal.js';
 
 interface TaskDef {
@@ -44,8 +45,9 @@ describe('the project workflow on a real server, with real task workflows on one
   async function planProject(
     defs: TaskDef[],
     concurrency: number,
+    files: Record<string, string> = calcFiles,
   ): Promise<ProjectPlan & { planTask(def: TaskDef): Promise<PlannedTask> }> {
-    const repo = await makeRepo(calcFiles);
+    const repo = await makeRepo(files);
     const dir = await makeTempDir();
     const project = uniqueId('p');
     const tasks: PlannedTask[] = [];
@@ -207,10 +209,12 @@ describe('the project workflow on a real server, with real task workflows on one
   });
 
   it('starts no task while paused, even with a free slot and a ready task, and continues on resume', async () => {
-    const plan = await planProject([{ id: 'a' }, { id: 'b' }], 1);
+    // Task a waits in its tests until the pause is in: it cannot end, and free the slot, before.
+    const plan = await planProject([{ id: 'a' }, { id: 'b' }], 1, { ...calcFiles, ...gatedTest() });
     const handle = await startProject(plan);
     const view = await waitForTask(handle, 'a', ['RUNNING']);
     await handle.signal(pauseSignal);
+    await releaseGate(plan.repo);
     await letChildFinish(view.tasks[0]!.workflowId);
 
     const paused = await waitForTask(handle, 'a', ['COMPLETED']);
@@ -227,16 +231,19 @@ describe('the project workflow on a real server, with real task workflows on one
   });
 
   it('retries a failed task with a hint as a new run, and runs the dependants it had skipped', async () => {
+    // Task a waits in its tests until the pause is in: the project cannot end (a failed, b skipped) before.
     const plan = await planProject(
       [
         { id: 'a', turns: [...wrongTurns(), ...fixTurns()] },
         { id: 'b', dependsOn: ['a'] },
       ],
       1,
+      { ...calcFiles, ...gatedTest() },
     );
     const handle = await startProject(plan);
     const view = await waitForTask(handle, 'a', ['RUNNING']);
     await handle.signal(pauseSignal);
+    await releaseGate(plan.repo);
     await letChildFinish(view.tasks[0]!.workflowId);
     const failed = await waitForTask(handle, 'b', ['SKIPPED']);
     expect(failed.tasks[0]).toMatchObject({ state: 'FAILED', attempt: 1, phase: 'done' });

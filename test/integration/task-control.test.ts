@@ -1,4 +1,7 @@
 import { execa } from 'execa';
+import { worktreePathFor } from '../../activities/git/create-worktree.js';
+import { pythonProcessesIn } from '../support/crash.js';
+import { gatedTest, releaseGate } from '../support/test-gate.js';
 import { describe, expect, inject, it } from 'vitest';
 import { calcFiles, fixTurns, makeCalcProject, turn, wrongTurns } from '../support/calc-project.js';
 import { activitiesIn } from '../support/history-activities.js';
@@ -9,7 +12,7 @@ import { git, readEvents, startTestTask, taskOutcome, taskSpec, waitForState } f
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
-const slowTest = 'import time\n\n\ndef test_slow():\n    time.sleep(30)\n';
+const slowTest = 'import time\n\n\ndef test_slow():\n    time.sleep(60)\n';
 
 describe('controlling a running task', () => {
   const t = useTestTemporal('task-control');
@@ -41,20 +44,17 @@ describe('controlling a running task', () => {
   });
 
   it('holds before the tests when the pause comes while the coder works: the coder activity leaves the tests to the workflow', async () => {
-    // The coder's first turn runs the tests itself (two seconds): the pause lands while the coder activity works.
-    const waitTest = 'import time\n\n\ndef test_wait():\n    time.sleep(2)\n';
+    // The coder's first turn runs the tests itself, and they wait at a gate: the coder activity runs until the test
+    // releases it, so the pause surely lands while it works.
     const project = await makeCalcProject(
       { coder: [turn('run_tests', {}), ...fixTurns()] },
-      {
-        ...calcFiles,
-        'tests/test_wait.py': waitTest,
-      },
+      { ...calcFiles, ...gatedTest() },
     );
     const spec = taskSpec({ repo: project.repo, goal: 'Fix add', models: { coder: `scripted:${project.scriptFile}` } });
     const handle = await startTestTask(t.client, t.host.taskQueue, spec);
     await waitForState(handle, 'the coder', (state) => state.phase === 'code');
-    await new Promise((resolve) => setTimeout(resolve, 500));
     await handle.signal(pauseSignal);
+    await releaseGate(project.repo);
 
     const paused = await waitForState(handle, 'PAUSED', (state) => state.status === 'PAUSED');
     expect(paused.attempts[0]?.coder?.status).toBe('finished');
@@ -69,16 +69,34 @@ describe('controlling a running task', () => {
     expect(signals).toEqual(['pause', 'resume']);
   });
 
-  it('cancels the running test node: CANCELLED, process gone, worktree removed, no commit', async () => {
+  it('cancels the running test node: CANCELLED, its pytest process gone within 2 s, worktree removed, no commit', async () => {
+    // A test run of a minute: only the cancel can end it in time.
     const repo = await makeRepo({ ...calcFiles, 'tests/test_slow.py': slowTest });
     const dir = await makeTempDir();
     const scriptFile = path.join(dir, 'script.json');
     await writeFile(scriptFile, JSON.stringify({ coder: fixTurns() }));
     const spec = taskSpec({ repo, goal: 'Fix add', models: { coder: `scripted:${scriptFile}` } });
     const handle = await startTestTask(t.client, t.host.taskQueue, spec);
-    await waitForState(handle, 'the test node', (state) => state.phase === 'test');
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // The pytest process itself, found by its working folder (the attempt's worktree), not by its name.
+    const worktree = worktreePathFor(t.host.workDir, handle.workflowId, 1);
+    const pytests = () => pythonProcessesIn(worktree);
+    const running = await eventually(
+      'pytest running in the worktree',
+      async () => {
+        const found = await pytests();
+        return found.some((row) => row.cmdline.includes('pytest')) ? found : undefined;
+      },
+      60_000,
+    );
+    expect(running.length).toBeGreaterThan(0);
+    const sentAt = Date.now();
     await handle.signal(cancelSignal, { reason: 'not needed any more' });
+    while ((await pytests()).length > 0 && Date.now() - sentAt < 30_000)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    const goneAfterMs = Date.now() - sentAt;
+    expect(await pytests()).toEqual([]);
+    console.log(`cancel: the pytest process was gone ${goneAfterMs} ms after the cancel signal was sent`);
+    expect(goneAfterMs).toBeLessThan(2_000);
 
     const outcome = await handle.result();
     expect(outcome.status).toBe('CANCELLED');
@@ -86,8 +104,6 @@ describe('controlling a running task', () => {
     expect(outcome.attempts[0]?.status).toBe('CANCELLED');
     expect((await git(repo, 'worktree', 'list')).trim().split('\n')).toHaveLength(1);
     expect(await git(repo, 'branch', '--list', 'taskloop/*')).toBe('');
-    const pytests = await execa('pgrep', ['-f', 'test_slow'], { reject: false });
-    expect(pytests.stdout.trim()).toBe('');
     const types = (await readEvents(t.host.eventsFile))
       .filter((event) => event.workflowId === handle.workflowId)
       .map((event) => event.type);
@@ -160,13 +176,10 @@ describe('controlling a running task', () => {
   it('answers the temporal CLI by name: signal pause, query state, and a list query finds a FAILED task as a Failed workflow', async () => {
     const cli = inject('temporalCli');
     const address = inject('temporalAddress');
-    // A reviewer model puts the review and the commit in steps of their own after the tests, which take 2 s: the CLI's
-    // signal (a process to start, slow on a loaded machine) lands before they end, so the pause always holds the task.
+    // A reviewer model puts the review and the commit in steps of their own after the tests, which wait at a gate
+    // released only once the CLI's signal is in: the pause always holds the task before its review.
     const pass = { content: JSON.stringify({ verdict: 'pass' }) };
-    const project = await makeCalcProject(
-      { coder: fixTurns(), reviewer: [pass] },
-      { ...calcFiles, 'tests/test_wait.py': 'import time\n\n\ndef test_wait():\n    time.sleep(2)\n' },
-    );
+    const project = await makeCalcProject({ coder: fixTurns(), reviewer: [pass] }, { ...calcFiles, ...gatedTest() });
     const model = `scripted:${project.scriptFile}`;
     const spec = taskSpec({ repo: project.repo, goal: 'Fix add', models: { coder: model, reviewer: model } });
     const handle = await startTestTask(t.client, t.host.taskQueue, spec);
@@ -180,6 +193,7 @@ describe('controlling a running task', () => {
       '--name',
       'pause',
     ]);
+    await releaseGate(project.repo);
     await waitForState(handle, 'PAUSED', (state) => state.status === 'PAUSED');
     const queried = await execa(cli, [
       'workflow',

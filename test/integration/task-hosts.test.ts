@@ -5,7 +5,10 @@ import type { TaskOutcome } from '../../domain/task-state.js';
 import { calcFiles, fixTurns, makeCalcProject } from '../support/calc-project.js';
 import { crashAndRestartWorker, startWorkerProcess } from '../support/cli.js';
 import { makeRepo, makeTempDir } from '../support/git-repo.js';
-import { startTestWorkers, uniqueId, useTestClient, workerProcessEnv } from './support/temporal.js';
+import { pythonProcessesIn } from '../support/crash.js';
+import { gatedTest, releaseGate } from '../support/test-gate.js';
+import { TEST_HEARTBEAT_TIMEOUT_MS, TEST_HOST_LOST_AFTER_MS } from './support/crash-run.js';
+import { eventually, startTestWorkers, uniqueId, useTestClient, workerProcessEnv } from './support/temporal.js';
 import { startTestTask, taskloopCommits, taskSpec, waitForState } from './support/tasks.js';
 
 describe('workers as separate hosts', () => {
@@ -52,19 +55,23 @@ describe('workers as separate hosts', () => {
   it('finishes the task after the worker is killed with SIGKILL during the test run, with exactly one commit', async () => {
     const taskQueue = uniqueId('sigkill');
     const env = await workerProcessEnv(taskQueue);
-    const repo = await makeRepo({
-      ...calcFiles,
-      'tests/test_slow.py': 'import time\n\n\ndef test_slow():\n    time.sleep(4)\n',
-    });
+    // The tests wait at a gate, released after the kill: the kill surely lands during the test run, before any commit.
+    const repo = await makeRepo({ ...calcFiles, ...gatedTest() });
     const scriptFile = path.join(await makeTempDir(), 'script.json');
     await writeFile(scriptFile, JSON.stringify({ coder: fixTurns() }));
 
     const { child: first } = await startWorkerProcess(env);
-    const spec = taskSpec({ repo, goal: 'Fix add', models: { coder: `scripted:${scriptFile}` } });
+    const spec = taskSpec({
+      repo,
+      goal: 'Fix add',
+      models: { coder: `scripted:${scriptFile}` },
+      heartbeatTimeoutMs: TEST_HEARTBEAT_TIMEOUT_MS,
+    });
     const handle = await startTestTask(t.client, taskQueue, spec);
-    await waitForState(handle, 'the test node', (state) => state.phase === 'test');
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await pytestRunningIn(env.TASKLOOP_WORK_DIR ?? '?');
+    expect(await taskloopCommits(repo, `taskloop/${spec.id}`).catch(() => [])).toEqual([]);
     const { child: second } = await crashAndRestartWorker(first, env);
+    await releaseGate(repo);
     try {
       const outcome = await handle.result();
       expect(outcome.status).toBe('COMPLETED');
@@ -78,20 +85,28 @@ describe('workers as separate hosts', () => {
 
   it('moves the attempt to a live host when its host is killed mid-test and never comes back', async () => {
     const taskQueue = uniqueId('lost-host');
-    const repo = await makeRepo({
-      ...calcFiles,
-      'tests/test_slow.py': 'import time\n\n\ndef test_slow():\n    time.sleep(15)\n',
-    });
+    // The first host's tests wait at a gate, released once it is dead: it is surely killed mid-test.
+    const repo = await makeRepo({ ...calcFiles, ...gatedTest() });
     const scriptFile = path.join(await makeTempDir(), 'script.json');
     await writeFile(scriptFile, JSON.stringify({ coder: [...fixTurns(), ...fixTurns()] }));
 
-    const { child: doomed } = await startWorkerProcess(await workerProcessEnv(taskQueue));
-    const spec = taskSpec({ repo, goal: 'Fix add', models: { coder: `scripted:${scriptFile}` } });
+    const doomedEnv = await workerProcessEnv(taskQueue);
+    const { child: doomed } = await startWorkerProcess(doomedEnv);
+    // Short timeouts: the kill is noticed in seconds, not after Temporal's 20 s + 45 s defaults.
+    const spec = taskSpec({
+      repo,
+      goal: 'Fix add',
+      models: { coder: `scripted:${scriptFile}` },
+      heartbeatTimeoutMs: TEST_HEARTBEAT_TIMEOUT_MS,
+      hostLostAfterMs: TEST_HOST_LOST_AFTER_MS,
+    });
     const handle = await startTestTask(t.client, taskQueue, spec);
-    const testing = await waitForState(handle, 'the test node', (state) => state.phase === 'test');
+    await pytestRunningIn(doomedEnv.TASKLOOP_WORK_DIR ?? '?');
+    const testing = await waitForState(handle, 'the first attempt on its host', (state) => !!state.attempts[0]?.hostId);
     const killedAt = Date.now();
     doomed.kill('SIGKILL');
     await doomed.catch(() => undefined);
+    await releaseGate(repo);
     const { child: survivor } = await startWorkerProcess(await workerProcessEnv(taskQueue));
     try {
       const outcome = await handle.result();
@@ -110,3 +125,12 @@ describe('workers as separate hosts', () => {
     }
   }, 300_000);
 });
+
+/** Waits until a pytest process runs in a worktree under `workDir` (a worker's work folder). */
+async function pytestRunningIn(workDir: string): Promise<void> {
+  await eventually(
+    `pytest running under ${workDir}`,
+    async () => ((await pythonProcessesIn(workDir)).some((row) => row.cmdline.includes('pytest')) ? true : undefined),
+    90_000,
+  );
+}

@@ -10,6 +10,7 @@ import { emptyTelemetry } from '../../domain/telemetry.js';
 import { cancelSignal, pauseSignal } from '../../workflows/messages.js';
 import { TestsHeld } from '../../activities/tests/index.js';
 import { calcFiles, fixTurns, makeCalcProject, turn } from '../support/calc-project.js';
+import { gatedTest } from '../support/test-gate.js';
 import { eventually, useTestTemporal } from './support/temporal.js';
 import { startTestTask, taskSpec, waitForState } from './support/tasks.js';
 
@@ -32,13 +33,11 @@ describe('the test node run by the coder activity (tests-after-coder)', () => {
   const t = useTestTemporal('tests-after-coder');
 
   it('runs it for a running task, announcing a run that lasts; leaves it to the workflow when held or failing to run; rethrows a cancellation', async () => {
-    // A real task held in its coder (its first turn runs a two-second test): TaskStatus RUNNING, no workflow task pending.
+    // A real task held in its coder until the end (its first turn runs a test that waits at a gate never released;
+    // the cancel at the end stops it): TaskStatus RUNNING, no workflow task pending.
     const project = await makeCalcProject(
       { coder: [turn('run_tests', {}), ...fixTurns()] },
-      {
-        ...calcFiles,
-        'tests/test_wait.py': 'import time\n\n\ndef test_wait():\n    time.sleep(2)\n',
-      },
+      { ...calcFiles, ...gatedTest() },
     );
     const spec = taskSpec({ repo: project.repo, goal: 'Fix add', models: { coder: `scripted:${project.scriptFile}` } });
     const handle = await startTestTask(t.client, t.host.taskQueue, spec);
@@ -99,10 +98,14 @@ describe('the test node run by the coder activity (tests-after-coder)', () => {
     expect(await announcements()).toBe(0);
 
     // A run that lasts is announced once it has run a while: the workflow shows the test phase (here although its own
-    // coder still works).
-    const slow = async (test: TestInput) => {
+    // coder still works). The run lasts until the announcement is in the history, however slow the status read before
+    // it; an announcement that never comes fails the run, and the call returns no result.
+    const slow = async (test: TestInput, mayStart: Promise<boolean>) => {
       seen.push(test);
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      if (!(await mayStart)) throw new TestsHeld();
+      await eventually('the announcement of a run that lasts', async () =>
+        (await announcements()) > 0 ? true : undefined,
+      );
       return result;
     };
     expect(await call({ runTestNode: slow, announceAfterMs: 100 })).toMatchObject({ tested: result });

@@ -82,6 +82,26 @@ export async function leftoverProcesses(known: { pid: number; start: string }[],
   return [...new Set([...byPid, ...byCwd])];
 }
 
+/**
+ * The Python processes (pytest, as the sandbox runs it: `python -m pytest ...`) whose working folder is inside `dir`:
+ * a test run of a worktree under a worker's work folder, found by what it really has (its cwd), not by its name.
+ */
+export async function pythonProcessesIn(dir: string): Promise<{ pid: number; cmdline: string }[]> {
+  const inside = (await processTable()).filter((row) => row.cwd?.startsWith(dir));
+  const rows = await Promise.all(
+    inside.map(async ({ pid }) => ({
+      pid,
+      argv: await readFile(`/proc/${pid}/cmdline`, 'utf8').then(
+        (line) => line.split('\0').filter(Boolean),
+        () => [],
+      ),
+    })),
+  );
+  return rows
+    .filter(({ argv }) => /^python[\d.]*$/.test(argv[0]?.split('/').pop() ?? ''))
+    .map(({ pid, argv }) => ({ pid, cmdline: argv.join(' ') }));
+}
+
 /** Stops a worker started by spawnWorker gracefully, then makes sure its group is gone. */
 export async function stopWorker(worker: WorkerProcess): Promise<void> {
   worker.child.kill('SIGTERM');

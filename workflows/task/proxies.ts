@@ -42,8 +42,11 @@ function bind<K extends Name>(name: K, options: ActivityOptions, beforeSchedule?
 }
 
 // Every activity that may run longer than a few seconds heartbeats (activities/heartbeat-while.ts), so a crashed
-// worker is noticed within about 20 s wherever the attempt is, not when start-to-close runs out.
+// worker is noticed within the heartbeat timeout (spec.heartbeatTimeoutMs, 20 s by default) wherever the attempt is,
+// not when start-to-close runs out.
 const heartbeatTimeout = '20 seconds';
+/** Default heartbeat timeout of the worktree-bound steps (spec.heartbeatTimeoutMs). */
+export const HEARTBEAT_TIMEOUT_MS = 20_000;
 const claimOptions: ActivityOptions = { startToCloseTimeout: '2 minutes', heartbeatTimeout, retry: retry(5) };
 const localClaimOptions: LocalActivityOptions = { startToCloseTimeout: '2 minutes', retry: retry(5) };
 const bookkeepingOptions: LocalActivityOptions = { startToCloseTimeout: '30 seconds', retry: retry(5) };
@@ -125,10 +128,16 @@ export const eventSinks = proxySinks<TaskEventSinks>();
  */
 export function hostActivities(
   hostQueue: string,
-  testTimeoutMs: number,
-  hostLostAfterMs = HOST_LOST_AFTER_MS,
+  timeouts: {
+    testTimeoutMs: number;
+    hostLostAfterMs?: number;
+    /** Absent in the specs of runs started before the field existed: the default then, as those ran. */
+    heartbeatTimeoutMs?: number;
+  },
   beforeSchedule?: () => void,
 ) {
+  const { testTimeoutMs, hostLostAfterMs = HOST_LOST_AFTER_MS, heartbeatTimeoutMs = HEARTBEAT_TIMEOUT_MS } = timeouts;
+  const heartbeatTimeout = heartbeatTimeoutMs;
   const bound = { taskQueue: hostQueue, scheduleToStartTimeout: hostLostAfterMs };
   const waitForCancel = { cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED };
   return {

@@ -52,8 +52,14 @@ export async function runAttempt(context: AttemptContext): Promise<AttemptResult
   record.hostId = claim.hostId;
   if (claim.historyError)
     log.warn('could not read the project history; adapting from this task alone', { error: claim.historyError });
-  const host = hostActivities(claim.hostQueue, spec.testTimeoutMs, spec.hostLostAfterMs, () =>
-    run.flushSearchAttributes(),
+  const host = hostActivities(
+    claim.hostQueue,
+    {
+      testTimeoutMs: spec.testTimeoutMs,
+      hostLostAfterMs: spec.hostLostAfterMs,
+      heartbeatTimeoutMs: spec.heartbeatTimeoutMs,
+    },
+    () => run.flushSearchAttributes(),
   );
   let result: AttemptResult | undefined;
   try {

@@ -22,6 +22,18 @@ import { withSlowGit } from './slow-git.js';
 import { git, readEvents, startTestTask, taskloopCommits, taskSpec, waitForState } from './tasks.js';
 import { uniqueId, workerProcessEnv } from './temporal.js';
 
+/**
+ * Heartbeat timeout of the tasks in crash and host tests: a killed worker's step is retried sooner than after the
+ * default 20 s. The least a spec allows: the coder's first reads (a memory query of up to 5 s when the project's
+ * memory has no worker, as in these tests) send no heartbeat, and 5 s failed every coder there on a loaded machine.
+ */
+export const TEST_HEARTBEAT_TIMEOUT_MS = 10_000;
+/**
+ * How long a step waits for its lost host in tests where the host never comes back (the least a spec allows; 45 s by
+ * default). Not where the same host restarts: a worker starting on a loaded machine may take longer to poll.
+ */
+export const TEST_HOST_LOST_AFTER_MS = 5_000;
+
 export interface CrashRunOptions {
   files?: Record<string, string>;
   coder: ScriptTurn[];
@@ -78,6 +90,7 @@ export class CrashRun {
         coder: `scripted:${scriptFile}`,
         ...(options.reviewer ? { reviewer: `scripted:${scriptFile}` } : {}),
       },
+      heartbeatTimeoutMs: TEST_HEARTBEAT_TIMEOUT_MS,
       ...options.spec,
     });
     const handle = await startTestTask(client, taskQueue, spec);

@@ -35,6 +35,7 @@ describe('parseTaskSpec', () => {
         secretEnvNames: [],
         envRetryLimit: 3,
         hostLostAfterMs: 45_000,
+        heartbeatTimeoutMs: 20_000,
         budgets: { maxModelCalls: 200, maxTokens: 2_000_000, maxCostUsd: 20, maxWallTimeMs: 7_200_000, prices: {} },
       },
     });
@@ -99,6 +100,12 @@ describe('parseTaskSpec', () => {
   it('writes one line per issue and one per field even when several checks fail', () => {
     const failure = expectFailure({ ...minimal, id: '', maxRetries: -1, envRetryLimit: 11 });
     expect(failure.error.split('\n').map((line) => line.split(':')[0])).toEqual(['id', 'maxRetries', 'envRetryLimit']);
+  });
+
+  it('refuses a heartbeat timeout shorter than the longest stretch a step goes without a heartbeat', () => {
+    expect(expectFailure({ ...minimal, heartbeatTimeoutMs: 5_000 }).error).toBe(
+      'heartbeatTimeoutMs: expected a whole number of milliseconds from 10000 to 600000, got 5000 (set heartbeatTimeoutMs to e.g. 20000)',
+    );
   });
 
   it('says a missing required field got nothing', () => {
