@@ -9,6 +9,11 @@ export const DEFAULT_LOCAL_MODEL_PORT = 8080;
 export const DEFAULT_LOCAL_MODEL_CTX = 8192;
 /** Below this the coder's first prompt does not fit. */
 export const MIN_LOCAL_MODEL_CTX = 4096;
+/**
+ * The server's own output limit for a request that sets none: without it a small model can generate until the
+ * context is full (minutes at 10 to 30 tokens/s), and every call times out.
+ */
+export const LOCAL_MODEL_MAX_OUTPUT = 512;
 /** Gemma 3 270M was trained for 32k tokens. */
 export const MAX_LOCAL_MODEL_CTX = 32768;
 
@@ -25,7 +30,8 @@ export interface LlamaServerOptions {
 /**
  * The server's arguments. `--jinja` with a template that renders tools (Gemma's GGUF has none, and the built-in
  * fallback drops `tools` silently); `--no-repack` because on CPUs that advertise AMX without being able to use it
- * the repacked weights crash the first matrix multiply; one slot, so the whole context serves one request.
+ * the repacked weights crash the first matrix multiply; one slot, so the whole context serves one request; an
+ * output limit for requests that set none.
  */
 export function llamaServerArgs(options: LlamaServerOptions): string[] {
   return [
@@ -39,6 +45,8 @@ export function llamaServerArgs(options: LlamaServerOptions): string[] {
     String(options.ctx),
     '--parallel',
     '1',
+    '--n-predict',
+    String(LOCAL_MODEL_MAX_OUTPUT),
     '--jinja',
     '--chat-template-file',
     options.templateFile ?? chatTemplateFile,

@@ -39,6 +39,7 @@ describe('the llama-server command line', () => {
     expect(args.join(' ')).toContain('--host 127.0.0.1 --port 8080 --ctx-size 8192');
     expect(args).toContain('--jinja');
     expect(args).toContain('--no-repack');
+    expect(args[args.indexOf('--n-predict') + 1]).toBe('512');
     expect(args[args.indexOf('--chat-template-file') + 1]).toBe(chatTemplateFile);
     expect(args[args.indexOf('--alias') + 1]).toBe('gemma3-270m');
   });
