@@ -30,6 +30,12 @@ export const providers = [
     envVendor: 'ANTHROPIC',
   },
   {
+    name: 'local',
+    form: 'local:<model>',
+    example: 'local:gemma3-270m',
+    protocol: 'a llama.cpp server the worker starts itself (after `taskloop model install`)',
+  },
+  {
     name: 'scripted',
     form: 'scripted:<file>',
     example: 'scripted:turns.json',

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // First-run set-up behind `npm run demo` and `npm test`: installs the npm packages when they are missing or older
 // than package-lock.json, checks Python with pytest, git and bubblewrap, and makes sure the Temporal CLI is there.
-// Plain JavaScript with no dependencies, because it runs before anything is installed.
+// Plain JavaScript with no dependencies, because it runs before anything is installed. With --local-model
+// (`npm run setup -- --local-model`) it then builds and caches the local model too (`taskloop model install`).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -18,6 +19,13 @@ function run(command, args, what) {
     );
     process.exit(1);
   }
+}
+
+const flags = process.argv.slice(2);
+const unknown = flags.filter((flag) => flag !== '--local-model');
+if (unknown.length > 0) {
+  say(`unknown flag ${unknown[0]}: the only flag is --local-model (also build and cache the local model)`);
+  process.exit(2);
 }
 
 const [major] = process.versions.node.split('.').map(Number);
@@ -75,3 +83,6 @@ run(
 
 // The CLI runs compiled JavaScript from dist/ (fast start); rebuild it whenever the sources changed.
 run(process.execPath, [path.join(root, 'scripts', 'build.mjs')], 'building dist/ (npm run build)');
+
+if (flags.includes('--local-model'))
+  run(process.execPath, [path.join(root, 'bin', 'taskloop.js'), 'model', 'install'], 'installing the local model');

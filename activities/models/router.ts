@@ -34,6 +34,18 @@ export const providerFactories: Record<ProviderName, ProviderFactory> = {
     const endpoint = resolveEndpoint('openai', options.role, options.env ?? process.env);
     return createOpenAIProvider({ model: rest, role: options.role, endpoint, parameters: options.parameters });
   },
+  async local(rest, options) {
+    // The worker's own llama-server, loaded only for this provider; its OpenAI protocol goes through the openai
+    // provider, with no key: a key meant for a hosted vendor is never sent to it.
+    const { ensureOwnedLocalServer, LocalModelUnusable } = await import('../../platform/local-model/owned-server.js');
+    const env = options.env ?? process.env;
+    const baseURL = await ensureOwnedLocalServer(rest, { env }).catch((error: unknown) => {
+      if (!(error instanceof LocalModelUnusable)) throw error;
+      throw ApplicationFailure.create({ type: 'InvalidModelSpec', nonRetryable: true, message: error.message });
+    });
+    const endpoint = { ...resolveEndpoint('openai', options.role, env), baseURL, apiKey: undefined };
+    return createOpenAIProvider({ model: rest, role: options.role, endpoint, parameters: options.parameters });
+  },
   async anthropic(rest, options) {
     const endpoint = resolveEndpoint('anthropic', options.role, options.env ?? process.env);
     return createAnthropicProvider({ model: rest, role: options.role, endpoint, parameters: options.parameters });

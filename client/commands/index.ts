@@ -57,6 +57,10 @@ export const commands: Record<string, CommandEntry> = {
     summary: 'remove empty taskloop branches, old artifacts and idle reflection workflows',
     load: async () => (await import('./clean.js')).cleanCommand,
   },
+  model: {
+    summary: 'install (build and cache) or serve the local model: llama.cpp with Gemma 3 270M',
+    load: async () => (await import('./model.js')).modelCommand,
+  },
   report: {
     summary: "print a project's report (table, --json or --markdown)",
     load: async () => (await import('./report.js')).reportCommand,

@@ -1,0 +1,19 @@
+import { defineConfig } from 'vitest/config';
+import { useRunTmpdir } from './test/support/run-tmpdir.js';
+
+useRunTmpdir();
+
+// The real-model tier (`npm run test:real-model`, not part of `npm test`): the loop through a real llama-server
+// serving Gemma 3 270M. One file at a time, one fork: the model takes both cores while it answers.
+export default defineConfig({
+  test: {
+    name: 'real-model',
+    include: ['test/real-model/**/*.test.ts'],
+    globalSetup: ['test/real-model/global-setup.ts'],
+    pool: 'forks',
+    maxWorkers: 1,
+    fileParallelism: false,
+    testTimeout: 240_000,
+    hookTimeout: 120_000,
+  },
+});
