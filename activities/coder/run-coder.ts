@@ -217,7 +217,7 @@ export async function runCoder(input: RunCoderInput): Promise<CoderResult> {
     let turn: AssistantTurn;
     try {
       turn = await withHeartbeat(
-        abortable(input.provider.complete({ role: 'coder', messages: request, tools: toolSpecs }), signal),
+        abortable(input.provider.complete({ role: 'coder', messages: request, tools: toolSpecs, signal }), signal),
         beat,
       );
     } catch (error) {

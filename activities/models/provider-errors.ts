@@ -16,6 +16,8 @@ export interface FaultContext {
   baseURL: string;
   keyVariable: string;
   timeoutMs: number;
+  /** How the timeout was set, and how to change it. */
+  timeoutSource?: string;
 }
 
 const MAX_RETRY_AFTER_MS = 15 * 60_000;
@@ -47,7 +49,7 @@ export function toProviderFailure(
   if (fault.kind === 'timeout') {
     return ApplicationFailure.create({
       type: 'ProviderTimeout',
-      message: `${who} did not answer within ${context.timeoutMs} ms (raise TASKLOOP_MODEL_TIMEOUT_MS for slow servers)`,
+      message: `${who} did not answer within ${context.timeoutMs} ms (${context.timeoutSource ?? 'raise TASKLOOP_MODEL_TIMEOUT_MS for slow servers'})`,
     });
   }
   if (fault.kind === 'connection') {

@@ -16,6 +16,8 @@ export interface SeenRequest {
   headers: IncomingMessage['headers'];
   body: Record<string, unknown>;
   at: number;
+  /** When the client closed the connection before the reply was sent (an aborted request). */
+  abortedAt?: number;
 }
 
 export interface LocalModelServer {
@@ -36,11 +38,15 @@ export async function startLocalModelServer(replies: ScriptedReply[] = []): Prom
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const text = Buffer.concat(chunks).toString('utf8');
-      requests.push({
+      const seen: SeenRequest = {
         path: request.url ?? '',
         headers: request.headers,
         body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
         at: Date.now(),
+      };
+      requests.push(seen);
+      response.on('close', () => {
+        if (!response.writableFinished) seen.abortedAt = Date.now();
       });
       const reply = queue.shift() ?? { status: 599, body: { error: { message: 'no scripted reply left' } } };
       const send = () => {
