@@ -8,10 +8,11 @@ import { causeOfCoderResult } from '../../domain/node-causes.js';
 import type { ArtifactRef, CoderResult } from '../../domain/records.js';
 import { scrubSecrets, scrubText } from '../../domain/secrets.js';
 import { emptyTelemetry } from '../../domain/telemetry.js';
-import { estimateUsage } from '../models/estimate-tokens.js';
+import { DEFAULT_MODEL_WAIT_MS } from '../../domain/model-wait.js';
 import { ModelProblem } from '../models/types.js';
 import type { AssistantTurn, ChatMessage, ModelProvider } from '../models/types.js';
-import { abortable } from './abortable.js';
+import { callModel } from './model-call.js';
+import { withSpending } from './spending.js';
 import { buildCoderMessages, buildRepoMap } from './context.js';
 import { listRepoFiles } from './repo-map.js';
 import type { AttemptSummary } from './context.js';
@@ -23,8 +24,6 @@ import type { InAttemptTests } from './tools/test-runner.js';
 import type { ToolContext } from './tools/types.js';
 
 const nudge = 'You replied without calling a tool. Use the tools to make the change, then call finish with a summary.';
-// Long model calls keep the activity alive; well under the coder's heartbeat timeout.
-const CALL_HEARTBEAT_MS = 10_000;
 /** Default context budget of one request, in estimated tokens (the transcript shrinks to stay within it). */
 export const DEFAULT_MODEL_CONTEXT_TOKENS = 64_000;
 // The outputs the coder needs whole however long the attempt: the latest diff and the latest test run.
@@ -62,6 +61,8 @@ export interface RunCoderInput {
   extraSections?: { title: string; text: string }[];
   /** The worktree's listing (listRepoFiles), when the caller started it early; listed here otherwise. */
   repoFiles?: Promise<string[]>;
+  /** How long an unreachable model server is waited for before the run fails (default DEFAULT_MODEL_WAIT_MS). */
+  modelWaitMs?: number;
   /** Progress saved by an earlier try of this same run (`loadProgress`): continue after its last completed turn. */
   resume?: SavedProgress;
   heartbeat?: (details?: CoderHeartbeat) => void;
@@ -96,17 +97,6 @@ function overAllowance(telemetry: ToolContext['telemetry'], allowance: CoderAllo
   if (allowance.deadlineAt !== undefined && Date.now() >= allowance.deadlineAt)
     return 'budget exhausted: wall time (the task deadline passed)';
   return undefined;
-}
-
-/** Awaits `promise`, heartbeating every CALL_HEARTBEAT_MS so a slow model does not look like a lost worker. */
-async function withHeartbeat<T>(promise: Promise<T>, beat: (() => void) | undefined): Promise<T> {
-  if (!beat) return promise;
-  const timer = setInterval(beat, CALL_HEARTBEAT_MS);
-  try {
-    return await promise;
-  } finally {
-    clearInterval(timer);
-  }
 }
 
 /** The system prompt and the first user message: goal, repo map, relevant files, earlier attempts, hint. */
@@ -160,6 +150,10 @@ export async function runCoder(input: RunCoderInput): Promise<CoderResult> {
     tests: input.tests,
   };
   const { telemetry } = context;
+  // The model the spec asks for (`openai:gemma` asks for `gemma`); a reply naming another is recorded.
+  const askedModel = input.provider.spec.slice(input.provider.spec.indexOf(':') + 1);
+  const answeredBy = new Set<string>(resumed?.progress.answeredBy ?? []);
+  let lastError: string | undefined;
   let turnsConsumed = resumed?.progress.turnsConsumed ?? 0;
   let transcript: ArtifactRef | undefined;
   const transcriptPath = path.join(input.artifactDir, TRANSCRIPT_NAME);
@@ -169,6 +163,7 @@ export async function runCoder(input: RunCoderInput): Promise<CoderResult> {
       turnsConsumed,
       telemetry,
       changedFiles: [...context.changedFiles],
+      ...(answeredBy.size > 0 ? { answeredBy: [...answeredBy] } : {}),
       ...(finished === undefined ? {} : { finished }),
     };
     transcript = await saveProgress({ dir: input.artifactDir, hostId: input.hostId, messages, progress, secretValues });
@@ -190,6 +185,7 @@ export async function runCoder(input: RunCoderInput): Promise<CoderResult> {
       telemetry,
       turnsConsumed,
       transcript,
+      ...(answeredBy.size > 0 ? { answeredBy: [...answeredBy] } : {}),
       ...(status === 'finished'
         ? {}
         : { cause: causeOfCoderResult({ status, reason: scrubbed, changedFiles, cause: typed }) }),
@@ -213,30 +209,35 @@ export async function runCoder(input: RunCoderInput): Promise<CoderResult> {
       keepLatest: KEEP_LATEST_TOOLS,
       pointer: (index) => `message ${index} of the transcript ${transcriptPath}`,
     });
-    const beat = input.heartbeat && (() => input.heartbeat?.({ step: step - 1, transcriptPath }));
+    const beat = (lastModelError?: string) => {
+      if (lastModelError !== undefined) lastError = scrubText(lastModelError, secretValues);
+      input.heartbeat?.({ step: step - 1, transcriptPath, telemetry: { ...telemetry }, lastModelError: lastError });
+    };
     let turn: AssistantTurn;
     try {
-      turn = await withHeartbeat(
-        abortable(input.provider.complete({ role: 'coder', messages: request, tools: toolSpecs, signal }), signal),
-        beat,
-      );
+      turn = await callModel({
+        provider: input.provider,
+        request: { role: 'coder', messages: request, tools: toolSpecs },
+        telemetry,
+        waitBoundMs: input.modelWaitMs ?? DEFAULT_MODEL_WAIT_MS,
+        heartbeat: beat,
+        signal,
+      });
     } catch (error) {
-      // Only the model's own failure becomes a result; infrastructure failures are Temporal's to retry.
-      if (!(error instanceof ModelProblem)) throw error;
+      // The failed call is counted: saved so a retry of the node resumes with it, and carried on the failure.
       await saveTranscript(step - 1);
+      // Only the model's own failure becomes a result; infrastructure failures are Temporal's to retry.
+      if (!(error instanceof ModelProblem)) throw withSpending(error, telemetry, signal);
       return result('model_error', '', error.message, error.causeKind);
     }
     turnsConsumed += 1;
-    const usage = turn.usage ?? estimateUsage(request, turn);
-    telemetry.modelRequests += 1;
-    telemetry.inputTokens += usage.inputTokens;
-    telemetry.outputTokens += usage.outputTokens;
+    if (turn.model !== undefined && turn.model !== askedModel) answeredBy.add(turn.model);
     messages.push({ role: 'assistant', content: turn.content, toolCalls: turn.toolCalls });
 
     const finished = await runToolCalls(turn, messages, context, caller, signal);
     if (turn.toolCalls.length === 0) messages.push({ role: 'user', content: nudge });
     await saveTranscript(step, finished?.summary);
-    input.heartbeat?.({ step, transcriptPath });
+    input.heartbeat?.({ step, transcriptPath, telemetry: { ...telemetry } });
     if (finished) return result('finished', finished.summary);
   }
   return result('max_steps', '', `max steps (${input.maxSteps}) reached without finish`);

@@ -28,8 +28,8 @@ export interface LocalModelServer {
   close(): Promise<void>;
 }
 
-/** Starts a server; a request with no reply left gets a 599 so the test sees it instead of hanging. */
-export async function startLocalModelServer(replies: ScriptedReply[] = []): Promise<LocalModelServer> {
+/** Starts a server (on `port`, or a free one); a request with no reply left gets a 599 so the test sees it instead of hanging. */
+export async function startLocalModelServer(replies: ScriptedReply[] = [], port = 0): Promise<LocalModelServer> {
   const queue = [...replies];
   const requests: SeenRequest[] = [];
   const timers = new Set<NodeJS.Timeout>();
@@ -62,10 +62,10 @@ export async function startLocalModelServer(replies: ScriptedReply[] = []): Prom
       timers.add(timer);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const bound = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${bound}`,
     requests,
     push: (...more) => queue.push(...more),
     async close() {
