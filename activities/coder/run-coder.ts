@@ -11,6 +11,16 @@ import { emptyTelemetry } from '../../domain/telemetry.js';
 import { DEFAULT_MODEL_WAIT_MS } from '../../domain/model-wait.js';
 import { ModelProblem } from '../models/types.js';
 import type { AssistantTurn, ChatMessage, ModelProvider } from '../models/types.js';
+import {
+  assertPromptFits,
+  contextOverflow,
+  isContextOverflow,
+  planCoderContext,
+  promptTokensOf,
+  tightenPlan,
+  toolTokensOf,
+  type ContextInputs,
+} from './context-window.js';
 import { callModel } from './model-call.js';
 import { withSpending } from './spending.js';
 import { buildCoderMessages, buildRepoMap } from './context.js';
@@ -24,8 +34,6 @@ import type { InAttemptTests } from './tools/test-runner.js';
 import type { ToolContext } from './tools/types.js';
 
 const nudge = 'You replied without calling a tool. Use the tools to make the change, then call finish with a summary.';
-/** Default context budget of one request, in estimated tokens (the transcript shrinks to stay within it). */
-export const DEFAULT_MODEL_CONTEXT_TOKENS = 64_000;
 // The outputs the coder needs whole however long the attempt: the latest diff and the latest test run.
 const KEEP_LATEST_TOOLS = ['git_diff', 'run_tests'];
 
@@ -55,8 +63,12 @@ export interface RunCoderInput {
   agent?: { label: string; capabilities: readonly Capability[] };
   /** How run_tests runs the task's tests; without it run_tests replies that there is no test command. */
   tests?: InAttemptTests;
-  /** Most estimated tokens one request may hold; older tool outputs shrink to stay within it. */
+  /** Most estimated tokens one request may hold, fixed (tests); by default from the context window's plan. */
   maxContextTokens?: number;
+  /** The context window a person set (variable or agent version), used when the server does not report one. */
+  contextWindow?: { tokens: number; name: string };
+  /** The settings that change the window, named when the prompt does not fit. */
+  contextWindowNames?: string[];
   /** Titled context sections from learning (skills, adaptations). */
   extraSections?: { title: string; text: string }[];
   /** The worktree's listing (listRepoFiles), when the caller started it early; listed here otherwise. */
@@ -100,7 +112,11 @@ function overAllowance(telemetry: ToolContext['telemetry'], allowance: CoderAllo
 }
 
 /** The system prompt and the first user message: goal, repo map, relevant files, earlier attempts, hint. */
-async function firstMessages(input: RunCoderInput, systemPrompt: string): Promise<ChatMessage[]> {
+async function firstMessages(
+  input: RunCoderInput,
+  systemPrompt: string,
+  maxContextTokens: number,
+): Promise<ChatMessage[]> {
   const { worktreePath, goal, hint, previousAttempts } = input;
   // One listing of the worktree for both (a git process; tens of ms on a large repository).
   const files = await (input.repoFiles ?? listRepoFiles(worktreePath));
@@ -117,6 +133,7 @@ async function firstMessages(input: RunCoderInput, systemPrompt: string): Promis
     secretValues: input.secretValues,
     systemPrompt,
     extraSections: input.extraSections,
+    maxContextTokens,
   });
 }
 
@@ -141,7 +158,20 @@ export async function runCoder(input: RunCoderInput): Promise<CoderResult> {
     : { agent: 'coder/builtin', capabilities: defaultCapabilities.coder };
   const tools = toolsFor(caller.capabilities);
   const toolSpecs = tools.map((tool) => tool.spec);
-  const messages = resumed?.messages ?? (await firstMessages(input, buildSystemPrompt(tools, input.systemPrompt)));
+  const systemPrompt = buildSystemPrompt(tools, input.systemPrompt);
+  const window: ContextInputs = {
+    provider: input.provider,
+    setting: input.contextWindow,
+    settingNames: input.contextWindowNames ?? [],
+    systemPrompt,
+    tools: toolSpecs,
+    signal,
+  };
+  let plan = await planCoderContext(window);
+  const messages = resumed?.messages ?? (await firstMessages(input, systemPrompt, plan.firstMessageBudget));
+  // Only the goal and the latest evidence are left when the first message is fitted: past the window, no turn can run.
+  if (!resumed) assertPromptFits(messages, plan, window);
+  let refitted = false;
   const context: ToolContext = {
     root: input.worktreePath,
     telemetry: { ...emptyTelemetry(), ...resumed?.progress.telemetry },
@@ -205,7 +235,7 @@ export async function runCoder(input: RunCoderInput): Promise<CoderResult> {
     }
     // Tool replies carry file contents: scrub before the provider sees them.
     const request = boundTranscript(scrubSecrets(messages, secretValues), {
-      maxTokens: input.maxContextTokens ?? DEFAULT_MODEL_CONTEXT_TOKENS,
+      maxTokens: input.maxContextTokens ?? plan.promptBudget - toolTokensOf(toolSpecs),
       keepLatest: KEEP_LATEST_TOOLS,
       pointer: (index) => `message ${index} of the transcript ${transcriptPath}`,
     });
@@ -224,8 +254,23 @@ export async function runCoder(input: RunCoderInput): Promise<CoderResult> {
         signal,
       });
     } catch (error) {
+      // The server's window is smaller than planned: fit to what it said, once, and ask again.
+      if (isContextOverflow(error) && !refitted) {
+        refitted = true;
+        plan = tightenPlan(plan, error.message, window);
+        if (messages.length === 2 && !resumed)
+          messages.splice(0, 2, ...(await firstMessages(input, systemPrompt, plan.firstMessageBudget)));
+        step -= 1;
+        continue;
+      }
       // The failed call is counted: saved so a retry of the node resumes with it, and carried on the failure.
       await saveTranscript(step - 1);
+      if (isContextOverflow(error))
+        throw withSpending(
+          contextOverflow(plan, promptTokensOf(request, toolSpecs), window, error.message),
+          telemetry,
+          signal,
+        );
       // Only the model's own failure becomes a result; infrastructure failures are Temporal's to retry.
       if (!(error instanceof ModelProblem)) throw withSpending(error, telemetry, signal);
       return result('model_error', '', error.message, error.causeKind);

@@ -1,4 +1,5 @@
 // Where a provider finds its server and key: per-role variables first, then the vendor's standard ones.
+import { contextWindowVariables } from '../../domain/model-context.js';
 import { endpointVariables, type RemoteProviderName } from '../../domain/providers.js';
 import type { ModelRole } from './types.js';
 
@@ -70,3 +71,19 @@ export function positiveNumber(value: string | undefined): number | undefined {
   const parsed = Number(value);
   return value !== undefined && value.trim() !== '' && Number.isFinite(parsed) && parsed > 0 ? parsed : undefined;
 }
+
+/** The context window a person set for `role`: the per-role variable, the global one, then the agent version's. */
+export function contextWindowSetting(
+  role: ModelRole,
+  env: Record<string, string | undefined>,
+  versionWindow?: number,
+): { tokens: number; name: string } | undefined {
+  for (const name of contextWindowVariables(rolePrefix[role])) {
+    const tokens = positiveNumber(env[name]);
+    if (tokens !== undefined) return { tokens: Math.floor(tokens), name };
+  }
+  return versionWindow === undefined ? undefined : { tokens: versionWindow, name: "the agent version's contextWindow" };
+}
+
+/** The names a person can set the window of `role` by, for messages. */
+export const contextWindowSettingNames = (role: ModelRole): string[] => contextWindowVariables(rolePrefix[role]);

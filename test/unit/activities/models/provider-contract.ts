@@ -77,10 +77,11 @@ export function describeProviderContract(c: ProviderCase): void {
 
     expect(result).toMatchObject({ status: 'finished', summary: 'add adds', changedFiles: ['calc.py'] });
     expect(await readFile(`${repo.repo}/calc.py`, 'utf8')).toContain('return a + b');
-    expect(server.requests).toHaveLength(3);
-    expect(server.requests[0]?.headers.authorization ?? server.requests[0]?.headers['x-api-key']).toContain('test-key');
-    expect(server.requests[0]?.body.model).toBe('test-model');
-    expect(c.toolResults(server.requests[1]?.body ?? {}).join('\n')).toContain('return a - b');
+    const chats = server.requests;
+    expect(chats).toHaveLength(3);
+    expect(chats[0]?.headers.authorization ?? chats[0]?.headers['x-api-key']).toContain('test-key');
+    expect(chats[0]?.body.model).toBe('test-model');
+    expect(c.toolResults(chats[1]?.body ?? {}).join('\n')).toContain('return a - b');
     expect(result.telemetry.modelRequests).toBe(3);
     expect(result.telemetry.inputTokens).toBeGreaterThanOrEqual(300);
   });

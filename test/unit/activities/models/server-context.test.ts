@@ -16,25 +16,26 @@ afterEach(async () => {
 
 describe('readServerContextWindow', () => {
   it("reads llama.cpp's n_ctx from GET /props at the server's root", async () => {
-    server = await startLocalModelServer([{ body: { default_generation_settings: { n_ctx: 2048 }, total_slots: 1 } }]);
+    server = await startLocalModelServer([
+      { path: '/props', body: { default_generation_settings: { n_ctx: 2048 }, total_slots: 1 } },
+    ]);
     expect(await readServerContextWindow({ baseURL: `${server.url}/v1`, model: 'gemma' })).toBe(2048);
-    expect(server.requests.map((seen) => seen.path)).toEqual(['/props']);
+    expect(server.probes.map((seen) => seen.path)).toEqual(['/props']);
   });
 
   it("falls back to Ollama's POST /api/show, naming the model", async () => {
     server = await startLocalModelServer([
-      { status: 404, body: { error: 'not found' } },
-      { body: { parameters: 'stop "<end>"\nnum_ctx 8192', model_info: { 'llama.context_length': 131072 } } },
+      {
+        path: '/api/show',
+        body: { parameters: 'stop "<end>"\nnum_ctx 8192', model_info: { 'llama.context_length': 131072 } },
+      },
     ]);
     expect(await readServerContextWindow({ baseURL: `${server.url}/v1/`, model: 'qwen' })).toBe(8192);
-    expect(server.requests[1]).toMatchObject({ path: '/api/show', body: { model: 'qwen' } });
+    expect(server.probes[1]).toMatchObject({ path: '/api/show', body: { model: 'qwen' } });
   });
 
   it('says nothing for a server that reports neither', async () => {
-    server = await startLocalModelServer([
-      { status: 404, body: {} },
-      { status: 404, body: {} },
-    ]);
+    server = await startLocalModelServer();
     expect(await readServerContextWindow({ baseURL: server.url, model: 'm' })).toBeUndefined();
   });
 });

@@ -9,7 +9,12 @@ export interface ScriptedReply {
   body: unknown;
   /** Wait this long before answering (for timeouts). */
   delayMs?: number;
+  /** Only for a request to this path (e.g. `/props`); a reply without one answers the next model request. */
+  path?: string;
 }
+
+// Servers probed for their context window; unanswered probes get a 404 and leave the queue alone.
+const probePaths = new Set(['/props', '/api/show']);
 
 export interface SeenRequest {
   path: string;
@@ -22,7 +27,10 @@ export interface SeenRequest {
 
 export interface LocalModelServer {
   url: string;
+  /** Model requests, in order. */
   requests: SeenRequest[];
+  /** Context-window probes (`/props`, `/api/show`), kept apart so model requests count as before. */
+  probes: SeenRequest[];
   /** Adds replies to the end of the queue. */
   push(...replies: ScriptedReply[]): void;
   close(): Promise<void>;
@@ -32,6 +40,7 @@ export interface LocalModelServer {
 export async function startLocalModelServer(replies: ScriptedReply[] = [], port = 0): Promise<LocalModelServer> {
   const queue = [...replies];
   const requests: SeenRequest[] = [];
+  const probes: SeenRequest[] = [];
   const timers = new Set<NodeJS.Timeout>();
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -44,11 +53,11 @@ export async function startLocalModelServer(replies: ScriptedReply[] = [], port 
         body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
         at: Date.now(),
       };
-      requests.push(seen);
+      (probePaths.has(seen.path) ? probes : requests).push(seen);
       response.on('close', () => {
         if (!response.writableFinished) seen.abortedAt = Date.now();
       });
-      const reply = queue.shift() ?? { status: 599, body: { error: { message: 'no scripted reply left' } } };
+      const reply = takeReply(queue, seen.path);
       const send = () => {
         const body = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
         response.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
@@ -67,6 +76,7 @@ export async function startLocalModelServer(replies: ScriptedReply[] = [], port 
   return {
     url: `http://127.0.0.1:${bound}`,
     requests,
+    probes,
     push: (...more) => queue.push(...more),
     async close() {
       for (const timer of timers) clearTimeout(timer);
@@ -74,6 +84,15 @@ export async function startLocalModelServer(replies: ScriptedReply[] = [], port 
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+function takeReply(queue: ScriptedReply[], path: string): ScriptedReply {
+  const forPath = queue.findIndex((reply) => reply.path === path);
+  if (forPath >= 0) return queue.splice(forPath, 1)[0] as ScriptedReply;
+  if (probePaths.has(path)) return { status: 404, body: { error: 'not found' } };
+  const next = queue.findIndex((reply) => reply.path === undefined);
+  if (next >= 0) return queue.splice(next, 1)[0] as ScriptedReply;
+  return { status: 599, body: { error: { message: 'no scripted reply left' } } };
 }
 
 /** A chat-completions reply with optional tool calls. */
