@@ -9,6 +9,7 @@ import type { ArtifactRef, CoderResult } from '../../domain/records.js';
 import { scrubSecrets, scrubText } from '../../domain/secrets.js';
 import { emptyTelemetry } from '../../domain/telemetry.js';
 import { DEFAULT_MODEL_WAIT_MS } from '../../domain/model-wait.js';
+import { startWatch, watchTurn, type NoProgressLimits } from '../../domain/no-progress.js';
 import { ModelProblem } from '../models/types.js';
 import type { AssistantTurn, ChatMessage, ModelProvider } from '../models/types.js';
 import {
@@ -22,6 +23,7 @@ import {
   type ContextInputs,
 } from './context-window.js';
 import { callModel } from './model-call.js';
+import { runTurnCalls, withTextToolCalls } from './turn-calls.js';
 import { withSpending } from './spending.js';
 import { buildCoderMessages, buildRepoMap } from './context.js';
 import { listRepoFiles } from './repo-map.js';
@@ -29,11 +31,10 @@ import type { AttemptSummary } from './context.js';
 import { readRelevantFiles } from './relevant-files.js';
 import { saveProgress, TRANSCRIPT_NAME, type CoderHeartbeat, type SavedProgress } from './progress.js';
 import { buildSystemPrompt } from './system-prompt.js';
-import { runToolCall, toolsFor, type ToolCaller } from './tools/registry.js';
+import { toolsFor, type ToolCaller } from './tools/registry.js';
 import type { InAttemptTests } from './tools/test-runner.js';
 import type { ToolContext } from './tools/types.js';
 
-const nudge = 'You replied without calling a tool. Use the tools to make the change, then call finish with a summary.';
 // The outputs the coder needs whole however long the attempt: the latest diff and the latest test run.
 const KEEP_LATEST_TOOLS = ['git_diff', 'run_tests'];
 
@@ -73,29 +74,14 @@ export interface RunCoderInput {
   extraSections?: { title: string; text: string }[];
   /** The worktree's listing (listRepoFiles), when the caller started it early; listed here otherwise. */
   repoFiles?: Promise<string[]>;
+  /** When a run counts as stuck (domain/no-progress.ts defaults when absent). */
+  noProgressLimits?: NoProgressLimits;
   /** How long an unreachable model server is waited for before the run fails (default DEFAULT_MODEL_WAIT_MS). */
   modelWaitMs?: number;
   /** Progress saved by an earlier try of this same run (`loadProgress`): continue after its last completed turn. */
   resume?: SavedProgress;
   heartbeat?: (details?: CoderHeartbeat) => void;
   signal?: AbortSignal;
-}
-
-/** Runs tool calls in order; stops at `finish` and returns its summary. */
-async function runToolCalls(
-  turn: AssistantTurn,
-  messages: ChatMessage[],
-  context: ToolContext,
-  caller: ToolCaller,
-  signal?: AbortSignal,
-) {
-  for (const call of turn.toolCalls) {
-    signal?.throwIfAborted();
-    const outcome = await runToolCall(call, context, caller);
-    messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content: outcome.reply });
-    if (outcome.finished) return outcome.finished;
-  }
-  return undefined;
 }
 
 /** Why the next turn may not run, or undefined while the allowance lasts. */
@@ -172,6 +158,8 @@ export async function runCoder(input: RunCoderInput): Promise<CoderResult> {
   // Only the goal and the latest evidence are left when the first message is fitted: past the window, no turn can run.
   if (!resumed) assertPromptFits(messages, plan, window);
   let refitted = false;
+  const toolNames = toolSpecs.map((spec) => spec.name);
+  let watch = startWatch();
   const context: ToolContext = {
     root: input.worktreePath,
     telemetry: { ...emptyTelemetry(), ...resumed?.progress.telemetry },
@@ -277,13 +265,17 @@ export async function runCoder(input: RunCoderInput): Promise<CoderResult> {
     }
     turnsConsumed += 1;
     if (turn.model !== undefined && turn.model !== askedModel) answeredBy.add(turn.model);
+    turn = withTextToolCalls(turn, toolNames, step, context);
     messages.push({ role: 'assistant', content: turn.content, toolCalls: turn.toolCalls });
 
-    const finished = await runToolCalls(turn, messages, context, caller, signal);
-    if (turn.toolCalls.length === 0) messages.push({ role: 'user', content: nudge });
-    await saveTranscript(step, finished?.summary);
+    const maxTokens = input.provider.maxTokens;
+    const { finished, facts } = await runTurnCalls({ turn, messages, context, caller, maxTokens, signal });
+    await saveTranscript(step, finished);
     input.heartbeat?.({ step, transcriptPath, telemetry: { ...telemetry } });
-    if (finished) return result('finished', finished.summary);
+    if (finished !== undefined) return result('finished', finished);
+    const watched = watchTurn(watch, facts, input.noProgressLimits);
+    watch = watched.watch;
+    if (watched.stop) return result('model_error', '', watched.stop, 'CoderStuck');
   }
   return result('max_steps', '', `max steps (${input.maxSteps}) reached without finish`);
 }
