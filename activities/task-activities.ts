@@ -27,6 +27,7 @@ import { commitThenRemove } from './git/commit-then-remove.js';
 import { readClaimHistory, takeClaimMemoryRead } from './learning/project-memory.js';
 import { loadAgent } from './models/agent-registry.js';
 import { judgeWithModel, reviewWithModel } from './models/model-verdicts.js';
+import { contextWindowSetting, contextWindowSettingNames, positiveNumber } from './models/provider-env.js';
 import { createModelProvider } from './models/router.js';
 import { reviewChanges } from './review/index.js';
 import { resolveSecretValues, scrubForSink } from './secret-values.js';
@@ -191,6 +192,9 @@ export function createTaskActivities(deps: ActivityDeps) {
           extraSections: learning.sections,
           repoFiles,
           resume,
+          modelWaitMs: positiveNumber(process.env.TASKLOOP_MODEL_WAIT_MS),
+          contextWindow: contextWindowSetting('coder', process.env, agent.parameters.contextWindow),
+          contextWindowNames: contextWindowSettingNames('coder'),
           ...activityContext(),
         });
         const coder = {

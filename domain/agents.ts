@@ -23,7 +23,13 @@ export const agentVersionSchema = z.strictObject({
   /** The role's model when neither flags, the task spec nor the config choose one. */
   model: z.string().regex(modelSpecPattern).optional(),
   parameters: z
-    .strictObject({ temperature: z.number().min(0).max(2).optional(), maxTokens: z.number().int().min(1).optional() })
+    .strictObject({
+      temperature: z.number().min(0).max(2).optional(),
+      /** The output limit each request sends (domain/model-limits.ts has the role's default). */
+      maxTokens: z.number().int().min(1).optional(),
+      /** The model's context window in tokens, when its server does not say (llama.cpp and Ollama do). */
+      contextWindow: z.number().int().min(256).optional(),
+    })
     .default(() => ({})),
   description: z.string().optional(),
   /** What this version may do; the role's defaults when absent (see domain/capabilities.ts). */

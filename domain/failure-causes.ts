@@ -28,8 +28,11 @@ export const causeKinds = [
   'ModelMalformed',
   'ModelScriptExhausted',
   'ModelConfig',
+  'ModelServerDown',
+  'ContextOverflow',
   // coder
   'CoderOutOfSteps',
+  'CoderStuck',
   'ContextMissing',
   'BudgetExhausted',
   'CapabilityMissing',
@@ -100,7 +103,14 @@ export const causeTable: readonly CauseRow[] = [
   row('ModelMalformed', 'model_problem', 'new_attempt'),
   row('ModelScriptExhausted', 'model_problem', 'new_attempt'),
   row('ModelConfig', 'environment_problem', 'fail'),
+  // The coder already waited out the server for its bound (minutes): re-running the node would wait as long again.
+  row('ModelServerDown', 'environment_problem', 'fail'),
+  // The prompt was fitted to the window and still did not fit: no attempt changes that, a setting does (the message
+  // names the window, the prompt size and the setting), so it fails at once rather than as a context_problem.
+  row('ContextOverflow', 'environment_problem', 'fail'),
   row('CoderOutOfSteps', 'model_problem', 'new_attempt'),
+  // The same call repeated, steps without a change or a test run, or cut-off calls again and again: the model is stuck.
+  row('CoderStuck', 'model_problem', 'new_attempt'),
   row('ContextMissing', 'context_problem', 'new_attempt'),
   row('BudgetExhausted', 'budget_exhausted', 'fail'),
   row('CapabilityMissing', 'missing_capability', 'fail'),

@@ -38,6 +38,14 @@ export interface CoderTelemetry {
   inAttemptTestRuns?: number;
   /** Tool calls refused because the agent version lacks the tool's capability. */
   refusedToolCalls?: number;
+  /** Model requests that failed (error, timeout, unreachable); each is in `modelRequests` too. */
+  failedModelRequests?: number;
+  /** Waits for an unreachable or restarting model server (apart from the node's re-runs). */
+  modelServerWaits?: number;
+  /** Tool calls the model wrote as text (a JSON object or fenced block) rather than as `tool_calls`. */
+  textToolCalls?: number;
+  /** Tool calls whose arguments were not a JSON object (cut off by the output limit, say), answered with a request for a shorter one. */
+  truncatedToolCalls?: number;
 }
 
 export interface CoderResult {
@@ -57,6 +65,8 @@ export interface CoderResult {
   skillsOffered?: string[];
   /** Why it did not finish, typed (classed by domain/failure-causes.ts). */
   cause?: FailureCause;
+  /** The models the server said answered, when one differs from the model asked for (a local server answers as its own). */
+  answeredBy?: string[];
 }
 
 export type TestOutcome = 'passed' | 'failed' | 'error';

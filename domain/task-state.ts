@@ -7,6 +7,7 @@ import type { FailureClass } from './failure-class.js';
 import type {
   AttemptSummary,
   CoderResult,
+  CoderTelemetry,
   CommitResult,
   JudgeResult,
   ReviewResult,
@@ -41,6 +42,11 @@ export interface AttemptRecord {
   /** What this attempt's context adapted, and why (from earlier attempts and similar tasks). */
   adaptations?: Adaptation[];
   coder?: Omit<CoderResult, 'changedFiles'> & { changedFiles: string[] };
+  /**
+   * What the coder spent when its node failed without a result (a model server down, a timeout): the last failure's
+   * count, which holds the earlier failed runs' too (each run resumes from the saved progress). `coder` wins once set.
+   */
+  coderSpent?: CoderTelemetry;
   test?: TestRunResult;
   review?: ReviewResult;
   judge?: JudgeResult;
@@ -139,14 +145,20 @@ export function summarizeAttempt(record: AttemptRecord): AttemptSummary {
 export function collectModelUsage(attempts: readonly AttemptRecord[], defaultCoderModel: string): ModelUsage[] {
   return attempts.flatMap((record) => {
     const usages: ModelUsage[] = [];
-    if (record.coder) {
-      const { modelRequests, inputTokens, outputTokens } = record.coder.telemetry;
+    const coderTelemetry = coderTelemetryOf(record);
+    if (coderTelemetry) {
+      const { modelRequests, inputTokens, outputTokens } = coderTelemetry;
       usages.push({ modelSpec: record.coderModel ?? defaultCoderModel, modelRequests, inputTokens, outputTokens });
     }
     if (record.review?.modelUsage) usages.push(record.review.modelUsage);
     if (record.judge?.modelUsage) usages.push(record.judge.modelUsage);
     return usages;
   });
+}
+
+/** What an attempt's coder spent: its result's telemetry, else what its failed runs carried. */
+export function coderTelemetryOf(record: AttemptRecord): CoderTelemetry | undefined {
+  return record.coder?.telemetry ?? record.coderSpent;
 }
 
 /** The agent versions whose work an attempt holds, for the commit record (e.g. `coder/coder-1`). */

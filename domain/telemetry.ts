@@ -15,6 +15,10 @@ export function emptyTelemetry(): CoderTelemetry {
     outputTokens: 0,
     inAttemptTestRuns: 0,
     refusedToolCalls: 0,
+    failedModelRequests: 0,
+    modelServerWaits: 0,
+    textToolCalls: 0,
+    truncatedToolCalls: 0,
   };
 }
 
@@ -32,6 +36,10 @@ export function addTelemetry(a: CoderTelemetry, b: CoderTelemetry): CoderTelemet
     outputTokens: a.outputTokens + b.outputTokens,
     inAttemptTestRuns: (a.inAttemptTestRuns ?? 0) + (b.inAttemptTestRuns ?? 0),
     refusedToolCalls: (a.refusedToolCalls ?? 0) + (b.refusedToolCalls ?? 0),
+    failedModelRequests: (a.failedModelRequests ?? 0) + (b.failedModelRequests ?? 0),
+    modelServerWaits: (a.modelServerWaits ?? 0) + (b.modelServerWaits ?? 0),
+    textToolCalls: (a.textToolCalls ?? 0) + (b.textToolCalls ?? 0),
+    truncatedToolCalls: (a.truncatedToolCalls ?? 0) + (b.truncatedToolCalls ?? 0),
   };
 }
 
@@ -50,6 +58,10 @@ export interface TelemetrySummary {
   output_tokens: number;
   in_attempt_test_runs: number;
   refused_tool_calls: number;
+  failed_model_requests: number;
+  model_server_waits: number;
+  text_tool_calls: number;
+  truncated_tool_calls: number;
 }
 
 /** Sums telemetry and derives the original loop's rates; a rate whose denominator is 0 is 0. */
@@ -72,6 +84,10 @@ export function summarizeTelemetry(
     output_tokens: total.outputTokens,
     in_attempt_test_runs: total.inAttemptTestRuns ?? 0,
     refused_tool_calls: total.refusedToolCalls ?? 0,
+    failed_model_requests: total.failedModelRequests ?? 0,
+    model_server_waits: total.modelServerWaits ?? 0,
+    text_tool_calls: total.textToolCalls ?? 0,
+    truncated_tool_calls: total.truncatedToolCalls ?? 0,
   };
 }
 

@@ -19,12 +19,19 @@ export interface CoderProgress {
   changedFiles: string[];
   /** The finish summary, when the last turn called finish (a resumed run then returns at once). */
   finished?: string;
+  /** Models the server said answered that differ from the one asked for. */
+  answeredBy?: string[];
 }
 
-/** Heartbeat details of the coder activity: the last completed step and where its transcript is. */
+/**
+ * Heartbeat details of the coder activity: the last completed step, where its transcript is, and what it has spent
+ * so far with the last model error (`taskloop status` shows them while the node runs).
+ */
 export interface CoderHeartbeat {
   step: number;
   transcriptPath: string;
+  telemetry?: CoderTelemetry;
+  lastModelError?: string;
 }
 
 /** Saves the transcript (for people) and the progress with its own copy of the messages (one atomic file to resume from). */
@@ -68,7 +75,8 @@ export async function loadProgress(transcriptPath: string): Promise<SavedProgres
       await readText(path.join(path.dirname(transcriptPath), PROGRESS_NAME)),
     ) as CoderProgress & { messages: ChatMessage[] };
     const { messages, ...progress } = saved;
-    if (!Number.isInteger(progress.step) || progress.step < 1 || !Array.isArray(messages)) return undefined;
+    // Step 0 is a run whose first call failed: resumed for its counts (the failed requests stay counted).
+    if (!Number.isInteger(progress.step) || progress.step < 0 || !Array.isArray(messages)) return undefined;
     return { messages, progress };
   } catch {
     // A missing or half-written file means there is nothing safe to resume from: start over.

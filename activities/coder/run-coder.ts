@@ -8,26 +8,33 @@ import { causeOfCoderResult } from '../../domain/node-causes.js';
 import type { ArtifactRef, CoderResult } from '../../domain/records.js';
 import { scrubSecrets, scrubText } from '../../domain/secrets.js';
 import { emptyTelemetry } from '../../domain/telemetry.js';
-import { estimateUsage } from '../models/estimate-tokens.js';
+import { DEFAULT_MODEL_WAIT_MS } from '../../domain/model-wait.js';
+import { startWatch, watchTurn, type NoProgressLimits } from '../../domain/no-progress.js';
 import { ModelProblem } from '../models/types.js';
 import type { AssistantTurn, ChatMessage, ModelProvider } from '../models/types.js';
-import { abortable } from './abortable.js';
+import {
+  assertPromptFits,
+  contextOverflow,
+  isContextOverflow,
+  planCoderContext,
+  promptTokensOf,
+  tightenPlan,
+  toolTokensOf,
+  type ContextInputs,
+} from './context-window.js';
+import { callModel } from './model-call.js';
+import { runTurnCalls, withTextToolCalls } from './turn-calls.js';
+import { withSpending } from './spending.js';
 import { buildCoderMessages, buildRepoMap } from './context.js';
 import { listRepoFiles } from './repo-map.js';
 import type { AttemptSummary } from './context.js';
 import { readRelevantFiles } from './relevant-files.js';
 import { saveProgress, TRANSCRIPT_NAME, type CoderHeartbeat, type SavedProgress } from './progress.js';
 import { buildSystemPrompt } from './system-prompt.js';
-import { HEARTBEAT_INTERVAL_MS } from '../heartbeat-while.js';
-import { runToolCall, toolsFor, type ToolCaller } from './tools/registry.js';
+import { toolsFor, type ToolCaller } from './tools/registry.js';
 import type { InAttemptTests } from './tools/test-runner.js';
 import type { ToolContext } from './tools/types.js';
 
-const nudge = 'You replied without calling a tool. Use the tools to make the change, then call finish with a summary.';
-// Long model calls keep the activity alive, and let a cancel reach it within about a second (heartbeat-while.ts).
-const CALL_HEARTBEAT_MS = HEARTBEAT_INTERVAL_MS;
-/** Default context budget of one request, in estimated tokens (the transcript shrinks to stay within it). */
-export const DEFAULT_MODEL_CONTEXT_TOKENS = 64_000;
 // The outputs the coder needs whole however long the attempt: the latest diff and the latest test run.
 const KEEP_LATEST_TOOLS = ['git_diff', 'run_tests'];
 
@@ -57,33 +64,24 @@ export interface RunCoderInput {
   agent?: { label: string; capabilities: readonly Capability[] };
   /** How run_tests runs the task's tests; without it run_tests replies that there is no test command. */
   tests?: InAttemptTests;
-  /** Most estimated tokens one request may hold; older tool outputs shrink to stay within it. */
+  /** Most estimated tokens one request may hold, fixed (tests); by default from the context window's plan. */
   maxContextTokens?: number;
+  /** The context window a person set (variable or agent version), used when the server does not report one. */
+  contextWindow?: { tokens: number; name: string };
+  /** The settings that change the window, named when the prompt does not fit. */
+  contextWindowNames?: string[];
   /** Titled context sections from learning (skills, adaptations). */
   extraSections?: { title: string; text: string }[];
   /** The worktree's listing (listRepoFiles), when the caller started it early; listed here otherwise. */
   repoFiles?: Promise<string[]>;
+  /** When a run counts as stuck (domain/no-progress.ts defaults when absent). */
+  noProgressLimits?: NoProgressLimits;
+  /** How long an unreachable model server is waited for before the run fails (default DEFAULT_MODEL_WAIT_MS). */
+  modelWaitMs?: number;
   /** Progress saved by an earlier try of this same run (`loadProgress`): continue after its last completed turn. */
   resume?: SavedProgress;
   heartbeat?: (details?: CoderHeartbeat) => void;
   signal?: AbortSignal;
-}
-
-/** Runs tool calls in order; stops at `finish` and returns its summary. */
-async function runToolCalls(
-  turn: AssistantTurn,
-  messages: ChatMessage[],
-  context: ToolContext,
-  caller: ToolCaller,
-  signal?: AbortSignal,
-) {
-  for (const call of turn.toolCalls) {
-    signal?.throwIfAborted();
-    const outcome = await runToolCall(call, context, caller);
-    messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content: outcome.reply });
-    if (outcome.finished) return outcome.finished;
-  }
-  return undefined;
 }
 
 /** Why the next turn may not run, or undefined while the allowance lasts. */
@@ -99,19 +97,12 @@ function overAllowance(telemetry: ToolContext['telemetry'], allowance: CoderAllo
   return undefined;
 }
 
-/** Awaits `promise`, heartbeating every CALL_HEARTBEAT_MS so a slow model does not look like a lost worker. */
-async function withHeartbeat<T>(promise: Promise<T>, beat: (() => void) | undefined): Promise<T> {
-  if (!beat) return promise;
-  const timer = setInterval(beat, CALL_HEARTBEAT_MS);
-  try {
-    return await promise;
-  } finally {
-    clearInterval(timer);
-  }
-}
-
 /** The system prompt and the first user message: goal, repo map, relevant files, earlier attempts, hint. */
-async function firstMessages(input: RunCoderInput, systemPrompt: string): Promise<ChatMessage[]> {
+async function firstMessages(
+  input: RunCoderInput,
+  systemPrompt: string,
+  maxContextTokens: number,
+): Promise<ChatMessage[]> {
   const { worktreePath, goal, hint, previousAttempts } = input;
   // One listing of the worktree for both (a git process; tens of ms on a large repository).
   const files = await (input.repoFiles ?? listRepoFiles(worktreePath));
@@ -128,6 +119,7 @@ async function firstMessages(input: RunCoderInput, systemPrompt: string): Promis
     secretValues: input.secretValues,
     systemPrompt,
     extraSections: input.extraSections,
+    maxContextTokens,
   });
 }
 
@@ -152,7 +144,22 @@ export async function runCoder(input: RunCoderInput): Promise<CoderResult> {
     : { agent: 'coder/builtin', capabilities: defaultCapabilities.coder };
   const tools = toolsFor(caller.capabilities);
   const toolSpecs = tools.map((tool) => tool.spec);
-  const messages = resumed?.messages ?? (await firstMessages(input, buildSystemPrompt(tools, input.systemPrompt)));
+  const systemPrompt = buildSystemPrompt(tools, input.systemPrompt);
+  const window: ContextInputs = {
+    provider: input.provider,
+    setting: input.contextWindow,
+    settingNames: input.contextWindowNames ?? [],
+    systemPrompt,
+    tools: toolSpecs,
+    signal,
+  };
+  let plan = await planCoderContext(window);
+  const messages = resumed?.messages ?? (await firstMessages(input, systemPrompt, plan.firstMessageBudget));
+  // Only the goal and the latest evidence are left when the first message is fitted: past the window, no turn can run.
+  if (!resumed) assertPromptFits(messages, plan, window);
+  let refitted = false;
+  const toolNames = toolSpecs.map((spec) => spec.name);
+  let watch = startWatch();
   const context: ToolContext = {
     root: input.worktreePath,
     telemetry: { ...emptyTelemetry(), ...resumed?.progress.telemetry },
@@ -161,6 +168,10 @@ export async function runCoder(input: RunCoderInput): Promise<CoderResult> {
     tests: input.tests,
   };
   const { telemetry } = context;
+  // The model the spec asks for (`openai:gemma` asks for `gemma`); a reply naming another is recorded.
+  const askedModel = input.provider.spec.slice(input.provider.spec.indexOf(':') + 1);
+  const answeredBy = new Set<string>(resumed?.progress.answeredBy ?? []);
+  let lastError: string | undefined;
   let turnsConsumed = resumed?.progress.turnsConsumed ?? 0;
   let transcript: ArtifactRef | undefined;
   const transcriptPath = path.join(input.artifactDir, TRANSCRIPT_NAME);
@@ -170,6 +181,7 @@ export async function runCoder(input: RunCoderInput): Promise<CoderResult> {
       turnsConsumed,
       telemetry,
       changedFiles: [...context.changedFiles],
+      ...(answeredBy.size > 0 ? { answeredBy: [...answeredBy] } : {}),
       ...(finished === undefined ? {} : { finished }),
     };
     transcript = await saveProgress({ dir: input.artifactDir, hostId: input.hostId, messages, progress, secretValues });
@@ -191,6 +203,7 @@ export async function runCoder(input: RunCoderInput): Promise<CoderResult> {
       telemetry,
       turnsConsumed,
       transcript,
+      ...(answeredBy.size > 0 ? { answeredBy: [...answeredBy] } : {}),
       ...(status === 'finished'
         ? {}
         : { cause: causeOfCoderResult({ status, reason: scrubbed, changedFiles, cause: typed }) }),
@@ -210,35 +223,59 @@ export async function runCoder(input: RunCoderInput): Promise<CoderResult> {
     }
     // Tool replies carry file contents: scrub before the provider sees them.
     const request = boundTranscript(scrubSecrets(messages, secretValues), {
-      maxTokens: input.maxContextTokens ?? DEFAULT_MODEL_CONTEXT_TOKENS,
+      maxTokens: input.maxContextTokens ?? plan.promptBudget - toolTokensOf(toolSpecs),
       keepLatest: KEEP_LATEST_TOOLS,
       pointer: (index) => `message ${index} of the transcript ${transcriptPath}`,
     });
-    const beat = input.heartbeat && (() => input.heartbeat?.({ step: step - 1, transcriptPath }));
+    const beat = (lastModelError?: string) => {
+      if (lastModelError !== undefined) lastError = scrubText(lastModelError, secretValues);
+      input.heartbeat?.({ step: step - 1, transcriptPath, telemetry: { ...telemetry }, lastModelError: lastError });
+    };
     let turn: AssistantTurn;
     try {
-      turn = await withHeartbeat(
-        abortable(input.provider.complete({ role: 'coder', messages: request, tools: toolSpecs }), signal),
-        beat,
-      );
+      turn = await callModel({
+        provider: input.provider,
+        request: { role: 'coder', messages: request, tools: toolSpecs },
+        telemetry,
+        waitBoundMs: input.modelWaitMs ?? DEFAULT_MODEL_WAIT_MS,
+        heartbeat: beat,
+        signal,
+      });
     } catch (error) {
-      // Only the model's own failure becomes a result; infrastructure failures are Temporal's to retry.
-      if (!(error instanceof ModelProblem)) throw error;
+      // The server's window is smaller than planned: fit to what it said, once, and ask again.
+      if (isContextOverflow(error) && !refitted) {
+        refitted = true;
+        plan = tightenPlan(plan, error.message, window);
+        if (messages.length === 2 && !resumed)
+          messages.splice(0, 2, ...(await firstMessages(input, systemPrompt, plan.firstMessageBudget)));
+        step -= 1;
+        continue;
+      }
+      // The failed call is counted: saved so a retry of the node resumes with it, and carried on the failure.
       await saveTranscript(step - 1);
+      if (isContextOverflow(error))
+        throw withSpending(
+          contextOverflow(plan, promptTokensOf(request, toolSpecs), window, error.message),
+          telemetry,
+          signal,
+        );
+      // Only the model's own failure becomes a result; infrastructure failures are Temporal's to retry.
+      if (!(error instanceof ModelProblem)) throw withSpending(error, telemetry, signal);
       return result('model_error', '', error.message, error.causeKind);
     }
     turnsConsumed += 1;
-    const usage = turn.usage ?? estimateUsage(request, turn);
-    telemetry.modelRequests += 1;
-    telemetry.inputTokens += usage.inputTokens;
-    telemetry.outputTokens += usage.outputTokens;
+    if (turn.model !== undefined && turn.model !== askedModel) answeredBy.add(turn.model);
+    turn = withTextToolCalls(turn, toolNames, step, context);
     messages.push({ role: 'assistant', content: turn.content, toolCalls: turn.toolCalls });
 
-    const finished = await runToolCalls(turn, messages, context, caller, signal);
-    if (turn.toolCalls.length === 0) messages.push({ role: 'user', content: nudge });
-    await saveTranscript(step, finished?.summary);
-    input.heartbeat?.({ step, transcriptPath });
-    if (finished) return result('finished', finished.summary);
+    const maxTokens = input.provider.maxTokens;
+    const { finished, facts } = await runTurnCalls({ turn, messages, context, caller, maxTokens, signal });
+    await saveTranscript(step, finished);
+    input.heartbeat?.({ step, transcriptPath, telemetry: { ...telemetry } });
+    if (finished !== undefined) return result('finished', finished);
+    const watched = watchTurn(watch, facts, input.noProgressLimits);
+    watch = watched.watch;
+    if (watched.stop) return result('model_error', '', watched.stop, 'CoderStuck');
   }
   return result('max_steps', '', `max steps (${input.maxSteps}) reached without finish`);
 }

@@ -1,7 +1,8 @@
 // The `anthropic:<model>` provider: the Anthropic Messages API with tool use, through `@anthropic-ai/sdk` with
 // its own retries off.
 import Anthropic from '@anthropic-ai/sdk';
-import { missingKey, toProviderFailure, type FaultContext, type ProviderFault } from './provider-errors.js';
+import { callContext, callSettings, maxTokensOf } from './call-settings.js';
+import { missingKey, toProviderFailure, type ProviderFault } from './provider-errors.js';
 import type { ProviderEndpoint } from './provider-env.js';
 import { ModelProblem } from './types.js';
 import type {
@@ -10,11 +11,11 @@ import type {
   CompletionRequest,
   ModelParameters,
   ModelProvider,
+  ModelRole,
   ToolCall,
 } from './types.js';
 
 const ANTHROPIC_URL = 'https://api.anthropic.com';
-const DEFAULT_MAX_TOKENS = 4096;
 
 type Block =
   | { type: 'text'; text: string }
@@ -54,7 +55,16 @@ export function toAnthropicMessages(messages: readonly ChatMessage[]): { system:
 interface RawReply {
   content?: unknown;
   usage?: { input_tokens?: number; output_tokens?: number };
+  model?: unknown;
+  stop_reason?: unknown;
 }
+
+const stopReasons: Record<string, AssistantTurn['finishReason']> = {
+  end_turn: 'stop',
+  stop_sequence: 'stop',
+  max_tokens: 'length',
+  tool_use: 'tool_calls',
+};
 
 /** Reads one Messages API reply; no content array, or no text and no tool use, is a ModelProblem. */
 export function readMessage(reply: unknown, spec: string): AssistantTurn {
@@ -82,13 +92,17 @@ export function readMessage(reply: unknown, spec: string): AssistantTurn {
     });
   }
   const text = texts.join('\n');
-  if (text.trim() === '' && toolCalls.length === 0)
+  const raw = reply as RawReply;
+  const finishReason = typeof raw.stop_reason === 'string' ? (stopReasons[raw.stop_reason] ?? 'other') : undefined;
+  if (text.trim() === '' && toolCalls.length === 0 && finishReason !== 'length')
     throw new ModelProblem(`the reply of ${spec} was empty (no text, no tool use)`);
-  const usage = (reply as RawReply).usage;
+  const usage = raw.usage;
   return {
     content: text,
     toolCalls,
     ...(usage ? { usage: { inputTokens: usage.input_tokens ?? 0, outputTokens: usage.output_tokens ?? 0 } } : {}),
+    ...(typeof raw.model === 'string' && raw.model !== '' ? { model: raw.model } : {}),
+    ...(finishReason ? { finishReason } : {}),
   };
 }
 
@@ -107,7 +121,7 @@ function toFault(error: unknown): ProviderFault | undefined {
 /** Creates the provider for `model` on the server of `endpoint`. */
 export function createAnthropicProvider(options: {
   model: string;
-  role: string;
+  role: ModelRole;
   endpoint: ProviderEndpoint;
   parameters?: ModelParameters;
 }): ModelProvider {
@@ -116,46 +130,42 @@ export function createAnthropicProvider(options: {
   const baseURL = endpoint.baseURL ?? ANTHROPIC_URL;
   if (!endpoint.apiKey && !endpoint.baseURL)
     throw missingKey(spec, options.role, endpoint.keyVariable, endpoint.baseVariable);
-  const client = new Anthropic({
-    baseURL,
-    apiKey: endpoint.apiKey ?? 'no-key',
-    maxRetries: 0,
-    timeout: endpoint.timeoutMs,
-  });
-  const context: FaultContext = {
-    spec,
-    role: options.role,
-    baseURL,
-    keyVariable: endpoint.keyVariable,
-    timeoutMs: endpoint.timeoutMs,
-  };
+  const client = new Anthropic({ baseURL, apiKey: endpoint.apiKey ?? 'no-key', maxRetries: 0 });
+  const maxTokens = maxTokensOf(options.role, options.parameters);
+  const base = { spec, role: options.role, baseURL, keyVariable: endpoint.keyVariable };
 
   return {
     spec,
+    maxTokens,
+    baseURL,
     async complete(request: CompletionRequest): Promise<AssistantTurn> {
       const { system, turns } = toAnthropicMessages(request.messages);
+      const settings = callSettings(request, maxTokens, endpoint);
       let reply: unknown;
       try {
-        reply = await client.messages.create({
-          model,
-          max_tokens: options.parameters?.maxTokens ?? DEFAULT_MAX_TOKENS,
-          ...(system === '' ? {} : { system }),
-          messages: turns as Anthropic.MessageParam[],
-          ...(request.tools.length === 0
-            ? {}
-            : {
-                tools: request.tools.map((tool) => ({
-                  name: tool.name,
-                  description: tool.description,
-                  input_schema: tool.parameters as Anthropic.Tool.InputSchema,
-                })),
-              }),
-          ...(options.parameters?.temperature === undefined ? {} : { temperature: options.parameters.temperature }),
-        });
+        reply = await client.messages.create(
+          {
+            model,
+            max_tokens: maxTokens,
+            ...(system === '' ? {} : { system }),
+            messages: turns as Anthropic.MessageParam[],
+            ...(request.tools.length === 0
+              ? {}
+              : {
+                  tools: request.tools.map((tool) => ({
+                    name: tool.name,
+                    description: tool.description,
+                    input_schema: tool.parameters as Anthropic.Tool.InputSchema,
+                  })),
+                }),
+            ...(options.parameters?.temperature === undefined ? {} : { temperature: options.parameters.temperature }),
+          },
+          { signal: request.signal, timeout: settings.timeoutMs },
+        );
       } catch (error) {
         const fault = toFault(error);
         if (!fault) throw error;
-        throw toProviderFailure(fault, context, Date.now());
+        throw toProviderFailure(fault, callContext(base, settings), Date.now());
       }
       return readMessage(reply, spec);
     },

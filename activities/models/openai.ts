@@ -2,8 +2,10 @@
 // LM Studio, OpenRouter) with tool calling, through the `openai` SDK with its own retries off.
 import OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
-import { missingKey, toProviderFailure, type FaultContext, type ProviderFault } from './provider-errors.js';
+import { callContext, callSettings, maxTokensOf } from './call-settings.js';
+import { missingKey, toProviderFailure, type ProviderFault } from './provider-errors.js';
 import type { ProviderEndpoint } from './provider-env.js';
+import { readServerContextWindow } from './server-context.js';
 import { ModelProblem } from './types.js';
 import type {
   AssistantTurn,
@@ -11,6 +13,7 @@ import type {
   CompletionRequest,
   ModelParameters,
   ModelProvider,
+  ModelRole,
   ToolCall,
   ToolSpec,
 } from './types.js';
@@ -49,41 +52,47 @@ function toOpenAITool(tool: ToolSpec): ChatCompletionTool {
   };
 }
 
-function parseArguments(text: string | undefined, name: string): Record<string, unknown> {
-  if (text === undefined || text.trim() === '') return {};
-  let value: unknown;
+/** The arguments as an object, or the raw text when they are not one (cut off by the output limit, say). */
+function parseArguments(text: string | undefined): Pick<ToolCall, 'arguments' | 'invalidArguments'> {
+  if (text === undefined || text.trim() === '') return { arguments: {} };
   try {
-    value = JSON.parse(text);
+    const value: unknown = JSON.parse(text);
+    if (typeof value === 'object' && value !== null && !Array.isArray(value))
+      return { arguments: value as Record<string, unknown> };
   } catch {
-    throw new ModelProblem(`malformed JSON in the arguments of tool call ${name}: ${text.slice(0, 200)}`);
+    // Falls through: the coder answers the call with a request for a shorter one.
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new ModelProblem(`the arguments of tool call ${name} are not a JSON object: ${text.slice(0, 200)}`);
-  }
-  return value as Record<string, unknown>;
+  return { arguments: {}, invalidArguments: text };
 }
+
+const finishReasons: Record<string, AssistantTurn['finishReason']> = {
+  stop: 'stop',
+  length: 'length',
+  tool_calls: 'tool_calls',
+};
 
 /** Reads one completion into an assistant turn; a reply without choices or with nothing in it is a ModelProblem. */
 export function readCompletion(completion: unknown, spec: string): AssistantTurn {
-  const choice = (completion as Partial<ChatCompletion> | null)?.choices?.[0];
-  if (!choice?.message) throw new ModelProblem(`the reply of ${spec} had no choices (malformed reply)`);
+  const reply = completion as Partial<ChatCompletion> | null;
+  const choice = reply?.choices?.[0];
+  if (!reply || !choice?.message) throw new ModelProblem(`the reply of ${spec} had no choices (malformed reply)`);
   const toolCalls: ToolCall[] = (choice.message.tool_calls ?? []).map((call, index) => {
     if (call.type !== 'function')
       throw new ModelProblem(`the reply of ${spec} has a tool call of unknown type ${String(call.type)}`);
-    return {
-      id: call.id || `call_${index}`,
-      name: call.function.name,
-      arguments: parseArguments(call.function.arguments, call.function.name),
-    };
+    return { id: call.id || `call_${index}`, name: call.function.name, ...parseArguments(call.function.arguments) };
   });
   const content = choice.message.content ?? '';
-  if (content.trim() === '' && toolCalls.length === 0)
+  const finishReason = choice.finish_reason ? (finishReasons[choice.finish_reason] ?? 'other') : undefined;
+  // A reply cut by the limit before any text is the limit's doing, not an empty reply: the coder says so.
+  if (content.trim() === '' && toolCalls.length === 0 && finishReason !== 'length')
     throw new ModelProblem(`the reply of ${spec} was empty (no text, no tool call)`);
-  const usage = (completion as ChatCompletion).usage;
+  const usage = reply.usage;
   return {
     content,
     toolCalls,
     ...(usage ? { usage: { inputTokens: usage.prompt_tokens ?? 0, outputTokens: usage.completion_tokens ?? 0 } } : {}),
+    ...(typeof reply.model === 'string' && reply.model !== '' ? { model: reply.model } : {}),
+    ...(finishReason ? { finishReason } : {}),
   };
 }
 
@@ -99,10 +108,19 @@ function toFault(error: unknown): ProviderFault | undefined {
   return undefined;
 }
 
+type LimitField = 'max_tokens' | 'max_completion_tokens';
+
+/** A 400 saying the server wants the other output-limit field (OpenAI's newer models refuse `max_tokens`). */
+function otherLimitField(error: unknown, field: LimitField): LimitField | undefined {
+  if (!(error instanceof OpenAI.APIError) || error.status !== 400) return undefined;
+  const other: LimitField = field === 'max_tokens' ? 'max_completion_tokens' : 'max_tokens';
+  return error.message.includes(field) && error.message.includes(other) ? other : undefined;
+}
+
 /** Creates the provider for `model` on the server of `endpoint`. */
 export function createOpenAIProvider(options: {
   model: string;
-  role: string;
+  role: ModelRole;
   endpoint: ProviderEndpoint;
   parameters?: ModelParameters;
 }): ModelProvider {
@@ -115,34 +133,51 @@ export function createOpenAIProvider(options: {
     baseURL,
     apiKey: endpoint.apiKey ?? (endpoint.baseURL ? NO_KEY : undefined),
     maxRetries: 0,
-    timeout: endpoint.timeoutMs,
   });
-  const context: FaultContext = {
-    spec,
-    role: options.role,
-    baseURL,
-    keyVariable: endpoint.keyVariable,
-    timeoutMs: endpoint.timeoutMs,
-  };
+  const maxTokens = maxTokensOf(options.role, options.parameters);
+  // OpenAI's own API takes the newer field; compatible servers (llama.cpp, Ollama, vLLM) the older one. A 400 naming
+  // the other field switches, once, for the provider's life.
+  let limitField: LimitField = endpoint.baseURL ? 'max_tokens' : 'max_completion_tokens';
+  const base = { spec, role: options.role, baseURL, keyVariable: endpoint.keyVariable };
+  let contextWindow: Promise<number | undefined> | undefined;
+
+  const send = (request: CompletionRequest, timeout: number) =>
+    client.chat.completions.create(
+      {
+        model,
+        messages: request.messages.map(toOpenAIMessage),
+        ...(request.tools.length === 0 ? {} : { tools: request.tools.map(toOpenAITool) }),
+        ...(options.parameters?.temperature === undefined ? {} : { temperature: options.parameters.temperature }),
+        [limitField]: maxTokens,
+      },
+      { signal: request.signal, timeout },
+    );
 
   return {
     spec,
+    maxTokens,
+    baseURL,
     async complete(request: CompletionRequest): Promise<AssistantTurn> {
+      const settings = callSettings(request, maxTokens, endpoint);
       let completion: unknown;
       try {
-        completion = await client.chat.completions.create({
-          model,
-          messages: request.messages.map(toOpenAIMessage),
-          ...(request.tools.length === 0 ? {} : { tools: request.tools.map(toOpenAITool) }),
-          ...(options.parameters?.temperature === undefined ? {} : { temperature: options.parameters.temperature }),
-          ...(options.parameters?.maxTokens === undefined ? {} : { max_tokens: options.parameters.maxTokens }),
+        completion = await send(request, settings.timeoutMs).catch((error: unknown) => {
+          const other = otherLimitField(error, limitField);
+          if (!other) throw error;
+          limitField = other;
+          return send(request, settings.timeoutMs);
         });
       } catch (error) {
         const fault = toFault(error);
         if (!fault) throw error;
-        throw toProviderFailure(fault, context, Date.now());
+        throw toProviderFailure(fault, callContext(base, settings), Date.now());
       }
       return readCompletion(completion, spec);
+    },
+    serverContextWindow(signal?: AbortSignal) {
+      if (!endpoint.baseURL) return Promise.resolve(undefined);
+      contextWindow ??= readServerContextWindow({ baseURL, model, apiKey: endpoint.apiKey, signal });
+      return contextWindow;
     },
   };
 }

@@ -1,4 +1,5 @@
 // Where a provider finds its server and key: per-role variables first, then the vendor's standard ones.
+import { contextWindowVariables } from '../../domain/model-context.js';
 import { endpointVariables, type RemoteProviderName } from '../../domain/providers.js';
 import type { ModelRole } from './types.js';
 
@@ -11,12 +12,14 @@ export interface ProviderEndpoint {
   keyVariable: string;
   /** The vendor's base-URL variable (named in the missing-key error, for local servers that need no key). */
   baseVariable: string;
-  /** Milliseconds one model call may take before it counts as a timeout. */
-  timeoutMs: number;
+  /**
+   * Milliseconds one model call may take, when TASKLOOP_MODEL_TIMEOUT_MS fixes it; otherwise each call's timeout is
+   * derived from its output limit and `minTokensPerSecond` (domain/model-limits.ts).
+   */
+  timeoutMs?: number;
+  /** The slowest generation a call is given time for (TASKLOOP_MODEL_MIN_TOKENS_PER_SECOND), when set. */
+  minTokensPerSecond?: number;
 }
-
-/** Default per-call timeout; the coder heartbeats while it waits, so this may exceed the heartbeat timeout. */
-export const DEFAULT_MODEL_TIMEOUT_MS = 120_000;
 
 const rolePrefix: Record<ModelRole, string> = {
   coder: 'CODER',
@@ -40,7 +43,8 @@ function pick(env: Record<string, string | undefined>, names: string[]): { name:
 
 /**
  * Resolves the endpoint of `kind` for `role` from `env`: `TASKLOOP_<ROLE>_<VENDOR>_BASE_URL|API_KEY`, then
- * `<VENDOR>_BASE_URL|API_KEY`; the timeout from `TASKLOOP_MODEL_TIMEOUT_MS`.
+ * `<VENDOR>_BASE_URL|API_KEY`; a fixed timeout from `TASKLOOP_MODEL_TIMEOUT_MS`, the speed floor from
+ * `TASKLOOP_MODEL_MIN_TOKENS_PER_SECOND`.
  */
 export function resolveEndpoint(
   kind: ProviderKind,
@@ -50,12 +54,36 @@ export function resolveEndpoint(
   const names = endpointVariables(kind);
   const baseURL = pick(env, [roleVariable(role, names.baseUrl), names.baseUrl]);
   const key = pick(env, [roleVariable(role, names.apiKey), names.apiKey]);
-  const timeout = Number(env.TASKLOOP_MODEL_TIMEOUT_MS);
+  const timeoutMs = positiveNumber(env.TASKLOOP_MODEL_TIMEOUT_MS);
+  const minTokensPerSecond = positiveNumber(env.TASKLOOP_MODEL_MIN_TOKENS_PER_SECOND);
   return {
     baseURL: baseURL?.value,
     apiKey: key?.value,
     keyVariable: key?.name ?? names.apiKey,
     baseVariable: names.baseUrl,
-    timeoutMs: Number.isInteger(timeout) && timeout > 0 ? timeout : DEFAULT_MODEL_TIMEOUT_MS,
+    ...(timeoutMs === undefined ? {} : { timeoutMs: Math.ceil(timeoutMs) }),
+    ...(minTokensPerSecond === undefined ? {} : { minTokensPerSecond }),
   };
 }
+
+/** A positive number from a variable, or undefined when unset or not one. */
+export function positiveNumber(value: string | undefined): number | undefined {
+  const parsed = Number(value);
+  return value !== undefined && value.trim() !== '' && Number.isFinite(parsed) && parsed > 0 ? parsed : undefined;
+}
+
+/** The context window a person set for `role`: the per-role variable, the global one, then the agent version's. */
+export function contextWindowSetting(
+  role: ModelRole,
+  env: Record<string, string | undefined>,
+  versionWindow?: number,
+): { tokens: number; name: string } | undefined {
+  for (const name of contextWindowVariables(rolePrefix[role])) {
+    const tokens = positiveNumber(env[name]);
+    if (tokens !== undefined) return { tokens: Math.floor(tokens), name };
+  }
+  return versionWindow === undefined ? undefined : { tokens: versionWindow, name: "the agent version's contextWindow" };
+}
+
+/** The names a person can set the window of `role` by, for messages. */
+export const contextWindowSettingNames = (role: ModelRole): string[] => contextWindowVariables(rolePrefix[role]);

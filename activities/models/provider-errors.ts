@@ -1,6 +1,7 @@
 // Turns a provider's HTTP or network failure into what Temporal should do with it: retry after the server's
 // Retry-After, retry with backoff, or stop (bad key). The SDKs' own retries are off, so this is the only policy.
 import { ApplicationFailure } from '@temporalio/common';
+import { isContextError } from '../../domain/model-context.js';
 import { ModelProblem } from './types.js';
 
 /** A provider failure in SDK-neutral terms. */
@@ -16,6 +17,8 @@ export interface FaultContext {
   baseURL: string;
   keyVariable: string;
   timeoutMs: number;
+  /** How the timeout was set, and how to change it. */
+  timeoutSource?: string;
 }
 
 const MAX_RETRY_AFTER_MS = 15 * 60_000;
@@ -47,7 +50,7 @@ export function toProviderFailure(
   if (fault.kind === 'timeout') {
     return ApplicationFailure.create({
       type: 'ProviderTimeout',
-      message: `${who} did not answer within ${context.timeoutMs} ms (raise TASKLOOP_MODEL_TIMEOUT_MS for slow servers)`,
+      message: `${who} did not answer within ${context.timeoutMs} ms (${context.timeoutSource ?? 'raise TASKLOOP_MODEL_TIMEOUT_MS for slow servers'})`,
     });
   }
   if (fault.kind === 'connection') {
@@ -76,6 +79,14 @@ export function toProviderFailure(
     return ApplicationFailure.create({
       type: 'ProviderUnavailable',
       message: `${who} failed with HTTP ${status}: ${fault.detail}`,
+    });
+  }
+  if ((status === 400 || status === 413) && isContextError(fault.detail)) {
+    // The coder refits its prompt once and names the window and the setting if it still does not fit.
+    return ApplicationFailure.create({
+      type: 'ContextOverflow',
+      nonRetryable: true,
+      message: `${who} refused the prompt as longer than its context window (HTTP ${status}): ${fault.detail}`,
     });
   }
   return ApplicationFailure.create({

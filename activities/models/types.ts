@@ -4,6 +4,11 @@ export interface ToolCall {
   id: string;
   name: string;
   arguments: Record<string, unknown>;
+  /**
+   * The arguments as the model wrote them when they are not a JSON object (cut off by the output limit, say):
+   * `arguments` is then `{}` and the coder asks for a shorter call instead of running it.
+   */
+  invalidArguments?: string;
 }
 
 export type ChatMessage =
@@ -29,12 +34,19 @@ export interface AssistantTurn {
   content: string;
   toolCalls: ToolCall[];
   usage?: TokenUsage;
+  /** The model the server says answered (its reply's `model`), which a local server may not take from the request. */
+  model?: string;
+  /** `length` when the reply was cut by the output limit. */
+  finishReason?: 'stop' | 'length' | 'tool_calls' | 'other';
 }
 
 /** Sampling parameters an agent version may set; unset means the server's default. */
 export interface ModelParameters {
   temperature?: number;
+  /** The output limit; the role's default (domain/model-limits.ts) when unset, never left to the server. */
   maxTokens?: number;
+  /** The context window, when the agent version states it (the server's own figure wins). */
+  contextWindow?: number;
 }
 
 export const modelRoles = ['coder', 'reviewer', 'judge', 'skillWriter'] as const;
@@ -44,12 +56,20 @@ export interface CompletionRequest {
   role: ModelRole;
   messages: ChatMessage[];
   tools: ToolSpec[];
+  /** Aborts the HTTP request itself, so a cancelled task stops the server's generation too. */
+  signal?: AbortSignal;
 }
 
 /** A chat model behind one spec such as `scripted:turns.json` or `openai:gpt-4o`. */
 export interface ModelProvider {
   readonly spec: string;
   complete(request: CompletionRequest): Promise<AssistantTurn>;
+  /** The output limit every request of this provider sends. */
+  readonly maxTokens?: number;
+  /** The server's base URL, for messages that name it (absent for scripted models). */
+  readonly baseURL?: string;
+  /** The context window in tokens as the server reports it, when it does (llama.cpp, Ollama); asked once. */
+  serverContextWindow?(signal?: AbortSignal): Promise<number | undefined>;
 }
 
 /**

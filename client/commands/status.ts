@@ -5,6 +5,7 @@ import { formatProjectState } from '../output/project-state.js';
 import { formatOutcome, formatState } from '../output/task-report.js';
 import { readProject } from '../projects/read-project.js';
 import { resolveTarget } from '../projects/resolve-target.js';
+import { formatLiveCoder } from '../tasks/live-coder.js';
 import { readTask } from '../tasks/read-task.js';
 import { assertWorkerServes } from '../tasks/queue-pollers.js';
 import { takeTaskRef } from '../tasks/resolve-task.js';
@@ -50,7 +51,10 @@ export const statusCommand: Command = {
       }
       const reading = await readTask(client, target.task);
       if (values.json) console.log(JSON.stringify(reading, null, 2));
-      else if ('state' in reading) console.log(formatState(reading.state));
+      else if ('state' in reading)
+        console.log(
+          [formatState(reading.state), reading.live && formatLiveCoder(reading.live)].filter(Boolean).join('\n'),
+        );
       else if ('outcome' in reading) console.log(formatOutcome(reading.outcome));
       else console.log(`${reading.workflowId}: workflow ${reading.workflowStatus}: ${reading.error}`);
       return 0;

@@ -57,15 +57,31 @@ export function formatAttempts(attempts: AttemptRecord[]): string {
       ? [`attempt ${attempt}: removed before its tests, as git ignores them: ${test.ignoredRemoved.join(', ')}`]
       : [],
   );
-  return [table, ...removed].join('\n');
+  // A local server may answer as its own model whatever was asked for: said, so a wrong model name is noticed.
+  const answered = attempts.flatMap(({ attempt, coder, coderModel }) =>
+    coder?.answeredBy?.length
+      ? [`attempt ${attempt}: asked for ${coderModel ?? 'the coder model'}, answered by ${coder.answeredBy.join(', ')}`]
+      : [],
+  );
+  return [table, ...removed, ...answered].join('\n');
 }
 
 export function formatTelemetry(telemetry: TelemetrySummary): string {
   return (
-    `telemetry: ${telemetry.model_requests_per_task} model requests, patches ${telemetry.patch_successes}/${telemetry.patch_attempts} applied` +
+    `telemetry: ${telemetry.model_requests_per_task} model requests${failedRequests(telemetry)}, patches ${telemetry.patch_successes}/${telemetry.patch_attempts} applied` +
     ` (${telemetry.patch_mismatch_count} mismatched), ${telemetry.write_file_fallbacks} write-file fallbacks,` +
     ` tokens ${telemetry.input_tokens} in / ${telemetry.output_tokens} out`
   );
+}
+
+/** Failed requests, waits for the server and text tool calls, when there were any (records before them have none). */
+function failedRequests(telemetry: TelemetrySummary): string {
+  const parts = [
+    telemetry.failed_model_requests ? `${telemetry.failed_model_requests} failed` : '',
+    telemetry.model_server_waits ? `${telemetry.model_server_waits} waits for the server` : '',
+    telemetry.text_tool_calls ? `${telemetry.text_tool_calls} tool calls as text` : '',
+  ].filter(Boolean);
+  return parts.length > 0 ? ` (${parts.join(', ')})` : '';
 }
 
 function clip(text: string): string {

@@ -4,11 +4,12 @@ import { WorkflowFailedError, type Client } from '@temporalio/client';
 import type { TaskOutcome, TaskState } from '../../domain/task-state.js';
 import { WorkFailed } from '../cli-errors.js';
 import { awaitOutcome } from './await-outcome.js';
+import { readLiveCoder, type LiveCoder } from './live-coder.js';
 import { queryTaskState } from './query-state.js';
 import type { ResolvedTask } from './resolve-task.js';
 
 export type TaskReading =
-  | { workflowId: string; workflowStatus: 'RUNNING'; taskQueue: string; state: TaskState }
+  | { workflowId: string; workflowStatus: 'RUNNING'; taskQueue: string; state: TaskState; live?: LiveCoder }
   | {
       workflowId: string;
       workflowStatus: 'COMPLETED' | 'FAILED' | 'CANCELLED';
@@ -22,8 +23,11 @@ const withOutcome: readonly string[] = ['COMPLETED', 'FAILED', 'CANCELLED'];
 export async function readTask(client: Client, { handle, description }: ResolvedTask): Promise<TaskReading> {
   const base = { workflowId: handle.workflowId, taskQueue: description.taskQueue };
   const workflowStatus = description.status.name;
-  if (workflowStatus === 'RUNNING')
-    return { ...base, workflowStatus, state: await queryTaskState(client, handle, description.taskQueue) };
+  if (workflowStatus === 'RUNNING') {
+    const state = await queryTaskState(client, handle, description.taskQueue);
+    const live = readLiveCoder(description);
+    return { ...base, workflowStatus, state, ...(live ? { live } : {}) };
+  }
   try {
     const outcome = await awaitOutcome('status', handle, console.error, description);
     if (withOutcome.includes(workflowStatus))

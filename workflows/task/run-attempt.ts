@@ -9,6 +9,7 @@ import type { CommitResult, JudgeResult, ReviewResult, TaskNode, TestRunResult }
 import { causeOfCoderResult, causeOfFindings, causeOfTestResult } from '../../domain/node-causes.js';
 import { agentVersionsOf, summarizeAttempt, type AttemptFailure } from '../../domain/task-state.js';
 import type { Claim, CommitAndRemoveResult, TestAndReviewResult, TestedWithCoder } from '../../activities/index.js';
+import { coderSpendingOf } from './coder-spending.js';
 import { chooseAttemptAdaptations } from './learning.js';
 import { claimWorktree, hostActivities, type HostActivities } from './proxies.js';
 import { testNodeOf } from './test-node.js';
@@ -126,25 +127,35 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
     if (missing) return failed(missing);
     record.coderModel = spec.models.coder;
     coderRuns += 1;
-    const { tested, testsStartedAt, ...coder } = await host.runCoder(`coder, then pytest, attempt ${ref.attempt}`, {
-      ...ref,
-      worktreePath: claim.worktreePath,
-      untouchedWorktree: coderRuns === 1,
-      goal: spec.goal,
-      modelSpec: spec.models.coder,
-      allowance: run.coderAllowance(spec.models.coder),
-      agentVersion: spec.agents?.coder,
-      maxSteps: spec.maxCoderSteps,
-      startTurn: run.state.turnsConsumed,
-      previousAttempts,
-      hint: record.hint,
-      secretEnvNames: spec.secretEnvNames,
-      project: spec.project,
-      adaptations: record.adaptations,
-      tests: { command: spec.testCommand, testEnv: spec.testEnv, timeoutMs: spec.testTimeoutMs },
-      sandbox: { sandbox: spec.sandbox, network: spec.network, limits: spec.limits },
-      thenTests: testNode,
-    });
+    const { tested, testsStartedAt, ...coder } = await host
+      .runCoder(`coder, then pytest, attempt ${ref.attempt}`, {
+        ...ref,
+        worktreePath: claim.worktreePath,
+        untouchedWorktree: coderRuns === 1,
+        goal: spec.goal,
+        modelSpec: spec.models.coder,
+        allowance: run.coderAllowance(spec.models.coder),
+        agentVersion: spec.agents?.coder,
+        maxSteps: spec.maxCoderSteps,
+        startTurn: run.state.turnsConsumed,
+        previousAttempts,
+        hint: record.hint,
+        secretEnvNames: spec.secretEnvNames,
+        project: spec.project,
+        adaptations: record.adaptations,
+        tests: { command: spec.testCommand, testEnv: spec.testEnv, timeoutMs: spec.testTimeoutMs },
+        sandbox: { sandbox: spec.sandbox, network: spec.network, limits: spec.limits },
+        thenTests: testNode,
+      })
+      .catch((error: unknown) => {
+        // A coder run that failed still spent model requests and tokens: counted in telemetry and budgets.
+        const spent = coderSpendingOf(error);
+        if (spent) {
+          record.coderSpent = spent;
+          run.refreshTelemetry();
+        }
+        throw error;
+      });
     record.coder = coder;
     withCoder = { tested, testsStartedAt };
     run.state.turnsConsumed += coder.turnsConsumed;

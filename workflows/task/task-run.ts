@@ -19,6 +19,7 @@ import {
 import { createTaskEvent, type TaskEvent, type TaskEventType } from '../../domain/events.js';
 import type { TaskSpec } from '../../domain/task-spec.js';
 import {
+  coderTelemetryOf,
   collectModelUsage,
   type AttemptRecord,
   type TaskPhase,
@@ -123,7 +124,7 @@ export class TaskRun {
   }
 
   refreshTelemetry(): void {
-    const telemetry = this.state.attempts.flatMap((record) => (record.coder ? [record.coder.telemetry] : []));
+    const telemetry = this.state.attempts.flatMap((record) => coderTelemetryOf(record) ?? []);
     this.state.telemetry = summarizeTelemetry(telemetry, {
       tasks: 1,
       acceptedTasks: this.state.status === 'COMPLETED' ? 1 : 0,

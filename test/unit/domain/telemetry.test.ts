@@ -7,7 +7,7 @@ const sample = (overrides: Partial<CoderTelemetry>): CoderTelemetry => ({ ...emp
 describe('telemetry', () => {
   it('starts every counter at zero', () => {
     expect(Object.values(emptyTelemetry()).every((value) => value === 0)).toBe(true);
-    expect(Object.keys(emptyTelemetry())).toHaveLength(11);
+    expect(Object.keys(emptyTelemetry())).toHaveLength(15);
   });
 
   it('adds field by field', () => {
@@ -63,6 +63,10 @@ describe('telemetry', () => {
       output_tokens: 5,
       in_attempt_test_runs: 0,
       refused_tool_calls: 0,
+      failed_model_requests: 0,
+      model_server_waits: 0,
+      text_tool_calls: 0,
+      truncated_tool_calls: 0,
     });
   });
 

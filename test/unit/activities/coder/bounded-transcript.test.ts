@@ -61,6 +61,8 @@ describe('the bounded transcript', () => {
       hostId: 'h',
       tests,
       maxContextTokens: budget,
+      // The script reads the same file again and again on purpose: this test is about the budget, not being stuck.
+      noProgressLimits: { repeatedCalls: 100, idleTurns: 100, truncatedTurns: 100 },
     });
 
     expect(result).toMatchObject({ status: 'finished', turnsConsumed: 60 });

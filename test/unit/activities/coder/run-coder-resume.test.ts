@@ -55,15 +55,21 @@ const baseInput = (provider: ModelProvider): RunCoderInput => ({
 describe('runCoder resuming from its saved progress', () => {
   it('continues after the last completed turn without asking the model again for earlier turns', async () => {
     const first = await recordingProvider(0, 3);
-    await expect(runCoder(baseInput(first.provider))).rejects.toThrow('worker lost');
+    const failure = await runCoder(baseInput(first.provider)).catch((error: unknown) => error);
+    // The failed third request is counted, on the failure and in the saved progress.
+    expect(failure).toMatchObject({
+      message: 'worker lost',
+      details: [{ coderTelemetry: { modelRequests: 3, failedModelRequests: 1 } }],
+    });
 
     const saved = await loadProgress(path.join(t.artifacts, 'transcript.json'));
     expect(saved?.progress).toMatchObject({ step: 2, turnsConsumed: 2, changedFiles: ['calc.py'] });
+    expect(saved?.progress.telemetry).toMatchObject({ modelRequests: 3, failedModelRequests: 1 });
 
     const second = await recordingProvider(saved?.progress.turnsConsumed ?? 0);
     const result = await runCoder({ ...baseInput(second.provider), resume: saved });
     expect(result).toMatchObject({ status: 'finished', summary: 'fixed', turnsConsumed: 4, changedFiles: ['calc.py'] });
-    expect(result.telemetry).toMatchObject({ modelRequests: 4, patchSuccesses: 1 });
+    expect(result.telemetry).toMatchObject({ modelRequests: 5, failedModelRequests: 1, patchSuccesses: 1 });
     expect(second.seen).toHaveLength(2);
     // The resumed request carries the whole conversation so far, including the first two answered turns.
     expect(second.seen[0]?.messages.filter((m) => m.role === 'assistant')).toHaveLength(2);

@@ -75,13 +75,19 @@ describe('runCoder safety', () => {
     });
   });
 
-  it('lets an infrastructure ApplicationFailure from the provider propagate', async () => {
+  it('lets an infrastructure ApplicationFailure from the provider propagate, carrying the requests spent', async () => {
     const failing: ModelProvider = {
       spec: 'test:failing',
       complete: () =>
-        Promise.reject(ApplicationFailure.create({ type: 'ProviderUnavailable', message: 'connection refused' })),
+        Promise.reject(
+          ApplicationFailure.create({ type: 'ProviderAuthFailed', message: 'bad key', nonRetryable: true }),
+        ),
     };
-    await expect(runCoder(inputWith(failing))).rejects.toMatchObject({ type: 'ProviderUnavailable' });
+    await expect(runCoder(inputWith(failing))).rejects.toMatchObject({
+      type: 'ProviderAuthFailed',
+      nonRetryable: true,
+      details: [{ coderTelemetry: { modelRequests: 1, failedModelRequests: 1 } }],
+    });
   });
 
   it('stops with the abort reason when cancelled between turns', async () => {

@@ -78,7 +78,13 @@ describe('runCoder', () => {
     });
     expect(result.telemetry.inputTokens).toBeGreaterThan(0);
     const transcriptPath = path.join(t.artifacts, 'transcript.json');
-    expect(steps).toEqual([1, 2, 3, 4].map((step) => ({ step, transcriptPath })));
+    expect(steps).toEqual(
+      [1, 2, 3, 4].map((step) => ({
+        step,
+        transcriptPath,
+        telemetry: expect.objectContaining({ modelRequests: step }) as unknown,
+      })),
+    );
     const pytest = await execa('python3', ['-m', 'pytest', '-q', '-p', 'no:cacheprovider'], {
       cwd: t.repo,
       reject: false,
@@ -131,6 +137,10 @@ describe('runCoder', () => {
       outputTokens: 50,
       inAttemptTestRuns: 0,
       refusedToolCalls: 0,
+      failedModelRequests: 0,
+      modelServerWaits: 0,
+      textToolCalls: 0,
+      truncatedToolCalls: 0,
     });
     const summary = summarizeTelemetry([result.telemetry], { tasks: 1, acceptedTasks: 1 });
     expect(summary).toMatchObject({

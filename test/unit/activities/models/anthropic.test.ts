@@ -9,11 +9,13 @@ describe('the anthropic provider against a local Messages API server', () => {
   describeProviderContract({
     kind: 'anthropic',
     basePath: '',
-    reply: (text, tools = []) =>
-      messagesReply(
+    reply: (text, tools = [], finish) => ({
+      ...messagesReply(
         text,
         tools.map((tool) => ({ name: tool.name, input: tool.args })),
       ),
+      ...(finish === 'length' ? { stop_reason: 'max_tokens' } : {}),
+    }),
     toolResults: (body) =>
       (body.messages as { content: Block[] }[]).flatMap((m) =>
         m.content.filter((b) => b.type === 'tool_result').map((b) => b.content ?? ''),

@@ -3,7 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { ApplicationFailure } from '@temporalio/common';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { runCoder } from '../../../../activities/coder/run-coder.js';
-import { createModelProvider } from '../../../../activities/models/router.js';
+import { createModelProvider, type ModelProviderOptions } from '../../../../activities/models/router.js';
+import { defaultMaxTokens } from '../../../../domain/model-limits.js';
 import { ModelProblem, type ModelProvider } from '../../../../activities/models/types.js';
 import { createTempRepo, type TempRepo } from '../coder/fixtures.js';
 import { startLocalModelServer, type LocalModelServer, type ScriptedReply } from './support/local-model-server.js';
@@ -12,7 +13,7 @@ export interface ProviderCase {
   kind: 'openai' | 'anthropic';
   /** Path suffix of the base URL (the OpenAI SDK appends /chat/completions, Anthropic /v1/messages). */
   basePath: string;
-  reply(text: string, tools?: { name: string; args: Record<string, unknown> }[]): unknown;
+  reply(text: string, tools?: { name: string; args: Record<string, unknown> }[], finish?: 'length'): unknown;
   /** Tool results the server saw in the last request, as tool-call-id -> content. */
   toolResults(body: Record<string, unknown>): string[];
 }
@@ -30,7 +31,11 @@ async function caught(promise: Promise<unknown>): Promise<unknown> {
 export function describeProviderContract(c: ProviderCase): void {
   let server: LocalModelServer;
   let repo: TempRepo;
-  const provider = (replies: ScriptedReply[], timeoutMs = 5_000): Promise<ModelProvider> => {
+  const provider = (
+    replies: ScriptedReply[],
+    timeoutMs = 5_000,
+    options: Partial<Pick<ModelProviderOptions, 'role' | 'parameters'>> = {},
+  ): Promise<ModelProvider> => {
     server.push(...replies);
     const vendor = c.kind.toUpperCase();
     const env = {
@@ -38,7 +43,7 @@ export function describeProviderContract(c: ProviderCase): void {
       [`${vendor}_API_KEY`]: 'test-key',
       TASKLOOP_MODEL_TIMEOUT_MS: String(timeoutMs),
     };
-    return createModelProvider(`${c.kind}:test-model`, { role: 'coder', cwd: '/', env });
+    return createModelProvider(`${c.kind}:test-model`, { role: 'coder', cwd: '/', env, ...options });
   };
   beforeEach(async () => {
     server = await startLocalModelServer();
@@ -72,10 +77,11 @@ export function describeProviderContract(c: ProviderCase): void {
 
     expect(result).toMatchObject({ status: 'finished', summary: 'add adds', changedFiles: ['calc.py'] });
     expect(await readFile(`${repo.repo}/calc.py`, 'utf8')).toContain('return a + b');
-    expect(server.requests).toHaveLength(3);
-    expect(server.requests[0]?.headers.authorization ?? server.requests[0]?.headers['x-api-key']).toContain('test-key');
-    expect(server.requests[0]?.body.model).toBe('test-model');
-    expect(c.toolResults(server.requests[1]?.body ?? {}).join('\n')).toContain('return a - b');
+    const chats = server.requests;
+    expect(chats).toHaveLength(3);
+    expect(chats[0]?.headers.authorization ?? chats[0]?.headers['x-api-key']).toContain('test-key');
+    expect(chats[0]?.body.model).toBe('test-model');
+    expect(c.toolResults(chats[1]?.body ?? {}).join('\n')).toContain('return a - b');
     expect(result.telemetry.modelRequests).toBe(3);
     expect(result.telemetry.inputTokens).toBeGreaterThanOrEqual(300);
   });
@@ -121,4 +127,45 @@ export function describeProviderContract(c: ProviderCase): void {
     const model = await provider([{ body: c.reply('late'), delayMs: 3_000 }], 300);
     expect(await caught(model.complete(request))).toMatchObject({ type: 'ProviderTimeout', nonRetryable: false });
   });
+
+  it("always sends an output limit: the role's default, or the agent version's own", async () => {
+    const coder = await provider([{ body: c.reply('one') }]);
+    await coder.complete(request);
+    const judge = await provider([{ body: c.reply('two') }], 5_000, { role: 'judge', parameters: { maxTokens: 77 } });
+    await judge.complete({ ...request, role: 'judge' });
+    expect(server.requests.map((seen) => seen.body.max_tokens)).toEqual([defaultMaxTokens.coder, 77]);
+    expect(coder.maxTokens).toBe(defaultMaxTokens.coder);
+  });
+
+  it('records the model the server says answered, and a reply cut by the limit', async () => {
+    const model = await provider([{ body: c.reply('half a th', [], 'length') }]);
+    expect(await model.complete(request)).toMatchObject({ model: 'test-model', finishReason: 'length' });
+  });
+
+  it('aborts the HTTP request when the signal aborts: the server sees the connection close within 2 s', async () => {
+    const model = await provider([{ body: c.reply('never'), delayMs: 20_000 }], 60_000);
+    const controller = new AbortController();
+    const call = model.complete({ ...request, signal: controller.signal });
+    await waitFor(() => server.requests.length === 1);
+    const abortedAt = Date.now();
+    controller.abort(new Error('task cancelled'));
+    await caught(call);
+    await waitFor(() => server.requests[0]?.abortedAt !== undefined);
+    expect((server.requests[0]?.abortedAt ?? Infinity) - abortedAt).toBeLessThan(2_000);
+  });
+
+  it('closes the connection when its own timeout passes, so the server stops generating', async () => {
+    const model = await provider([{ body: c.reply('late'), delayMs: 20_000 }], 300);
+    expect(await caught(model.complete(request))).toMatchObject({ type: 'ProviderTimeout' });
+    await waitFor(() => server.requests[0]?.abortedAt !== undefined);
+    expect(server.requests[0]?.abortedAt).toBeDefined();
+  });
+}
+
+/** Polls `check` every 20 ms for up to 3 s. */
+async function waitFor(check: () => boolean): Promise<void> {
+  for (let waited = 0; !check(); waited += 20) {
+    if (waited > 3_000) throw new Error('condition not met within 3 s');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_MODEL_TIMEOUT_MS, resolveEndpoint } from '../../../../activities/models/provider-env.js';
+import { resolveEndpoint } from '../../../../activities/models/provider-env.js';
 import { parseRetryAfter } from '../../../../activities/models/provider-errors.js';
 
 describe('resolveEndpoint', () => {
@@ -15,7 +15,6 @@ describe('resolveEndpoint', () => {
       apiKey: 'k2',
       keyVariable: 'TASKLOOP_JUDGE_OPENAI_API_KEY',
       baseVariable: 'OPENAI_BASE_URL',
-      timeoutMs: DEFAULT_MODEL_TIMEOUT_MS,
     });
     expect(resolveEndpoint('openai', 'coder', env)).toMatchObject({
       baseURL: 'http://a/v1',
@@ -24,14 +23,22 @@ describe('resolveEndpoint', () => {
     });
   });
 
-  it('names the vendor key variable when none is set and reads the timeout', () => {
-    expect(resolveEndpoint('anthropic', 'skillWriter', { TASKLOOP_MODEL_TIMEOUT_MS: '5000' })).toEqual({
+  it('names the vendor key variable when none is set and reads the timeout and the speed floor', () => {
+    const env = { TASKLOOP_MODEL_TIMEOUT_MS: '5000', TASKLOOP_MODEL_MIN_TOKENS_PER_SECOND: '2.5' };
+    expect(resolveEndpoint('anthropic', 'skillWriter', env)).toEqual({
       baseURL: undefined,
       apiKey: undefined,
       keyVariable: 'ANTHROPIC_API_KEY',
       baseVariable: 'ANTHROPIC_BASE_URL',
       timeoutMs: 5000,
+      minTokensPerSecond: 2.5,
     });
+  });
+
+  it('leaves the timeout to be derived per call when no fixed one is set, and ignores unusable values', () => {
+    const endpoint = resolveEndpoint('openai', 'coder', { TASKLOOP_MODEL_TIMEOUT_MS: 'soon' });
+    expect(endpoint.timeoutMs).toBeUndefined();
+    expect(endpoint.minTokensPerSecond).toBeUndefined();
   });
 });
 

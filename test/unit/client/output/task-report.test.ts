@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatOutcome, formatState } from '../../../../client/output/task-report.js';
 import type { AttemptRecord, TaskOutcome, TaskState } from '../../../../domain/task-state.js';
-import { summarizeTelemetry } from '../../../../domain/telemetry.js';
+import { emptyTelemetry, summarizeTelemetry } from '../../../../domain/telemetry.js';
 import { failedTestRun } from '../../../support/test-run.js';
 
 const telemetry = summarizeTelemetry([], { tasks: 1, acceptedTasks: 0 });
@@ -59,6 +59,29 @@ describe('formatOutcome', () => {
     expect(lines[3]).toMatch(/^\s+2\s+FAILED\s+test/);
     expect(lines[4]).toBe('attempt 1: removed before its tests, as git ignores them: tests/conftest.py, scratch');
     expect(lines[5]).toMatch(/^telemetry:/);
+  });
+
+  it('says when the model that answered is not the one asked for, and counts failed requests', () => {
+    const coder = {
+      status: 'max_steps' as const,
+      summary: '',
+      changedFiles: [],
+      telemetry: { ...emptyTelemetry(), modelRequests: 3, failedModelRequests: 2 },
+      turnsConsumed: 1,
+      answeredBy: ['gemma-3-270m-it-Q4_K_M.gguf'],
+    };
+    const outcome: TaskOutcome = {
+      workflowId: 'task-default-fix',
+      taskId: 'fix',
+      project: 'default',
+      status: 'FAILED',
+      attempts: [{ ...failedAttempt, coder, coderModel: 'openai:gpt-4o' }],
+      telemetry: summarizeTelemetry([coder.telemetry], { tasks: 1, acceptedTasks: 0 }),
+      turnsConsumed: 1,
+    };
+    const lines = formatOutcome(outcome).split('\n');
+    expect(lines).toContain('attempt 1: asked for openai:gpt-4o, answered by gemma-3-270m-it-Q4_K_M.gguf');
+    expect(lines.at(-1)).toMatch(/^telemetry: 3 model requests \(2 failed\), patches/);
   });
 
   it('names the commit of a completed task', () => {

@@ -1,0 +1,82 @@
+// One model turn of the coder: every request counted when it is sent (tokens from the reply's usage, estimated when
+// it failed or gave none), an unreachable or restarting server waited out with backoff up to a bound, and the
+// activity kept alive by heartbeats while the call or the wait lasts.
+import { ApplicationFailure } from '@temporalio/common';
+import { decideServerWait } from '../../domain/model-wait.js';
+import type { CoderTelemetry } from '../../domain/records.js';
+import { estimateTokens, estimateUsage } from '../models/estimate-tokens.js';
+import type { AssistantTurn, CompletionRequest, ModelProvider } from '../models/types.js';
+import { abortable } from './abortable.js';
+import { HEARTBEAT_INTERVAL_MS } from '../heartbeat-while.js';
+
+// Long model calls keep the activity alive, and let a cancel reach it within about a second (heartbeat-while.ts).
+const CALL_HEARTBEAT_MS = HEARTBEAT_INTERVAL_MS;
+// Failures a server that is starting, restarting or briefly down gives; anything else is Temporal's to retry.
+const WAITED_OUT = new Set(['ProviderUnreachable', 'ProviderUnavailable']);
+
+export interface ModelCallInput {
+  provider: ModelProvider;
+  request: CompletionRequest;
+  /** Counters updated in place: a failed call's request and tokens are never lost. */
+  telemetry: CoderTelemetry;
+  /** How long an unreachable server is waited for, in total, before the run fails (ModelServerDown). */
+  waitBoundMs: number;
+  /** Called while the call or a wait lasts, and with each failure's message (shown by `status`). */
+  heartbeat?: (lastModelError?: string) => void;
+  signal?: AbortSignal;
+}
+
+/** Awaits `promise`, heartbeating every CALL_HEARTBEAT_MS so a slow model does not look like a lost worker. */
+export async function withHeartbeat<T>(promise: Promise<T>, beat: (() => void) | undefined): Promise<T> {
+  if (!beat) return promise;
+  const timer = setInterval(beat, CALL_HEARTBEAT_MS);
+  try {
+    return await promise;
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Asks the model once, waiting out an unreachable server; counts every request it sends. */
+export async function callModel(input: ModelCallInput): Promise<AssistantTurn> {
+  const { telemetry, request, signal } = input;
+  const startedAt = Date.now();
+  let lastError: string | undefined;
+  const beat = input.heartbeat && (() => input.heartbeat?.(lastError));
+  for (let tries = 1; ; tries++) {
+    signal?.throwIfAborted();
+    telemetry.modelRequests += 1;
+    try {
+      const turn = await withHeartbeat(abortable(input.provider.complete({ ...request, signal }), signal), beat);
+      const usage = turn.usage ?? estimateUsage(request.messages, turn);
+      telemetry.inputTokens += usage.inputTokens;
+      telemetry.outputTokens += usage.outputTokens;
+      return turn;
+    } catch (error) {
+      // The server read the prompt whatever happened next: its tokens count against the budget.
+      telemetry.failedModelRequests = (telemetry.failedModelRequests ?? 0) + 1;
+      telemetry.inputTokens += estimateTokens(request.messages.map((message) => message.content).join(''));
+      lastError = error instanceof Error ? error.message : String(error);
+      input.heartbeat?.(lastError);
+      if (signal?.aborted || !(error instanceof ApplicationFailure) || !WAITED_OUT.has(error.type ?? '')) throw error;
+      const wait = decideServerWait({ tries, waitedMs: Date.now() - startedAt, boundMs: input.waitBoundMs });
+      if (wait.kind === 'give_up') throw serverDown(input.provider, tries, wait.waitedMs, error.message);
+      telemetry.modelServerWaits = (telemetry.modelServerWaits ?? 0) + 1;
+      await withHeartbeat(abortable(delay(wait.delayMs), signal), beat);
+    }
+  }
+}
+
+function serverDown(provider: ModelProvider, tries: number, waitedMs: number, last: string): ApplicationFailure {
+  const where = provider.baseURL ? ` at ${provider.baseURL}` : '';
+  return ApplicationFailure.create({
+    type: 'ModelServerDown',
+    nonRetryable: true,
+    message:
+      `the model server of ${provider.spec}${where} could not be reached for ${Math.round(waitedMs / 1000)} s ` +
+      `(${tries} tries; last: ${last}): start it or fix its base URL variable; TASKLOOP_MODEL_WAIT_MS sets how long ` +
+      'to wait for it',
+  });
+}

@@ -1,0 +1,18 @@
+// Waiting out a model server that cannot be reached or answers 5xx (a local server restarting, a provider's outage):
+// exponential backoff inside the coder up to a bound, so a restart costs seconds of waiting, not the node's re-runs.
+
+/** How long the coder waits for an unreachable model server before it gives up (TASKLOOP_MODEL_WAIT_MS). */
+export const DEFAULT_MODEL_WAIT_MS = 5 * 60_000;
+const FIRST_DELAY_MS = 1_000;
+const MAX_DELAY_MS = 30_000;
+
+export type ServerWait = { kind: 'wait'; delayMs: number } | { kind: 'give_up'; waitedMs: number };
+
+/** After `tries` failed tries spanning `waitedMs`: wait 1 s, 2 s, 4 s … (at most 30 s), never past `boundMs`. */
+export function decideServerWait(input: { tries: number; waitedMs: number; boundMs: number }): ServerWait {
+  const left = input.boundMs - input.waitedMs;
+  if (left <= 0) return { kind: 'give_up', waitedMs: input.waitedMs };
+  const exponent = Math.max(0, input.tries - 1);
+  const delayMs = Math.min(MAX_DELAY_MS, FIRST_DELAY_MS * 2 ** Math.min(exponent, 30), left);
+  return { kind: 'wait', delayMs };
+}

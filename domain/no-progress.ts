@@ -1,0 +1,74 @@
+// Signs that a coder run is stuck: the same call again and again, turn after turn with no change and no test run,
+// or tool calls cut off by the output limit turn after turn. The run then ends early as CoderStuck (model_problem)
+// with a reason the next attempt is told, instead of spending its remaining steps.
+
+export interface NoProgressLimits {
+  /** The same call (tool and arguments) this many times in a row. */
+  repeatedCalls: number;
+  /** This many turns in a row without a change to the worktree and without a test run. */
+  idleTurns: number;
+  /** This many turns in a row with a tool call whose arguments were cut off. */
+  truncatedTurns: number;
+}
+
+export const defaultNoProgressLimits: NoProgressLimits = { repeatedCalls: 3, idleTurns: 8, truncatedTurns: 3 };
+
+export interface ProgressWatch {
+  lastCall?: string;
+  sameCallCount: number;
+  idleTurns: number;
+  truncatedTurns: number;
+}
+
+export const startWatch = (): ProgressWatch => ({ sameCallCount: 0, idleTurns: 0, truncatedTurns: 0 });
+
+export interface TurnFacts {
+  /** Each call of the turn as `name {arguments}` (stable key order), in order. */
+  calls: string[];
+  changed: boolean;
+  ranTests: boolean;
+  truncated: boolean;
+}
+
+/** The watch after one turn, and why the run should stop when it should. */
+export function watchTurn(
+  watch: ProgressWatch,
+  turn: TurnFacts,
+  limits: NoProgressLimits = defaultNoProgressLimits,
+): { watch: ProgressWatch; stop?: string } {
+  let { lastCall, sameCallCount } = watch;
+  for (const call of turn.calls) {
+    sameCallCount = call === lastCall ? sameCallCount + 1 : 1;
+    lastCall = call;
+  }
+  const next: ProgressWatch = {
+    lastCall,
+    sameCallCount,
+    idleTurns: turn.changed || turn.ranTests ? 0 : watch.idleTurns + 1,
+    truncatedTurns: turn.truncated ? watch.truncatedTurns + 1 : 0,
+  };
+  if (next.truncatedTurns >= limits.truncatedTurns)
+    return {
+      watch: next,
+      stop: `no progress: tool calls were cut off by the output limit ${next.truncatedTurns} turns in a row; make small edits (replace_in_file of a few lines) instead of writing whole files, or raise the agent version's maxTokens`,
+    };
+  if (sameCallCount >= limits.repeatedCalls)
+    return {
+      watch: next,
+      stop: `no progress: the same call was made ${sameCallCount} times in a row (${clip(lastCall ?? '')}); its reply will not change: read the reply, then do something else`,
+    };
+  if (next.idleTurns >= limits.idleTurns)
+    return {
+      watch: next,
+      stop: `no progress: ${next.idleTurns} turns in a row without a change to the code or a test run; read less, and make the change the goal asks for early`,
+    };
+  return { watch: next };
+}
+
+/** A call's key: its name and arguments with keys sorted, so the same call written twice compares equal. */
+export function callKey(name: string, args: Record<string, unknown>): string {
+  const sorted = Object.fromEntries(Object.entries(args).sort(([a], [b]) => a.localeCompare(b)));
+  return `${name} ${JSON.stringify(sorted)}`;
+}
+
+const clip = (text: string) => (text.length > 120 ? `${text.slice(0, 119)}…` : text);

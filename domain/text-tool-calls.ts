@@ -1,0 +1,102 @@
+// Tool calls a model wrote as text instead of `tool_calls` (servers or models without native tool calling): a JSON
+// object or fenced block naming an offered tool, `<tool_call>` tags, or a Python-style call such as Gemma's
+// `read_file(path="calc.py")`. Only names of offered tools count, so prose that mentions JSON is left alone.
+
+export interface TextToolCall {
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The call a JSON value describes, in the shapes models use: {name, arguments}, {tool, args}, {function: {…}}. */
+function callOf(value: unknown, tools: ReadonlySet<string>): TextToolCall | undefined {
+  if (!isObject(value)) return undefined;
+  const inner = isObject(value.function) ? value.function : value;
+  const name = [inner.name, inner.tool, inner.tool_name, value.function].find((v) => typeof v === 'string');
+  if (typeof name !== 'string' || !tools.has(name)) return undefined;
+  let args = inner.arguments ?? inner.parameters ?? inner.args ?? inner.input ?? {};
+  if (typeof args === 'string') args = parseJson(args) ?? {};
+  return isObject(args) ? { name, arguments: args } : undefined;
+}
+
+/** Balanced `{…}` spans of `text`, outermost only (strings respected). */
+function jsonObjects(text: string): string[] {
+  const spans: string[] = [];
+  let depth = 0;
+  let start = -1;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (inString) {
+      if (char === '\\') i++;
+      else if (char === '"') inString = false;
+    } else if (char === '"' && depth > 0) inString = true;
+    else if (char === '{') {
+      if (depth === 0) start = i;
+      depth++;
+    } else if (char === '}' && depth > 0 && --depth === 0) spans.push(text.slice(start, i + 1));
+  }
+  return spans;
+}
+
+const literal = /^(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|(-?\d+(?:\.\d+)?)|(True|False|true|false))$/s;
+
+/** `name(key="value", n=3)` with literal arguments only; anything else is not read as a call. */
+function pythonCall(text: string, tools: ReadonlySet<string>): TextToolCall[] {
+  const calls: TextToolCall[] = [];
+  for (const match of text.matchAll(/\b([a-z_][a-z0-9_]*)\(((?:[^()"']|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')*)\)/gi)) {
+    const [, name = '', body = ''] = match;
+    if (!tools.has(name)) continue;
+    const args: Json = {};
+    const parts = body.match(/\w+\s*=\s*(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[^,]+)/g) ?? [];
+    // `read_file(path)` in prose names the tool but passes nothing readable: not a call.
+    let readable = body.trim() === '' || parts.length > 0;
+    for (const part of parts) {
+      const eq = part.indexOf('=');
+      const value = literal.exec(part.slice(eq + 1).trim());
+      if (!value) readable = false;
+      else {
+        const [, dq, sq, num, bool] = value;
+        args[part.slice(0, eq).trim()] =
+          dq !== undefined
+            ? (parseJson(`"${dq}"`) ?? dq)
+            : sq !== undefined
+              ? sq.replace(/\\'/g, "'")
+              : num !== undefined
+                ? Number(num)
+                : /^true$/i.test(bool ?? '');
+      }
+    }
+    if (readable) calls.push({ name, arguments: args });
+  }
+  return calls;
+}
+
+/** The tool calls written in `content`, in order; none when it names no offered tool. */
+export function readTextToolCalls(content: string, toolNames: readonly string[]): TextToolCall[] {
+  const tools = new Set(toolNames);
+  const blocks = [
+    ...[...content.matchAll(/```[a-z_]*\s*\n([\s\S]*?)```/gi)].map((m) => m[1] ?? ''),
+    ...[...content.matchAll(/<tool_call>([\s\S]*?)<\/tool_call>/gi)].map((m) => m[1] ?? ''),
+  ];
+  const sources = blocks.length > 0 ? blocks : [content];
+  const calls: TextToolCall[] = [];
+  for (const source of sources) {
+    const whole = parseJson(source.trim());
+    const values = Array.isArray(whole) ? whole : whole !== undefined ? [whole] : jsonObjects(source).map(parseJson);
+    const found = values.map((value) => callOf(value, tools)).filter((call) => call !== undefined);
+    calls.push(...(found.length > 0 ? found : pythonCall(source, tools)));
+  }
+  return calls;
+}
