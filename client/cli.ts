@@ -51,11 +51,24 @@ async function main(argv: string[]): Promise<number> {
   return command.run(args);
 }
 
+// An error thrown outside main's promise (a gRPC timer firing on a closed channel) would make Node print the
+// throwing line, which in the bundle is a megabyte of minified source: one line instead, and none after main ended.
+let settled = false;
+process.on('uncaughtException', (error) => {
+  if (settled) return;
+  console.error(style(process.stderr).red(`taskloop: ${error?.message ?? String(error)}`));
+  process.exit(1);
+});
+
 // No top-level await: the bin runs this bundled as a CommonJS script (with a V8 code cache, see scripts/build.mjs).
 main(process.argv.slice(2))
   .then(
-    (code) => (process.exitCode = code),
+    (code) => {
+      settled = true;
+      process.exitCode = code;
+    },
     (error: unknown) => {
+      settled = true;
       const { red } = style(process.stderr);
       console.error(
         red(`taskloop: ${(error as Error).message ?? String(error)}`.replace(/^taskloop: taskloop/, 'taskloop')),

@@ -7,6 +7,7 @@ import { UsageError } from '../cli-errors.js';
 import { formatFollowHints } from '../output/follow-hints.js';
 import { formatOutcome } from '../output/task-report.js';
 import { awaitOutcome } from '../tasks/await-outcome.js';
+import { createReconnect } from '../tasks/reconnect.js';
 import { prepareTaskSpec } from '../tasks/prepare-spec.js';
 import { readRunInput } from '../tasks/run-input.js';
 import { checkRunInput, parseRunFlags } from '../tasks/run-flags.js';
@@ -85,9 +86,11 @@ export const runCommand: Command = {
         return 0;
       }
       say(`waiting for ${handle.workflowId} (Ctrl-C stops waiting, not the task)`);
+      // The server may restart while we wait: the calls ride it out and say so (see reconnect.ts).
+      const reconnect = createReconnect(target.address, say);
       // On a terminal the task's phase, attempt and time tick in place while it runs.
-      const progress = board && watchTask(handle, say, { board }).catch(() => undefined);
-      const outcome = await awaitOutcome('run', handle, say);
+      const progress = board && watchTask(handle, say, { board, reconnect }).catch(() => undefined);
+      const outcome = await awaitOutcome('run', handle, say, undefined, reconnect);
       await progress;
       board?.done();
       console.log(request.json ? JSON.stringify(outcome, null, 2) : formatOutcome(outcome));

@@ -13,6 +13,7 @@ import { createProjectSchedule, deleteProjectSchedule, listProjectSchedules } fr
 import { startProject } from '../projects/start-project.js';
 import { parseDuration } from '../tasks/duration.js';
 import { withTaskClient } from '../tasks/task-client.js';
+import { createReconnect } from '../tasks/reconnect.js';
 import type { Command } from './command.js';
 
 const help = `Usage: taskloop schedule FILE [--concurrency N] [--task-queue Q] [--wait] [--json]
@@ -124,9 +125,12 @@ export const scheduleCommand: Command = {
       say(`watching ${handle.workflowId} (Ctrl-C stops watching, not the project)`);
       // On a terminal every task's line is redrawn in place; elsewhere each change is a plain line.
       const board = createTaskBoard(json ? process.stderr : process.stdout);
-      await watchProject(handle, board ? (line) => board.print(line) : say, { board });
+      const log = board ? (line: string) => board.print(line) : say;
+      // The server may restart while we wait: the calls ride it out and say so (see reconnect.ts).
+      const reconnect = createReconnect(target.address, log);
+      await watchProject(handle, log, { board, reconnect });
       board?.done();
-      const report = await handle.result();
+      const report = await reconnect(() => handle.result());
       console.log(json ? JSON.stringify(report, null, 2) : formatProjectReport(report));
       return report.counts.COMPLETED === report.total ? 0 : 1;
     });
