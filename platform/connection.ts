@@ -2,7 +2,9 @@
 // profiles (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS*, TEMPORAL_PROFILE), via envconfig.
 import { Client, Connection } from '@temporalio/client';
 import { loadClientConnectConfig, type ClientConnectConfig } from '@temporalio/envconfig';
+import { describeConnectFailure } from './connect-failure.js';
 import { withDeferredCaCerts } from './deferred-ca-certs.js';
+import { probeAddress } from './probe-address.js';
 import { startTracing, tracingClientInterceptor } from './tracing.js';
 
 export const DEFAULT_ADDRESS = '127.0.0.1:7233';
@@ -45,6 +47,7 @@ export async function connectClient(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ client: Client; connection: Connection; target: TemporalTarget }> {
   const target = resolveTemporalTarget(env);
+  await refuseUnreachable(target);
   let connection: Connection;
   try {
     // connect() waits for the channel and asks the server's system info: an unreachable server fails here.
@@ -58,13 +61,18 @@ export async function connectClient(
   return { client: new Client({ connection, namespace: target.namespace, interceptors }), connection, target };
 }
 
-export function unreachable(target: TemporalTarget, error: unknown): ConnectionError {
-  return new ConnectionError(
-    `cannot reach Temporal at ${target.address} (namespace ${target.namespace}): ${firstLine(error)}. ` +
-      'Start a local server with `taskloop server`, or set TEMPORAL_ADDRESS (and TEMPORAL_NAMESPACE, TEMPORAL_API_KEY or TLS settings) to reach another.',
-  );
+/** Fails in milliseconds when the address refuses or does not resolve (gRPC would wait its whole timeout). */
+export async function refuseUnreachable(target: TemporalTarget): Promise<void> {
+  // Through a proxy the frontend's own address is not ours to dial.
+  if (target.connectionOptions.proxy) return;
+  const probe = await probeAddress(target.address);
+  if (probe.reachable === false) throw unreachable(target, probe.error);
 }
 
-function firstLine(error: unknown): string {
-  return String((error as Error)?.message ?? error).split('\n')[0] ?? 'unknown error';
+/** One sentence: where, why in a few words, and what to do. */
+export function unreachable(target: TemporalTarget, error: unknown): ConnectionError {
+  const { reason, fix } = describeConnectFailure(error);
+  return new ConnectionError(
+    `cannot reach Temporal at ${target.address} (namespace ${target.namespace}): ${reason}; ${fix}.`,
+  );
 }

@@ -8,6 +8,7 @@ import { formatFollowHints } from '../output/follow-hints.js';
 import { formatOutcome } from '../output/task-report.js';
 import { awaitOutcome } from '../tasks/await-outcome.js';
 import { createReconnect } from '../tasks/reconnect.js';
+import { refuseUnreachableProviders } from '../tasks/provider-preflight.js';
 import { prepareTaskSpec } from '../tasks/prepare-spec.js';
 import { readRunInput } from '../tasks/run-input.js';
 import { checkRunInput, parseRunFlags } from '../tasks/run-flags.js';
@@ -48,6 +49,8 @@ The same command twice is the same task (the id is derived from the goal and the
   --wait                   wait for the outcome: exit 0 when COMPLETED, 1 when FAILED or CANCELLED; says within
                            seconds when no worker serves the queue, and keeps waiting
   --json                   machine-readable output: the outcome with --wait, else {"workflowId", "started"}
+  --skip-provider-check    start even when this shell has no key (or a dead base URL) for an openai:/anthropic:
+                           model: the workers call the models with their own environment
 
 Exit codes: 0 started (or completed with --wait), 1 the task failed, 2 invalid input or an existing id with a
 different spec (nothing started).`;
@@ -64,6 +67,7 @@ export const runCommand: Command = {
         ? new UsageError(`taskloop run: ${error.message.replace(/^invalid task: /, '')}`)
         : error;
     });
+    if (!request.skipProviderCheck) await refuseUnreachableProviders('run', [spec.models]);
     // In JSON mode stdout carries only the JSON document; remarks go to stderr.
     const board = request.wait ? createTaskBoard(request.json ? process.stderr : process.stdout) : undefined;
     const say = (line: string) => (board ? board.print(line) : request.json ? console.error(line) : console.log(line));

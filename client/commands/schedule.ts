@@ -14,6 +14,7 @@ import { startProject } from '../projects/start-project.js';
 import { parseDuration } from '../tasks/duration.js';
 import { withTaskClient } from '../tasks/task-client.js';
 import { createReconnect } from '../tasks/reconnect.js';
+import { refuseUnreachableProviders } from '../tasks/provider-preflight.js';
 import type { Command } from './command.js';
 
 const help = `Usage: taskloop schedule FILE [--concurrency N] [--task-queue Q] [--wait] [--json]
@@ -36,6 +37,8 @@ nothing and says so.
                       followed by the time Temporal stamps on it; a run still going makes the next one skip
   --list              list taskloop's schedules (project, interval, next and recent runs)
   --delete NAME       delete the schedule of project NAME (or the schedule id schedule-NAME); runs go on
+  --skip-provider-check  start even when this shell has no key (or a dead base URL) for an openai:/anthropic:
+                      model: the workers call the models with their own environment
   --json              machine-readable output: {"workflowId", "started"}, the report with --wait,
                       {"scheduleId", "created"} with --every, the schedules with --list
 
@@ -50,6 +53,7 @@ const options = {
   list: { type: 'boolean' },
   delete: { type: 'string' },
   json: { type: 'boolean' },
+  'skip-provider-check': { type: 'boolean' },
 } as const;
 
 export const scheduleCommand: Command = {
@@ -85,6 +89,11 @@ export const scheduleCommand: Command = {
     const plan = await loadProjectPlan('schedule', file, process.cwd());
     if (values.concurrency !== undefined)
       plan.concurrency = intFlag('schedule', 'concurrency', values.concurrency, plan.concurrency, 1, 32);
+    if (!values['skip-provider-check'])
+      await refuseUnreachableProviders(
+        'schedule',
+        plan.tasks.map((task) => task.spec.models),
+      );
 
     return withTaskClient(async ({ client, target }) => {
       if (everyMs !== undefined) {

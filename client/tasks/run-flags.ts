@@ -32,6 +32,7 @@ const runFlagOptions = {
   'task-queue': { type: 'string' },
   wait: { type: 'boolean' },
   json: { type: 'boolean' },
+  'skip-provider-check': { type: 'boolean' },
 } as const;
 
 /** Which flag sets each spec field, so an invalid field is reported as the flag the user typed. */
@@ -72,6 +73,8 @@ export interface RunRequest {
   taskQueue: string;
   wait: boolean;
   json: boolean;
+  /** Leave the model keys to the workers (they call the models with their own environment). */
+  skipProviderCheck: boolean;
 }
 
 /** Parses `taskloop run` arguments; flag-level problems (unknown flag, bad duration, K=V) are UsageErrors. */
@@ -116,6 +119,7 @@ export function parseRunFlags(
     taskQueue: values['task-queue'] ?? env.TASKLOOP_TASK_QUEUE ?? SHARED_TASK_QUEUE,
     wait: values.wait ?? false,
     json: values.json ?? false,
+    skipProviderCheck: values['skip-provider-check'] ?? false,
   };
 }
 
