@@ -49,6 +49,8 @@ The same command twice is the same task (the id is derived from the goal and the
   --wait                   wait for the outcome: exit 0 when COMPLETED, 1 when FAILED or CANCELLED; says within
                            seconds when no worker serves the queue, and keeps waiting
   --json                   machine-readable output: the outcome with --wait, else {"workflowId", "started"}
+  --allow-dirty            start although the repository has uncommitted changes (they are left out; without
+                           this flag such a repository is refused, naming the files)
   --skip-provider-check    start even when this shell has no key (or a dead base URL) for an openai:/anthropic:
                            model: the workers call the models with their own environment
 
@@ -62,11 +64,14 @@ export const runCommand: Command = {
     const cwd = process.cwd();
     const request = parseRunFlags(argv, cwd, process.env, await loadTaskloopConfig(cwd));
     checkRunInput(request.input);
-    const spec = await prepareTaskSpec(request.input, cwd).catch((error: unknown) => {
-      throw error instanceof UsageError
-        ? new UsageError(`taskloop run: ${error.message.replace(/^invalid task: /, '')}`)
-        : error;
-    });
+    const warn = (line: string) => console.error(line);
+    const spec = await prepareTaskSpec(request.input, cwd, { allowDirty: request.allowDirty, warn }).catch(
+      (error: unknown) => {
+        throw error instanceof UsageError
+          ? new UsageError(`taskloop run: ${error.message.replace(/^invalid task: /, '')}`)
+          : error;
+      },
+    );
     if (!request.skipProviderCheck) await refuseUnreachableProviders('run', [spec.models]);
     // In JSON mode stdout carries only the JSON document; remarks go to stderr.
     const board = request.wait ? createTaskBoard(request.json ? process.stderr : process.stdout) : undefined;

@@ -37,6 +37,7 @@ nothing and says so.
                       followed by the time Temporal stamps on it; a run still going makes the next one skip
   --list              list taskloop's schedules (project, interval, next and recent runs)
   --delete NAME       delete the schedule of project NAME (or the schedule id schedule-NAME); runs go on
+  --allow-dirty       start although a task's repository has uncommitted changes (left out, with a warning)
   --skip-provider-check  start even when this shell has no key (or a dead base URL) for an openai:/anthropic:
                       model: the workers call the models with their own environment
   --json              machine-readable output: {"workflowId", "started"}, the report with --wait,
@@ -54,6 +55,7 @@ const options = {
   delete: { type: 'string' },
   json: { type: 'boolean' },
   'skip-provider-check': { type: 'boolean' },
+  'allow-dirty': { type: 'boolean' },
 } as const;
 
 export const scheduleCommand: Command = {
@@ -86,7 +88,10 @@ export const scheduleCommand: Command = {
       throw new UsageError('taskloop schedule: --wait cannot be used with --every (a schedule has no end to wait for)');
     const everyMs = values.every === undefined ? undefined : parseInterval(values.every);
     const taskQueue = values['task-queue'] ?? process.env.TASKLOOP_TASK_QUEUE ?? SHARED_TASK_QUEUE;
-    const plan = await loadProjectPlan('schedule', file, process.cwd());
+    const plan = await loadProjectPlan('schedule', file, process.cwd(), {
+      allowDirty: values['allow-dirty'] ?? false,
+      warn: (line) => console.error(line),
+    });
     if (values.concurrency !== undefined)
       plan.concurrency = intFlag('schedule', 'concurrency', values.concurrency, plan.concurrency, 1, 32);
     if (!values['skip-provider-check'])

@@ -51,6 +51,7 @@ describe('parseRunFlags', () => {
       wait: true,
       json: true,
       skipProviderCheck: true,
+      allowDirty: false,
       input: {
         id: 'fix-add',
         project: 'calc',
