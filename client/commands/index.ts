@@ -57,6 +57,10 @@ export const commands: Record<string, CommandEntry> = {
     summary: 'remove empty taskloop branches, old artifacts and idle reflection workflows',
     load: async () => (await import('./clean.js')).cleanCommand,
   },
+  ui: {
+    summary: "print the Web UI address of taskloop's workflows, with the columns to show",
+    load: async () => (await import('./ui.js')).uiCommand,
+  },
   report: {
     summary: "print a project's report (table, --json or --markdown)",
     load: async () => (await import('./report.js')).reportCommand,
