@@ -3,7 +3,7 @@ import { exitCodeFor, UsageError } from './cli-errors.js';
 import { commands } from './commands/index.js';
 import { takeGlobalFlags } from './global-flags.js';
 import { style } from './output/style.js';
-import { stopTracing } from '../platform/tracing.js';
+import { nameCommandSpan, stopTracing } from '../platform/tracing.js';
 
 function usage(): string {
   const { bold } = style(process.stdout);
@@ -44,6 +44,7 @@ async function main(argv: string[]): Promise<number> {
   if (!entry)
     throw new UsageError(`taskloop: unknown command ${JSON.stringify(commandName)}; run taskloop --help for the list`);
   const command = await entry.load();
+  nameCommandSpan(`taskloop ${commandName}`);
   if (name === 'help' || args.includes('--help') || args.includes('-h')) {
     console.log(command.help);
     return 0;

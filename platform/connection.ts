@@ -5,7 +5,7 @@ import { loadClientConnectConfig, type ClientConnectConfig } from '@temporalio/e
 import { describeConnectFailure } from './connect-failure.js';
 import { withDeferredCaCerts } from './deferred-ca-certs.js';
 import { probeAddress } from './probe-address.js';
-import { startTracing, tracingClientInterceptor } from './tracing.js';
+import { cliTracingInterceptor, startTracing } from './tracing.js';
 
 export const DEFAULT_ADDRESS = '127.0.0.1:7233';
 export const DEFAULT_NAMESPACE = 'default';
@@ -55,9 +55,10 @@ export async function connectClient(
   } catch (error) {
     throw unreachable(target, error);
   }
-  // With tracing on (OTEL_* set), every start carries its span to the workflow; the CLI exits through stopTracing().
+  // With tracing on (OTEL_* set): one trace per command, its starts and signals carry it to the workflows; the CLI
+  // exits through stopTracing().
   const tracing = await startTracing({ env, serviceName: 'taskloop-cli' });
-  const interceptors = tracing ? { workflow: [await tracingClientInterceptor()] } : undefined;
+  const interceptors = tracing ? { workflow: [await cliTracingInterceptor()] } : undefined;
   return { client: new Client({ connection, namespace: target.namespace, interceptors }), connection, target };
 }
 
