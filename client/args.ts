@@ -8,7 +8,7 @@ type Options = NonNullable<ParseArgsConfig['options']>;
 export function parseFlags<T extends Options>(command: string, argv: string[], options: T, allowPositionals = false) {
   try {
     return parseArgs({
-      args: argv,
+      args: joinNegativeValues(argv, options),
       options: { ...options, help: { type: 'boolean', short: 'h' } },
       strict: true,
       allowPositionals,
@@ -17,6 +17,28 @@ export function parseFlags<T extends Options>(command: string, argv: string[], o
     const message = (error as Error).message.replace(/\. To specify a positional argument.*$/s, '');
     throw new UsageError(`taskloop ${command}: ${message} (see taskloop ${command} --help)`);
   }
+}
+
+/**
+ * `--max-retries -1` as `--max-retries=-1`: the parser would take "-1" for a flag and answer with its "ambiguous"
+ * text; joined, the value reaches its own check, which names the flag, the value and the range.
+ */
+export function joinNegativeValues(argv: string[], options: Options): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i += 1) {
+    const token = argv[i] as string;
+    const next = argv[i + 1];
+    if (token === '--') {
+      out.push(...argv.slice(i));
+      break;
+    }
+    const option = token.startsWith('--') && !token.includes('=') ? options[token.slice(2)] : undefined;
+    if (option?.type === 'string' && next !== undefined && /^-\.?\d/.test(next)) {
+      out.push(`${token}=${next}`);
+      i += 1;
+    } else out.push(token);
+  }
+  return out;
 }
 
 /** A whole number flag in a range, with an error naming the flag, the value and the range. */

@@ -3,7 +3,7 @@ import { exitCodeFor, UsageError } from './cli-errors.js';
 import { commands } from './commands/index.js';
 import { takeGlobalFlags } from './global-flags.js';
 import { style } from './output/style.js';
-import { stopTracing } from '../platform/tracing.js';
+import { nameCommandSpan, stopTracing } from '../platform/tracing.js';
 
 function usage(): string {
   const { bold } = style(process.stdout);
@@ -44,6 +44,7 @@ async function main(argv: string[]): Promise<number> {
   if (!entry)
     throw new UsageError(`taskloop: unknown command ${JSON.stringify(commandName)}; run taskloop --help for the list`);
   const command = await entry.load();
+  nameCommandSpan(`taskloop ${commandName}`);
   if (name === 'help' || args.includes('--help') || args.includes('-h')) {
     console.log(command.help);
     return 0;
@@ -51,11 +52,24 @@ async function main(argv: string[]): Promise<number> {
   return command.run(args);
 }
 
+// An error thrown outside main's promise (a gRPC timer firing on a closed channel) would make Node print the
+// throwing line, which in the bundle is a megabyte of minified source: one line instead, and none after main ended.
+let settled = false;
+process.on('uncaughtException', (error) => {
+  if (settled) return;
+  console.error(style(process.stderr).red(`taskloop: ${error?.message ?? String(error)}`));
+  process.exit(1);
+});
+
 // No top-level await: the bin runs this bundled as a CommonJS script (with a V8 code cache, see scripts/build.mjs).
 main(process.argv.slice(2))
   .then(
-    (code) => (process.exitCode = code),
+    (code) => {
+      settled = true;
+      process.exitCode = code;
+    },
     (error: unknown) => {
+      settled = true;
       const { red } = style(process.stderr);
       console.error(
         red(`taskloop: ${(error as Error).message ?? String(error)}`.replace(/^taskloop: taskloop/, 'taskloop')),

@@ -1,5 +1,6 @@
 // Turns schema issues into lines a person can act on: the field, the value received, what was expected, the fix.
 import { exampleModelSpec, quotedModelForms } from './providers.js';
+import { redactUrls } from './repo-url.js';
 import { retryCap } from './retry-decision.js';
 
 /** One problem with a task spec. */
@@ -138,10 +139,17 @@ export function formatSpecIssues(
       continue;
     }
     const value = valueAt(input, path);
+    // A URL's user information is a credential: never echoed, in a refusal of it least of all.
+    const shown = typeof value === 'string' ? redactUrls(value) : value;
+    const hidden = shown !== value ? ' (credentials not shown)' : '';
     const found = lookupHelp(path);
-    const message = found
-      ? `expected ${found.expected}, got ${describeValue(value)} (${found.fix})`
-      : `${issue.message}, got ${describeValue(value)}`;
+    // The repository URL check carries its own reason and fix; the field's generic help ("a path") would hide it.
+    const message =
+      issue.code === 'custom' && path[0] === 'repo'
+        ? `${issue.message}; got ${describeValue(shown)}${hidden}`
+        : found
+          ? `expected ${found.expected}, got ${describeValue(shown)}${hidden} (${found.fix})`
+          : `${issue.message}, got ${describeValue(shown)}${hidden}`;
     push({ field: path.length === 0 ? '(task spec)' : path.join('.'), value, message });
   }
   return issues;

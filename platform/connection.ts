@@ -2,8 +2,10 @@
 // profiles (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS*, TEMPORAL_PROFILE), via envconfig.
 import { Client, Connection } from '@temporalio/client';
 import { loadClientConnectConfig, type ClientConnectConfig } from '@temporalio/envconfig';
+import { describeConnectFailure } from './connect-failure.js';
 import { withDeferredCaCerts } from './deferred-ca-certs.js';
-import { startTracing, tracingClientInterceptor } from './tracing.js';
+import { probeAddress } from './probe-address.js';
+import { cliTracingInterceptor, startTracing } from './tracing.js';
 
 export const DEFAULT_ADDRESS = '127.0.0.1:7233';
 export const DEFAULT_NAMESPACE = 'default';
@@ -45,6 +47,7 @@ export async function connectClient(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ client: Client; connection: Connection; target: TemporalTarget }> {
   const target = resolveTemporalTarget(env);
+  await refuseUnreachable(target);
   let connection: Connection;
   try {
     // connect() waits for the channel and asks the server's system info: an unreachable server fails here.
@@ -52,19 +55,25 @@ export async function connectClient(
   } catch (error) {
     throw unreachable(target, error);
   }
-  // With tracing on (OTEL_* set), every start carries its span to the workflow; the CLI exits through stopTracing().
+  // With tracing on (OTEL_* set): one trace per command, its starts and signals carry it to the workflows; the CLI
+  // exits through stopTracing().
   const tracing = await startTracing({ env, serviceName: 'taskloop-cli' });
-  const interceptors = tracing ? { workflow: [await tracingClientInterceptor()] } : undefined;
+  const interceptors = tracing ? { workflow: [await cliTracingInterceptor()] } : undefined;
   return { client: new Client({ connection, namespace: target.namespace, interceptors }), connection, target };
 }
 
-export function unreachable(target: TemporalTarget, error: unknown): ConnectionError {
-  return new ConnectionError(
-    `cannot reach Temporal at ${target.address} (namespace ${target.namespace}): ${firstLine(error)}. ` +
-      'Start a local server with `taskloop server`, or set TEMPORAL_ADDRESS (and TEMPORAL_NAMESPACE, TEMPORAL_API_KEY or TLS settings) to reach another.',
-  );
+/** Fails in milliseconds when the address refuses or does not resolve (gRPC would wait its whole timeout). */
+export async function refuseUnreachable(target: TemporalTarget): Promise<void> {
+  // Through a proxy the frontend's own address is not ours to dial.
+  if (target.connectionOptions.proxy) return;
+  const probe = await probeAddress(target.address);
+  if (probe.reachable === false) throw unreachable(target, probe.error);
 }
 
-function firstLine(error: unknown): string {
-  return String((error as Error)?.message ?? error).split('\n')[0] ?? 'unknown error';
+/** One sentence: where, why in a few words, and what to do. */
+export function unreachable(target: TemporalTarget, error: unknown): ConnectionError {
+  const { reason, fix } = describeConnectFailure(error);
+  return new ConnectionError(
+    `cannot reach Temporal at ${target.address} (namespace ${target.namespace}): ${reason}; ${fix}.`,
+  );
 }

@@ -78,7 +78,49 @@ export async function startTracing(options: {
 
 /** Flushes and stops this process's tracing, if it started (the CLI calls it once before it exits). */
 export async function stopTracing(): Promise<void> {
+  commandSpan?.end();
+  commandSpan = undefined;
   await started?.shutdown();
+}
+
+let commandName = 'taskloop';
+let commandSpan: import('@opentelemetry/api').Span | undefined;
+
+/** The name of the one span a CLI invocation makes (e.g. `taskloop run`); every traced call is its child. */
+export function nameCommandSpan(name: string): void {
+  commandName = name;
+}
+
+/** The client calls that act on a workflow; reads (describe, query: what waiting commands poll) make no span. */
+const tracedCalls = [
+  'start',
+  'startWithDetails',
+  'signal',
+  'signalWithStart',
+  'startUpdate',
+  'startUpdateWithStart',
+  'terminate',
+  'cancel',
+] as const;
+
+/**
+ * The CLI's client interceptor: one trace per invocation at most. Each call that acts on a workflow gets its span
+ * (and hands it on in the headers, so the workflow joins the trace) under one span of the whole command, started
+ * with the first such call and ended by stopTracing; polling reads go untraced.
+ */
+export async function cliTracingInterceptor() {
+  const [{ context, trace }, inner] = await Promise.all([import('@opentelemetry/api'), tracingClientInterceptor()]);
+  const underCommand = <T>(call: () => Promise<T>): Promise<T> => {
+    commandSpan ??= trace.getTracer('taskloop-cli').startSpan(commandName, {}, context.active());
+    return context.with(trace.setSpan(context.active(), commandSpan), call);
+  };
+  const interceptor: Record<string, unknown> = {};
+  for (const name of tracedCalls) {
+    const method = (inner as unknown as Record<string, (input: unknown, next: unknown) => Promise<unknown>>)[name];
+    if (method)
+      interceptor[name] = (input: unknown, next: unknown) => underCommand(() => method.call(inner, input, next));
+  }
+  return interceptor as import('@temporalio/client').WorkflowClientInterceptor;
 }
 
 /** Temporal's client interceptor that starts each workflow inside a span and hands it on in the headers. */

@@ -2,7 +2,7 @@
 // runs until a stop signal, and by the demo, which stops it when its batch is done.
 import { NativeConnection, Runtime } from '@temporalio/worker';
 import path from 'node:path';
-import { resolveTemporalTarget, unreachable } from '../platform/connection.js';
+import { refuseUnreachable, resolveTemporalTarget, unreachable } from '../platform/connection.js';
 import { stateDir } from '../platform/paths.js';
 import { SHARED_TASK_QUEUE } from '../workflows/task-queues.js';
 import { createWorkerSet, runWorkerSet } from './create-workers.js';
@@ -59,8 +59,10 @@ export async function launchWorker(options: LaunchOptions = {}): Promise<Launche
     Runtime.install({ logger: new LineLogger(logSettings.data), telemetryOptions: telemetryOptions(metrics) });
     runtimeInstalled = true;
   }
-  const tools = await checkWorkerTools(env);
   const target = resolveTemporalTarget(env);
+  // Before the slower checks: a server that is not there is the first thing to say.
+  await refuseUnreachable(target);
+  const tools = await checkWorkerTools(env);
   const host = resolveHost(env);
   let sandbox;
   try {

@@ -6,6 +6,7 @@ import { parseFlags } from '../args.js';
 import { connectClient } from '../../platform/connection.js';
 import { loadDemoPlan } from '../demo/demo-plan.js';
 import { prepareDemoRepo } from '../demo/prepare-repo.js';
+import { refuseUnreachableProviders } from '../tasks/provider-preflight.js';
 import { describeLearning } from '../demo/show-learning.js';
 import { watchProject } from '../demo/watch-project.js';
 import { ensureLocalServer } from '../../platform/local-server.js';
@@ -44,6 +45,9 @@ export const demoCommand: Command = {
     const project = `demo-${stamp}`;
     const runDir = path.join(stateDir(), 'demo', stamp);
 
+    // Before anything starts: the demo's worker runs here, with this environment, and a missing key would only
+    // fail every attempt (and teach a skill about missing keys).
+    if (values.model) await refuseUnreachableProviders('demo', [{ coder: values.model }], { workersElsewhere: false });
     log('taskloop demo: claim -> worktree -> code -> test -> review -> judge -> commit, on Temporal\n');
     const server = await ensureLocalServer(log);
     const repo = await prepareDemoRepo(runDir);

@@ -61,6 +61,10 @@ export const commands: Record<string, CommandEntry> = {
     summary: 'install (build and cache) or serve the local model: llama.cpp with Gemma 3 270M',
     load: async () => (await import('./model.js')).modelCommand,
   },
+  ui: {
+    summary: "print the Web UI address of taskloop's workflows, with the columns to show",
+    load: async () => (await import('./ui.js')).uiCommand,
+  },
   report: {
     summary: "print a project's report (table, --json or --markdown)",
     load: async () => (await import('./report.js')).reportCommand,

@@ -7,6 +7,8 @@ import { UsageError } from '../cli-errors.js';
 import { formatFollowHints } from '../output/follow-hints.js';
 import { formatOutcome } from '../output/task-report.js';
 import { awaitOutcome } from '../tasks/await-outcome.js';
+import { createReconnect } from '../tasks/reconnect.js';
+import { refuseUnreachableProviders } from '../tasks/provider-preflight.js';
 import { prepareTaskSpec } from '../tasks/prepare-spec.js';
 import { readRunInput } from '../tasks/run-input.js';
 import { checkRunInput, parseRunFlags } from '../tasks/run-flags.js';
@@ -47,6 +49,10 @@ The same command twice is the same task (the id is derived from the goal and the
   --wait                   wait for the outcome: exit 0 when COMPLETED, 1 when FAILED or CANCELLED; says within
                            seconds when no worker serves the queue, and keeps waiting
   --json                   machine-readable output: the outcome with --wait, else {"workflowId", "started"}
+  --allow-dirty            start although the repository has uncommitted changes (they are left out; without
+                           this flag such a repository is refused, naming the files)
+  --skip-provider-check    start even when this shell has no key (or a dead base URL) for an openai:/anthropic:
+                           model: the workers call the models with their own environment
 
 Exit codes: 0 started (or completed with --wait), 1 the task failed, 2 invalid input or an existing id with a
 different spec (nothing started).`;
@@ -58,11 +64,15 @@ export const runCommand: Command = {
     const cwd = process.cwd();
     const request = parseRunFlags(argv, cwd, process.env, await loadTaskloopConfig(cwd));
     checkRunInput(request.input);
-    const spec = await prepareTaskSpec(request.input, cwd).catch((error: unknown) => {
-      throw error instanceof UsageError
-        ? new UsageError(`taskloop run: ${error.message.replace(/^invalid task: /, '')}`)
-        : error;
-    });
+    const warn = (line: string) => console.error(line);
+    const spec = await prepareTaskSpec(request.input, cwd, { allowDirty: request.allowDirty, warn }).catch(
+      (error: unknown) => {
+        throw error instanceof UsageError
+          ? new UsageError(`taskloop run: ${error.message.replace(/^invalid task: /, '')}`)
+          : error;
+      },
+    );
+    if (!request.skipProviderCheck) await refuseUnreachableProviders('run', [spec.models]);
     // In JSON mode stdout carries only the JSON document; remarks go to stderr.
     const board = request.wait ? createTaskBoard(request.json ? process.stderr : process.stdout) : undefined;
     const say = (line: string) => (board ? board.print(line) : request.json ? console.error(line) : console.log(line));
@@ -85,9 +95,11 @@ export const runCommand: Command = {
         return 0;
       }
       say(`waiting for ${handle.workflowId} (Ctrl-C stops waiting, not the task)`);
+      // The server may restart while we wait: the calls ride it out and say so (see reconnect.ts).
+      const reconnect = createReconnect(target.address, say);
       // On a terminal the task's phase, attempt and time tick in place while it runs.
-      const progress = board && watchTask(handle, say, { board }).catch(() => undefined);
-      const outcome = await awaitOutcome('run', handle, say);
+      const progress = board && watchTask(handle, say, { board, reconnect }).catch(() => undefined);
+      const outcome = await awaitOutcome('run', handle, say, undefined, reconnect);
       await progress;
       board?.done();
       console.log(request.json ? JSON.stringify(outcome, null, 2) : formatOutcome(outcome));

@@ -13,6 +13,8 @@ import { createProjectSchedule, deleteProjectSchedule, listProjectSchedules } fr
 import { startProject } from '../projects/start-project.js';
 import { parseDuration } from '../tasks/duration.js';
 import { withTaskClient } from '../tasks/task-client.js';
+import { createReconnect } from '../tasks/reconnect.js';
+import { refuseUnreachableProviders } from '../tasks/provider-preflight.js';
 import type { Command } from './command.js';
 
 const help = `Usage: taskloop schedule FILE [--concurrency N] [--task-queue Q] [--wait] [--json]
@@ -35,6 +37,9 @@ nothing and says so.
                       followed by the time Temporal stamps on it; a run still going makes the next one skip
   --list              list taskloop's schedules (project, interval, next and recent runs)
   --delete NAME       delete the schedule of project NAME (or the schedule id schedule-NAME); runs go on
+  --allow-dirty       start although a task's repository has uncommitted changes (left out, with a warning)
+  --skip-provider-check  start even when this shell has no key (or a dead base URL) for an openai:/anthropic:
+                      model: the workers call the models with their own environment
   --json              machine-readable output: {"workflowId", "started"}, the report with --wait,
                       {"scheduleId", "created"} with --every, the schedules with --list
 
@@ -49,6 +54,8 @@ const options = {
   list: { type: 'boolean' },
   delete: { type: 'string' },
   json: { type: 'boolean' },
+  'skip-provider-check': { type: 'boolean' },
+  'allow-dirty': { type: 'boolean' },
 } as const;
 
 export const scheduleCommand: Command = {
@@ -81,9 +88,17 @@ export const scheduleCommand: Command = {
       throw new UsageError('taskloop schedule: --wait cannot be used with --every (a schedule has no end to wait for)');
     const everyMs = values.every === undefined ? undefined : parseInterval(values.every);
     const taskQueue = values['task-queue'] ?? process.env.TASKLOOP_TASK_QUEUE ?? SHARED_TASK_QUEUE;
-    const plan = await loadProjectPlan('schedule', file, process.cwd());
+    const plan = await loadProjectPlan('schedule', file, process.cwd(), {
+      allowDirty: values['allow-dirty'] ?? false,
+      warn: (line) => console.error(line),
+    });
     if (values.concurrency !== undefined)
       plan.concurrency = intFlag('schedule', 'concurrency', values.concurrency, plan.concurrency, 1, 32);
+    if (!values['skip-provider-check'])
+      await refuseUnreachableProviders(
+        'schedule',
+        plan.tasks.map((task) => task.spec.models),
+      );
 
     return withTaskClient(async ({ client, target }) => {
       if (everyMs !== undefined) {
@@ -124,9 +139,12 @@ export const scheduleCommand: Command = {
       say(`watching ${handle.workflowId} (Ctrl-C stops watching, not the project)`);
       // On a terminal every task's line is redrawn in place; elsewhere each change is a plain line.
       const board = createTaskBoard(json ? process.stderr : process.stdout);
-      await watchProject(handle, board ? (line) => board.print(line) : say, { board });
+      const log = board ? (line: string) => board.print(line) : say;
+      // The server may restart while we wait: the calls ride it out and say so (see reconnect.ts).
+      const reconnect = createReconnect(target.address, log);
+      await watchProject(handle, log, { board, reconnect });
       board?.done();
-      const report = await handle.result();
+      const report = await reconnect(() => handle.result());
       console.log(json ? JSON.stringify(report, null, 2) : formatProjectReport(report));
       return report.counts.COMPLETED === report.total ? 0 : 1;
     });

@@ -9,6 +9,7 @@ import { formatOutcome } from '../output/task-report.js';
 import { resolveTarget } from '../projects/resolve-target.js';
 import { watchTask } from '../projects/watch-task.js';
 import { awaitOutcome } from '../tasks/await-outcome.js';
+import { createReconnect } from '../tasks/reconnect.js';
 import { whileCheckingWorker } from '../tasks/queue-pollers.js';
 import { takeTaskRef } from '../tasks/resolve-task.js';
 import { withTaskClient } from '../tasks/task-client.js';
@@ -39,22 +40,36 @@ export const watchCommand: Command = {
     // On a terminal (and without NO_COLOR / --no-color) the task's line is redrawn in place; elsewhere plain lines.
     const board = createTaskBoard(json ? process.stderr : process.stdout);
     const say = (line: string) => (board ? board.print(line) : json ? console.error(line) : console.log(line));
-    return withTaskClient(async ({ client }) => {
+    return withTaskClient(async ({ client, target: server }) => {
       const target = await resolveTarget(client, 'watch', ref);
+      // The server may restart while we watch: the calls ride it out and say so (see reconnect.ts).
+      const reconnect = createReconnect(server.address, say);
       if (target.kind === 'task') {
         const { handle } = target.task;
         say(`watching task ${handle.workflowId}`);
-        await whileCheckingWorker(handle, say, () => watchTask(handle, say, { board }));
+        await whileCheckingWorker(
+          handle,
+          say,
+          () => watchTask(handle, say, { board, reconnect }),
+          undefined,
+          reconnect,
+        );
         board?.done();
-        const outcome = await awaitOutcome('watch', handle, say);
+        const outcome = await awaitOutcome('watch', handle, say, undefined, reconnect);
         console.log(json ? JSON.stringify(outcome, null, 2) : formatOutcome(outcome));
         return outcome.status === 'COMPLETED' ? 0 : 1;
       }
       const { handle } = target.project;
       say(`watching project ${handle.workflowId}`);
-      await whileCheckingWorker(handle, say, () => watchProject(handle, say, { board }));
+      await whileCheckingWorker(
+        handle,
+        say,
+        () => watchProject(handle, say, { board, reconnect }),
+        undefined,
+        reconnect,
+      );
       board?.done();
-      const report = await handle.result().catch((error: unknown) => {
+      const report = await reconnect(() => handle.result()).catch((error: unknown) => {
         if (!(error instanceof WorkflowFailedError)) throw error;
         throw new WorkFailed(
           `taskloop watch: project ${handle.workflowId} ended without a report: ${error.cause?.message ?? error.message}`,

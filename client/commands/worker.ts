@@ -5,6 +5,7 @@ import type { Command } from './command.js';
 import { parseLogSettings } from '../../workers/log-settings.js';
 import { parseMetricsAddress } from '../../workers/telemetry.js';
 import { resolveDeployment } from '../../workers/deployment.js';
+import { checkSandboxSettings } from '../../workers/sandbox-settings.js';
 
 const help = `Usage: taskloop worker [--grace 30s] [--sandbox bwrap|none] [--metrics HOST:PORT] [--promote]
 
@@ -42,6 +43,8 @@ export const workerCommand: Command = {
     const address = metrics === undefined ? undefined : parseMetricsAddress(metrics);
     if (address && !address.success)
       throw new UsageError(`taskloop worker: ${values.metrics ? '--metrics' : 'TASKLOOP_METRICS'}: ${address.error}`);
+    const sandbox = checkSandboxSettings(values.sandbox, process.env);
+    if (!sandbox.success) throw new UsageError(`taskloop worker: ${sandbox.error}`);
     const deployment = resolveDeployment(process.env, values.promote ?? process.env.TASKLOOP_PROMOTE === '1');
     if (!deployment.success) throw new UsageError(`taskloop worker: ${deployment.error}`);
     // Loaded here, not at the top: the worker SDK costs every other command about a second at start-up.

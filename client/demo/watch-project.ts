@@ -7,6 +7,7 @@ import type { TaskState } from '../../domain/task-state.js';
 import { stateQuery } from '../../workflows/messages.js';
 import { projectStateQuery } from '../../workflows/project-messages.js';
 import type { BoardRow, TaskBoard } from '../output/task-board.js';
+import { noReconnect, type Reconnect } from '../tasks/reconnect.js';
 
 const finished = new Set(['COMPLETED', 'FAILED', 'SKIPPED', 'CANCELLED']);
 const CHILD_QUERY_LIMIT_MS = 2_000;
@@ -65,14 +66,14 @@ export function projectBoardRow(task: ProjectTaskView, live: TaskState | undefin
 export async function watchProject(
   handle: WorkflowHandle,
   log: (line: string) => void,
-  options: { intervalMs?: number; board?: TaskBoard } = {},
+  options: { intervalMs?: number; board?: TaskBoard; reconnect?: Reconnect } = {},
 ): Promise<void> {
-  const { intervalMs = 400, board } = options;
+  const { intervalMs = 400, board, reconnect = noReconnect } = options;
   const seen = new Map<string, string>();
   const started = Date.now();
   let lastBar = '';
   for (;;) {
-    const description = await handle.describe();
+    const description = await reconnect(() => handle.describe());
     const view = await handle.query(projectStateQuery).catch(() => undefined);
     if (view) {
       const running = view.tasks.filter((task) => task.state === 'RUNNING');

@@ -3,19 +3,28 @@ import type { TemporalTarget } from '../../platform/connection.js';
 
 const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]', '0.0.0.0']);
 
-/** The Web UI page of a workflow: TEMPORAL_UI_URL when set, else the local dev server's UI (gRPC port + 1000). */
+/** The Web UI's address: TEMPORAL_UI_URL when set, else the local dev server's UI (gRPC port + 1000). */
+export function webUiBase(
+  target: Pick<TemporalTarget, 'address'>,
+  env: NodeJS.ProcessEnv = process.env,
+): string | undefined {
+  if (env.TEMPORAL_UI_URL) return env.TEMPORAL_UI_URL.replace(/\/+$/, '');
+  const at = target.address.lastIndexOf(':');
+  const host = at > 0 ? target.address.slice(0, at) : target.address;
+  if (!LOCAL_HOSTS.has(host)) return undefined;
+  const port = Number(target.address.slice(at + 1)) || 7233;
+  return `http://localhost:${port + 1000}`;
+}
+
+/** The Web UI page of a workflow, when the UI's address is known. */
 export function webUiUrl(
   target: Pick<TemporalTarget, 'address' | 'namespace'>,
   workflowId: string,
   env: NodeJS.ProcessEnv = process.env,
 ): string | undefined {
+  const base = webUiBase(target, env);
   const page = `namespaces/${encodeURIComponent(target.namespace)}/workflows/${encodeURIComponent(workflowId)}`;
-  if (env.TEMPORAL_UI_URL) return `${env.TEMPORAL_UI_URL.replace(/\/+$/, '')}/${page}`;
-  const at = target.address.lastIndexOf(':');
-  const host = at > 0 ? target.address.slice(0, at) : target.address;
-  if (!LOCAL_HOSTS.has(host)) return undefined;
-  const port = Number(target.address.slice(at + 1)) || 7233;
-  return `http://localhost:${port + 1000}/${page}`;
+  return base && `${base}/${page}`;
 }
 
 /** The lines printed after a start without --wait. */

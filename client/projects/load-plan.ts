@@ -3,10 +3,15 @@
 import type { ProjectPlan } from '../../domain/project/plan.js';
 import { UsageError } from '../cli-errors.js';
 import { formatTasksFileErrors, loadTasksFile } from '../tasks-file/load.js';
-import { prepareTaskSpec } from '../tasks/prepare-spec.js';
+import { prepareTaskSpec, type PrepareOptions } from '../tasks/prepare-spec.js';
 
 /** The validated plan of `file`; every problem is a UsageError (exit 2) prefixed with `taskloop <command>:`. */
-export async function loadProjectPlan(command: string, file: string, cwd: string): Promise<ProjectPlan> {
+export async function loadProjectPlan(
+  command: string,
+  file: string,
+  cwd: string,
+  options: PrepareOptions = {},
+): Promise<ProjectPlan> {
   const loaded = await loadTasksFile(file);
   if (!loaded.success) {
     throw new UsageError(
@@ -16,7 +21,7 @@ export async function loadProjectPlan(command: string, file: string, cwd: string
   const plan = loaded.data;
   const tasks = [];
   for (const task of plan.tasks) {
-    const spec = await prepareTaskSpec(task.spec, cwd).catch((error: unknown) => {
+    const spec = await prepareTaskSpec(task.spec, cwd, options).catch((error: unknown) => {
       if (!(error instanceof UsageError)) throw error;
       throw new UsageError(
         `taskloop ${command}: ${file}: task ${task.spec.id}: ${error.message.replace(/^invalid task: /, '')}`,

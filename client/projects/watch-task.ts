@@ -4,6 +4,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import type { TaskState } from '../../domain/task-state.js';
 import { stateQuery } from '../../workflows/messages.js';
 import type { BoardRow, TaskBoard } from '../output/task-board.js';
+import { noReconnect, type Reconnect } from '../tasks/reconnect.js';
 
 export function describeTaskProgress(state: TaskState): string {
   const last = state.attempts.at(-1);
@@ -28,13 +29,13 @@ export function taskBoardRow(state: TaskState, startedAt: Date, now: Date): Boar
 export async function watchTask(
   handle: WorkflowHandle,
   log: (line: string) => void,
-  options: { intervalMs?: number; board?: TaskBoard } = {},
+  options: { intervalMs?: number; board?: TaskBoard; reconnect?: Reconnect } = {},
 ): Promise<void> {
-  const { intervalMs = 400, board } = options;
+  const { intervalMs = 400, board, reconnect = noReconnect } = options;
   const started = Date.now();
   let last = '';
   for (;;) {
-    const description = await handle.describe();
+    const description = await reconnect(() => handle.describe());
     if (description.status.name !== 'RUNNING') return;
     // Before its first workflow task a task has no query handler; that is "not yet", so no line.
     const state = await handle.query(stateQuery).catch(() => undefined);

@@ -2,7 +2,7 @@
 import { isRepoUrl } from '../../domain/repo-url.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { LineCounter, parseDocument } from 'yaml';
+import { LineCounter, parseDocument, visit, type Document } from 'yaml';
 import type { ProjectPlan } from '../../domain/project/plan.js';
 import { describeOutlineIssues, formatPath } from './errors.js';
 import type { PathError, TasksFileError } from './errors.js';
@@ -10,6 +10,7 @@ import { checkTaskGraph, readDependsOn } from './graph.js';
 import { buildMilestones, checkOutlineIds } from './outline.js';
 import { createLocator } from './positions.js';
 import { expandFlatForm, flatPath } from './flat-form.js';
+import { decodeUtf8 } from './read-text.js';
 import { defaultConcurrency, tasksFileSchema } from './schema.js';
 import { checkTasks, collectRawTasks, isRecord } from './tasks.js';
 
@@ -24,12 +25,19 @@ export type LoadTasksFileResult = { success: true; data: ProjectPlan } | { succe
  */
 export async function loadTasksFile(file: string): Promise<LoadTasksFileResult> {
   const absolute = path.resolve(file);
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(absolute, 'utf8');
+    bytes = await readFile(absolute);
   } catch (error) {
     return { success: false, errors: [{ file, path: '', message: describeReadError(error, absolute) }] };
   }
+  const decoded = decodeUtf8(bytes);
+  if (!decoded.success) {
+    const { line, column } = decoded;
+    const message = `the file is not UTF-8 text (first invalid byte here); save it as UTF-8, e.g. iconv -f latin1 -t utf-8 ${file} > fixed.yaml`;
+    return { success: false, errors: [{ file, line, column, path: '', message }] };
+  }
+  const text = decoded.text;
 
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
@@ -41,7 +49,12 @@ export async function loadTasksFile(file: string): Promise<LoadTasksFileResult> 
     return { success: false, errors };
   }
 
-  const { root, flat } = expandFlatForm(doc.toJS());
+  const js = toPlainData(doc);
+  if (!js.success) {
+    const { line, col } = lineCounter.linePos(js.offset);
+    return { success: false, errors: [{ file, line, column: col, path: '', message: js.message }] };
+  }
+  const { root, flat } = expandFlatForm(js.data);
   const outline = tasksFileSchema.safeParse(root);
   const errors: PathError[] = outline.success ? [] : describeOutlineIssues(outline.error.issues, root);
   errors.push(...checkOutlineIds(root));
@@ -105,4 +118,28 @@ function dedupe(errors: PathError[]): PathError[] {
     seen.add(key);
     return true;
   });
+}
+
+/** The document as plain data; aliases that expand past the parser's limit (a "billion laughs") are refused. */
+function toPlainData(
+  doc: Document,
+): { success: true; data: unknown } | { success: false; offset: number; message: string } {
+  try {
+    return { success: true, data: doc.toJS() };
+  } catch (error) {
+    if (!/alias/i.test((error as Error).message)) throw error;
+    let offset = 0;
+    visit(doc, {
+      Alias(_key, node) {
+        offset = node.range?.[0] ?? 0;
+        return visit.BREAK;
+      },
+    });
+    return {
+      success: false,
+      offset,
+      message:
+        'aliases here expand to too many nodes (over 100; the "billion laughs" shape); write the values out or use fewer aliases (*name) of nested anchors',
+    };
+  }
 }

@@ -11,6 +11,7 @@ import { stateQuery } from '../../workflows/messages.js';
 import { outcomeOfFailure } from '../../workflows/task/task-failed.js';
 import { WorkFailed } from '../cli-errors.js';
 import { whileCheckingWorker } from './queue-pollers.js';
+import { noReconnect, type Reconnect } from './reconnect.js';
 
 const CANCELLED_QUERY_MS = 15_000;
 
@@ -20,14 +21,21 @@ export async function awaitOutcome(
   handle: WorkflowHandle,
   say: (line: string) => void = console.error,
   known?: WorkflowExecutionDescription,
+  reconnect: Reconnect = noReconnect,
 ): Promise<TaskOutcome> {
   try {
-    return (await whileCheckingWorker(handle, say, () => handle.result(), known)) as TaskOutcome;
+    return (await whileCheckingWorker(
+      handle,
+      say,
+      () => reconnect(() => handle.result()),
+      known,
+      reconnect,
+    )) as TaskOutcome;
   } catch (error) {
     if (!(error instanceof WorkflowFailedError)) throw error;
     const outcome =
       outcomeOfFailure(error) ??
-      (error.cause instanceof CancelledFailure ? await cancelledOutcome(command, handle) : undefined);
+      (error.cause instanceof CancelledFailure ? await reconnect(() => cancelledOutcome(command, handle)) : undefined);
     if (outcome) return outcome;
     const cause = error.cause?.message ?? error.message;
     throw new WorkFailed(`taskloop ${command}: workflow ${handle.workflowId} ended without a task outcome: ${cause}`);

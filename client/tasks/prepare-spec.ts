@@ -7,15 +7,27 @@ import { parseScript } from '../../domain/model-script.js';
 import { isRepoUrl, redactUrls } from '../../domain/repo-url.js';
 import { parseTaskSpec, type TaskSpec } from '../../domain/task-spec.js';
 import { UsageError } from '../cli-errors.js';
+import { listFiles, uncommittedFiles } from './dirty-files.js';
 import { refuseSecretsInTask } from './refuse-secrets.js';
 
-export async function prepareTaskSpec(input: Record<string, unknown>, cwd: string): Promise<TaskSpec> {
+export interface PrepareOptions {
+  /** Start even when the repository has uncommitted changes (they are left out; `warn` says so). */
+  allowDirty?: boolean;
+  warn?: (line: string) => void;
+}
+
+export async function prepareTaskSpec(
+  input: Record<string, unknown>,
+  cwd: string,
+  options: PrepareOptions = {},
+): Promise<TaskSpec> {
   const parsed = parseTaskSpec(input);
   if (!parsed.success) throw new UsageError(`invalid task: ${parsed.error}`);
   refuseSecretsInTask(parsed.data);
   const remote = isRepoUrl(parsed.data.repo);
   const spec = { ...parsed.data, repo: remote ? parsed.data.repo : path.resolve(cwd, parsed.data.repo) };
   await (remote ? checkRemote(spec.repo) : checkRepository(spec.repo, spec.baseRef));
+  if (!remote) await checkCommitted(spec.repo, spec.baseRef, options);
   spec.models = { ...spec.models };
   for (const role of ['coder', 'reviewer', 'judge', 'skillWriter'] as const) {
     const model = spec.models[role];
@@ -23,6 +35,17 @@ export async function prepareTaskSpec(input: Record<string, unknown>, cwd: strin
       spec.models[role] = `scripted:${await checkScriptFile(path.resolve(cwd, model.slice('scripted:'.length)), role)}`;
   }
   return spec;
+}
+
+async function checkCommitted(repo: string, baseRef: string, options: PrepareOptions): Promise<void> {
+  const files = await uncommittedFiles(repo, baseRef);
+  if (files.length === 0) return;
+  const what = `${repo} has uncommitted changes (${listFiles(files)}); the task starts from the commit ${baseRef}`;
+  if (!options.allowDirty)
+    throw new UsageError(
+      `repo: ${what} and would leave them out: commit or stash them, or pass --allow-dirty to start without them`,
+    );
+  (options.warn ?? console.error)(`warning: ${what}, without them (--allow-dirty)`);
 }
 
 async function checkRepository(repo: string, baseRef: string): Promise<void> {

@@ -2,11 +2,14 @@
 // `run --wait`, `status` and `watch` ask the server for the queue's pollers (DescribeTaskQueue) and say so.
 import type { Client, WorkflowClient, WorkflowExecutionDescription, WorkflowHandle } from '@temporalio/client';
 import { WorkFailed } from '../cli-errors.js';
+import { noReconnect, type Reconnect } from './reconnect.js';
 
 /** A poller not seen for this long is gone: a live worker renews its long poll at least every ~70 s. */
 export const POLLER_FRESH_MS = 90_000;
 /** How often a waiting command asks again. */
 export const POLLER_CHECK_MS = 3_000;
+/** After the server was unreachable, its workers need this long to poll again before "no worker" is believed. */
+export const POLLER_REGRACE_MS = 20_000;
 
 /** The line a waiting command prints when no worker polls the queue; it names the fix. */
 export function noWorkerMessage(taskQueue: string): string {
@@ -41,14 +44,21 @@ export async function whileCheckingWorker<T>(
   work: () => Promise<T>,
   /** The caller's description of the workflow, when it has one: a closed workflow needs no second read. */
   known?: WorkflowExecutionDescription,
+  reconnect: Reconnect = noReconnect,
 ): Promise<T> {
-  const description = known && known.status.name !== 'RUNNING' ? known : await handle.describe();
+  const description = known && known.status.name !== 'RUNNING' ? known : await reconnect(() => handle.describe());
   if (description.status.name !== 'RUNNING') return work();
   const { taskQueue } = description;
   let missing = false;
   let stopped = false;
+  let failedAt = -Infinity;
   const check = async () => {
-    const live = await hasLiveWorker(handle.client, taskQueue).catch(() => true);
+    const live = await hasLiveWorker(handle.client, taskQueue).catch(() => {
+      failedAt = Date.now();
+      return true;
+    });
+    // A restarted server has forgotten the pollers it had; its workers come back within their own backoff.
+    if (!live && Date.now() - failedAt < POLLER_REGRACE_MS) return;
     if (stopped || live === !missing) return;
     missing = !live;
     say(missing ? `${noWorkerMessage(taskQueue)}; still waiting` : `a worker now serves task queue ${taskQueue}`);

@@ -55,11 +55,14 @@ async function restartClosedTask(
   }
   const input = await readRunInput(client, { workflowId, runId: description.runId });
   // The same checks as `run`: the repository or the scripted file may have gone since the first start.
-  const spec = await prepareTaskSpec(input.spec, process.cwd()).catch((error: unknown) => {
-    throw error instanceof UsageError
-      ? new UsageError(`taskloop retry: the task cannot start again: ${error.message}`)
-      : error;
-  });
+  // The task ran from this repository before; its checkout's state is not this command's business.
+  const spec = await prepareTaskSpec(input.spec, process.cwd(), { allowDirty: true, warn: () => undefined }).catch(
+    (error: unknown) => {
+      throw error instanceof UsageError
+        ? new UsageError(`taskloop retry: the task cannot start again: ${error.message}`)
+        : error;
+    },
+  );
   const carried = { attempts: outcome?.attempts ?? [], turnsConsumed: outcome?.turnsConsumed ?? 0 };
   const { started } = await startTask(client, spec, { taskQueue: description.taskQueue, carried, hint });
   return {

@@ -32,6 +32,8 @@ const runFlagOptions = {
   'task-queue': { type: 'string' },
   wait: { type: 'boolean' },
   json: { type: 'boolean' },
+  'skip-provider-check': { type: 'boolean' },
+  'allow-dirty': { type: 'boolean' },
 } as const;
 
 /** Which flag sets each spec field, so an invalid field is reported as the flag the user typed. */
@@ -72,6 +74,10 @@ export interface RunRequest {
   taskQueue: string;
   wait: boolean;
   json: boolean;
+  /** Leave the model keys to the workers (they call the models with their own environment). */
+  skipProviderCheck: boolean;
+  /** Start even when the repository has uncommitted changes (warned about). */
+  allowDirty: boolean;
 }
 
 /** Parses `taskloop run` arguments; flag-level problems (unknown flag, bad duration, K=V) are UsageErrors. */
@@ -116,6 +122,8 @@ export function parseRunFlags(
     taskQueue: values['task-queue'] ?? env.TASKLOOP_TASK_QUEUE ?? SHARED_TASK_QUEUE,
     wait: values.wait ?? false,
     json: values.json ?? false,
+    skipProviderCheck: values['skip-provider-check'] ?? false,
+    allowDirty: values['allow-dirty'] ?? false,
   };
 }
 
@@ -127,7 +135,9 @@ export function checkRunInput(input: Record<string, unknown>): void {
     const flag = flagOfField[issue.field.split('.')[0] ?? ''];
     const fix = cliFixOfField[issue.field];
     const cut = issue.message.lastIndexOf(' (');
-    const message = fix && cut > 0 ? `${issue.message.slice(0, cut)} (${fix})` : issue.message;
+    // Only a generic "expected …" message ends in the field's fix; a specific reason keeps its own.
+    const generic = issue.message.startsWith('expected');
+    const message = fix && generic && cut > 0 ? `${issue.message.slice(0, cut)} (${fix})` : issue.message;
     return `taskloop run: ${flag ? `${flag} (${issue.field})` : issue.field}: ${message}`;
   });
   throw new UsageError(lines.join('\n'));

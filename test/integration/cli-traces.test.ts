@@ -1,5 +1,6 @@
 // The CLI's own spans, through the built bin (a bundle that loads tracing from outside itself): `taskloop run` with
-// OTEL_EXPORTER_OTLP_ENDPOINT set exports its start span over OTLP/HTTP to a receiver, and the task still runs.
+// OTEL_EXPORTER_OTLP_ENDPOINT set exports one trace (the command's span and its start span) over OTLP/HTTP to a
+// receiver, none for the polling while it waits, and the task still runs.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
@@ -65,5 +66,16 @@ describe('taskloop run with OTEL_* set', () => {
     expect(exported).toContain('taskloop-cli-traces-test');
     expect(exported).toMatch(/"name":"StartWorkflow:taskWorkflow"/);
     expect(exported).not.toContain('Fix add in calc.py');
+    // One trace for the whole invocation: the command's span holds the start; waiting (queries, describes) adds none.
+    type Span = { traceId: string; spanId: string; parentSpanId?: string; name: string };
+    const spans = traces.flatMap((body) =>
+      (JSON.parse(body) as { resourceSpans: { scopeSpans: { spans: Span[] }[] }[] }).resourceSpans.flatMap((resource) =>
+        resource.scopeSpans.flatMap((scope) => scope.spans),
+      ),
+    );
+    expect(new Set(spans.map((span) => span.traceId)).size).toBe(1);
+    const roots = spans.filter((span) => !span.parentSpanId);
+    expect(roots.map((span) => span.name)).toEqual(['taskloop run']);
+    expect(spans.map((span) => span.name).sort()).toEqual(['StartWorkflow:taskWorkflow', 'taskloop run']);
   });
 });

@@ -91,6 +91,10 @@ describe('bad input to the CLI', () => {
     const result = await runTaskloop(['worker'], { env: { ...process.env, TEMPORAL_ADDRESS: `127.0.0.1:${port}` } });
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toMatch(new RegExp(`cannot reach Temporal at 127\\.0\\.0\\.1:${port}.*TEMPORAL_ADDRESS`));
+    // One sentence with the reason in words, not the transport's debug text.
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toContain(': connection refused; start a local server with `taskloop server`');
+    expect(result.stderr).not.toMatch(/tonic|ConnectError|Os \{/);
   });
 
   it('stops a worker whose server lacks the search attributes, naming the command that creates them', async () => {

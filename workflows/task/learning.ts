@@ -7,7 +7,7 @@ import type { Adaptation, HistoryEntry } from '../../domain/learning/adaptations
 import { planAdaptations } from '../../domain/learning/attempt-adaptations.js';
 import { maxFailureFiles } from '../../domain/learning/reflection/failure-limits.js';
 import type { AttemptRecord } from '../../domain/task-state.js';
-import { bookkeeping as learning } from './proxies.js';
+import { bookkeepingWithSummary } from './proxies.js';
 import type { TaskRun } from './task-run.js';
 
 const EVIDENCE_CHARS = 2000;
@@ -54,14 +54,18 @@ export async function learnFromFailure(run: TaskRun, record: AttemptRecord): Pro
       run.flushEvents(),
       pattern
         ? bestEffort('mirror the failure in the history file', () =>
-            learning.recordTaskHistory({ repoPath: spec.repo, record: history }),
+            bookkeepingWithSummary('recordTaskHistory', `failure history (${pattern}), attempt ${record.attempt}`, {
+              repoPath: spec.repo,
+              record: history,
+            }),
           )
         : undefined,
       bestEffort('report the failure to reflection', () =>
-        learning.reportFailure({
-          ...{ project: spec.project, role: 'coder', ...skillWriter, event },
-          secretEnvNames: spec.secretEnvNames,
-        }),
+        bookkeepingWithSummary(
+          'reportFailure',
+          `report ${failure.failureClass} at ${failure.node} to reflection, attempt ${record.attempt}`,
+          { project: spec.project, role: 'coder', ...skillWriter, event, secretEnvNames: spec.secretEnvNames },
+        ),
       ),
     ]),
   );

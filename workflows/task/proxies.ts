@@ -107,6 +107,18 @@ const REMOVAL_WAIT_MS = 120_000;
 export const bookkeeping =
   proxyLocalActivities<Pick<Activities, 'recordEvents' | 'recordTaskHistory' | 'reportFailure'>>(bookkeepingOptions);
 
+/** A bookkeeping call with a summary for the Web UI (its marker's metadata; the history's commands are the same). */
+export function bookkeepingWithSummary<K extends 'recordTaskHistory' | 'reportFailure'>(
+  name: K,
+  summary: string,
+  input: Parameters<Activities[K]>[0],
+): Promise<Awaited<ReturnType<Activities[K]>>> {
+  const proxy = bookkeeping[name] as unknown as ExecutableActivity;
+  return proxy.executeWithOptions({ ...bookkeepingOptions, summary }, [input]) as Promise<
+    Awaited<ReturnType<Activities[K]>>
+  >;
+}
+
 /** The task's events on their way to the event sink (workers/event-sinks.ts). */
 export interface TaskEventSinks extends Sinks {
   taskEvents: { record(events: TaskEvent[]): void };

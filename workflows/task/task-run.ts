@@ -39,6 +39,7 @@ import {
 import type { VerdictModelChoice } from '../../activities/task-activities.js';
 import { bookkeeping, eventSinks } from './proxies.js';
 import { observePhase } from '../metrics.js';
+import { describeRunDetails } from './run-details.js';
 
 /** The patch of the events sink: since it, events reach the sink through a worker sink, not a local activity. */
 const EVENTS_SINK_PATCH = 'events-through-worker-sink';
@@ -60,6 +61,8 @@ export class TaskRun {
   private eventSeq = 0;
   /** Events kept in state but not yet appended to the sink: they travel together at the next flush. */
   private pendingEvents: TaskEvent[] = [];
+  /** The attempt the phase was last set in: until the new attempt's first node, its phase is the old attempt's. */
+  private phaseAttempt = -1;
   /** Search-attribute values as last upserted (or set at start), so an upsert carries only what changed. */
   private readonly upserted = new Map<string, unknown>();
 
@@ -115,6 +118,7 @@ export class TaskRun {
   setPhase(phase: TaskPhase, at?: number): void {
     observePhase(this.state, phase, at);
     this.state.phase = phase;
+    this.phaseAttempt = this.state.attempt;
     this.publish();
   }
 
@@ -197,16 +201,12 @@ export class TaskRun {
     await this.flushEvents();
   }
 
-  /** The Web UI's current details follow every phase and status change; search attributes follow at the next flush. */
+  /**
+   * The Web UI's current details follow every phase and status change (they live in the worker, not the history).
+   * The first line is what the list cannot show: the task's own status, its phase and the attempt that phase is of.
+   */
   private publish(): void {
-    const { phase, status, attempt, lastFailure } = this.state;
-    const completed = status === 'COMPLETED';
-    const failure =
-      lastFailure && !completed
-        ? `\n\n**Last failure** (${lastFailure.node}, ${lastFailure.failureClass}): ${lastFailure.reason.slice(0, 300)}`
-        : '';
-    const pausing = status === 'PAUSE_REQUESTED' ? ` (pause requested, finishing ${phase})` : '';
-    setCurrentDetails(`**${status}**${pausing}: phase \`${phase}\`, attempt ${attempt}${failure}`);
+    setCurrentDetails(describeRunDetails(this.state, this.phaseAttempt));
   }
 
   /**

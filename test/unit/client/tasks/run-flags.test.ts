@@ -41,6 +41,7 @@ describe('parseRunFlags', () => {
         'q1',
         '--wait',
         '--json',
+        '--skip-provider-check',
       ],
       '/work',
       {},
@@ -49,6 +50,8 @@ describe('parseRunFlags', () => {
       taskQueue: 'q1',
       wait: true,
       json: true,
+      skipProviderCheck: true,
+      allowDirty: false,
       input: {
         id: 'fix-add',
         project: 'calc',

@@ -1,0 +1,33 @@
+// The Web UI's view of a running task, as Markdown: the first line carries the taskloop status (which Temporal's own
+// RUNNING hides), the phase and the attempt that phase belongs to; the last failure follows, short.
+import type { TaskState } from '../../domain/task-state.js';
+
+const REASON_CHARS = 300;
+
+/** `phaseAttempt`: the attempt in which the phase was last set (-1 before any node ran in this run). */
+export function describeRunDetails(state: TaskState, phaseAttempt: number): string {
+  const { phase, status, attempt, lastFailure } = state;
+  const pausing = status === 'PAUSE_REQUESTED' ? ` (pause requested, finishing ${phase})` : '';
+  // An attempt is begun before its first node: until then the phase is still the previous attempt's.
+  const current = state.attempts.at(-1);
+  const next = current?.status === 'RUNNING' ? current.attempt : state.attempts.length + 1;
+  const where =
+    phaseAttempt === attempt && attempt > 0
+      ? `phase \`${phase}\`, attempt ${attempt}`
+      : phaseAttempt > 0
+        ? `attempt ${next} not started yet (attempt ${phaseAttempt} ended in \`${phase}\`)`
+        : `attempt ${next} not started yet`;
+  const failure =
+    lastFailure && status !== 'COMPLETED'
+      ? `\n\n**Last failure** (${lastFailure.node}, ${lastFailure.failureClass}): ${shorten(lastFailure.reason)}`
+      : '';
+  return `**${status}**${pausing}: ${where}${failure}`;
+}
+
+/** The first line of a reason, cut at a word near `limit`; "…" says something was left out. */
+export function shorten(reason: string, limit = REASON_CHARS): string {
+  const line = reason.split('\n')[0] ?? '';
+  if (line.length <= limit) return line === reason ? line : `${line}…`;
+  const space = line.lastIndexOf(' ', limit);
+  return `${line.slice(0, space > limit / 2 ? space : limit)}…`;
+}
