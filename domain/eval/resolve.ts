@@ -1,0 +1,59 @@
+// Whether an instance is resolved, from the per-test results of the independent verification run: every
+// FAIL_TO_PASS test passes and every PASS_TO_PASS test still passes. A test that did not run counts as failing.
+import type { TestCaseResult } from '../records.js';
+
+export type TestVerdict = 'passed' | 'failed' | 'missing';
+
+export interface Verification {
+  resolved: boolean;
+  /** The sha checked out (the task's commit, or the base ref when it committed nothing). */
+  sha: string;
+  checked: 'commit' | 'base';
+  failToPass: Record<string, TestVerdict>;
+  passToPass: Record<string, TestVerdict>;
+  /** Why it is not resolved, in one line (absent when resolved). */
+  reason?: string;
+}
+
+/** The cases a node id covers: itself, its class's or file's tests, its parametrisations. */
+function casesOf(id: string, cases: readonly TestCaseResult[]): TestCaseResult[] {
+  return cases.filter((c) => c.id === id || c.id.startsWith(`${id}::`) || c.id.startsWith(`${id}[`));
+}
+
+/** One node id's verdict: passed when it ran and none of its cases failed; skipped cases pass only `allowSkipped`. */
+export function verdictOf(id: string, cases: readonly TestCaseResult[], allowSkipped: boolean): TestVerdict {
+  const found = casesOf(id, cases);
+  if (found.length === 0) return 'missing';
+  const ok = found.every((c) => c.outcome === 'passed' || (allowSkipped && c.outcome === 'skipped'));
+  return ok && found.some((c) => c.outcome === 'passed' || allowSkipped) ? 'passed' : 'failed';
+}
+
+/** Decides resolution; a skipped FAIL_TO_PASS test has not been shown to pass, a skipped PASS_TO_PASS one broke nothing. */
+export function decideResolved(input: {
+  sha: string;
+  checked: 'commit' | 'base';
+  failToPass: readonly string[];
+  passToPass: readonly string[];
+  cases: readonly TestCaseResult[];
+  /** Set when the run itself broke (timeout, collection error of the whole command): nothing is resolved. */
+  runError?: string;
+}): Verification {
+  const f2p = Object.fromEntries(input.failToPass.map((id) => [id, verdictOf(id, input.cases, false)]));
+  const p2p = Object.fromEntries(input.passToPass.map((id) => [id, verdictOf(id, input.cases, true)]));
+  const badF2p = Object.entries(f2p).filter(([, v]) => v !== 'passed');
+  const badP2p = Object.entries(p2p).filter(([, v]) => v !== 'passed');
+  const reasons = [
+    ...(input.runError ? [`the test run broke: ${input.runError}`] : []),
+    ...(badF2p.length > 0 ? [`FAIL_TO_PASS not passing: ${badF2p.map(([id, v]) => `${id} (${v})`).join(', ')}`] : []),
+    ...(badP2p.length > 0 ? [`PASS_TO_PASS broken: ${badP2p.map(([id, v]) => `${id} (${v})`).join(', ')}`] : []),
+  ];
+  const resolved = reasons.length === 0 && input.failToPass.length > 0;
+  return {
+    resolved,
+    sha: input.sha,
+    checked: input.checked,
+    failToPass: f2p,
+    passToPass: p2p,
+    ...(resolved ? {} : { reason: reasons.join('; ').slice(0, 2000) || 'no FAIL_TO_PASS test' }),
+  };
+}
