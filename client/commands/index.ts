@@ -57,6 +57,10 @@ export const commands: Record<string, CommandEntry> = {
     summary: 'remove empty taskloop branches, old artifacts and idle reflection workflows',
     load: async () => (await import('./clean.js')).cleanCommand,
   },
+  eval: {
+    summary: 'measure the loop on a suite of real bug fixes per model, agent and learning; --promote crowns a champion',
+    load: async () => (await import('./eval.js')).evalCommand,
+  },
   report: {
     summary: "print a project's report (table, --json or --markdown)",
     load: async () => (await import('./report.js')).reportCommand,

@@ -41,6 +41,8 @@ export interface EvalReport {
   suite: string;
   arms: ArmSummary[];
   comparisons: Comparison[];
+  /** Every instance as each arm ran it (keyed by arm id): task status, attempts, what verification found. */
+  runs: Record<string, InstanceRun[]>;
   /** The bootstrap's seed, so anyone can recompute the intervals. */
   seed: number;
 }
@@ -117,6 +119,7 @@ export function buildEvalReport(results: readonly ArmResult[], seed = 42): EvalR
     suite: results[0]?.suite ?? '',
     arms: results.map((result) => summarizeArm(result.arm, result.runs)),
     comparisons,
+    runs: Object.fromEntries(results.map((result) => [result.arm.id, result.runs])),
     seed,
   };
 }

@@ -25,6 +25,8 @@ export const suiteInstanceSchema = z.strictObject({
     .string()
     .min(1)
     .refine((repo) => repoUrlProblem(repo) === undefined),
+  /** A local copy of `repo` (a bare mirror or a clone) to clone from instead of the URL, when it exists. */
+  mirror: z.string().min(1).optional(),
   /** The commit the task starts from; with `fixCommit` it is derived (the fix's parent) and must be left out. */
   baseRef: z.string().min(1).optional(),
   /** The upstream fix: its parent is the base ref, its test changes give failToPass and are laid over the checkout. */

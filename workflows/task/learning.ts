@@ -14,6 +14,7 @@ const EVIDENCE_CHARS = 2000;
 
 /** `history`: the project's history of similar tasks, read by the claim (absent when it could not be read). */
 export function chooseAttemptAdaptations(run: TaskRun, history: HistoryEntry[] = []): Adaptation[] {
+  if (run.spec.learning === false) return [];
   return planAdaptations({ goal: run.spec.goal, attempts: run.state.attempts.slice(0, -1), history });
 }
 
@@ -52,14 +53,17 @@ export async function learnFromFailure(run: TaskRun, record: AttemptRecord): Pro
   await CancellationScope.nonCancellable(() =>
     Promise.all([
       run.flushEvents(),
-      pattern
+      pattern && spec.learning !== false
         ? bestEffort('mirror the failure in the history file', () =>
             learning.recordTaskHistory({ repoPath: spec.repo, record: history }),
           )
         : undefined,
-      bestEffort('report the failure to reflection', () =>
-        learning.reportFailure({ project: spec.project, role: 'coder', ...skillWriter, event }),
-      ),
+      // A task with learning off feeds no memory: its project (an eval arm's) never gets a skill.
+      spec.learning === false
+        ? undefined
+        : bestEffort('report the failure to reflection', () =>
+            learning.reportFailure({ project: spec.project, role: 'coder', ...skillWriter, event }),
+          ),
     ]),
   );
 }
