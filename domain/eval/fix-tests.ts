@@ -7,7 +7,7 @@ export function isTestPath(path: string): boolean {
 }
 
 const defLine = /^(\s*)(?:async\s+)?def\s+(test\w*)\s*\(/;
-const classLine = /^(\s*)class\s+(Test\w*)\b/;
+const classLine = /^(\s*)class\s+(\w+)\b/;
 
 interface FileDiff {
   path: string;

@@ -4,15 +4,30 @@ import type { TestCaseResult } from '../records.js';
 
 export type TestVerdict = 'passed' | 'failed' | 'missing';
 
+/** How one list of tests fared: counts, and the tests that did not pass (at most 20, so payloads stay small). */
+export interface TestListVerdict {
+  total: number;
+  passed: number;
+  notPassing: Record<string, TestVerdict>;
+}
+
 export interface Verification {
   resolved: boolean;
   /** The sha checked out (the task's commit, or the base ref when it committed nothing). */
   sha: string;
   checked: 'commit' | 'base';
-  failToPass: Record<string, TestVerdict>;
-  passToPass: Record<string, TestVerdict>;
+  failToPass: TestListVerdict;
+  passToPass: TestListVerdict;
   /** Why it is not resolved, in one line (absent when resolved). */
   reason?: string;
+}
+
+const MAX_NAMED = 20;
+
+/** `id (verdict)` for the first few, then how many more. */
+function named(bad: (readonly [string, TestVerdict])[]): string {
+  const shown = bad.slice(0, 5).map(([id, v]) => `${id} (${v})`);
+  return bad.length > 5 ? `${shown.join(', ')} and ${bad.length - 5} more` : shown.join(', ');
 }
 
 /** The cases a node id covers: itself, its class's or file's tests, its parametrisations. */
@@ -38,22 +53,29 @@ export function decideResolved(input: {
   /** Set when the run itself broke (timeout, collection error of the whole command): nothing is resolved. */
   runError?: string;
 }): Verification {
-  const f2p = Object.fromEntries(input.failToPass.map((id) => [id, verdictOf(id, input.cases, false)]));
-  const p2p = Object.fromEntries(input.passToPass.map((id) => [id, verdictOf(id, input.cases, true)]));
-  const badF2p = Object.entries(f2p).filter(([, v]) => v !== 'passed');
-  const badP2p = Object.entries(p2p).filter(([, v]) => v !== 'passed');
+  const badF2p = input.failToPass
+    .map((id) => [id, verdictOf(id, input.cases, false)] as const)
+    .filter(([, v]) => v !== 'passed');
+  const badP2p = input.passToPass
+    .map((id) => [id, verdictOf(id, input.cases, true)] as const)
+    .filter(([, v]) => v !== 'passed');
+  const listVerdict = (ids: readonly string[], bad: (readonly [string, TestVerdict])[]): TestListVerdict => ({
+    total: ids.length,
+    passed: ids.length - bad.length,
+    notPassing: Object.fromEntries(bad.slice(0, MAX_NAMED)),
+  });
   const reasons = [
     ...(input.runError ? [`the test run broke: ${input.runError}`] : []),
-    ...(badF2p.length > 0 ? [`FAIL_TO_PASS not passing: ${badF2p.map(([id, v]) => `${id} (${v})`).join(', ')}`] : []),
-    ...(badP2p.length > 0 ? [`PASS_TO_PASS broken: ${badP2p.map(([id, v]) => `${id} (${v})`).join(', ')}`] : []),
+    ...(badF2p.length > 0 ? [`FAIL_TO_PASS not passing: ${named(badF2p)}`] : []),
+    ...(badP2p.length > 0 ? [`PASS_TO_PASS broken: ${named(badP2p)}`] : []),
   ];
   const resolved = reasons.length === 0 && input.failToPass.length > 0;
   return {
     resolved,
     sha: input.sha,
     checked: input.checked,
-    failToPass: f2p,
-    passToPass: p2p,
+    failToPass: listVerdict(input.failToPass, badF2p),
+    passToPass: listVerdict(input.passToPass, badP2p),
     ...(resolved ? {} : { reason: reasons.join('; ').slice(0, 2000) || 'no FAIL_TO_PASS test' }),
   };
 }

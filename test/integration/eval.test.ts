@@ -4,6 +4,7 @@
 // --promote crowns a coder version only when the interval of its lead excludes 0.
 import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { simpleGit } from 'simple-git';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import type { EvalReport } from '../../domain/eval/report.js';
@@ -103,9 +104,78 @@ describe('taskloop eval', () => {
       verification: {
         resolved: false,
         checked: 'commit',
-        failToPass: { 'tests/test_text.py::test_shout': 'passed' },
-        passToPass: { 'tests/test_calc.py::test_mul': 'failed' },
+        failToPass: { total: 1, passed: 1, notPassing: {} },
+        passToPass: { total: 1, passed: 0, notPassing: { 'tests/test_calc.py::test_mul': 'failed' } },
       },
     });
+  });
+
+  it('promotes a coder version only when the interval of its lead over the champion excludes 0, else leaves the registry as it was', async () => {
+    const suite = await makeTinySuite(uniqueId('promo'));
+    // A champion that cannot write (coder-investigator) resolves nothing; coder-1 with the oracle resolves all.
+    const original = await readFile(registry, 'utf8');
+    await writeFile(registry, original.replace('"champion": "coder-1"', '"champion": "coder-investigator"'));
+    const common = [suite.suiteFile, '--model', 'oracle', '--max-retries', '0', '--promote', '--json'];
+    const first = await evalCli([...common, '--agents', 'coder-investigator,coder-1']);
+    expect(first.exitCode, first.all).toBe(0);
+    const promoted = (JSON.parse(first.stdout) as JsonReport).promotion;
+    expect(promoted).toMatchObject({
+      promote: true,
+      champion: 'coder-investigator',
+      candidate: 'coder-1',
+      shared: 2,
+      difference: 1,
+      interval: { low: 1, high: 1 },
+    });
+    const after = await readFile(registry, 'utf8');
+    const coder = (JSON.parse(after) as { coder: { champion: string; history: Record<string, unknown>[] } }).coder;
+    expect(coder.champion).toBe('coder-1');
+    expect(coder.history).toEqual([
+      expect.objectContaining({ decision: 'promoted', from: 'coder-investigator', to: 'coder-1', intervalLow: 1 }),
+    ]);
+
+    // Two versions that both resolve everything: a lead of 0, an interval of [0, 0]; the file stays byte for byte.
+    const second = await evalCli([...common, '--agents', 'coder-1,coder-1-no-tests']);
+    expect(second.exitCode, second.all).toBe(0);
+    const kept = (JSON.parse(second.stdout) as JsonReport).promotion;
+    expect(kept).toMatchObject({ promote: false, champion: 'coder-1', candidate: 'coder-1-no-tests', difference: 0 });
+    expect(kept?.reason).toMatch(/does not exclude 0: kept coder-1$/);
+    expect(await readFile(registry, 'utf8')).toBe(after);
+  });
+
+  it('refuses a bad suite with exit 2, naming field, value and fix, before it connects to anything', async () => {
+    const suite = await makeTinySuite(uniqueId('bad'));
+    // A fix commit that changes code but no test.
+    await writeFile(path.join(suite.repo, 'text.py'), 'def shout(s):\n    return s.upper()\n');
+    const git = simpleGit(suite.repo);
+    await git.raw(['commit', '-qam', 'fix shout, no test']);
+    const noTestFix = (await git.revparse(['HEAD'])).trim();
+    const text = await readFile(suite.suiteFile, 'utf8');
+    const variants = {
+      unknown: text.replace('    oracle: shout-oracle.json', '    oracle: shout-oracle.json\n    failToPas: [x.py]'),
+      missing: text.replace('    failToPass: [tests/test_text.py::test_shout]\n', ''),
+      noTest: text.replace(`fixCommit: ${suite.fixSha}`, `fixCommit: ${noTestFix}`),
+    };
+    const run = async (content: string, name: string) => {
+      const file = path.join(suite.dir, `${name}.yaml`);
+      await writeFile(file, content);
+      // An address nothing listens on: a CLI that tried to connect would fail with exit 1, not 2.
+      return runTaskloop(['eval', file, '--model', 'oracle'], {
+        env: { ...process.env, TEMPORAL_ADDRESS: '127.0.0.1:1', TASKLOOP_HOME: home },
+      });
+    };
+    const [unknown, missing, noTest] = await Promise.all(Object.entries(variants).map(([k, v]) => run(v, k)));
+    expect(unknown.exitCode, unknown.all).toBe(2);
+    expect(unknown.stderr).toMatch(
+      /unknown\.yaml: instances\[1\]\.failToPas: unknown field, got \["x\.py"\] \(remove it/,
+    );
+    expect(missing.exitCode, missing.all).toBe(2);
+    expect(missing.stderr).toMatch(
+      /instances\[1\]\.failToPass: got nothing \(fix: list at least one test the fix makes pass/,
+    );
+    expect(noTest.exitCode, noTest.all).toBe(2);
+    expect(noTest.stderr).toContain(
+      `instances[0].fixCommit: commit ${noTestFix} adds or changes no test file (it changes text.py); fix: pick the upstream commit`,
+    );
   });
 });
