@@ -16,6 +16,7 @@ import {
 } from '@temporalio/workflow';
 import type { EvalActivities } from '../activities/index.js';
 import type { VerifyInstanceInput } from '../activities/eval/index.js';
+import { unverified, type Verification } from '../domain/eval/resolve.js';
 import { instanceRunOf, type ArmResult, type ArmSpec, type InstanceRun } from '../domain/eval/records.js';
 import { isRepoUrl } from '../domain/repo-url.js';
 import { summarizeTelemetry } from '../domain/telemetry.js';
@@ -91,11 +92,18 @@ async function runInstance(instance: EvalArmInstance): Promise<InstanceRun> {
   // A URL's commit lives in the committing host's clone; a local repository's is visible to every worker.
   const host = [...outcome.attempts].reverse().find((attempt) => attempt.status === 'PASSED')?.hostId;
   const taskQueue = commit && host && isRepoUrl(instance.spec.repo) ? hostTaskQueue(host) : workflowInfo().taskQueue;
-  const verification = await verifierOn(taskQueue)({
-    ...instance.verify,
-    runName: outcome.workflowId,
-    ...(commit ? { commitSha: commit.sha } : {}),
-  });
+  let verification: Verification;
+  try {
+    verification = await verifierOn(taskQueue)({
+      ...instance.verify,
+      runName: outcome.workflowId,
+      ...(commit ? { commitSha: commit.sha } : {}),
+    });
+  } catch (error) {
+    // Its retries spent: the instance is recorded unresolved with the reason, and the arm goes on.
+    const why = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
+    verification = unverified(commit?.sha ?? instance.verify.baseRef, commit ? 'commit' : 'base', why);
+  }
   return instanceRunOf(instance.spec.id, outcome, verification);
 }
 

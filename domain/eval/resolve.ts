@@ -79,3 +79,16 @@ export function decideResolved(input: {
     ...(resolved ? {} : { reason: reasons.join('; ').slice(0, 2000) || 'no FAIL_TO_PASS test' }),
   };
 }
+
+/** The record of a verification that could not run at all (the commit gone, the clone failing): not resolved. */
+export function unverified(sha: string, checked: 'commit' | 'base', why: string): Verification {
+  const none = { total: 0, passed: 0, notPassing: {} };
+  return {
+    resolved: false,
+    sha,
+    checked,
+    failToPass: none,
+    passToPass: none,
+    reason: `not verified: ${why}`.slice(0, 2000),
+  };
+}

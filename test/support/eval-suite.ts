@@ -29,6 +29,7 @@ export const breakingTurns = (): ScriptTurn[] => [
 ];
 
 export interface TinySuite {
+  name: string;
   dir: string;
   repo: string;
   baseSha: string;
@@ -76,5 +77,5 @@ export async function makeTinySuite(name = 'tiny'): Promise<TinySuite> {
       '',
     ].join('\n'),
   );
-  return { dir, repo, baseSha, fixSha, suiteFile };
+  return { name, dir, repo, baseSha, fixSha, suiteFile };
 }
