@@ -15,11 +15,11 @@ const TOP = 40;
 
 export function renderResolvedChart(title: string, arms: readonly ArmSummary[]): string {
   const groupWidth = 3 * BAR + 2 * GAP;
-  const width = LEFT + arms.length * (groupWidth + GROUP_GAP) + 20;
+  const width = Math.max(360, LEFT + arms.length * (groupWidth + GROUP_GAP) + 20);
   const height = TOP + PLOT_HEIGHT + 90;
   const y = (rate: number) => TOP + PLOT_HEIGHT * (1 - rate);
   const parts: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${Math.max(width, 360)}" height="${height}" font-family="sans-serif" font-size="12">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" font-size="12">`,
     `<rect width="100%" height="100%" fill="white"/>`,
     `<text x="${LEFT}" y="20" font-size="14" font-weight="bold">${escape(title)}</text>`,
   ];
