@@ -3,6 +3,7 @@ import { createTaskActivities, type ActivityDeps } from './task-activities.js';
 import { createSkillActivities } from './skills/index.js';
 import { createLearningActivities } from './learning/index.js';
 import { scrubbingResults } from './scrub-results.js';
+import { createEvalActivities } from './eval/index.js';
 
 export type {
   ActivityDeps,
@@ -23,7 +24,11 @@ export function createActivities(deps: ActivityDeps) {
     ...createTaskActivities(deps),
     ...createSkillActivities(deps),
     ...createLearningActivities(deps),
+    ...createEvalActivities(deps),
   });
 }
 
-export type TaskloopActivities = ReturnType<typeof createActivities>;
+/** The task's, skills' and learning's activities (what the task and project workflows call). */
+export type TaskloopActivities = Omit<ReturnType<typeof createActivities>, keyof EvalActivities>;
+/** What the eval arm workflow calls. */
+export type EvalActivities = ReturnType<typeof createEvalActivities>;

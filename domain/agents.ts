@@ -41,6 +41,8 @@ const roleEntrySchema = z
   .strictObject({
     champion: z.string().regex(versionIdPattern),
     versions: z.record(z.string().regex(versionIdPattern), agentVersionSchema),
+    /** What `taskloop eval --promote` decided, with its figures (domain/eval/registry-edit.ts), oldest first. */
+    history: z.array(z.record(z.string(), z.unknown())).optional(),
   })
   .refine((entry) => entry.champion in entry.versions, {
     message: 'champion must name one of the versions',

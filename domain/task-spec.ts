@@ -87,6 +87,11 @@ export const taskSpecSchema = z.strictObject({
     })
     .partial()
     .optional(),
+  /**
+   * false: this task neither adapts its attempts nor reports its failures to the project's memory (so it makes no
+   * skills); an eval's `--learning off` arm. Absent or true: learning as the worker allows.
+   */
+  learning: z.boolean().optional(),
   /** Agent versions to use instead of each role's champion in agents/registry.json. */
   agents: z
     .strictObject({

@@ -6,6 +6,7 @@
 // therefore loaded by its own type only. `webpackMode: "eager"` keeps them in the one bundle file (no chunk to
 // fetch): the import resolves within the same activation, before the workflow's first command, so history and
 // replay are as with a static import. test/unit/workflows/lazy-workflows.test.ts checks the bundle.
+import type { EvalArmInput } from './eval-arm.js';
 import type { ProjectWorkflowInput } from './project.js';
 import type { ReflectionWorkflowInput } from './reflection.js';
 import type { TaskWorkflowInput } from './task.js';
@@ -25,4 +26,9 @@ export async function projectWorkflow(input: ProjectWorkflowInput) {
 export async function reflectionWorkflow(input: ReflectionWorkflowInput) {
   const workflow = await import(/* webpackMode: "eager" */ './reflection.js');
   return workflow.reflectionWorkflow(input);
+}
+
+export async function evalArmWorkflow(input: EvalArmInput) {
+  const workflow = await import(/* webpackMode: "eager" */ './eval-arm.js');
+  return workflow.evalArmWorkflow(input);
 }

@@ -65,6 +65,10 @@ export const commands: Record<string, CommandEntry> = {
     summary: "print the Web UI address of taskloop's workflows, with the columns to show",
     load: async () => (await import('./ui.js')).uiCommand,
   },
+  eval: {
+    summary: 'measure the loop on a suite of real bug fixes per model, agent and learning; --promote crowns a champion',
+    load: async () => (await import('./eval.js')).evalCommand,
+  },
   report: {
     summary: "print a project's report (table, --json or --markdown)",
     load: async () => (await import('./report.js')).reportCommand,

@@ -14,6 +14,7 @@ const EVIDENCE_CHARS = 2000;
 
 /** `history`: the project's history of similar tasks, read by the claim (absent when it could not be read). */
 export function chooseAttemptAdaptations(run: TaskRun, history: HistoryEntry[] = []): Adaptation[] {
+  if (run.spec.learning === false) return [];
   return planAdaptations({ goal: run.spec.goal, attempts: run.state.attempts.slice(0, -1), history });
 }
 
@@ -52,7 +53,7 @@ export async function learnFromFailure(run: TaskRun, record: AttemptRecord): Pro
   await CancellationScope.nonCancellable(() =>
     Promise.all([
       run.flushEvents(),
-      pattern
+      pattern && spec.learning !== false
         ? bestEffort('mirror the failure in the history file', () =>
             bookkeepingWithSummary('recordTaskHistory', `failure history (${pattern}), attempt ${record.attempt}`, {
               repoPath: spec.repo,
@@ -60,13 +61,16 @@ export async function learnFromFailure(run: TaskRun, record: AttemptRecord): Pro
             }),
           )
         : undefined,
-      bestEffort('report the failure to reflection', () =>
-        bookkeepingWithSummary(
-          'reportFailure',
-          `report ${failure.failureClass} at ${failure.node} to reflection, attempt ${record.attempt}`,
-          { project: spec.project, role: 'coder', ...skillWriter, event, secretEnvNames: spec.secretEnvNames },
-        ),
-      ),
+      // A task with learning off feeds no memory: its project (an eval arm's) never gets a skill.
+      spec.learning === false
+        ? undefined
+        : bestEffort('report the failure to reflection', () =>
+            bookkeepingWithSummary(
+              'reportFailure',
+              `report ${failure.failureClass} at ${failure.node} to reflection, attempt ${record.attempt}`,
+              { project: spec.project, role: 'coder', ...skillWriter, event, secretEnvNames: spec.secretEnvNames },
+            ),
+          ),
     ]),
   );
 }

@@ -1,0 +1,153 @@
+// `taskloop eval`: runs a suite of real bug fixes per arm (coder model × agent version × learning), verifies every
+// instance independently, reports the arms side by side, and with --promote crowns a coder champion by evidence.
+import path from 'node:path';
+import { planArms, builtinArmModels } from '../../domain/eval/arms.js';
+import { buildEvalReport } from '../../domain/eval/report.js';
+import { modelSpecPattern } from '../../domain/task-spec.js';
+import { stateDir } from '../../platform/paths.js';
+import { SHARED_TASK_QUEUE } from '../../workflows/task-queues.js';
+import { intFlag, parseFlags } from '../args.js';
+import { UsageError } from '../cli-errors.js';
+import { evalIdOf, planArmInputs } from '../eval/plan-eval.js';
+import { promoteFromEval, readCoderChampion, registryFile } from '../eval/promote.js';
+import { formatEvalReport, writeEvalFiles } from '../eval/report-output.js';
+import { resolveInstances } from '../eval/resolve-instances.js';
+import { awaitArms, startOrFindArm } from '../eval/run-arms.js';
+import { showEvalStatus } from '../eval/status.js';
+import { readSuiteFile } from '../eval/suite-file.js';
+import { withTaskClient } from '../tasks/task-client.js';
+import type { Command } from './command.js';
+
+const help = `Usage: taskloop eval SUITE --model SPEC [--model SPEC]… [--agents V1,V2] [--learning on,off]
+                     [--concurrency N] [--max-retries 0-2] [--out DIR] [--json] [--promote] [--task-queue Q]
+       taskloop eval status [EVAL_ID] [--json]
+
+Runs every instance of the suite (YAML, see schemas/eval-suite.schema.json) once per arm: each combination of
+--model, --agents and --learning is an arm, and each arm is one durable workflow eval-<eval id>-<arm> running the
+instances as task workflows. After a task ends, its committed sha (or the base ref when it committed nothing) is
+checked out afresh and FAIL_TO_PASS and PASS_TO_PASS run in the sandbox: resolved means all of the first pass and
+all of the second still pass. The same command again resumes the same eval (finished instances are not run again).
+
+  --model SPEC        a coder model (repeatable): provider:model, or oracle (each instance's upstream fix) or noop
+  --agents LIST       coder agent versions of agents/registry.json (default: the champion)
+  --learning LIST     on, off or on,off (default on): off adapts no attempt and makes no skill
+  --concurrency N     instances at once per arm (1-16, default 2)
+  --max-retries N     new attempts after a failure (default the suite's defaults.maxRetries, else 1)
+  --out DIR           where report.json and resolved.svg go (default .taskloop/eval/<eval id>)
+  --promote           make the best coder version champion when the interval of its lead over the champion's
+                      arm excludes 0; otherwise say why and leave the registry as it is
+  --json              print the report as JSON
+
+Exit codes: 0 the eval ran (whatever it resolved), 1 it could not finish, 2 a bad suite or flag (nothing started).`;
+
+const options = {
+  model: { type: 'string', multiple: true },
+  agents: { type: 'string' },
+  learning: { type: 'string' },
+  concurrency: { type: 'string' },
+  'max-retries': { type: 'string' },
+  out: { type: 'string' },
+  json: { type: 'boolean' },
+  promote: { type: 'boolean' },
+  'task-queue': { type: 'string' },
+} as const;
+
+const list = (value: string | undefined) =>
+  value === undefined
+    ? undefined
+    : value
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean);
+
+export const evalCommand: Command = {
+  summary: 'measure the loop on a suite of real bug fixes per model, agent and learning; --promote crowns a champion',
+  help,
+  async run(argv) {
+    if (argv[0] === 'status') return showEvalStatus(argv.slice(1));
+    const { values, positionals } = parseFlags('eval', argv, options, true);
+    if (positionals.length !== 1 || !positionals[0])
+      throw new UsageError(
+        `taskloop eval: expected one suite file, got ${positionals.length}; e.g. taskloop eval evals/tiny.yaml --model oracle`,
+      );
+    const models = values.model ?? [];
+    if (models.length === 0)
+      throw new UsageError('taskloop eval: --model is required; e.g. --model oracle --model openai:gpt-4o');
+    for (const model of models)
+      if (!(builtinArmModels as readonly string[]).includes(model) && !modelSpecPattern.test(model))
+        throw new UsageError(
+          `taskloop eval: --model ${JSON.stringify(model)} is not a model spec; use provider:model (e.g. openai:gpt-4o), oracle or noop`,
+        );
+    const learning = (list(values.learning) ?? ['on']).map((value) => {
+      if (value !== 'on' && value !== 'off')
+        throw new UsageError(
+          `taskloop eval: --learning takes on, off or on,off; got ${JSON.stringify(values.learning)}`,
+        );
+      return value === 'on';
+    });
+    const agents = list(values.agents);
+    const file = registryFile();
+    if (agents || values.promote) {
+      const { versions } = await readCoderChampion(file);
+      for (const agent of agents ?? [])
+        if (!versions.includes(agent))
+          throw new UsageError(
+            `taskloop eval: --agents names ${JSON.stringify(agent)}, which ${file} does not have; known coder versions: ${versions.join(', ')}`,
+          );
+    }
+    const concurrency = intFlag('eval', 'concurrency', values.concurrency, 2, 1, 16);
+    const suiteFile = path.resolve(positionals[0]);
+    const { suite, text } = await readSuiteFile(suiteFile);
+    const maxRetries = intFlag('eval', 'max-retries', values['max-retries'], suite.defaults?.maxRetries ?? 1, 0, 2);
+    const arms = planArms({ models, agents: agents ?? [undefined], learning });
+    const evalId = evalIdOf(suite.name, text, arms, `retries=${maxRetries}`);
+    const evalDir = path.join(stateDir(), 'eval', evalId);
+    const instances = await resolveInstances(suite, {
+      suiteDir: path.dirname(suiteFile),
+      cacheDir: path.join(stateDir(), 'eval', 'repos'),
+      scriptsDir: path.join(evalDir, 'scripts'),
+    });
+    const inputs = await planArmInputs({
+      evalId,
+      suiteName: suite.name,
+      arms,
+      instances,
+      concurrency,
+      maxRetries,
+      scriptsDir: path.join(evalDir, 'scripts'),
+    });
+    const taskQueue = values['task-queue'] ?? process.env.TASKLOOP_TASK_QUEUE ?? SHARED_TASK_QUEUE;
+    const json = values.json ?? false;
+    const say = (line: string) => (json ? console.error(line) : console.log(line));
+
+    return withTaskClient(async ({ client }) => {
+      const handles = [];
+      for (const input of inputs) {
+        const { handle, started } = await startOrFindArm(client, input, taskQueue);
+        say(
+          `${started ? 'started' : 'resumed'} ${handle.workflowId}: ${input.arm.label} on ${input.instances.length} instances`,
+        );
+        handles.push(handle);
+      }
+      const results = await awaitArms(handles, say);
+      const report = buildEvalReport(results);
+      const promotion = values.promote
+        ? await promoteFromEval(results, {
+            file,
+            evalId,
+            suite: suite.name,
+            now: new Date().toISOString(),
+            seed: report.seed,
+          })
+        : undefined;
+      const files = await writeEvalFiles({ ...report, ...(promotion ? { promotion } : {}) }, values.out ?? evalDir);
+      if (json) console.log(JSON.stringify({ ...report, ...(promotion ? { promotion } : {}), files }, null, 2));
+      else {
+        console.log(formatEvalReport(report));
+        if (promotion) console.log(`\n${promotion.promote ? 'promoted' : 'not promoted'}: ${promotion.reason}`);
+        console.log(`\nwrote ${files.json} and ${files.svg}`);
+      }
+      return 0;
+    });
+  },
+};

@@ -1,0 +1,83 @@
+// What an eval records: its arms, and per arm and instance what the task did and what verification found.
+import type { BudgetSpend } from '../budgets.js';
+import type { TaskOutcome } from '../task-state.js';
+import type { Verification } from './resolve.js';
+
+/** One combination asked for: a coder model, an agent version, learning on or off. */
+export interface ArmSpec {
+  /** Short and stable within an eval: a1, a2, … (part of workflow ids). */
+  id: string;
+  /** What a person reads: `oracle coder-1 learning=on`. */
+  label: string;
+  /** A model spec, or `oracle` / `noop` (each instance's known fix, or turns that change nothing). */
+  model: string;
+  /** The coder agent version pinned, or the registry's champion when absent. */
+  agent?: string;
+  learning: boolean;
+}
+
+/** One instance as one arm ran it. */
+export interface InstanceRun {
+  instanceId: string;
+  workflowId: string;
+  taskStatus: TaskOutcome['status'];
+  /** Coder attempts the task used. */
+  attempts: number;
+  /** The attempt whose change was committed, when one was. */
+  commitAttempt?: number;
+  verification: Verification;
+  modelCalls: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  wallTimeMs: number;
+  /** Replies the loop could not use: refused tool calls and attempts failed as a model problem. */
+  malformedReplies: number;
+  /** Why it is unresolved: the task's final failure class, or `verification_failed` when its commit did not hold up. */
+  failureClass?: string;
+  /** The coder agent version that ran (e.g. `coder/coder-1`). */
+  agent?: string;
+}
+
+const lastOf = <T>(items: readonly T[], test: (item: T) => boolean): T | undefined => [...items].reverse().find(test);
+
+/** Reads an ended task and its verification into the eval's record; wall time from the task's own budget clock. */
+export function instanceRunOf(instanceId: string, outcome: TaskOutcome, verification: Verification): InstanceRun {
+  const spent: Partial<BudgetSpend> = outcome.budget?.spent ?? {};
+  const commitAttempt = outcome.commit ? lastOf(outcome.attempts, (a) => a.status === 'PASSED')?.attempt : undefined;
+  const modelFailures = outcome.attempts.filter((a) => a.failure?.failureClass === 'model_problem').length;
+  const refused = outcome.attempts.reduce((sum, a) => sum + (a.coder?.telemetry.refusedToolCalls ?? 0), 0);
+  const lastFailure = lastOf(outcome.attempts, (a) => a.failure !== undefined)?.failure;
+  const agent = lastOf(outcome.attempts, (a) => a.coder?.agent !== undefined)?.coder?.agent;
+  const modelCalls =
+    spent.modelCalls ?? outcome.attempts.reduce((s, a) => s + (a.coder?.telemetry.modelRequests ?? 0), 0);
+  return {
+    instanceId,
+    workflowId: outcome.workflowId,
+    taskStatus: outcome.status,
+    attempts: outcome.attempts.length,
+    ...(commitAttempt === undefined ? {} : { commitAttempt }),
+    verification,
+    modelCalls,
+    inputTokens: spent.inputTokens ?? 0,
+    outputTokens: spent.outputTokens ?? 0,
+    costUsd: spent.costUsd ?? 0,
+    wallTimeMs: spent.wallTimeMs ?? 0,
+    malformedReplies: modelFailures + refused,
+    ...(verification.resolved
+      ? {}
+      : { failureClass: outcome.commit ? 'verification_failed' : (lastFailure?.failureClass ?? outcome.status) }),
+    ...(agent ? { agent } : {}),
+  };
+}
+
+/** An arm's whole run: what the arm workflow returns and its state query shows. */
+export interface ArmResult {
+  evalId: string;
+  suite: string;
+  arm: ArmSpec;
+  /** Instances in suite order, each once it has been verified. */
+  runs: InstanceRun[];
+  total: number;
+  finished: boolean;
+}

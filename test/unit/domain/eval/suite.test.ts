@@ -1,0 +1,74 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseSuite } from '../../../../domain/eval/parse-suite.js';
+import { suiteJsonSchema } from '../../../../domain/eval/suite-json-schema.js';
+import { projectRoot } from '../../../../platform/paths.js';
+
+const instance = {
+  id: 'fix-add',
+  repo: './repo',
+  baseRef: 'main',
+  goal: 'add subtracts',
+  failToPass: ['tests/test_calc.py::test_add'],
+  passToPass: ['tests/test_calc.py::test_mul'],
+};
+
+const issuesOf = (input: unknown) => {
+  const result = parseSuite(input);
+  if (result.success) throw new Error('expected the suite to be refused');
+  return result.issues.map((issue) => `${issue.field}: ${issue.message}`);
+};
+
+describe('parseSuite', () => {
+  it('accepts a suite of instances with their tests', () => {
+    const result = parseSuite({ name: 'tiny', instances: [instance] });
+    expect(result.success).toBe(true);
+  });
+
+  it('names an unknown field, its value and the known ones', () => {
+    expect(issuesOf({ name: 'tiny', instances: [{ ...instance, failToPas: ['x.py'] }] })).toEqual([
+      expect.stringMatching(/^instances\[0\]\.failToPas: unknown field, got \["x.py"\] \(remove it.*known: id, repo/),
+    ]);
+  });
+
+  it('refuses missing test ids, naming the field and the fix', () => {
+    const { failToPass: _f, passToPass: _p, ...bare } = instance;
+    expect(issuesOf({ name: 'tiny', instances: [bare] })).toEqual([
+      expect.stringMatching(/^instances\[0\]\.failToPass: got nothing \(fix: list at least one test/),
+      expect.stringMatching(/^instances\[0\]\.passToPass: missing \(fix: list the tests that must keep passing/),
+    ]);
+  });
+
+  it('refuses a node id that is not a pytest file path, a base ref beside a fix commit, and duplicate ids', () => {
+    const lines = issuesOf({
+      name: 'tiny',
+      instances: [
+        { ...instance, failToPass: ['test_add'] },
+        { ...instance, fixCommit: 'abc1234' },
+      ],
+    });
+    expect(lines).toEqual([
+      expect.stringMatching(/^instances\[0\]\.failToPass\[0\]: expected a pytest node id.*got "test_add"/),
+    ]);
+    expect(issuesOf({ name: 'tiny', instances: [instance, { ...instance, fixCommit: 'abc1234' }] })).toEqual([
+      expect.stringMatching(/^instances\[1\]\.id: duplicate id "fix-add"/),
+      expect.stringMatching(/^instances\[1\]\.baseRef: got "main" beside fixCommit .*remove baseRef/),
+    ]);
+  });
+
+  it('lets a fix commit stand in for the base ref and the tests', () => {
+    const result = parseSuite({
+      name: 'tiny',
+      instances: [{ id: 'a', repo: 'https://github.com/o/r', fixCommit: 'abcdef1', goal: 'g' }],
+    });
+    expect(result.success).toBe(true);
+  });
+});
+
+describe('the suite JSON Schema', () => {
+  it('is committed as generated from the zod schema (run `npm run schemas` when this fails)', async () => {
+    const committed = JSON.parse(await readFile(path.join(projectRoot, 'schemas', 'eval-suite.schema.json'), 'utf8'));
+    expect(committed).toEqual(suiteJsonSchema());
+  });
+});
