@@ -4,6 +4,7 @@
 // --promote crowns a coder version only when the interval of its lead excludes 0.
 import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { WorkflowNotFoundError } from '@temporalio/client';
 import { simpleGit } from 'simple-git';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
@@ -13,7 +14,7 @@ import { projectRoot } from '../../platform/paths.js';
 import { runTaskloop } from '../support/cli.js';
 import { makeTempDir } from '../support/git-repo.js';
 import { breakingTurns, makeTinySuite } from '../support/eval-suite.js';
-import { startTestWorkers, uniqueId, type TestWorkerHost } from './support/temporal.js';
+import { connectTestClient, startTestWorkers, uniqueId, type TestWorkerHost } from './support/temporal.js';
 
 type JsonReport = EvalReport & { promotion?: PromotionDecision; files: { json: string; svg: string } };
 
@@ -46,37 +47,58 @@ describe('taskloop eval', () => {
       },
     });
 
-  it('resolves every instance with the oracle and none with a coder that changes nothing, and resumes instead of rerunning', async () => {
+  it('resolves every instance with the oracle and none with a coder that changes nothing, learns only where learning is on, and resumes instead of rerunning', async () => {
     const suite = await makeTinySuite(uniqueId('tiny'));
-    const args = [suite.suiteFile, '--model', 'oracle', '--model', 'noop', '--max-retries', '0', '--json'];
-    const result = await evalCli(args);
+    const args = [
+      suite.suiteFile,
+      '--model',
+      'oracle',
+      '--model',
+      'noop',
+      '--learning',
+      'on,off',
+      '--max-retries',
+      '0',
+    ];
+    const result = await evalCli([...args, '--json']);
     expect(result.exitCode, result.all).toBe(0);
     const report = JSON.parse(result.stdout) as JsonReport;
-    expect(report.arms.map((arm) => [arm.arm.model, arm.resolved, arm.instances])).toEqual([
-      ['oracle', 2, 2],
-      ['noop', 0, 2],
+    expect(
+      report.arms.map((arm) => [arm.arm.id, arm.arm.model, arm.arm.learning, arm.resolved, arm.instances]),
+    ).toEqual([
+      ['a1', 'oracle', true, 2, 2],
+      ['a2', 'oracle', false, 2, 2],
+      ['a3', 'noop', true, 0, 2],
+      ['a4', 'noop', false, 0, 2],
     ]);
     expect(report.arms[0]).toMatchObject({ resolvedRate: 1, pass1Rate: 1, resolvedByAttempt: [1, 1, 1] });
     // Nothing changed: the task's own tests fail as they did at the base, a code defect.
-    expect(report.arms[1]?.failureClasses).toEqual({ code_defect: 2 });
-    expect(report.comparisons).toEqual([
-      expect.objectContaining({
-        a: 'a1',
-        b: 'a2',
-        shared: 2,
-        difference: 1,
-        interval: { low: 1, high: 1, level: 0.95 },
-        disagreements: [
-          { instanceId: 'fix-add', resolvedBy: 'a1' },
-          { instanceId: 'fix-shout', resolvedBy: 'a1' },
-        ],
-      }),
-    ]);
+    expect(report.arms[2]?.failureClasses).toEqual({ code_defect: 2 });
+    const pair = (a: string, b: string) => report.comparisons.find((c) => c.a === a && c.b === b);
+    expect(pair('a1', 'a3')).toMatchObject({
+      shared: 2,
+      difference: 1,
+      interval: { low: 1, high: 1, level: 0.95 },
+      disagreements: [
+        { instanceId: 'fix-add', resolvedBy: 'a1' },
+        { instanceId: 'fix-shout', resolvedBy: 'a1' },
+      ],
+    });
+    expect(pair('a1', 'a2')).toMatchObject({ difference: 0, interval: { low: 0, high: 0 }, disagreements: [] });
     expect(await readFile(report.files.svg, 'utf8')).toContain('a1 by attempt 1: 100.0%');
     expect(JSON.parse(await readFile(report.files.json, 'utf8'))).toMatchObject({ evalId: report.evalId });
+    // The failures of the learning arm reached its project's memory; those of the arm with learning off did not.
+    const { client, connection } = await connectTestClient();
+    try {
+      const memory = (arm: string) => client.workflow.getHandle(`reflection-${report.evalId}-${arm}-coder`).describe();
+      await expect(memory('a3')).resolves.toBeDefined();
+      await expect(memory('a4')).rejects.toThrow(WorkflowNotFoundError);
+    } finally {
+      await connection.close();
+    }
 
-    // Run again: both arms are found finished; nothing runs a second time, the figures are the same.
-    const again = await evalCli(args);
+    // Run again: every arm is found finished; nothing runs a second time, the figures are the same.
+    const again = await evalCli([...args, '--json']);
     expect(again.exitCode, again.all).toBe(0);
     expect(again.stderr).toContain(`resumed eval-${report.evalId}-a1`);
     expect((JSON.parse(again.stdout) as JsonReport).arms).toEqual(report.arms);
@@ -85,7 +107,9 @@ describe('taskloop eval', () => {
       env: { ...process.env, TEMPORAL_ADDRESS: inject('temporalAddress') },
     });
     expect(status.stdout).toMatch(new RegExp(`eval-${report.evalId}-a1 +COMPLETED +2/2 +2 +oracle`));
-    expect(status.stdout).toMatch(new RegExp(`eval-${report.evalId}-a2 +COMPLETED +2/2 +0 +noop`));
+    expect(status.stdout).toMatch(
+      new RegExp(`eval-${report.evalId}-a4 +COMPLETED +2/2 +0 +noop champion learning=off`),
+    );
   });
 
   it('does not count as resolved a commit that passes the task’s own tests but breaks a PASS_TO_PASS test', async () => {

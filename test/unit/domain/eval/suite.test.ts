@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { parseSuite } from '../../../../domain/eval/parse-suite.js';
 import { suiteJsonSchema } from '../../../../domain/eval/suite-json-schema.js';
@@ -70,5 +71,17 @@ describe('the suite JSON Schema', () => {
   it('is committed as generated from the zod schema (run `npm run schemas` when this fails)', async () => {
     const committed = JSON.parse(await readFile(path.join(projectRoot, 'schemas', 'eval-suite.schema.json'), 'utf8'));
     expect(committed).toEqual(suiteJsonSchema());
+  });
+});
+
+describe('the starter suite', () => {
+  it('is a valid suite of at least 12 upstream fixes from several projects, each with its tests', async () => {
+    const result = parseSuite(parse(await readFile(path.join(projectRoot, 'evals', 'starter.yaml'), 'utf8')));
+    if (!result.success) throw new Error(result.issues.map((issue) => `${issue.field}: ${issue.message}`).join('\n'));
+    const { instances } = result.data;
+    expect(instances.length).toBeGreaterThanOrEqual(12);
+    expect(new Set(instances.map((instance) => instance.repo)).size).toBeGreaterThanOrEqual(3);
+    expect(instances.every((i) => i.fixCommit?.length === 40 && (i.failToPass?.length ?? 0) > 0)).toBe(true);
+    expect(instances.some((instance) => instance.repo.includes('cachetools'))).toBe(false);
   });
 });
