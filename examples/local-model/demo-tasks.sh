@@ -27,11 +27,12 @@ sed -e "s/^project: demo/project: $project/" \
 port=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
 export TEMPORAL_ADDRESS="127.0.0.1:$port" TASKLOOP_TASK_QUEUE="$project" TASKLOOP_HOME="$out/state"
 export TASKLOOP_AGENTS_FILE="$root/examples/local-model/registry.json"
-taskloop server --port "$port" --headless --memory >"$out/server.log" 2>&1 &
+# Started directly (not through the function), so $! is the process itself and the trap stops it.
+node "$root/bin/taskloop.js" server --port "$port" --headless --memory >"$out/server.log" 2>&1 &
 server=$!
-taskloop worker >"$out/worker.log" 2>&1 &
+node "$root/bin/taskloop.js" worker >"$out/worker.log" 2>&1 &
 worker=$!
-trap 'kill $worker 2>/dev/null; wait $worker 2>/dev/null; kill $server 2>/dev/null; wait $server 2>/dev/null' EXIT
+trap 'status=$?; kill $worker $server 2>/dev/null; wait $worker $server 2>/dev/null; exit $status' EXIT
 for _ in $(seq 120); do grep -q 'serving task queues' "$out/worker.log" && break; sleep 1; done
 
 echo "load before: $(uptime)" | tee "$out/load.txt"
