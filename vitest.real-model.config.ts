@@ -13,7 +13,7 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 1,
     fileParallelism: false,
-    testTimeout: 240_000,
+    testTimeout: 480_000,
     hookTimeout: 120_000,
   },
 });

@@ -61,9 +61,10 @@ export async function assembleModel(
     const python = pythonCommand(env);
     const joining = execa(python, ['-c', concatenateMembers, partial, ...pairs], { reject: false, all: true, env });
     let done = 0;
+    // One line per chunk joined; a line may arrive in pieces, so count the newlines.
     joining.stdout?.on('data', (chunk: Buffer) => {
-      done += chunk.toString().split('\n').filter(Boolean).length;
-      log(`model: joined chunk ${done} of ${gemmaChunks.length}`);
+      const lines = chunk.toString().split('\n').length - 1;
+      for (let line = 0; line < lines; line++) log(`model: joined chunk ${++done} of ${gemmaChunks.length}`);
     });
     const joined = await joining;
     if (joined.failed)

@@ -41,12 +41,8 @@ export async function ensureOwnedLocalServer(
     );
   if (owned?.alive) return (await owned.server).baseURL;
   localModelCtx(env);
-  const paths = localModelPaths(env);
-  if (!(await serverRuns(paths.serverBinary)) || !(await modelLooksComplete(paths.model)))
-    throw new LocalModelUnusable(
-      `local:${name} is not installed on this worker's machine (${paths.serverBinary} and ${paths.model}); run taskloop model install (or npm run setup -- --local-model) there`,
-    );
-  const entry: Owned = { server: startOwned(paths, env, options.log), alive: true };
+  // Set before the first await: concurrent activities share one start instead of racing for the port.
+  const entry: Owned = { server: checkAndStart(name, env, options.log), alive: true };
   owned = entry;
   try {
     const server = await entry.server;
@@ -59,6 +55,19 @@ export async function ensureOwnedLocalServer(
     entry.alive = false;
     throw error;
   }
+}
+
+async function checkAndStart(
+  name: string,
+  env: NodeJS.ProcessEnv,
+  log: ((line: string) => void) | undefined,
+): Promise<RunningLlamaServer> {
+  const paths = localModelPaths(env);
+  if (!(await serverRuns(paths.serverBinary)) || !(await modelLooksComplete(paths.model)))
+    throw new LocalModelUnusable(
+      `local:${name} is not installed on this worker's machine (${paths.serverBinary} and ${paths.model}); run taskloop model install (or npm run setup -- --local-model) there`,
+    );
+  return startOwned(paths, env, log);
 }
 
 /** The context size from TASKLOOP_LOCAL_MODEL_CTX, checked: a bad value is refused, not ignored. */

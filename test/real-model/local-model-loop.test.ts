@@ -38,12 +38,16 @@ async function rememberServer(): Promise<{ pid: number; port: number; baseURL: s
 
 describe('the local model through the worker (local:gemma3-270m)', () => {
   it('answers a coder request well formed: a turn, usage counted, the tools rendered into the prompt', async () => {
-    const provider = await createModelProvider('local:gemma3-270m', {
-      role: 'coder',
-      cwd: process.cwd(),
-      parameters: { temperature: 0, maxTokens: 16 },
-    });
+    const create = () =>
+      createModelProvider('local:gemma3-270m', {
+        role: 'coder',
+        cwd: process.cwd(),
+        parameters: { temperature: 0, maxTokens: 16 },
+      });
+    // Two activities asking at once share one server (no race for the port).
+    const [provider] = await Promise.all([create(), create()]);
     await rememberServer();
+    expect(serverPids).toHaveLength(1);
     const messages = [
       { role: 'system' as const, content: 'You fix Python code. Use the tools.' },
       { role: 'user' as const, content: 'Read calc.py.' },
@@ -63,13 +67,14 @@ describe('the local model through the worker (local:gemma3-270m)', () => {
 
   it('runs a task to a truthful end within its budgets, counting usage, leaving no worktree or branch', async () => {
     const project = await makeCalcProject({});
+    // One call allowed, two steps: the budget, not the step limit, ends the attempt unless the model finishes.
     const spec = taskSpec({
       repo: project.repo,
       goal,
       models: { coder: 'local:gemma3-270m' },
-      maxRetries: 1,
+      maxRetries: 0,
       maxCoderSteps: 2,
-      budgets: { maxModelCalls: 3 },
+      budgets: { maxModelCalls: 1 },
     });
     const started = Date.now();
     const outcome = await taskOutcome(await startTestTask(temporal.client, temporal.host.taskQueue, spec));
@@ -77,14 +82,12 @@ describe('the local model through the worker (local:gemma3-270m)', () => {
 
     expectTruthfulEnd(outcome);
     const spent = outcome.budget?.spent;
-    expect(spent?.modelCalls).toBeGreaterThan(0);
-    expect(spent?.modelCalls).toBeLessThanOrEqual(3);
+    expect(spent?.modelCalls).toBe(1);
     expect(spent?.inputTokens).toBeGreaterThan(1000);
     expect(spent?.outputTokens).toBeGreaterThan(0);
-    // Every call stops at the registry's 48 tokens.
-    expect(spent?.outputTokens ?? 0).toBeLessThanOrEqual(48 * (spent?.modelCalls ?? 0));
-    if (spent?.modelCalls === 3 && outcome.status === 'FAILED')
-      expect(['budget_exhausted', 'model_problem', 'code_defect', 'split_task']).toContain(outcome.recommendation);
+    // The call stops at the registry's 48 tokens.
+    expect(spent?.outputTokens ?? 0).toBeLessThanOrEqual(48);
+    if (outcome.status === 'FAILED') expect(outcome.recommendation).not.toBe('environment_problem');
     await expectNothingLeft(project.repo, outcome, temporal.host.workDir);
   });
 
@@ -117,8 +120,9 @@ describe('the local model through the worker (local:gemma3-270m)', () => {
     expectTruthfulEnd(outcome);
     // Not lost: the kill costs node reruns at most, never the task as an environment problem.
     expect(outcome.recommendation).not.toBe('environment_problem');
-    expect(outcome.attempts[0]?.envRetries).toBeGreaterThanOrEqual(1);
     expect(outcome.budget?.spent.modelCalls).toBeGreaterThan(0);
+    // The coder's rerun (an activity retry or a node rerun) was answered by the restarted server.
+    expect(await slotsServed(restarted.port)).toBeGreaterThan(0);
     await expectNothingLeft(project.repo, outcome, temporal.host.workDir);
   });
 
@@ -151,4 +155,11 @@ async function slotsBusy(port: number): Promise<boolean> {
   if (!response?.ok) return false;
   const slots = (await response.json()) as { is_processing?: boolean }[];
   return slots.some((slot) => slot.is_processing === true);
+}
+
+/** Prompt tokens of the last request the server's slot took (0 before any). */
+async function slotsServed(port: number): Promise<number> {
+  const response = await fetch(`http://127.0.0.1:${port}/slots`);
+  const slots = (await response.json()) as { n_prompt_tokens?: number }[];
+  return Math.max(0, ...slots.map((slot) => slot.n_prompt_tokens ?? 0));
 }

@@ -53,7 +53,7 @@ describe('taskloop.config.json and the per-role model flags', () => {
     const promise = loadTaskloopConfig(dir, {});
     await expect(promise).rejects.toBeInstanceOf(UsageError);
     await expect(promise).rejects.toThrow(
-      /models\.coder: expected openai:<model>, anthropic:<model> or scripted:<file>/,
+      /models\.coder: expected openai:<model>, anthropic:<model>, local:<model> or scripted:<file>/,
     );
     await expect(promise).rejects.toThrow(/modles/);
     await expect(loadTaskloopConfig(await withConfig('{oops'), {})).rejects.toThrow(/not valid JSON/);

@@ -50,7 +50,7 @@ describe('createModelProvider', () => {
     await expect(createModelProvider('gpt-4o', { role: 'judge', startTurn: 0, cwd: dir })).rejects.toMatchObject({
       type: 'InvalidModelSpec',
       nonRetryable: true,
-      message: expect.stringMatching(/'gpt-4o'.*openai:<model>, anthropic:<model> or scripted:<file>/),
+      message: expect.stringMatching(/'gpt-4o'.*openai:<model>, anthropic:<model>, local:<model> or scripted:<file>/),
     });
   });
 

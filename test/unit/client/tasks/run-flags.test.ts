@@ -126,7 +126,7 @@ describe('checkRunInput', () => {
       /^taskloop run: --goal \(goal\): .*got nothing \(pass e\.g\. --goal "fix #218: cache_key is ignored"\)$/,
     );
     expect(lines[1]).toMatch(
-      /^taskloop run: --model \(models\): .*got nothing \(pass --model openai:<model>, anthropic:<model> or scripted:<file>\)$/,
+      /^taskloop run: --model \(models\): .*got nothing \(pass --model openai:<model>, anthropic:<model>, local:<model> or scripted:<file>\)$/,
     );
   });
 });
