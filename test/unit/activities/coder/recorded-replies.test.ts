@@ -80,3 +80,16 @@ describe('replies recorded from llama-server with Gemma 3 270M', () => {
     expect(telemetry).toMatchObject({ modelRequests: 2, failedModelRequests: 1, modelServerWaits: 1 });
   });
 });
+
+describe('a recorded reply the model gives again and again', () => {
+  it('ends the attempt as CoderStuck after the same turn three times, though each turn changes a file', async () => {
+    const twoCalls = await recorded('llama-server-gemma3-270m-two-tool-calls.json');
+    server.push(...[1, 2, 3].map(() => ({ body: twoCalls.reply })));
+    const result = await runCoder(await input(140));
+    expect(result).toMatchObject({ status: 'model_error', cause: { kind: 'CoderStuck' } });
+    expect(result.reason).toMatch(
+      /the same 2 calls were made 3 turns in a row \(read_file \{"path":"calc.py"\}; write_file/,
+    );
+    expect(server.requests).toHaveLength(3);
+  });
+});
