@@ -26,6 +26,8 @@ const stopWords = new Set([
   'import',
   'failed',
   'passed',
+  'issue',
+  'bug',
 ]);
 
 /** Identifiers and file names in free text (`cache_key`, `CacheStore`, `calc.py`, the parts of `tests/test_x.py::test_y`). */
@@ -42,25 +44,51 @@ export function extractSymbols(texts: readonly string[]): string[] {
   return [...found];
 }
 
-/** Files most likely relevant: named outright, or whose name is a symbol (`cache.py` for `cache`), best first, at most `max`. */
-export function rankRelevantFiles(files: readonly string[], texts: readonly string[], max = 5): string[] {
+/** Source and test files: Python modules and anything under a tests folder (not CI configs, templates or docs). */
+export function isSourceOrTest(file: string): boolean {
+  if (file.split('/').some((part) => part.startsWith('.'))) return false;
+  return /\.pyi?$/.test(file) || /(^|\/)tests?\//.test(file);
+}
+
+/** Names in the texts that can be defined in Python (`_DescriptorBase`, `cache_key`): identifiers, not file names. */
+export function definableSymbols(texts: readonly string[]): string[] {
+  return extractSymbols(texts).filter((symbol) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(symbol) && symbol.length >= 4);
+}
+
+/** An extended regular expression for `git grep -E` finding where `symbols` are defined (def or class). */
+export function definitionPattern(symbols: readonly string[]): string {
+  return `^[[:space:]]*(async[[:space:]]+)?(def|class)[[:space:]]+(${symbols.join('|')})[^A-Za-z0-9_]`;
+}
+
+/**
+ * Files most likely relevant, best first, at most `max`: where a symbol of the texts is defined (`definedIn`: file →
+ * symbols defined there), named outright, or whose name is a symbol (`cache.py` for `cache`). Source and test files
+ * always come before any other file (a CI config or an issue template matching a word of the goal).
+ */
+export function rankRelevantFiles(
+  files: readonly string[],
+  texts: readonly string[],
+  max = 5,
+  definedIn: ReadonlyMap<string, number> = new Map(),
+): string[] {
   const symbols = new Set(extractSymbols(texts).map((symbol) => symbol.toLowerCase()));
   const mentioned = texts.join('\n');
   const scored = files.map((file, index) => {
     const base = (file.split('/').at(-1) ?? file).toLowerCase();
     const stem = base.replace(/\.[^.]+$/, '');
     let score = mentioned.includes(file) ? 5 : 0;
+    score += 4 * Math.min(definedIn.get(file) ?? 0, 3);
     if (symbols.has(base)) score += 3;
     if (symbols.has(stem)) score += 2;
     score += file
       .toLowerCase()
       .split(/[/._-]/)
       .filter((token) => token.length >= 3 && symbols.has(token)).length;
-    return { file, index, score };
+    return { file, index, score, source: isSourceOrTest(file) ? 0 : 1 };
   });
   return scored
     .filter((entry) => entry.score > 0)
-    .sort((a, b) => b.score - a.score || a.index - b.index)
+    .sort((a, b) => a.source - b.source || b.score - a.score || a.index - b.index)
     .slice(0, max)
     .map((entry) => entry.file);
 }

@@ -16,6 +16,9 @@ export const defaultNoProgressLimits: NoProgressLimits = { repeatedCalls: 3, idl
 export interface ProgressWatch {
   lastCall?: string;
   sameCallCount: number;
+  /** The last turn's calls, and how many turns in a row made exactly those (a model replaying one reply). */
+  lastTurn?: string;
+  sameTurnCount?: number;
   idleTurns: number;
   truncatedTurns: number;
 }
@@ -41,9 +44,13 @@ export function watchTurn(
     sameCallCount = call === lastCall ? sameCallCount + 1 : 1;
     lastCall = call;
   }
+  const turnKey = turn.calls.join('\n');
+  const sameTurnCount = turn.calls.length > 0 && turnKey === watch.lastTurn ? (watch.sameTurnCount ?? 1) + 1 : 1;
   const next: ProgressWatch = {
     lastCall,
     sameCallCount,
+    lastTurn: turnKey,
+    sameTurnCount,
     idleTurns: turn.changed || turn.ranTests ? 0 : watch.idleTurns + 1,
     truncatedTurns: turn.truncated ? watch.truncatedTurns + 1 : 0,
   };
@@ -56,6 +63,11 @@ export function watchTurn(
     return {
       watch: next,
       stop: `no progress: the same call was made ${sameCallCount} times in a row (${clip(lastCall ?? '')}); its reply will not change: read the reply, then do something else`,
+    };
+  if (sameTurnCount >= limits.repeatedCalls)
+    return {
+      watch: next,
+      stop: `no progress: the same ${turn.calls.length} calls were made ${sameTurnCount} turns in a row (${clip(turnKey.replace(/\n/g, '; '))}); read their replies, then do something else`,
     };
   if (next.idleTurns >= limits.idleTurns)
     return {

@@ -11,6 +11,7 @@ import {
   setHandler,
   workflowInfo,
   log,
+  patched,
 } from '@temporalio/workflow';
 import {
   acceptFailure,
@@ -23,6 +24,9 @@ import {
 import { createProjectMemory, historyRecordOf, recordHistory } from '../domain/learning/memory.js';
 import { failureSignal, memoryQuery, reflectionStateQuery } from './reflection-messages.js';
 import { writeReadySkills } from './reflection/write-skills.js';
+
+/** Skills only from failures a coder can learn from (domain/learning/reflection/gate.ts). */
+const LEARNABLE_FAILURES_PATCH = 'skills-from-learnable-failures-only';
 
 export interface ReflectionWorkflowInput {
   project: string;
@@ -83,7 +87,10 @@ export async function reflectionWorkflow(input: ReflectionWorkflowInput): Promis
     // History is kept whatever the learning gate says: adaptations use it, not the skill writer.
     const record = historyRecordOf(event.data);
     if (record) recordHistory(state.memory, record);
-    if (acceptFailure(state, event.data, learning) === 'buffered') await writeReadySkills(state, writing);
+    // Histories from before the learnable-failure rule buffered every class: they replay as they ran.
+    const learnableOnly = patched(LEARNABLE_FAILURES_PATCH);
+    if (acceptFailure(state, event.data, learning, { learnableOnly }) === 'buffered')
+      await writeReadySkills(state, writing);
   }
 
   await condition(allHandlersFinished);

@@ -99,7 +99,10 @@ describe('tasks with the openai provider against a local server', () => {
   });
 
   it('stops a task with a 3-call budget at 3 calls: FAILED, budget_exhausted, spend in the state query', async () => {
-    const reads = Array.from({ length: 6 }, () => turn('read_file', { path: 'calc.py' }));
+    // Alternating reads: the same call again and again would end the attempt as stuck before the budget does.
+    const reads = Array.from({ length: 6 }, (_, i) =>
+      turn('read_file', { path: i % 2 ? 'tests/test_calc.py' : 'calc.py' }),
+    );
     const project = await makeCalcProject({ coder: reads });
     const spec = taskSpec({
       repo: project.repo,

@@ -1,29 +1,7 @@
 // Finds where a mismatched `old` text most likely was meant to match, to show the model the real lines.
+import { lineSimilarity } from '../../../domain/edit-match.js';
 
-function bigrams(text: string): Map<string, number> {
-  const grams = new Map<string, number>();
-  for (let i = 0; i < text.length - 1; i++) {
-    const gram = text.slice(i, i + 2);
-    grams.set(gram, (grams.get(gram) ?? 0) + 1);
-  }
-  return grams;
-}
-
-function normalise(text: string): string {
-  return text.trim().replace(/\s+/g, ' ');
-}
-
-/** Similarity of two lines in [0, 1] (Dice coefficient of character bigrams, whitespace-insensitive). */
-export function lineSimilarity(a: string, b: string): number {
-  const x = normalise(a);
-  const y = normalise(b);
-  if (x === y) return 1;
-  if (x.length < 2 || y.length < 2) return 0;
-  const gramsX = bigrams(x);
-  let shared = 0;
-  for (const [gram, count] of bigrams(y)) shared += Math.min(count, gramsX.get(gram) ?? 0);
-  return (2 * shared) / (x.length - 1 + (y.length - 1));
-}
+export { lineSimilarity };
 
 /** Formats lines `from..to` (1-based, inclusive, clamped) as `<number>\t<text>`. */
 export function formatRegion(lines: readonly string[], from: number, to: number): string {

@@ -1,5 +1,7 @@
-// replace_in_file: the patch tool; `old` must occur exactly once, else the reply shows the real lines.
+// replace_in_file: the patch tool; `old` must match one place (exactly, ignoring whitespace, or as the one most
+// similar block), else the reply shows the real lines.
 import { z } from 'zod';
+import { matchEdit, type EditMatch } from '../../../domain/edit-match.js';
 import { defineTool } from './define-tool.js';
 import { findClosestRegion, formatRegion, occurrenceLines } from './closest-lines.js';
 import { resolveInWorktree } from './path-guard.js';
@@ -24,6 +26,16 @@ function describeMismatch(path: string, text: string, old: string): string {
     closest.region,
     'Copy old exactly from the file (read_file shows it; the numbers before the tab are not part of it) and call replace_in_file again.',
   ].join('\n');
+}
+
+/** What the reply says when old did not match exactly: the model should see what was changed. */
+function rungNote(match: Extract<EditMatch, { start: number }>): string {
+  if (match.kind === 'exact') return '';
+  const how =
+    match.kind === 'whitespace'
+      ? 'old matched these lines only when whitespace is ignored'
+      : `old did not match exactly; the most similar block (${Math.round(match.score * 100)}% alike) was replaced`;
+  return ` (${how}; read_file shows the result)`;
 }
 
 function fail(context: ToolContext, relative: string | undefined, reply: string): ToolOutcome {
@@ -60,19 +72,20 @@ export const replaceInFileTool = defineTool({
       return fail(context, relative, `error: '${path}' ${read.why}${hint}.`);
     }
     const { text } = read;
-    const at = text.indexOf(old);
-    if (at === -1 || text.indexOf(old, at + 1) !== -1)
+    // Exact, else ignoring whitespace, else the one most similar block (domain/edit-match.ts).
+    const match = matchEdit(text, old, args.new);
+    if (match.kind === 'none' || match.kind === 'ambiguous')
       return fail(context, relative, describeMismatch(relative, text, old));
 
     const refused = await writeWorktreeFile(
       context.root,
       resolved.data,
-      text.slice(0, at) + args.new + text.slice(at + old.length),
+      text.slice(0, match.start) + match.replacement + text.slice(match.end),
     );
     if (refused !== undefined) return fail(context, relative, `error: cannot write '${path}': ${refused}.`);
     context.telemetry.patchSuccesses += 1;
     context.telemetry.mutationOperations += 1;
     context.changedFiles.add(relative);
-    return { reply: `replaced 1 occurrence in ${relative} at line ${text.slice(0, at).split('\n').length}` };
+    return { reply: `replaced 1 occurrence in ${relative} at line ${match.line}${rungNote(match)}` };
   },
 });

@@ -1,7 +1,7 @@
 // The reflection loop's state and every change to it: pure, so the workflow only calls these and the activity.
 import type { BufferedFailure, FailureGroup } from '../similarity.js';
 import { clipHead, failureEventId, type FailureEvent } from './failure-event.js';
-import { mayLearn, type LearningConfig } from './gate.js';
+import { isLearnableFailure, mayLearn, type LearningConfig } from './gate.js';
 import { createProjectMemory, type ProjectMemory } from '../memory.js';
 
 /** A buffered failure: the event plus the fields grouping needs. */
@@ -67,10 +67,16 @@ export function createReflectionState(project: string, role: string): Reflection
   };
 }
 
-/** Takes one failure in: refused by the gate, a duplicate of one already seen, or buffered (oldest dropped past the limit). */
-export function acceptFailure(state: ReflectionState, event: FailureEvent, learning: LearningConfig): AcceptVerdict {
+/** Takes one failure in: refused by the gate (or as a failure no skill can help with), a duplicate of one already seen, or buffered (oldest dropped past the limit). */
+export function acceptFailure(
+  state: ReflectionState,
+  event: FailureEvent,
+  learning: LearningConfig,
+  options: { learnableOnly?: boolean } = { learnableOnly: true },
+): AcceptVerdict {
   state.received++;
-  if (!mayLearn(learning, state.role)) {
+  const unlearnable = options.learnableOnly === true && !isLearnableFailure(event.failureClass);
+  if (!mayLearn(learning, state.role) || unlearnable) {
     state.ignored++;
     return 'ignored';
   }

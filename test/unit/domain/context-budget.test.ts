@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { boundTranscript, extractSymbols, fitToBudget, rankRelevantFiles } from '../../../domain/context-budget.js';
+import {
+  boundTranscript,
+  definableSymbols,
+  definitionPattern,
+  extractSymbols,
+  fitToBudget,
+  isSourceOrTest,
+  rankRelevantFiles,
+} from '../../../domain/context-budget.js';
 
 describe('rankRelevantFiles', () => {
   const files = ['README.md', 'src/cache.py', 'src/store.py', 'src/util.py', 'tests/test_cache.py'];
@@ -60,5 +68,38 @@ describe('boundTranscript', () => {
     expect(bounded.map((message) => message.content.length < 200)).toEqual([true, true, false, true, false]);
     expect(bounded[3]?.content).toBe('[read_file output of 4000 characters shrunk: see message 3]');
     expect(bounded[2]?.content.startsWith('tests failed')).toBe(true);
+  });
+});
+
+describe('rankRelevantFiles with definitions and file kinds', () => {
+  it('ranks the file defining a named symbol first, and CI configs and issue templates after every source file', () => {
+    const files = [
+      '.github/ISSUE_TEMPLATE/bug_report.md',
+      '.github/workflows/ci.yml',
+      'src/pkg/core.py',
+      'src/pkg/cache.py',
+    ];
+    const ranked = rankRelevantFiles(
+      files,
+      ['issue #387: the workflows fail in cache for `_DescriptorBase`'],
+      5,
+      new Map([['src/pkg/core.py', 1]]),
+    );
+    expect(ranked.slice(0, 2)).toEqual(['src/pkg/core.py', 'src/pkg/cache.py']);
+    expect(ranked.indexOf('.github/workflows/ci.yml')).toBeGreaterThan(1);
+  });
+
+  it('tells source and test files from the rest', () => {
+    expect(isSourceOrTest('src/a.py')).toBe(true);
+    expect(isSourceOrTest('tests/data/input.json')).toBe(true);
+    expect(isSourceOrTest('.github/ISSUE_TEMPLATE/bug_report.md')).toBe(false);
+    expect(isSourceOrTest('docs/index.rst')).toBe(false);
+  });
+
+  it('finds definable names only, and builds a git grep pattern of their definitions', () => {
+    expect(definableSymbols(['Fix `_DescriptorBase` in src/cache.py'])).toEqual(['_DescriptorBase']);
+    expect(definitionPattern(['cache_key', 'Store'])).toBe(
+      '^[[:space:]]*(async[[:space:]]+)?(def|class)[[:space:]]+(cache_key|Store)[^A-Za-z0-9_]',
+    );
   });
 });

@@ -10,8 +10,8 @@ describe('outputLimit', () => {
 
 describe('modelCallTimeoutMs', () => {
   it('gives a call the time its output limit needs at the speed floor, plus reading the prompt and an overhead', () => {
-    // 2048 tokens at 4 tokens/s: 512 s; 4000 prompt tokens at 40 tokens/s: 100 s; 30 s overhead.
-    expect(modelCallTimeoutMs({ maxTokens: 2048, promptTokens: 4000 })).toBe(642_000);
+    // 2048 tokens at 2 tokens/s: 1024 s; 4000 prompt tokens at 20 tokens/s: 200 s; 30 s overhead.
+    expect(modelCallTimeoutMs({ maxTokens: 2048, promptTokens: 4000 })).toBe(1_254_000);
     expect(modelCallTimeoutMs({ maxTokens: 256, promptTokens: 0, minTokensPerSecond: 10 })).toBe(55_600);
   });
 

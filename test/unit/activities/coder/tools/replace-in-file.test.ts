@@ -64,6 +64,42 @@ describe('replace_in_file', () => {
     expect([...context.failedReplacePaths]).toEqual(['pkg/cache.py']);
   });
 
+  it("applies an old text whose indentation is wrong, carrying the file's indentation to the new text", async () => {
+    const context = createToolContext(t.repo);
+    const outcome = await replaceInFileTool.run(
+      {
+        path: 'pkg/cache.py',
+        old: 'def cache_key(name, version):\n  return f"{name}"',
+        new: 'def cache_key(name, version):\n  return f"{name}:{version}"',
+      },
+      context,
+    );
+    expect(outcome.reply).toBe(
+      'replaced 1 occurrence in pkg/cache.py at line 3 (old matched these lines only when whitespace is ignored; read_file shows the result)',
+    );
+    expect(await readFile(path.join(t.repo, 'pkg/cache.py'), 'utf8')).toContain(
+      'def cache_key(name, version):\n    return f"{name}:{version}"\n',
+    );
+    expect(context.telemetry).toMatchObject({ patchSuccesses: 1, patchMismatches: 0 });
+  });
+
+  it('applies an old text with a small slip to the one most similar block, and says so', async () => {
+    const context = createToolContext(t.repo);
+    const outcome = await replaceInFileTool.run(
+      {
+        path: 'pkg/cache.py',
+        old: 'def cache_key(name, version):\n    return f"{name}";',
+        new: 'def cache_key(name, version):\n    return f"{name}:{version}"',
+      },
+      context,
+    );
+    expect(outcome.reply).toMatch(
+      /at line 3 \(old did not match exactly; the most similar block \(\d+% alike\) was replaced/,
+    );
+    const text = await readFile(path.join(t.repo, 'pkg/cache.py'), 'utf8');
+    expect(text).toContain('    return f"{name}:{version}"\n\ndef other');
+  });
+
   it('refuses an old text that occurs several times and lists where', async () => {
     const context = createToolContext(t.repo);
     const outcome = await replaceInFileTool.run(

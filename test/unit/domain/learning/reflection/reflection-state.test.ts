@@ -29,6 +29,21 @@ const failure = (
 const groupOf = (failures: ReflectionFailure[]): FailureGroup<ReflectionFailure> => groupFailures(failures)[0]!;
 
 describe('acceptFailure', () => {
+  it('buffers only failures a coder can learn from: never environment, model, budget or capability problems', () => {
+    const state = createReflectionState('p', 'coder');
+    const classes = ['model_problem', 'environment_problem', 'budget_exhausted', 'missing_capability', 'split_task'];
+    classes.forEach((failureClass, n) => {
+      expect(acceptFailure(state, failure(n + 1, undefined, { failureClass }), on)).toBe('ignored');
+    });
+    expect(state).toMatchObject({ buffer: [], ignored: classes.length });
+    for (const [n, failureClass] of ['code_defect', 'context_problem', 'replan'].entries())
+      expect(acceptFailure(state, failure(10 + n, undefined, { failureClass }), on)).toBe('buffered');
+    // A history recorded before the rule replays as it ran.
+    expect(
+      acceptFailure(state, failure(20, undefined, { failureClass: 'model_problem' }), on, { learnableOnly: false }),
+    ).toBe('buffered');
+  });
+
   it('buffers a failure of a learning role under its workflow-attempt id', () => {
     const state = createReflectionState('p', 'coder');
     expect(acceptFailure(state, failure(1), on)).toBe('buffered');
