@@ -61,6 +61,10 @@ export const commands: Record<string, CommandEntry> = {
     summary: "print the Web UI address of taskloop's workflows, with the columns to show",
     load: async () => (await import('./ui.js')).uiCommand,
   },
+  completion: {
+    summary: 'print a shell completion script (bash, zsh or fish)',
+    load: async () => (await import('./completion.js')).completionCommand,
+  },
   report: {
     summary: "print a project's report (table, --json or --markdown)",
     load: async () => (await import('./report.js')).reportCommand,
