@@ -129,7 +129,7 @@ export async function launchWorker(options: LaunchOptions = {}): Promise<Launche
           throw error;
         },
       );
-      const promoteHint = `make it current with: temporal worker deployment set-current-version --deployment-name ${version.deploymentName} --build-id ${version.buildId}`;
+      const promoteHint = `make it current with: temporal worker deployment set-current-version --deployment-name ${version.deploymentName} --build-id ${version.buildId} --ignore-missing-task-queues --yes`;
       log(
         `  deployment ${version.deploymentName}, build id ${version.buildId}: ${current ? 'current (new tasks start here; running ones stay pinned to their version)' : `not current; ${promoteHint}`}`,
       );
