@@ -19,7 +19,7 @@ ${Object.entries(commands)
 ${bold('Global flags:')}
   --address H:P      the Temporal frontend (overrides TEMPORAL_ADDRESS; default 127.0.0.1:7233)
   --namespace NS     the Temporal namespace (overrides TEMPORAL_NAMESPACE; default default)
-  --no-color         plain output (also NO_COLOR=1, or whenever output is not a terminal)
+  --no-color         plain output (also a non-empty NO_COLOR; FORCE_COLOR=1 colours a pipe too)
   --version          print taskloop's version and commit
   --help, -h         this text
 

@@ -74,6 +74,10 @@ export async function promoteWhenRegistered(
             buildId: settings.buildId,
             identity,
             conflictToken: described?.conflictToken,
+            // Each host polls a queue of its own: the hosts of the current version have queues a new version's
+            // hosts never poll, so the server's "missing task queues" protection would refuse every upgrade
+            // across hosts (their work stays with the version pinned to it, and those hosts serve it).
+            ignoreMissingTaskQueues: true,
           })
           .then(
             () => true,

@@ -19,6 +19,7 @@ import { checkSandbox, checkSearchAttributes, checkWorkerTools, PreflightError }
 import { LineLogger } from './logger.js';
 import { parseLogSettings } from './log-settings.js';
 import { telemetryOptions } from './telemetry.js';
+import { registerZeroCounters } from './zero-counters.js';
 import { promoteWhenRegistered, resolveDeployment } from './deployment.js';
 import { buildId } from '../platform/version.js';
 import { otlpTracesUrl, startTracing } from '../platform/tracing.js';
@@ -108,6 +109,7 @@ export async function launchWorker(options: LaunchOptions = {}): Promise<Launche
       deployment: version,
       tracing,
     });
+    registerZeroCounters(target.namespace, host.hostQueue);
     log(
       `taskloop worker ${host.hostId} (taskloop ${version?.buildId ?? buildId()}) connected to ${target.address} (namespace ${target.namespace})`,
     );
@@ -127,7 +129,7 @@ export async function launchWorker(options: LaunchOptions = {}): Promise<Launche
           throw error;
         },
       );
-      const promoteHint = `make it current with: temporal worker deployment set-current-version --deployment-name ${version.deploymentName} --build-id ${version.buildId}`;
+      const promoteHint = `make it current with: temporal worker deployment set-current-version --deployment-name ${version.deploymentName} --build-id ${version.buildId} --ignore-missing-task-queues --yes`;
       log(
         `  deployment ${version.deploymentName}, build id ${version.buildId}: ${current ? 'current (new tasks start here; running ones stay pinned to their version)' : `not current; ${promoteHint}`}`,
       );

@@ -34,4 +34,6 @@ export function telemetryOptions(metricsAddress: string | undefined): RuntimeOpt
 }
 
 /** Nodes take from a second (claim) to many minutes (code, test): buckets in seconds that tell them apart. */
-const nodeDurationBuckets = { taskloop_node_duration: [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800, 3600] };
+const nodeDurationBuckets = {
+  taskloop_node_duration_seconds: [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800, 3600],
+};

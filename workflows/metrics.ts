@@ -12,7 +12,7 @@ const attempts = metricMeter.createCounter(
   'attempts that ended, by status, failure class and failure pattern',
 );
 const nodeDuration = metricMeter.createHistogram(
-  'taskloop_node_duration',
+  'taskloop_node_duration_seconds',
   'float',
   's',
   'time spent in each node of an attempt',

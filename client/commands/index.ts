@@ -69,6 +69,10 @@ export const commands: Record<string, CommandEntry> = {
     summary: 'measure the loop on a suite of real bug fixes per model, agent and learning; --promote crowns a champion',
     load: async () => (await import('./eval.js')).evalCommand,
   },
+  completion: {
+    summary: 'print a shell completion script (bash, zsh or fish)',
+    load: async () => (await import('./completion.js')).completionCommand,
+  },
   report: {
     summary: "print a project's report (table, --json or --markdown)",
     load: async () => (await import('./report.js')).reportCommand,

@@ -5,6 +5,7 @@ import { buildReportCard } from '../../domain/learning/report-card.js';
 import type { Skill } from '../../domain/learning/skills.js';
 import type { ProjectReport } from '../../domain/project/project-report.js';
 import { memoryQuery, reflectionWorkflowId } from '../../workflows/reflection-messages.js';
+import { countOf } from '../output/plural.js';
 
 /** The project's skills from its memory (the coder reflection workflow); none when nothing failed. */
 async function readSkills(client: Client, project: string): Promise<Skill[]> {
@@ -26,17 +27,29 @@ export async function describeLearning(report: ProjectReport, client: Client): P
   for (const skill of skills) {
     const to = offered(skill.id);
     lines.push(
-      `\nSkill ${skill.id} (${skill.pattern}, ${skill.writtenBy ?? 'model'}-written, from ${skill.sourceWorkflowIds.length} failures), offered to: ${to.length > 0 ? to.join(', ') : 'no task yet'}`,
+      `\nSkill ${skill.id} (${skill.pattern}, ${skill.writtenBy ?? 'model'}-written, from ${countOf(skill.sourceWorkflowIds.length, 'failure')}), offered to: ${to.length > 0 ? to.join(', ') : 'no task yet'}`,
     );
     lines.push(`  when it applies: ${skill.whenItApplies}`);
-    for (const line of skill.whatToDo.split('\n').slice(0, 6)) lines.push(`  ${line}`);
+    for (const line of skillExcerpt(skill.whatToDo)) lines.push(`  ${line}`);
   }
   if (skills.length === 0) lines.push('\nNo skill written: no failure recurred on similar tasks.');
   if (report.runTasks) {
     const { withSkill, withoutSkill } = buildReportCard(report.runTasks).skills;
     lines.push(
-      `\nReport card, skills: with ${withSkill.tasks} tasks, pass ${Math.round(withSkill.passRate * 100)}%; without ${withoutSkill.tasks} tasks, pass ${Math.round(withoutSkill.passRate * 100)}%`,
+      `\nReport card, skills: with ${countOf(withSkill.tasks, 'task')}, pass ${Math.round(withSkill.passRate * 100)}%; without ${countOf(withoutSkill.tasks, 'task')}, pass ${Math.round(withoutSkill.passRate * 100)}%`,
     );
   }
+  return lines;
+}
+
+/**
+ * The skill's advice for the terminal: its lines up to where it names its sources, blank lines dropped, at most
+ * `limit`, and never ending on a heading (a line ending in ":") whose items were cut off.
+ */
+export function skillExcerpt(whatToDo: string, limit = 8): string[] {
+  const all = whatToDo.split('\n');
+  const end = all.indexOf('Distilled from:');
+  const lines = (end === -1 ? all : all.slice(0, end)).filter((line) => line.trim() !== '').slice(0, limit);
+  while (lines.length > 0 && lines.at(-1)?.trim().endsWith(':')) lines.pop();
   return lines;
 }

@@ -1,4 +1,5 @@
 // The learning report card as terminal lines or a Markdown section: grade, rates, patterns, trends, lessons.
+import { countOf } from './plural.js';
 import type { ReportCard, Trend } from '../../domain/learning/report-card.js';
 
 const percent = (rate: number) => `${Math.round(rate * 100)}%`;
@@ -57,7 +58,7 @@ function cardLines(card: ReportCard): { label: string; lines: string[] }[] {
     {
       label: 'skills',
       lines: [
-        `with ${withSkill.tasks} tasks, pass ${percent(withSkill.passRate)}; without ${withoutSkill.tasks} tasks, pass ${percent(withoutSkill.passRate)}`,
+        `with ${countOf(withSkill.tasks, 'task')}, pass ${percent(withSkill.passRate)}; without ${countOf(withoutSkill.tasks, 'task')}, pass ${percent(withoutSkill.passRate)}`,
       ],
     },
     { label: 'lessons', lines: card.lessons.length === 0 ? ['none'] : card.lessons.map((l) => `${l.id} ${l.text}`) },

@@ -1,5 +1,5 @@
-// Terminal conventions in one place: colour and in-place progress only on a terminal, and never with NO_COLOR;
-// piped or logged output stays plain lines.
+// Terminal conventions in one place: colour on a terminal (or with FORCE_COLOR), never with a non-empty NO_COLOR;
+// in-place progress only on a terminal; piped or logged output stays plain lines.
 
 interface Stream {
   isTTY?: boolean;
@@ -17,9 +17,28 @@ export interface Style {
   yellow: Paint;
 }
 
-/** Whether to colour this stream: a terminal, NO_COLOR unset (any value turns colour off), TERM not dumb. */
+/** NO_COLOR turns colour off only when it holds something (no-color.org: an empty one is as if unset). */
+const noColor = (env: NodeJS.ProcessEnv) => (env.NO_COLOR ?? '') !== '';
+
+/** FORCE_COLOR: on for any value but "0" and "false" (off); undefined when unset or empty. */
+function forceColor(env: NodeJS.ProcessEnv): boolean | undefined {
+  const value = env.FORCE_COLOR;
+  if (value === undefined || value === '') return undefined;
+  return value !== '0' && value.toLowerCase() !== 'false';
+}
+
+/** Redrawing lines in place: a terminal, not dumb, and colour not turned off (a plain request means plain lines). */
+export function wantsInPlace(stream: Stream, env: NodeJS.ProcessEnv = process.env): boolean {
+  return stream.isTTY === true && env.TERM !== 'dumb' && !noColor(env) && forceColor(env) !== false;
+}
+
+/**
+ * Whether to colour this stream: NO_COLOR (non-empty, also set by --no-color) turns it off; then FORCE_COLOR
+ * decides, even for a pipe (CI logs that render colour); else a terminal whose TERM is not dumb.
+ */
 export function wantsColor(stream: Stream, env: NodeJS.ProcessEnv = process.env): boolean {
-  return stream.isTTY === true && env.NO_COLOR === undefined && env.TERM !== 'dumb';
+  if (noColor(env)) return false;
+  return forceColor(env) ?? (stream.isTTY === true && env.TERM !== 'dumb');
 }
 
 export function style(stream: Stream, env: NodeJS.ProcessEnv = process.env): Style {
@@ -43,7 +62,7 @@ export function style(stream: Stream, env: NodeJS.ProcessEnv = process.env): Sty
  * last line is not printed at all (logs stay short).
  */
 export function progressLine(stream: Stream, env: NodeJS.ProcessEnv = process.env) {
-  const inPlace = wantsColor(stream, env);
+  const inPlace = wantsInPlace(stream, env);
   let last: string | undefined;
   return {
     update(text: string): void {

@@ -1,6 +1,6 @@
 // Live progress on a terminal: one line per task (status, phase, attempt, time since it started), redrawn in place
 // on every poll so the time ticks. Lines printed meanwhile (warnings) go above the board, which is then redrawn.
-import { style as styleOf, wantsColor, type Style } from './style.js';
+import { style as styleOf, wantsInPlace, type Style } from './style.js';
 
 interface Stream {
   isTTY?: boolean;
@@ -57,7 +57,7 @@ export function formatBoardRow(row: BoardRow, st: Style, idWidth = row.id.length
 
 /** A board for a terminal stream, or undefined where progress must stay plain lines (not a TTY, NO_COLOR). */
 export function createTaskBoard(stream: Stream, env: NodeJS.ProcessEnv = process.env): TaskBoard | undefined {
-  if (!wantsColor(stream, env)) return undefined;
+  if (!wantsInPlace(stream, env)) return undefined;
   const st = styleOf(stream, env);
   let drawn = 0;
   // Cursor up over the lines drawn last time, and clear from there down.

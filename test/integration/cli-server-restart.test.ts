@@ -42,7 +42,7 @@ async function untilPhase(address: string, queue: string, phase: string): Promis
   }
 }
 
-describe('a waiting client across a dev-server restart on the same database', () => {
+describe('waiting clients across a dev-server restart on the same database', () => {
   let server: RunningDevServer | undefined;
   const children: { kill(signal?: NodeJS.Signals): boolean }[] = [];
   afterAll(async () => {
@@ -50,7 +50,7 @@ describe('a waiting client across a dev-server restart on the same database', ()
     await server?.stop();
   });
 
-  it('run --wait reconnects, says so once, and exits 0 with the COMPLETED outcome', async () => {
+  it('run --wait and watch reconnect, say so once, and exit 0 with the COMPLETED outcome', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'taskloop-restart-'));
     const port = await findFreePort();
     const options = {
@@ -89,12 +89,18 @@ describe('a waiting client across a dev-server restart on the same database', ()
         queue,
         '--test-command',
         `python3 -m pytest -p 'no:cacheprovider' -q`,
+        '--id',
+        'restart-task',
         '--wait',
       ],
       { cwd: project.dir, env, timeout: 180_000 },
     );
+
     // Once the tests run, the server goes away for a while and comes back on the same file.
     await untilPhase(address, queue, 'test');
+    // A second waiting client on the same task: `watch`, watching before the server goes.
+    const watching = runTaskloop(['watch', 'task-default-restart-task'], { env, timeout: 180_000 });
+    await new Promise((r) => setTimeout(r, 1_500));
     // Killed, not stopped: no goodbye to the clients.
     process.kill(server.pid as number, 'SIGKILL');
     await server.exited;
@@ -109,6 +115,12 @@ describe('a waiting client across a dev-server restart on the same database', ()
     expect(all).toContain('COMPLETED');
     expect(all.length).toBeLessThan(20_000);
     expect(all).not.toContain('Channel has been shut down');
+    const watched = await watching;
+    const seen = watched.all ?? '';
+    expect(watched.exitCode, seen.slice(0, 4000)).toBe(0);
+    expect(seen.match(/lost the Temporal server at [^\n]*; reconnecting/g), seen).toHaveLength(1);
+    expect(seen).toMatch(/reconnected to the Temporal server/);
+    expect(seen).toContain('COMPLETED');
     console.log(`outcome ${((Date.now() - killedAt) / 1000).toFixed(1)} s after the kill:\n${all}`);
   }, 240_000);
 });

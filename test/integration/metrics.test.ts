@@ -45,6 +45,15 @@ describe('taskloop worker --metrics', () => {
     const address = `127.0.0.1:${await findFreePort()}`;
     ({ child: worker } = await startWorkerProcess(await workerProcessEnv(queue, { TASKLOOP_METRICS: address })));
     const scrape = async () => parsePrometheus(await (await fetch(`http://${address}/metrics`)).text());
+    // Before any task: the denial counter is already there, at 0 (an alert can tell "none" from "not exported").
+    const atStart = await scrape();
+    expect(
+      atStart
+        .filter((s) => s.name === 'taskloop_sandbox_denials_total')
+        .map((s) => s.labels.activityType)
+        .sort(),
+    ).toEqual(['reviewChanges', 'runCoder', 'runTests']);
+    expect(total(atStart, 'taskloop_sandbox_denials_total')).toBe(0);
 
     // A task that fails its first attempt and passes its second. While add is wrong, one test tries to write
     // outside the worktree (the sandbox refuses it); the second attempt's coder runs the tests once itself.
@@ -91,8 +100,8 @@ describe('taskloop worker --metrics', () => {
       coder.reduce((sum, x) => sum + (x?.outputTokens ?? 0), 0),
     );
     // Two attempts each ran claim, code and test: one observation per node and attempt.
-    expect(total(during, 'taskloop_node_duration_count', { node: 'test' })).toBe(2);
-    expect(total(during, 'taskloop_node_duration_count', { node: 'commit' })).toBe(1);
+    expect(total(during, 'taskloop_node_duration_seconds_count', { node: 'test' })).toBe(2);
+    expect(total(during, 'taskloop_node_duration_seconds_count', { node: 'commit' })).toBe(1);
     // Counted under the activity that ran the tests: the coder's, which runs the test node once it finishes.
     expect(total(during, 'taskloop_sandbox_denials_total', { activityType: 'runCoder' })).toBe(denied);
     expect(total(during, 'taskloop_sandbox_denials_total', { activityType: 'runTests' })).toBe(0);

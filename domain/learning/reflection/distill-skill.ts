@@ -43,11 +43,14 @@ export function distillSkill(input: {
     '',
     'Before you finish, run the tests (run_tests) and compare the output with the evidence below.',
     '',
-    'Evidence from those failures:',
-    ...(evidence.length > 0 ? evidence.map((line) => `- ${line}`) : reasons.map((reason) => `- ${reason}`)),
-    '',
+    // A heading only over items: without evidence or reasons there is nothing to compare with.
+    ...evidenceSection(evidence.length > 0 ? evidence : reasons),
     'Distilled from:',
     ...tasks.map((task) => `- ${task}`),
   ].join('\n');
   return { whenItApplies: input.description, whatToDo };
+}
+
+function evidenceSection(items: readonly string[]): string[] {
+  return items.length === 0 ? [] : ['Evidence from those failures:', ...items.map((item) => `- ${item}`), ''];
 }

@@ -42,7 +42,7 @@ describe('report card formatting', () => {
     expect(text).toContain('pass@1 → STABLE +3% (was 30%)');
     expect(text).toContain('compression → STABLE +0.00 (was 3.00)');
     expect(text).toContain('actions    wrong_constant: Quote the expected literal values');
-    expect(text).toContain('skills     with 1 tasks, pass 100%; without 2 tasks, pass 50%');
+    expect(text).toContain('skills     with 1 task, pass 100%; without 2 tasks, pass 50%');
     expect(card.lessons).toHaveLength(1);
     expect(text).toContain(
       `lessons    ${card.lessons[0]!.id} Failed tasks had 4.0x more contracts on average (4.0 vs 1.0)`,
