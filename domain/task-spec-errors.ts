@@ -12,8 +12,8 @@ export interface SpecIssue {
   message: string;
 }
 
-/** The part of a zod issue this module reads. */
-interface RawIssue {
+/** The part of a zod issue this module (and the eval suite's, domain/eval/suite-errors.ts) reads. */
+export interface RawIssue {
   code: string;
   path: readonly PropertyKey[];
   message: string;

@@ -1,18 +1,11 @@
 // Turns suite schema issues and cross-field problems into lines naming the field, the value received and the fix.
-import { describeValue } from '../task-spec-errors.js';
+import { describeValue, type RawIssue } from '../task-spec-errors.js';
 import { suiteDefaultsSchema, suiteHintsSchema, suiteInstanceSchema, suiteSchema, type Suite } from './suite.js';
 
 export interface SuiteIssue {
   /** e.g. `instances[2].failToPass[0]`. */
   field: string;
   message: string;
-}
-
-interface RawIssue {
-  code: string;
-  path: readonly PropertyKey[];
-  message: string;
-  keys?: readonly string[];
 }
 
 const nodeIdHelp = { expected: 'a pytest node id like "tests/test_x.py::test_y"', fix: 'write the file path, then ::' };
