@@ -6,6 +6,8 @@ import { toolSpecsFor } from '../../activities/coder/tools/registry.js';
 import { createModelProvider } from '../../activities/models/router.js';
 import { findFreePort } from '../../platform/server/ports.js';
 import { ownedLocalServer, stopOwnedLocalServer } from '../../platform/local-model/owned-server.js';
+import { startLlamaServer } from '../../platform/local-model/llama-server.js';
+import { localModelPaths } from '../../platform/local-model/pins.js';
 import { makeCalcProject } from '../support/calc-project.js';
 import { startTestTask, taskOutcome, taskSpec, waitForState } from '../integration/support/tasks.js';
 import { eventually, useTestTemporal } from '../integration/support/temporal.js';
@@ -145,6 +147,33 @@ describe('the local model through the worker (local:gemma3-270m)', () => {
       await expectNothingLeft(project.repo, outcome, temporal.host.workDir);
     } finally {
       delete process.env.TASKLOOP_CODER_OPENAI_BASE_URL;
+    }
+  });
+
+  it('fails with a typed ContextOverflow naming the window and the setting when the server holds too small a context', async () => {
+    const paths = localModelPaths();
+    const port = await findFreePort();
+    // 1,024 tokens: less than the system prompt and the tools' schemas alone, so nothing fitted can fit.
+    const server = await startLlamaServer({ binary: paths.serverBinary, model: paths.model, port, ctx: 1024 });
+    process.env.TASKLOOP_CODER_OPENAI_BASE_URL = server.baseURL;
+    try {
+      const project = await makeCalcProject({});
+      const spec = taskSpec({ repo: project.repo, goal, models: { coder: 'openai:gemma3-270m' }, maxRetries: 0 });
+      const started = Date.now();
+      const outcome = await taskOutcome(await startTestTask(temporal.client, temporal.host.taskQueue, spec));
+      await recordOutcome('context too small (-c 1024)', outcome, Date.now() - started);
+
+      expect(outcome.status).toBe('FAILED');
+      expect(outcome.recommendation).toBe('environment_problem');
+      expect(outcome.attempts).toHaveLength(1);
+      expect(outcome.attempts[0]?.failure?.cause?.kind).toBe('ContextOverflow');
+      // The window the server reported, and a setting that changes it.
+      expect(outcome.reason).toContain('1024');
+      expect(outcome.reason).toMatch(/CONTEXT_WINDOW|ctx/);
+      await expectNothingLeft(project.repo, outcome, temporal.host.workDir);
+    } finally {
+      delete process.env.TASKLOOP_CODER_OPENAI_BASE_URL;
+      await server.stop();
     }
   });
 });
