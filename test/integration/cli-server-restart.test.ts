@@ -1,5 +1,6 @@
-// A waiting client outlives the server: the dev server is killed while a task's tests run and restarted on the same
-// SQLite file; `run --wait` says it lost the server in one line, reconnects, and reports the task's real outcome.
+// A waiting client outlives the server: the dev server is killed while a task's tests run (held at a gate until the
+// server is back) and restarted on the same SQLite file; `run --wait` says it lost the server in one line,
+// reconnects, and reports the task's real outcome.
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,15 +9,13 @@ import { startDevServer, type RunningDevServer } from '../../platform/server/dev
 import { findFreePort } from '../../platform/server/ports.js';
 import { runTaskloop, startWorkerProcess } from '../support/cli.js';
 import { calcFiles, fixTurns, makeCalcProject } from '../support/calc-project.js';
+import { gatedTest, releaseGate } from '../support/test-gate.js';
 import { eventually, uniqueId } from './support/temporal.js';
 import { stateQuery } from '../../workflows/messages.js';
 import { Client, Connection } from '@temporalio/client';
 
-/** The calc project with a test that takes a few seconds: the window in which the server goes away. */
-const slowCalc = {
-  ...calcFiles,
-  'tests/test_slow.py': 'import time\n\n\ndef test_slow():\n    time.sleep(8)\n',
-};
+/** The calc project with a test that waits at a gate until the server is back: the window in which it goes away. */
+const gatedCalc = { ...calcFiles, ...gatedTest() };
 
 /** Waits until the queue's one task reports `phase` (asked of the worker through the server). */
 async function untilPhase(address: string, queue: string, phase: string): Promise<void> {
@@ -75,7 +74,7 @@ describe('waiting clients across a dev-server restart on the same database', () 
     };
     const worker = await startWorkerProcess(env);
     children.push(worker.child);
-    const project = await makeCalcProject({ coder: fixTurns() }, slowCalc);
+    const project = await makeCalcProject({ coder: fixTurns() }, gatedCalc);
     const waiting = runTaskloop(
       [
         'run',
@@ -107,6 +106,8 @@ describe('waiting clients across a dev-server restart on the same database', () 
     const killedAt = Date.now();
     await new Promise((r) => setTimeout(r, 16_000));
     server = await startDevServer(options);
+    // The tests end only now: the task cannot finish before the clients had to notice the server gone.
+    await releaseGate(project.repo);
     const result = await waiting;
     const all = result.all ?? '';
     expect(result.exitCode, all.slice(0, 4000)).toBe(0);

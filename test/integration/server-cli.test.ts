@@ -135,7 +135,13 @@ describe('bad input to the CLI', () => {
   });
 
   it('stops a worker without Python, naming what to install', async () => {
-    const result = await runTaskloop(['worker'], { env: { ...process.env, TASKLOOP_PYTHON: '/nonexistent/python3' } });
+    // A reachable server: the worker checks its connection first (a refused one is reported before anything else).
+    const env = {
+      ...process.env,
+      TEMPORAL_ADDRESS: inject('temporalAddress'),
+      TASKLOOP_PYTHON: '/nonexistent/python3',
+    };
+    const result = await runTaskloop(['worker'], { env });
     expect(result.exitCode).toBe(1);
     expect(result.stderr.trim()).toMatch(/^taskloop: \/nonexistent\/python3 was not found.*install Python 3/);
   });

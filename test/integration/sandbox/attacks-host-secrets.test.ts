@@ -1,7 +1,7 @@
 // The attack suite, part two: what the smaller root keeps out (host unix sockets, taskloop's state), a traceback
 // that names a host file for the next attempt's context, the bytes a run may write, and secrets in names and goals.
 import { createServer, type Server } from 'node:net';
-import { rm } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stateDir } from '../../../platform/paths.js';
@@ -71,6 +71,9 @@ describe('the attack suite: the host, learning, limits and secrets', () => {
       'test_read_events_file',
     ]);
     expect(hostCases?.filter((c) => c.outcome === 'passed')).toEqual([]);
+    // What the attacks looked for is there on the host: the sandbox, not an empty target, kept them out.
+    expect((await readdir(stateDir())).length).toBeGreaterThan(0);
+    expect((await readFile(t.host.eventsFile, 'utf8')).length).toBeGreaterThan(0);
 
     // Two attempts ran; the second one's context was built from a traceback naming ../../…/leak.py: nothing of that
     // host file reached an artifact (the coder's transcript holds every prompt), an event or the history.
