@@ -14,6 +14,7 @@ import type {
   ModelRole,
   ToolCall,
 } from './types.js';
+import { requestSignal } from './request-signal.js';
 
 const ANTHROPIC_URL = 'https://api.anthropic.com';
 
@@ -160,7 +161,7 @@ export function createAnthropicProvider(options: {
                 }),
             ...(options.parameters?.temperature === undefined ? {} : { temperature: options.parameters.temperature }),
           },
-          { signal: request.signal, timeout: settings.timeoutMs },
+          { signal: requestSignal(request.signal), timeout: settings.timeoutMs },
         );
       } catch (error) {
         const fault = toFault(error);

@@ -17,6 +17,7 @@ import type {
   ToolCall,
   ToolSpec,
 } from './types.js';
+import { requestSignal } from './request-signal.js';
 
 const OPENAI_URL = 'https://api.openai.com/v1';
 // Local servers (Ollama, vLLM) ignore the key, but the SDK insists on one.
@@ -150,7 +151,7 @@ export function createOpenAIProvider(options: {
         ...(options.parameters?.temperature === undefined ? {} : { temperature: options.parameters.temperature }),
         [limitField]: maxTokens,
       },
-      { signal: request.signal, timeout },
+      { signal: requestSignal(request.signal), timeout },
     );
 
   return {

@@ -39,12 +39,28 @@ export const providerFactories: Record<ProviderName, ProviderFactory> = {
     // provider, with no key: a key meant for a hosted vendor is never sent to it.
     const { ensureOwnedLocalServer, LocalModelUnusable } = await import('../../platform/local-model/owned-server.js');
     const env = options.env ?? process.env;
-    const baseURL = await ensureOwnedLocalServer(rest, { env }).catch((error: unknown) => {
-      if (!(error instanceof LocalModelUnusable)) throw error;
-      throw ApplicationFailure.create({ type: 'InvalidModelSpec', nonRetryable: true, message: error.message });
-    });
+    const ensure = () =>
+      ensureOwnedLocalServer(rest, { env }).catch((error: unknown) => {
+        if (!(error instanceof LocalModelUnusable)) throw error;
+        throw ApplicationFailure.create({ type: 'InvalidModelSpec', nonRetryable: true, message: error.message });
+      });
+    const baseURL = await ensure();
     const endpoint = { ...resolveEndpoint('openai', options.role, env), baseURL, apiKey: undefined };
-    return createOpenAIProvider({ model: rest, role: options.role, endpoint, parameters: options.parameters });
+    const provider = createOpenAIProvider({
+      model: rest,
+      role: options.role,
+      endpoint,
+      parameters: options.parameters,
+    });
+    return {
+      ...provider,
+      // A server of ours that stopped (killed, crashed) starts again on its port before the next call: the coder's
+      // wait for an unreachable server (activities/coder/model-call.ts) would otherwise wait for nothing.
+      async complete(request) {
+        await ensure();
+        return provider.complete(request);
+      },
+    };
   },
   async anthropic(rest, options) {
     const endpoint = resolveEndpoint('anthropic', options.role, options.env ?? process.env);

@@ -132,6 +132,8 @@ describe('the local model through the worker (local:gemma3-270m)', () => {
     const port = await findFreePort();
     const baseURL = `http://127.0.0.1:${port}/v1`;
     process.env.TASKLOOP_CODER_OPENAI_BASE_URL = baseURL;
+    // The coder waits out a server that does not answer up to this bound (5 min by default), then fails once.
+    process.env.TASKLOOP_MODEL_WAIT_MS = '10000';
     try {
       const project = await makeCalcProject({});
       const spec = taskSpec({ repo: project.repo, goal, models: { coder: 'openai:gemma3-270m' } });
@@ -147,6 +149,7 @@ describe('the local model through the worker (local:gemma3-270m)', () => {
       await expectNothingLeft(project.repo, outcome, temporal.host.workDir);
     } finally {
       delete process.env.TASKLOOP_CODER_OPENAI_BASE_URL;
+      delete process.env.TASKLOOP_MODEL_WAIT_MS;
     }
   });
 
