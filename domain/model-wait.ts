@@ -8,6 +8,18 @@ const MAX_DELAY_MS = 30_000;
 
 export type ServerWait = { kind: 'wait'; delayMs: number } | { kind: 'give_up'; waitedMs: number };
 
+/**
+ * A server that refuses the coder's very first connection is down, not restarting: waiting minutes for it would only
+ * delay the one clear failure. This short bound applies until the server has answered once in the coder run; a 5xx
+ * (a server loading its model) and a refusal after answers (a restart) get the whole bound.
+ */
+export const DOWN_AT_START_WAIT_MS = 15_000;
+
+/** The wait bound for a failed call: the whole bound, or the short one while nothing has ever answered a refusal. */
+export function serverWaitBound(input: { boundMs: number; answeredBefore: boolean; refused: boolean }): number {
+  return input.refused && !input.answeredBefore ? Math.min(input.boundMs, DOWN_AT_START_WAIT_MS) : input.boundMs;
+}
+
 /** After `tries` failed tries spanning `waitedMs`: wait 1 s, 2 s, 4 s … (at most 30 s), never past `boundMs`. */
 export function decideServerWait(input: { tries: number; waitedMs: number; boundMs: number }): ServerWait {
   const left = input.boundMs - input.waitedMs;

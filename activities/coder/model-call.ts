@@ -2,7 +2,7 @@
 // it failed or gave none), an unreachable or restarting server waited out with backoff up to a bound, and the
 // activity kept alive by heartbeats while the call or the wait lasts.
 import { ApplicationFailure } from '@temporalio/common';
-import { decideServerWait } from '../../domain/model-wait.js';
+import { decideServerWait, serverWaitBound } from '../../domain/model-wait.js';
 import type { CoderTelemetry } from '../../domain/records.js';
 import { estimateTokens, estimateUsage } from '../models/estimate-tokens.js';
 import type { AssistantTurn, CompletionRequest, ModelProvider } from '../models/types.js';
@@ -43,6 +43,8 @@ const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 export async function callModel(input: ModelCallInput): Promise<AssistantTurn> {
   const { telemetry, request, signal } = input;
   const startedAt = Date.now();
+  // Counted over the whole coder run (a resumed run's too): has the server ever answered it?
+  const answeredBefore = telemetry.modelRequests - (telemetry.failedModelRequests ?? 0) > 0;
   let lastError: string | undefined;
   const beat = input.heartbeat && (() => input.heartbeat?.(lastError));
   for (let tries = 1; ; tries++) {
@@ -61,7 +63,9 @@ export async function callModel(input: ModelCallInput): Promise<AssistantTurn> {
       lastError = error instanceof Error ? error.message : String(error);
       input.heartbeat?.(lastError);
       if (signal?.aborted || !(error instanceof ApplicationFailure) || !WAITED_OUT.has(error.type ?? '')) throw error;
-      const wait = decideServerWait({ tries, waitedMs: Date.now() - startedAt, boundMs: input.waitBoundMs });
+      const refused = error.type === 'ProviderUnreachable';
+      const boundMs = serverWaitBound({ boundMs: input.waitBoundMs, answeredBefore, refused });
+      const wait = decideServerWait({ tries, waitedMs: Date.now() - startedAt, boundMs });
       if (wait.kind === 'give_up') throw serverDown(input.provider, tries, wait.waitedMs, error.message);
       telemetry.modelServerWaits = (telemetry.modelServerWaits ?? 0) + 1;
       await withHeartbeat(abortable(delay(wait.delayMs), signal), beat);

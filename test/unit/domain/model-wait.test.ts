@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { decideServerWait, DEFAULT_MODEL_WAIT_MS } from '../../../domain/model-wait.js';
+import {
+  decideServerWait,
+  DEFAULT_MODEL_WAIT_MS,
+  DOWN_AT_START_WAIT_MS,
+  serverWaitBound,
+} from '../../../domain/model-wait.js';
 
 describe('decideServerWait', () => {
   it('backs off exponentially from 1 s, at most 30 s a wait', () => {
@@ -22,5 +27,19 @@ describe('decideServerWait', () => {
 
   it('waits several minutes by default', () => {
     expect(DEFAULT_MODEL_WAIT_MS).toBeGreaterThanOrEqual(3 * 60_000);
+  });
+});
+
+describe('serverWaitBound', () => {
+  it('gives a server refusing the very first connection seconds, and a restarting or loading one the whole bound', () => {
+    const bound = DEFAULT_MODEL_WAIT_MS;
+    expect(serverWaitBound({ boundMs: bound, answeredBefore: false, refused: true })).toBe(DOWN_AT_START_WAIT_MS);
+    expect(DOWN_AT_START_WAIT_MS).toBeLessThan(60_000);
+    // It answered earlier in the run: a refusal now is a restart.
+    expect(serverWaitBound({ boundMs: bound, answeredBefore: true, refused: true })).toBe(bound);
+    // A 5xx (a server loading its model) is waited out even at the start.
+    expect(serverWaitBound({ boundMs: bound, answeredBefore: false, refused: false })).toBe(bound);
+    // A bound set shorter than the start bound stays as set.
+    expect(serverWaitBound({ boundMs: 5_000, answeredBefore: false, refused: true })).toBe(5_000);
   });
 });
