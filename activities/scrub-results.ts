@@ -18,18 +18,20 @@ export function declaredNamesOf(input: unknown): string[] {
 function scrubbedFailure(error: unknown, secretValues: string[]): unknown {
   if (!(error instanceof Error)) return error;
   const message = scrubText(error.message, secretValues);
-  if (message === error.message) return error;
   if (error instanceof ApplicationFailure) {
+    // The details too (a coder's spending, a file list): a secret there need not show in the message.
+    const details = error.details ? scrubSecrets([...error.details], secretValues) : undefined;
+    if (message === error.message && JSON.stringify(details) === JSON.stringify(error.details)) return error;
     return ApplicationFailure.create({
       message,
       type: error.type ?? undefined,
       nonRetryable: error.nonRetryable ?? undefined,
-      details: error.details ? scrubSecrets([...error.details], secretValues) : undefined,
+      details,
       ...(error.nextRetryDelay !== undefined ? { nextRetryDelay: error.nextRetryDelay } : {}),
       cause: error.cause,
     });
   }
-  error.message = message;
+  if (message !== error.message) error.message = message;
   return error;
 }
 

@@ -53,15 +53,8 @@ export async function runAttempt(context: AttemptContext): Promise<AttemptResult
   record.hostId = claim.hostId;
   if (claim.historyError)
     log.warn('could not read the project history; adapting from this task alone', { error: claim.historyError });
-  const host = hostActivities(
-    claim.hostQueue,
-    {
-      testTimeoutMs: spec.testTimeoutMs,
-      hostLostAfterMs: spec.hostLostAfterMs,
-      heartbeatTimeoutMs: spec.heartbeatTimeoutMs,
-    },
-    () => run.flushSearchAttributes(),
-  );
+  // The spec carries the timeouts the host's activities take (test, host lost, heartbeat).
+  const host = hostActivities(claim.hostQueue, spec, () => run.flushSearchAttributes());
   let result: AttemptResult | undefined;
   try {
     result = await runNodes(context, claim, host);

@@ -43,6 +43,19 @@ describe('scrubbingResults', () => {
     expect(failure.type).toBe('WorktreeError');
     expect(failure.nonRetryable).toBe(true);
     expect(JSON.stringify(failure.details)).not.toContain(secret);
+
+    const quiet = scrubbingResults({
+      fail: async () => {
+        throw ApplicationFailure.create({
+          type: 'CoderFailed',
+          message: 'no secret here',
+          details: [{ file: secret }],
+        });
+      },
+    });
+    const detailsOnly = await quiet.fail().catch((error: unknown) => error as ApplicationFailure);
+    expect(detailsOnly.type).toBe('CoderFailed');
+    expect(JSON.stringify(detailsOnly.details)).not.toContain(secret);
   });
 
   it('reads the declared names at the top of the input or in its review settings', () => {
