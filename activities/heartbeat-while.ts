@@ -10,11 +10,16 @@ export const HEARTBEAT_INTERVAL_MS = 1_000;
  * Heartbeats now and every `intervalMs` until `work` settles; returns (or throws) what `work` does. A local activity
  * (the claim) has no heartbeat: its workflow task's timeout notices a crashed worker, and Core would only log a warning.
  */
-export async function heartbeatWhile<T>(work: () => Promise<T>, intervalMs = HEARTBEAT_INTERVAL_MS): Promise<T> {
+export async function heartbeatWhile<T>(
+  work: () => Promise<T>,
+  intervalMs = HEARTBEAT_INTERVAL_MS,
+  /** Details to repeat (a heartbeat without them would replace the ones a retry resumes from). */
+  details?: unknown,
+): Promise<T> {
   const context = Context.current();
   if (context.info.isLocal) return work();
-  context.heartbeat();
-  const timer = setInterval(() => context.heartbeat(), intervalMs);
+  context.heartbeat(details);
+  const timer = setInterval(() => context.heartbeat(details), intervalMs);
   try {
     return await work();
   } finally {

@@ -142,20 +142,27 @@ export function createTaskActivities(deps: ActivityDeps) {
         () => undefined,
       );
       try {
-        const [resume, { agent, prompt }, learning] = await Promise.all([
-          // Progress of this attempt exists only when an earlier try (activity retry or node re-run) failed midway.
-          loadProgress(details?.transcriptPath ?? path.join(dir, TRANSCRIPT_NAME)),
-          loadAgent('coder', { pinned: input.agentVersion }),
-          buildLearningSections({
-            project: input.project ?? 'default',
-            // The claim of this attempt read the memory a moment ago on this host (a resumed or moved coder reads it).
-            memory: takeClaimMemoryRead(input, input.project ?? 'default'),
-            goal: input.goal,
-            adaptations: input.adaptations ?? [],
-            worktreePath: input.worktreePath,
-            previousAttempts: input.previousAttempts,
-          }),
-        ]);
+        // Heartbeats while it reads (the memory query alone may take 5 s on a loaded machine): a retry after a crash
+        // is not itself taken for a crash by a short heartbeat timeout. The earlier try's details are kept.
+        const [resume, { agent, prompt }, learning] = await heartbeatWhile(
+          () =>
+            Promise.all([
+              // Progress of this attempt exists only when an earlier try (activity retry or node re-run) failed midway.
+              loadProgress(details?.transcriptPath ?? path.join(dir, TRANSCRIPT_NAME)),
+              loadAgent('coder', { pinned: input.agentVersion }),
+              buildLearningSections({
+                project: input.project ?? 'default',
+                // The claim of this attempt read the memory a moment ago on this host (a resumed or moved coder reads it).
+                memory: takeClaimMemoryRead(input, input.project ?? 'default'),
+                goal: input.goal,
+                adaptations: input.adaptations ?? [],
+                worktreePath: input.worktreePath,
+                previousAttempts: input.previousAttempts,
+              }),
+            ]),
+          undefined,
+          details,
+        );
         const startTurn = input.startTurn + (resume?.progress.turnsConsumed ?? 0);
         const provider = await createModelProvider(input.modelSpec, {
           role: 'coder',

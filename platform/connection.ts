@@ -1,6 +1,6 @@
 // One way to reach Temporal for the CLI and the worker: Temporal's standard environment variables and config
 // profiles (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS*, TEMPORAL_PROFILE), via envconfig.
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
 import { loadClientConnectConfig, type ClientConnectConfig } from '@temporalio/envconfig';
 import { describeConnectFailure } from './connect-failure.js';
 import { withDeferredCaCerts } from './deferred-ca-certs.js';
@@ -42,6 +42,14 @@ export function resolveTemporalTarget(env: NodeJS.ProcessEnv = process.env): Tem
   };
 }
 
+/**
+ * Tries of one call to the server inside the SDK: about 2 s of backoff, not its default 10 tries (about 20 s). A lost
+ * server then reaches the waiting commands' own reconnect (client/tasks/reconnect.ts), which tells the person and
+ * waits up to 10 minutes, instead of a silent 20 s that a short restart may or may not outlast; a one-shot command
+ * names the unreachable server after 2 s.
+ */
+const SDK_CALL_ATTEMPTS = 6;
+
 /** Connects a client, turning an unreachable server into one line that says what to set. */
 export async function connectClient(
   env: NodeJS.ProcessEnv = process.env,
@@ -51,7 +59,11 @@ export async function connectClient(
   let connection: Connection;
   try {
     // connect() waits for the channel and asks the server's system info: an unreachable server fails here.
-    connection = await Connection.connect({ ...target.connectionOptions, connectTimeout: '5s' });
+    connection = await Connection.connect({
+      ...target.connectionOptions,
+      connectTimeout: '5s',
+      interceptors: [makeGrpcRetryInterceptor(defaultGrpcRetryOptions({ maxAttempts: SDK_CALL_ATTEMPTS }))],
+    });
   } catch (error) {
     throw unreachable(target, error);
   }

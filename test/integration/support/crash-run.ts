@@ -153,7 +153,8 @@ export class CrashRun {
         .result()
         .catch((error: { cause?: { details?: unknown[] } }) => error.cause?.details?.[0])) as TaskOutcome;
       const recoverySeconds = (Date.now() - this.lastKillAt) / 1000;
-      expect(outcome?.status).toBe(expected);
+      // On a miss, the attempts' nodes, classes and reasons say why (CI keeps nothing else).
+      expect(outcome?.status, JSON.stringify({ reason: outcome?.reason, attempts: outcome?.attempts })).toBe(expected);
       const commits = await taskloopCommits(this.repo, this.branch).catch(() => []);
       expect(commits).toHaveLength(expected === 'COMPLETED' ? 1 : 0);
       // The repository lists only its own checkout, and no worktree folder is left on any host.
