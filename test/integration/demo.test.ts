@@ -55,15 +55,15 @@ describe('taskloop demo', () => {
     }
     expect(result.stderr).toContain(`Temporal is serving at ${inject('temporalAddress')}`);
 
-    // The temporal commands the demo prints, and the README's query and list examples, run as written on its ids.
+    // The temporal commands the demo prints, and the query and list examples of docs/cli.md, run as written on its ids.
     const project = /Started project project-(demo-\S+) with/.exec(result.stderr)?.[1] ?? '';
     const printed = result.stderr
       .split('\n')
       .filter((line) => line.includes(' workflow ') && line.startsWith('  '))
       .map((line) => line.trim());
     expect(printed).toHaveLength(3);
-    const readme = await readFile(path.join(projectRoot, 'README.md'), 'utf8');
-    const examples = readme
+    const cliPage = await readFile(path.join(projectRoot, 'docs', 'cli.md'), 'utf8');
+    const examples = cliPage
       .split('\n')
       .filter((line) => /^temporal workflow (query|list) /.test(line))
       .map(

@@ -1,4 +1,4 @@
-// The README's worker-upgrade walk-through on separate hosts (each its own work folder, so its own host queue):
+// The worker-upgrade walk-through of docs/operating.md on separate hosts (each its own work folder, so its own host queue):
 // version A serves; version B starts elsewhere and prints the command that makes it current; that command, run as
 // printed, works; a third version started with --promote on yet another host becomes current by itself.
 import { execa, type ResultPromise } from 'execa';
@@ -85,9 +85,9 @@ describe('upgrading workers on two hosts', () => {
     const set = await execa(cli, [...words, '--address', address], { reject: false, all: true });
     expect(set.exitCode, set.all).toBe(0);
     expect(await current()).toBe('0.1.1-b');
-    // The README gives the same command.
-    const readme = await readFile(path.join(projectRoot, 'README.md'), 'utf8');
-    expect(readme).toContain(
+    // docs/operating.md gives the same command.
+    const operating = await readFile(path.join(projectRoot, 'docs', 'operating.md'), 'utf8');
+    expect(operating).toContain(
       'temporal worker deployment set-current-version --deployment-name taskloop --build-id 0.1.1+next --ignore-missing-task-queues --yes',
     );
 

@@ -1,4 +1,4 @@
-// The README's local-model commands, run as written (the block after `<!-- local-model-commands -->`): only the
+// The local-model commands of docs/models.md, run as written (the block after `<!-- local-model-commands -->`): only the
 // port 8080 becomes a free one (this machine is shared), and Temporal, the queue and $REPO come from the test.
 import { execa, type ResultPromise } from 'execa';
 import { readFile } from 'node:fs/promises';
@@ -11,10 +11,10 @@ import { taskOutcome } from '../integration/support/tasks.js';
 import { eventually, uniqueId, useTestClient, workerProcessEnv } from '../integration/support/temporal.js';
 import { expectNothingLeft, expectTruthfulEnd, isAlive, recordOutcome } from './support.js';
 
-async function readmeCommands(): Promise<string[]> {
-  const readme = await readFile(path.join(projectRoot, 'README.md'), 'utf8');
-  const block = /<!-- local-model-commands -->\n```sh\n([\s\S]*?)\n```/.exec(readme)?.[1];
-  if (!block) throw new Error('README.md has no ```sh block after <!-- local-model-commands -->');
+async function documentedCommands(): Promise<string[]> {
+  const page = await readFile(path.join(projectRoot, 'docs', 'models.md'), 'utf8');
+  const block = /<!-- local-model-commands -->\n```sh\n([\s\S]*?)\n```/.exec(page)?.[1];
+  if (!block) throw new Error('docs/models.md has no ```sh block after <!-- local-model-commands -->');
   return block.split('\n').filter((line) => line.trim() !== '');
 }
 
@@ -33,12 +33,12 @@ afterAll(async () => {
   await Promise.all(background.map((child) => child.catch(() => undefined)));
 });
 
-describe("the README's local-model commands", () => {
+describe('the local-model commands of docs/models.md', () => {
   it('install, serve, a worker pointed at the server and a task run work as written', async () => {
     const port = await findFreePort();
     const project = await makeCalcProject({});
     const env: NodeJS.ProcessEnv = { ...(await workerProcessEnv(uniqueId('readme-model'))), REPO: project.repo };
-    const lines = (await readmeCommands()).map((line) => line.replaceAll('8080', String(port)));
+    const lines = (await documentedCommands()).map((line) => line.replaceAll('8080', String(port)));
     let serverPid: number | undefined;
     let runOutput = '';
     const started = Date.now();
@@ -55,7 +55,7 @@ describe("the README's local-model commands", () => {
       if (line.endsWith('&')) {
         const command = line.slice(0, -1).trim();
         const readyText = readyTexts.find(([pattern]) => pattern.test(command))?.[1];
-        if (!readyText) throw new Error(`no ready text known for the README's background command: ${command}`);
+        if (!readyText) throw new Error(`no ready text known for the documented background command: ${command}`);
         const child = execa('sh', ['-c', command], { cwd: projectRoot, env, all: true, reject: false, detached: true });
         background.push(child);
         const output = await waitForText(child, readyText, 120_000);
@@ -75,7 +75,7 @@ describe("the README's local-model commands", () => {
     const workflowId = /started (task-\S+)/.exec(runOutput)?.[1];
     expect(workflowId, runOutput).toBeDefined();
     const outcome = await taskOutcome(testClient.client.workflow.getHandle(workflowId as string));
-    await recordOutcome("README's commands", outcome, Date.now() - started);
+    await recordOutcome('documented local-model commands', outcome, Date.now() - started);
     expectTruthfulEnd(outcome);
     expect(outcome.budget?.spent.modelCalls).toBeGreaterThan(0);
     expect(outcome.budget?.spent.inputTokens).toBeGreaterThan(0);

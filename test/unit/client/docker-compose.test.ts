@@ -48,12 +48,12 @@ describe('docker-compose.temporal.yml', () => {
     expect(firstCreate).toBeGreaterThan(wait);
   });
 
-  it('starts the Web UI only after the search attributes exist, so `up --wait` waits for them (as the README says)', async () => {
+  it('starts the Web UI only after the search attributes exist, so `up --wait` waits for them (as docs/operating.md says)', async () => {
     const { services } = await compose();
     const ui = services['temporal-ui'] as { depends_on?: Record<string, { condition: string }> };
     expect(ui.depends_on?.['temporal-search-attributes']?.condition).toBe('service_completed_successfully');
-    const readme = await readFile(path.join(projectRoot, 'README.md'), 'utf8');
-    expect(readme).toContain('docker compose -f docker-compose.temporal.yml up -d --wait');
+    const operating = await readFile(path.join(projectRoot, 'docs', 'operating.md'), 'utf8');
+    expect(operating).toContain('docker compose -f docker-compose.temporal.yml up -d --wait');
   });
 
   it('hides no failure behind `|| true`', async () => {

@@ -11,12 +11,12 @@ import {
 import { providerFactories } from '../../../activities/models/router.js';
 import { projectRoot } from '../../../platform/paths.js';
 
-/** The rows of the README's provider table, cells trimmed. */
-async function readmeProviderRows(): Promise<string[][]> {
-  const readme = await readFile(path.join(projectRoot, 'README.md'), 'utf8');
-  const lines = readme.split('\n');
+/** The rows of the provider table in docs/models.md, cells trimmed. */
+async function documentedProviderRows(): Promise<string[][]> {
+  const page = await readFile(path.join(projectRoot, 'docs', 'models.md'), 'utf8');
+  const lines = page.split('\n');
   const header = lines.findIndex((line) => line.startsWith('| provider | spec |'));
-  expect(header, 'the README has a provider table starting "| provider | spec |"').toBeGreaterThan(-1);
+  expect(header, 'docs/models.md has a provider table starting "| provider | spec |"').toBeGreaterThan(-1);
   const rows: string[][] = [];
   for (const line of lines.slice(header + 2)) {
     if (!line.startsWith('|')) break;
@@ -31,7 +31,7 @@ async function readmeProviderRows(): Promise<string[][]> {
 }
 
 describe('providers, listed once', () => {
-  it('the README table has exactly one row per provider, with its form, protocol and variables', async () => {
+  it('the docs/models.md table has exactly one row per provider, with its form, protocol and variables', async () => {
     const expected = providers.map((provider) => {
       const variables =
         'envVendor' in provider ? endpointVariables(provider.name) : { baseUrl: undefined, apiKey: undefined };
@@ -44,7 +44,7 @@ describe('providers, listed once', () => {
         code(variables.apiKey),
       ];
     });
-    expect(await readmeProviderRows()).toEqual(expected);
+    expect(await documentedProviderRows()).toEqual(expected);
   });
 
   it('the router has a factory for every provider and for no other', () => {
