@@ -1,22 +1,14 @@
 // The local-model commands of docs/models.md, run as written (the block after `<!-- local-model-commands -->`): only the
 // port 8080 becomes a free one (this machine is shared), and Temporal, the queue and $REPO come from the test.
 import { execa, type ResultPromise } from 'execa';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../platform/paths.js';
 import { findFreePort } from '../../platform/server/ports.js';
 import { makeCalcProject } from '../support/calc-project.js';
+import { documentedCommands, exportedVariables, waitForText } from '../support/documented-commands.js';
 import { taskOutcome } from '../integration/support/tasks.js';
 import { eventually, uniqueId, useTestClient, workerProcessEnv } from '../integration/support/temporal.js';
 import { expectNothingLeft, expectTruthfulEnd, isAlive, recordOutcome } from './support.js';
-
-async function documentedCommands(): Promise<string[]> {
-  const page = await readFile(path.join(projectRoot, 'docs', 'models.md'), 'utf8');
-  const block = /<!-- local-model-commands -->\n```sh\n([\s\S]*?)\n```/.exec(page)?.[1];
-  if (!block) throw new Error('docs/models.md has no ```sh block after <!-- local-model-commands -->');
-  return block.split('\n').filter((line) => line.trim() !== '');
-}
 
 /** What a long-running command prints once it is ready. */
 const readyTexts: [RegExp, string][] = [
@@ -38,18 +30,17 @@ describe('the local-model commands of docs/models.md', () => {
     const port = await findFreePort();
     const project = await makeCalcProject({});
     const env: NodeJS.ProcessEnv = { ...(await workerProcessEnv(uniqueId('readme-model'))), REPO: project.repo };
-    const lines = (await documentedCommands()).map((line) => line.replaceAll('8080', String(port)));
+    const lines = (await documentedCommands('docs/models.md', 'local-model-commands')).map((line) =>
+      line.replaceAll('8080', String(port)),
+    );
     let serverPid: number | undefined;
     let runOutput = '';
     const started = Date.now();
 
     for (const line of lines) {
-      const exported = /^export (.+)$/.exec(line)?.[1];
+      const exported = exportedVariables(line);
       if (exported) {
-        for (const pair of exported.split(/\s+/)) {
-          const [name, ...value] = pair.split('=');
-          env[name as string] = value.join('=');
-        }
+        for (const [name, value] of exported) env[name] = value;
         continue;
       }
       if (line.endsWith('&')) {
@@ -90,21 +81,3 @@ describe('the local-model commands of docs/models.md', () => {
     );
   });
 });
-
-function waitForText(child: ResultPromise, text: string, timeoutMs: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`no "${text}" within ${timeoutMs} ms:\n${output}`)), timeoutMs);
-    child.all?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes(text)) {
-        clearTimeout(timer);
-        resolve(output);
-      }
-    });
-    void child.then(() => {
-      clearTimeout(timer);
-      reject(new Error(`exited before "${text}":\n${output}`));
-    });
-  });
-}
