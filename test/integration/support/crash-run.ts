@@ -181,7 +181,7 @@ export class CrashRun {
   }
 }
 
-/** Recovery times measured in this file, printed at the end for the README's Reliability section. */
+/** Recovery times measured in this file, printed at the end for the Reliability section of docs/many-machines.md. */
 export const recoveries: string[] = [];
 export const recordRecovery = (name: string, seconds: number) =>
   recoveries.push(`recovery ${name}: ${seconds.toFixed(1)} s`);

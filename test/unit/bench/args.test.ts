@@ -24,7 +24,7 @@ describe('parseBenchArgs', () => {
 });
 
 describe('figures', () => {
-  it('marks a figure over its target as missed in the README table', () => {
+  it('marks a figure over its target as missed in the table docs/benchmarks.md takes', () => {
     const table = formatFigures([
       { bench: 'cli', figure: atMost('start-up', 1800, 300, ms), load: '2.00' },
       { bench: 'cli', figure: atMost('start-up', 250, 300, ms), load: '2.00' },
