@@ -4,12 +4,19 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { projectRoot } from '../../platform/paths.js';
 
-/** The body of the fenced block right after `<!-- marker -->` in `file` (relative to the project root). */
+/**
+ * The body of the fenced block right after `<!-- marker -->` in `file` (relative to the project root), its
+ * indentation inside a list item taken off.
+ */
 export async function documentedBlock(file: string, marker: string): Promise<string> {
   const text = await readFile(path.join(projectRoot, file), 'utf8');
-  const block = new RegExp(`<!-- ${marker} -->\\n\`\`\`\\w*\\n([\\s\\S]*?)\\n\`\`\``).exec(text)?.[1];
-  if (block === undefined) throw new Error(`${file} has no fenced block after <!-- ${marker} -->`);
-  return block;
+  const found = new RegExp(`<!-- ${marker} -->\\n( *)\`\`\`\\w*\\n([\\s\\S]*?)\\n\\1\`\`\``).exec(text);
+  if (!found) throw new Error(`${file} has no fenced block after <!-- ${marker} -->`);
+  const [, indent = '', block = ''] = found;
+  return block
+    .split('\n')
+    .map((line) => (line.startsWith(indent) ? line.slice(indent.length) : line))
+    .join('\n');
 }
 
 /** The non-blank lines of that block: shell commands, one a line. */
