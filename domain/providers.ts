@@ -1,5 +1,5 @@
 // The model providers, listed once: the model-spec pattern, the accepted forms in error messages, the router, the
-// endpoint variables and the README table all derive from this list (a unit test checks the README against it).
+// endpoint variables and the table in docs/models.md all derive from this list (a unit test checks the page against it).
 
 export interface ProviderEntry {
   /** The spec prefix before the colon: `openai` in `openai:gpt-4o`. */
@@ -8,7 +8,7 @@ export interface ProviderEntry {
   form: string;
   /** A complete spec to suggest in a fix. */
   example: string;
-  /** What it talks to, in a few words (the README table). */
+  /** What it talks to, in a few words (the table in docs/models.md). */
   protocol: string;
   /** The vendor word of its variables (`<VENDOR>_BASE_URL`, `<VENDOR>_API_KEY`); absent for a local provider. */
   envVendor?: string;

@@ -37,7 +37,7 @@ function nameLooksSecret(name: string): boolean {
 }
 
 /**
- * Credential formats recognised even when no variable declares them (the documented ruleset: README, Secrets).
+ * Credential formats recognised even when no variable declares them (the documented ruleset: docs/security.md).
  * Order matters for the label only: the more specific prefix comes first (sk-ant- before sk-). Each starts at a word
  * boundary, so a workflow id such as `task-itest-fix-add-0123456789` is not taken for an `sk-` key.
  */

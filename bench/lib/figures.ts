@@ -1,4 +1,4 @@
-// Turning measurements into figures beside their targets, and the markdown table the README takes.
+// Turning measurements into figures beside their targets, and the markdown table docs/benchmarks.md takes.
 import os from 'node:os';
 import type { Figure } from './types.js';
 import { formatTable } from './table.js';
@@ -24,7 +24,7 @@ export function loadAverage(): string {
   return `${one} / ${five} / ${fifteen} (1, 5, 15 min; ${os.cpus().length} cores)`;
 }
 
-/** The README table: one row per figure, the benchmark it came from, its target and whether it is met. */
+/** The table of docs/benchmarks.md: one row per figure, the benchmark it came from, its target and whether it is met. */
 export function formatFigures(rows: { bench: string; figure: Figure; load: string }[]): string {
   const verdict = (figure: Figure) => (figure.met === undefined ? '' : figure.met ? 'yes' : '**no**');
   return formatTable(

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The demo's five tasks (examples/calc/tasks.yaml) with the local model as every task's coder, on a Temporal dev
-# server of their own: the run behind the README's local-model table. Bounded for a 270M model on 2 cores: at most
+# server of their own: the run behind the local-model table in docs/models.md. Bounded for a 270M model on 2 cores: at most
 # MAX_STEPS coder steps per attempt and MAX_RETRIES retries (the registry caps every reply at 256 tokens).
 # Usage: examples/local-model/demo-tasks.sh [OUT_DIR]   (needs taskloop model install first)
 set -euo pipefail
