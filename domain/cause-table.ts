@@ -174,7 +174,10 @@ export const causeTable: readonly CauseRow[] = [
   thrown('InvalidArtifactName', hostNodes, 'environment_problem', 'fail'),
   thrown('BranchMismatch', 'commit', 'environment_problem', 'fail'),
   thrown('NothingToCommit', 'commit', 'environment_problem', 'fail'),
-  thrown('WorktreeError', ['claim', 'review', 'commit'], 'environment_problem', 'rerun_node'),
+  // A git command that failed outside the cases above (GitError: git's own words) is a worktree error too.
+  row('WorktreeError', ['claim', 'review', 'commit'], 'environment_problem', 'rerun_node', {
+    failureTypes: ['WorktreeError', 'GitError'],
+  }),
   thrown('GitLocked', ['claim', 'commit'], 'environment_problem', 'rerun_node'),
   // Raised by Temporal itself (a schedule-to-start timeout of a host-bound activity), never thrown by an activity.
   row('HostLost', hostNodes, 'environment_problem', 'reclaim'),

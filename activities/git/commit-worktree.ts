@@ -1,5 +1,5 @@
 // Commits an attempt's change once: the trailer `Taskloop-Run: <workflowId>/<attempt>` lets a retry find its own commit.
-import { GitError } from 'simple-git';
+import { GitError } from './git-error.js';
 import { runTrailer, withRunTrailer } from '../../domain/commit-message.js';
 import type { CommitResult } from '../../domain/records.js';
 import { assertAttempt } from '../artifacts.js';
