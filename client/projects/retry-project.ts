@@ -20,7 +20,7 @@ export async function retryProjectTasks(
   const ids =
     options.taskId !== undefined
       ? [options.taskId]
-      : view.tasks.filter((task) => task.state === 'FAILED' || task.state === 'CANCELLED').map((task) => task.id);
+      : view.tasks.filter((task) => task.status === 'FAILED' || task.status === 'CANCELLED').map((task) => task.id);
   if (ids.length === 0)
     throw new WorkFailed(`taskloop retry: project ${workflowId} has no FAILED or CANCELLED task to retry`);
   const reset: string[] = [];

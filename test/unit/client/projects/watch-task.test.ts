@@ -29,9 +29,9 @@ describe('describeTaskProgress', () => {
 
 describe('progressBar', () => {
   it('fills in proportion to the tasks that have ended, whatever way they ended', () => {
-    const task = (state: string) => ({
-      id: state,
-      state,
+    const task = (status: string) => ({
+      id: status,
+      status,
       workflowId: '',
       dependsOn: [],
       milestone: '',
