@@ -9,7 +9,7 @@ import { loadDemoPlan } from '../demo/demo-plan.js';
 import { prepareDemoRepo } from '../demo/prepare-repo.js';
 import { refuseUnreachableProviders } from '../tasks/provider-preflight.js';
 import { describeLearning } from '../demo/show-learning.js';
-import { watchProject } from '../demo/watch-project.js';
+import { watchProject } from '../watch/watch-project.js';
 import { ensureLocalServer } from '../../platform/local-server.js';
 import { formatProjectReport } from '../output/project-report.js';
 import { stateDir } from '../../platform/paths.js';

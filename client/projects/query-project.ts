@@ -18,9 +18,7 @@ export async function queryProjectState(
   const deadline = Date.now() + QUERY_DEADLINE_MS;
   for (;;) {
     try {
-      const view = await client.withDeadline(deadline, () => handle.query(projectStateQuery));
-      // A worker of before `status` answers with `state` alone.
-      return { ...view, tasks: view.tasks.map((task) => withStateAlias(readProjectTaskLine(task))) };
+      return readProjectView(await client.withDeadline(deadline, () => handle.query(projectStateQuery)));
     } catch (error) {
       if (isGrpcDeadlineError(error) || isGrpcDeadlineError((error as Error).cause)) {
         throw new WorkFailed(
@@ -35,4 +33,9 @@ export async function queryProjectState(
       await new Promise((resolve) => setTimeout(resolve, NOT_READY_PAUSE_MS));
     }
   }
+}
+
+/** The `state` query's answer with `status` on every line: a worker of before `status` answers with `state` alone. */
+export function readProjectView(view: ProjectStateView): ProjectStateView {
+  return { ...view, tasks: view.tasks.map((task) => withStateAlias(readProjectTaskLine(task))) };
 }

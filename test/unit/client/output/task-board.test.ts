@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createTaskBoard, formatBoardRow, formatElapsed } from '../../../../client/output/task-board.js';
 import { style } from '../../../../client/output/style.js';
-import { taskBoardRow } from '../../../../client/projects/watch-task.js';
+import { taskBoardRow } from '../../../../client/watch/watch-task.js';
 import type { TaskState } from '../../../../domain/task-state.js';
 import type { ProjectTaskLine } from '../../../../domain/project/project-task-line.js';
-import { projectBoardRow } from '../../../../client/demo/watch-project.js';
+import { projectBoardRow } from '../../../../client/watch/watch-project.js';
 
 function fakeStream(isTTY: boolean) {
   const written: string[] = [];

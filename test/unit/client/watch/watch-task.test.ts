@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { progressBar } from '../../../../client/demo/watch-project.js';
-import { describeTaskProgress } from '../../../../client/projects/watch-task.js';
+import { progressBar } from '../../../../client/watch/watch-project.js';
+import { describeTaskProgress } from '../../../../client/watch/watch-task.js';
 import type { TaskState } from '../../../../domain/task-state.js';
 
 describe('describeTaskProgress', () => {

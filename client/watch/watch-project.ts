@@ -8,6 +8,7 @@ import type { TaskState } from '../../domain/task-state.js';
 import { stateQuery } from '../../workflows/messages.js';
 import { projectStateQuery } from '../../workflows/project-messages.js';
 import type { BoardRow, TaskBoard } from '../output/task-board.js';
+import { readProjectView } from '../projects/query-project.js';
 import { noReconnect, type Reconnect } from '../tasks/reconnect.js';
 
 const finished = new Set(['COMPLETED', 'FAILED', 'SKIPPED', 'CANCELLED']);
@@ -75,7 +76,7 @@ export async function watchProject(
   let lastBar = '';
   for (;;) {
     const description = await reconnect(() => handle.describe());
-    const view = await handle.query(projectStateQuery).catch(() => undefined);
+    const view = await handle.query(projectStateQuery).then(readProjectView, () => undefined);
     if (view) {
       const running = view.tasks.filter((task) => task.status === 'RUNNING');
       const live = new Map(
