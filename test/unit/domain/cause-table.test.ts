@@ -1,5 +1,7 @@
 // Every failure an activity can throw is a row of the cause table: the activities' sources are scanned for the
-// ApplicationFailure types and Error classes they raise, so a new one without a row fails here.
+// ApplicationFailure types and Error classes they raise, so a new one without a row fails here. Only activities/ is
+// scanned: a node's failure comes from an activity; what workflow code throws (TaskFailed, InvalidPlan, an update's
+// refusal) ends or refuses a workflow and is no node's cause, and the CLI's and platform's errors never reach one.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
