@@ -84,7 +84,7 @@ export function testNodeInput(input: TestsAfterCoderInput['input'], coderSummary
     workflowId: input.workflowId,
     attempt: input.attempt,
     worktreePath: input.worktreePath,
-    ...(commit ? { commit: { ...commit, message: commitMessage(input.goal, coderSummary) } } : {}),
+    ...(commit ? { commit: { ...commit, message: commitMessage({ ...input, summary: coderSummary }) } } : {}),
   };
 }
 

@@ -4,10 +4,11 @@ import { commands } from './commands/index.js';
 import { takeGlobalFlags } from './global-flags.js';
 import { style } from './output/style.js';
 import { nameCommandSpan, stopTracing } from '../platform/tracing.js';
+import { taskNodes } from '../domain/records.js';
 
 function usage(): string {
   const { bold } = style(process.stdout);
-  return `taskloop: a durable orchestrator on Temporal for the coding loop claim -> worktree -> code -> test -> review -> judge -> commit
+  return `taskloop: a durable orchestrator on Temporal for the coding loop ${taskNodes.join(' -> ')}
 
 ${bold('Usage:')} taskloop [--address H:P] [--namespace NS] <command> [flags]   (taskloop help <command> for its flags)
 

@@ -1,28 +1,19 @@
 // The typed cause of each node's failure, from what the node returned or threw: the result's own `cause` when the
 // activity set one, else derived here from the record (results recorded before causes existed).
-import { isCauseKind, type CauseKind, type FailureCause } from './failure-causes.js';
+import { causeKindOfFailureType, isCauseKind, type FailureCause } from './failure-causes.js';
 import type { CoderResult, Finding, TestRunResult } from './records.js';
 
-/** ApplicationFailure types that predate the cause kinds, and the cause each one is. */
-export const failureTypeCauses: Readonly<Record<string, CauseKind>> = {
-  ProviderAuthFailed: 'ModelAuth',
-  ProviderRateLimited: 'ModelRateLimited',
-  ProviderTimeout: 'ModelUnavailable',
-  ProviderUnreachable: 'ModelUnavailable',
-  ProviderUnavailable: 'ModelUnavailable',
-  ProviderRequestRejected: 'ModelConfig',
-  InvalidModelSpec: 'ModelConfig',
-  InvalidScript: 'ModelConfig',
-};
-
-/** The cause of an activity failure that outlived its retries: its ApplicationFailure type names it, or it is Unknown. */
+/**
+ * The cause of an activity failure that outlived its retries: a cause kind its ApplicationFailure type names, or the
+ * row whose failureTypes column lists that type (cause-table.ts); Unknown otherwise.
+ */
 export function causeOfActivityFailure(input: {
   activityType: string;
   failureType?: string;
   message: string;
   nonRetryable: boolean;
 }): FailureCause {
-  const kind = isCauseKind(input.failureType) ? input.failureType : failureTypeCauses[input.failureType ?? ''];
+  const kind = isCauseKind(input.failureType) ? input.failureType : causeKindOfFailureType(input.failureType);
   if (kind) return { kind, message: input.message };
   const details: FailureCause['details'] = { activity: input.activityType, nonRetryable: input.nonRetryable };
   if (input.failureType) details.failureType = input.failureType;

@@ -10,6 +10,12 @@ export interface TestRunFacts {
   timeoutMs?: number;
   /** The program could not be started (ENOENT). */
   commandNotFound: boolean;
+  /** The program exists but may not be run (EACCES). */
+  notExecutable?: boolean;
+  /** The signal that killed the process, when one did. */
+  signal?: string;
+  /** Whether the run left a JUnit report (counts then come from it); default: counts were given. */
+  junitFound?: boolean;
   /** argv[0], for messages. */
   program?: string;
   outputTooLarge: boolean;
@@ -32,10 +38,11 @@ const line = (text: string, pattern: RegExp): RegExpMatchArray | undefined =>
 /** Why the run did not pass, or undefined when it passed. Environment causes are read before code defects. */
 export function causeOfTestRun(facts: TestRunFacts): FailureCause | undefined {
   const program = facts.program ?? 'the test command';
-  if (facts.commandNotFound) {
+  if (facts.commandNotFound || facts.notExecutable) {
+    const problem = facts.commandNotFound ? 'not found' : 'not executable';
     return cause(
       'TestCommandNotFound',
-      `test command not found: ${program}: install it on the worker or fix the task's testCommand`,
+      `test command ${problem}: ${program}: install it on the worker or fix the task's testCommand`,
       { program },
     );
   }
@@ -54,7 +61,8 @@ export function causeOfTestRun(facts: TestRunFacts): FailureCause | undefined {
   }
   const failures = (facts.counts?.failed ?? 0) + (facts.counts?.errors ?? 0);
   if (facts.exitCode === 0 && failures === 0) return undefined;
-  if (facts.exitCode === null) return cause('Unknown', 'the test command was killed by a signal');
+  if (facts.exitCode === null)
+    return cause('Unknown', `the test command was killed by ${facts.signal ? `signal ${facts.signal}` : 'a signal'}`);
   const text = `${facts.stdout}\n${facts.stderr}`;
   if (facts.pytest === false) return testsFailed(facts, text);
   return (
@@ -141,8 +149,30 @@ function collectionError(text: string): FailureCause | undefined {
   );
 }
 
+/** pytest's documented exit codes besides 0 (all passed) and 1 (some failed): what each means, its cause, its fix. */
+export const pytestExitCodes: Readonly<Record<number, { meaning: string; kind: FailureCause['kind']; fix?: string }>> =
+  {
+    2: { meaning: 'the test run was interrupted or collection failed', kind: 'Unknown' },
+    3: { meaning: 'pytest internal error', kind: 'Unknown' },
+    4: { meaning: 'pytest usage error', kind: 'TestUsageError', fix: 'check testCommand and its paths' },
+    5: {
+      meaning: 'no tests collected',
+      kind: 'NoTestsCollected',
+      fix: "check testCommand's paths and -k/-m selections, and that test files are named test_*.py",
+    },
+  };
+
+/** A pytest exit code in words, with its fix: `pytest usage error (pytest exit 4): check testCommand and its paths`. */
+export function describePytestExit(exitCode: number): string {
+  const known = pytestExitCodes[exitCode];
+  if (known === undefined) return `unexpected pytest exit code ${exitCode}`;
+  return `${known.meaning} (pytest exit ${exitCode})${known.fix === undefined ? '' : `: ${known.fix}`}`;
+}
+
 function pytestExitCause(facts: TestRunFacts, text: string): FailureCause | undefined {
-  if (facts.exitCode === 4) {
+  const known = facts.exitCode === null ? undefined : pytestExitCodes[facts.exitCode];
+  if (known === undefined) return undefined;
+  if (known.kind === 'TestUsageError') {
     const missingPath = line(text, /^ERROR: file or directory not found: (.+)$/);
     if (missingPath !== undefined) {
       return cause('TestUsageError', `check testCommand: path ${missingPath[1]} not found`, { path: missingPath[1]! });
@@ -151,24 +181,9 @@ function pytestExitCause(facts: TestRunFacts, text: string): FailureCause | unde
     if (option !== undefined)
       return cause('TestUsageError', `check testCommand: unknown option ${option[1]}`, { option: option[1]! });
     const first = line(text, /^(?:ERROR|error): (.+)$/);
-    return cause(
-      'TestUsageError',
-      `check testCommand: pytest usage error (exit 4)${first === undefined ? '' : `: ${first[1]}`}`,
-    );
+    return cause('TestUsageError', `${describePytestExit(4)}${first === undefined ? '' : ` (${first[1]})`}`);
   }
-  if (facts.exitCode === 5) {
-    return cause(
-      'NoTestsCollected',
-      "no tests collected (pytest exit 5): check testCommand's paths and -k/-m selections, and that test files are named test_*.py",
-    );
-  }
-  if (facts.exitCode === 2 || facts.exitCode === 3) {
-    return cause(
-      'Unknown',
-      facts.exitCode === 2 ? 'the test run was interrupted (pytest exit 2)' : 'pytest internal error (pytest exit 3)',
-    );
-  }
-  return undefined;
+  return cause(known.kind, describePytestExit(facts.exitCode!));
 }
 
 function testsFailed(facts: TestRunFacts, text: string): FailureCause {

@@ -59,3 +59,20 @@ export function mergeVerdict<T extends { passed: boolean; findings: Finding[] }>
     findings: [...result.findings, ...findings],
   };
 }
+
+/** A model's answer: a valid verdict, or the problem that left it without one. */
+export type VerdictReply = { ok: true; verdict: Verdict } | { ok: false; problem: string };
+
+/**
+ * Merges a model's answer into a policy result (the reviewer's into the review, the judge's into the rule judge): a
+ * valid verdict as mergeVerdict does, no valid verdict as a failing `model_verdict_invalid` finding, never a pass.
+ */
+export function mergeVerdictReply<T extends { passed: boolean; findings: Finding[] }>(
+  result: T,
+  reply: VerdictReply,
+  rule: string,
+): T {
+  if (reply.ok) return mergeVerdict(result, reply.verdict, rule);
+  const finding: Finding = { rule: 'model_verdict_invalid', message: reply.problem };
+  return { ...result, passed: false, findings: [...result.findings, finding] };
+}

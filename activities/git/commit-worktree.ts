@@ -1,5 +1,6 @@
 // Commits an attempt's change once: the trailer `Taskloop-Run: <workflowId>/<attempt>` lets a retry find its own commit.
-import { GitError } from 'simple-git';
+import { GitError } from './git-error.js';
+import { runTrailer, withRunTrailer } from '../../domain/commit-message.js';
 import type { CommitResult } from '../../domain/records.js';
 import { assertAttempt } from '../artifacts.js';
 import { branchForCommit } from './branch-for-commit.js';
@@ -14,6 +15,7 @@ export interface CommitWorktreeInput {
   branch: string;
   workflowId: string;
   attempt: number;
+  /** The whole message (domain/commit-message.ts); the run trailer is added when it lacks one. */
   message: string;
   /** True when the review staged the worktree (`git add -A`) and nothing changed since: commit what was reviewed. */
   staged?: boolean;
@@ -32,11 +34,6 @@ const identity = [
 ];
 const author = 'taskloop <taskloop@localhost>';
 
-/** The trailer line that marks the commit of one workflow attempt. */
-export function runTrailer(workflowId: string, attempt: number): string {
-  return `Taskloop-Run: ${workflowId}/${attempt}`;
-}
-
 /**
  * Stages everything (unless the review did) and makes one commit carrying the run trailer on the worktree's detached
  * HEAD, then puts it on a branch of its own (see branchForCommit); a retry that finds that commit makes none
@@ -52,7 +49,7 @@ export async function commitWorktree(input: CommitWorktreeInput): Promise<Commit
   if (head.branch !== undefined && head.branch !== input.branch)
     throw branchMismatch(input.worktreePath, input.branch, head.branch);
 
-  const trailer = runTrailer(input.workflowId, input.attempt);
+  const trailer = runTrailer(input);
   const reflog = `taskloop: ${input.workflowId} attempt ${input.attempt}`;
   const base = await readRecordedBase(input.worktreePath);
   // HEAD still at the base: no commit of this attempt can exist yet, so there is nothing to look for.
@@ -64,7 +61,6 @@ export async function commitWorktree(input: CommitWorktreeInput): Promise<Commit
       created: false,
     };
 
-  const subject = input.message.trim() || `taskloop: ${input.workflowId} attempt ${input.attempt}`;
   // --cleanup=whitespace keeps "#123" lines; hooks are off for every taskloop git command (see run-git).
   const commit = [
     'commit',
@@ -72,7 +68,7 @@ export async function commitWorktree(input: CommitWorktreeInput): Promise<Commit
     '--cleanup=whitespace',
     `--author=${author}`,
     '-m',
-    `${subject}\n\n${trailer}\n`,
+    withRunTrailer(input.message, input),
   ];
   if (!input.staged) await runInOwnWorktree(git, input.worktreePath, startedAtMs, ['add', '-A']);
   if (!(await tryCommit(git, input.worktreePath, startedAtMs, commit))) {

@@ -1,5 +1,5 @@
 // The change an attempt made: everything in the worktree (new, modified, deleted files) against the base commit.
-import { GitError } from 'simple-git';
+import { GitError } from './git-error.js';
 import { unknownBaseSha } from './failures.js';
 import { splitStatus, statusWithIgnored } from './ignored-files.js';
 import { openWorktree, openWorktreeSync, readWorktreeHeadSync, type Git } from './run-git.js';

@@ -2,8 +2,8 @@
 // fixed 50 ms after every command that prints nothing, whatever its `completion` option says (its completion plugin
 // always defers the close), and an attempt runs several such commands (worktree prune/remove, add, commit,
 // update-ref). Nothing here spawns from the worker itself: a spawn forks the whole worker (tens of ms under load,
-// with its event loop blocked), so every git process starts in the helper. simple-git stays for its GitError.
-import { GitError } from 'simple-git';
+// with its event loop blocked), so every git process starts in the helper.
+import { GitError } from './git-error.js';
 import { runShortCommand } from '../process/spawn-helper.js';
 
 /** The git client taskloop's activities use: raw commands, a replaced environment, and a diff with its numstat. */
@@ -71,7 +71,7 @@ async function runGitProcess(dir: string, args: string[], env: Record<string, st
   if (code === 0) return stdout.toString('utf8');
   // The message is what git printed, as simple-git's errors were: callers match git's words in it.
   const printed = Buffer.concat([stdout, stderr]).toString('utf8');
-  throw new GitError(undefined, printed || `git ${args.join(' ')} exited with ${signal ?? code}`);
+  throw new GitError(printed || `git ${args.join(' ')} exited with ${signal ?? code}`);
 }
 
 /**

@@ -1,6 +1,6 @@
 // Results of repositories by URL go back to the remote: the task's branch is pushed, never forced.
 import path from 'node:path';
-import { GitError } from 'simple-git';
+import { GitError } from './git-error.js';
 import { redactUrls } from '../../domain/repo-url.js';
 import { readSmallFile } from '../small-files.js';
 import { pushRejected, worktreeError } from './failures.js';

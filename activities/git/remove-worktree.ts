@@ -1,7 +1,7 @@
 // Removes an attempt's worktree, reporting whether it was clean; the branch (and any commit) stays.
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { GitError } from 'simple-git';
+import { GitError } from './git-error.js';
 import { isDirectorySync } from '../small-files.js';
 import { invalidWorktree } from './failures.js';
 import { pointerChange, recordedAttemptGitDir, removeAttemptGitDirRecord } from './attempt-git-dir.js';

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { GitError } from 'simple-git';
+import { GitError } from './git-error.js';
 import { isRepoUrl, redactUrls } from '../../domain/repo-url.js';
 import { toSafeName } from '../artifacts.js';
 import { unknownBaseRef, worktreeError } from './failures.js';

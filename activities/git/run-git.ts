@@ -1,6 +1,6 @@
 // Opening repositories and worktrees with git, with the checks that turn bad input into clear, final failures.
 import path from 'node:path';
-import { GitError } from 'simple-git';
+import { GitError } from './git-error.js';
 import { isDirectorySync, readSmallFile } from '../small-files.js';
 import { checkedAttemptGitDir, recordedAttemptGitDir } from './attempt-git-dir.js';
 import { gitProcess, type Git } from './git-process.js';

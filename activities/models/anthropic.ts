@@ -2,7 +2,7 @@
 // its own retries off.
 import Anthropic from '@anthropic-ai/sdk';
 import { callContext, callSettings, maxTokensOf } from './call-settings.js';
-import { missingKey, toProviderFailure, type ProviderFault } from './provider-errors.js';
+import { missingKey, toProviderFailure, toProviderFault } from './provider-errors.js';
 import type { ProviderEndpoint } from './provider-env.js';
 import { ModelProblem } from './types.js';
 import type {
@@ -107,18 +107,6 @@ export function readMessage(reply: unknown, spec: string): AssistantTurn {
   };
 }
 
-function toFault(error: unknown): ProviderFault | undefined {
-  if (error instanceof Anthropic.APIConnectionTimeoutError) return { kind: 'timeout' };
-  if (error instanceof Anthropic.APIUserAbortError) return undefined;
-  if (error instanceof Anthropic.APIConnectionError)
-    return { kind: 'connection', detail: String(error.cause ?? error.message) };
-  if (error instanceof Anthropic.APIError && error.status !== undefined)
-    return { kind: 'status', status: error.status, headers: error.headers, detail: error.message };
-  if (error instanceof SyntaxError)
-    return { kind: 'malformed', detail: `the body is not valid JSON (${error.message})` };
-  return undefined;
-}
-
 /** Creates the provider for `model` on the server of `endpoint`. */
 export function createAnthropicProvider(options: {
   model: string;
@@ -164,7 +152,7 @@ export function createAnthropicProvider(options: {
           { signal: requestSignal(request.signal), timeout: settings.timeoutMs },
         );
       } catch (error) {
-        const fault = toFault(error);
+        const fault = toProviderFault(error, Anthropic);
         if (!fault) throw error;
         throw toProviderFailure(fault, callContext(base, settings), Date.now());
       }

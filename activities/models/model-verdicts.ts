@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { agentLabel, type AgentRole } from '../../domain/agents.js';
 import type { Finding, JudgeResult, ReviewResult, TestRunResult, VerdictUsage } from '../../domain/records.js';
 import { scrubText } from '../../domain/secrets.js';
-import { mergeVerdict } from '../../domain/verdict.js';
+import { mergeVerdictReply } from '../../domain/verdict.js';
 import { loadAgent } from './agent-registry.js';
 import { askForVerdict } from './ask-verdict.js';
 import { createModelProvider } from './router.js';
@@ -55,11 +55,7 @@ async function verdictOf<T extends { passed: boolean; findings: Finding[] }>(
     question: scrubText(question, secretValues),
   });
   const modelUsage = { modelSpec: model.modelSpec, ...reply.usage };
-  if (!reply.ok) {
-    const finding: Finding = { rule: 'model_verdict_invalid', message: reply.problem };
-    return { ...result, passed: false, findings: [...result.findings, finding], agent: agentLabel(agent), modelUsage };
-  }
-  return { ...mergeVerdict(result, reply.verdict, rule), agent: agentLabel(agent), modelUsage };
+  return { ...mergeVerdictReply(result, reply, rule), agent: agentLabel(agent), modelUsage };
 }
 
 /** Merges the reviewer model's verdict on the stored diff into the policy review. */

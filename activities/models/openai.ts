@@ -3,7 +3,7 @@
 import OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { callContext, callSettings, maxTokensOf } from './call-settings.js';
-import { missingKey, toProviderFailure, type ProviderFault } from './provider-errors.js';
+import { missingKey, toProviderFailure, toProviderFault } from './provider-errors.js';
 import type { ProviderEndpoint } from './provider-env.js';
 import { readServerContextWindow } from './server-context.js';
 import { ModelProblem } from './types.js';
@@ -97,18 +97,6 @@ export function readCompletion(completion: unknown, spec: string): AssistantTurn
   };
 }
 
-function toFault(error: unknown): ProviderFault | undefined {
-  if (error instanceof OpenAI.APIConnectionTimeoutError) return { kind: 'timeout' };
-  if (error instanceof OpenAI.APIUserAbortError) return undefined;
-  if (error instanceof OpenAI.APIConnectionError)
-    return { kind: 'connection', detail: String(error.cause ?? error.message) };
-  if (error instanceof OpenAI.APIError && error.status !== undefined)
-    return { kind: 'status', status: error.status, headers: error.headers, detail: error.message };
-  if (error instanceof SyntaxError)
-    return { kind: 'malformed', detail: `the body is not valid JSON (${error.message})` };
-  return undefined;
-}
-
 type LimitField = 'max_tokens' | 'max_completion_tokens';
 
 /** A 400 saying the server wants the other output-limit field (OpenAI's newer models refuse `max_tokens`). */
@@ -169,7 +157,7 @@ export function createOpenAIProvider(options: {
           return send(request, settings.timeoutMs);
         });
       } catch (error) {
-        const fault = toFault(error);
+        const fault = toProviderFault(error, OpenAI);
         if (!fault) throw error;
         throw toProviderFailure(fault, callContext(base, settings), Date.now());
       }

@@ -11,6 +11,30 @@ export type ProviderFault =
   | { kind: 'connection'; detail: string }
   | { kind: 'malformed'; detail: string };
 
+type Headers = { get(name: string): string | null } | null | undefined;
+type ErrorClass<T extends Error = Error> = abstract new (...args: never[]) => T;
+
+/** The error classes both SDKs (generated from one template) define; each passes its own. */
+export interface SdkErrors {
+  APIConnectionTimeoutError: ErrorClass;
+  APIUserAbortError: ErrorClass;
+  APIConnectionError: ErrorClass;
+  APIError: ErrorClass<Error & { status?: number; headers?: Headers }>;
+}
+
+/** An SDK's error as a provider fault; undefined for an abort (a cancellation) or an error of neither kind. */
+export function toProviderFault(error: unknown, sdk: SdkErrors): ProviderFault | undefined {
+  if (error instanceof sdk.APIConnectionTimeoutError) return { kind: 'timeout' };
+  if (error instanceof sdk.APIUserAbortError) return undefined;
+  if (error instanceof sdk.APIConnectionError)
+    return { kind: 'connection', detail: String(error.cause ?? error.message) };
+  if (error instanceof sdk.APIError && error.status !== undefined)
+    return { kind: 'status', status: error.status, headers: error.headers, detail: error.message };
+  if (error instanceof SyntaxError)
+    return { kind: 'malformed', detail: `the body is not valid JSON (${error.message})` };
+  return undefined;
+}
+
 export interface FaultContext {
   spec: string;
   role: string;

@@ -9,6 +9,7 @@ import { STDERR_EXCERPT_CHARS, STDOUT_EXCERPT_CHARS, tailExcerpt } from '../../d
 import type { FailureCause } from '../../domain/failure-causes.js';
 import type { TestCaseResult, TestRunResult } from '../../domain/records.js';
 import { scrubText } from '../../domain/secrets.js';
+import { decideTestRun } from '../../domain/test-run-outcome.js';
 import { writeArtifact } from '../artifacts.js';
 import { createGate } from '../sandbox/gate.js';
 import { readTail } from '../sandbox/output-files.js';
@@ -16,7 +17,6 @@ import { runSandboxed } from '../sandbox/run-sandboxed.js';
 import { scrubFileToArtifact } from '../sandbox/scrub-file.js';
 import { confineToRoot, readUntrustedFile } from '../untrusted-files.js';
 import { toCaseId } from './case-ids.js';
-import { interpretRun } from './interpret-run.js';
 import { parseJunitXml } from './junit.js';
 import { isPytestCommand, withPytestOptions } from './pytest-command.js';
 import { repositoryModules } from './repo-modules.js';
@@ -128,16 +128,16 @@ export async function runCommand(input: RunTestsInput, gate?: Promise<boolean>):
   const [stdoutTail, stderrTail] = (
     await Promise.all([readTail(log.path, PATTERN_TAIL_BYTES), readTail(errors.path, PATTERN_TAIL_BYTES)])
   ).map(scrub) as [string, string];
-  const interpreted = interpretRun({
+  const interpreted = decideTestRun({
     pytest,
-    argv0: input.command[0] ?? '',
+    program: input.command[0] ?? '',
     timeoutMs: input.timeoutMs,
     exitCode: run.exitCode,
     signal: run.signal,
     timedOut: run.timedOut,
-    spawnError: run.spawnError,
+    commandNotFound: run.spawnError === 'ENOENT',
+    notExecutable: run.spawnError === 'EACCES',
     outputTooLarge: run.outputTooLarge,
-    failingCases: counts.failed + counts.errors,
     junitFound: junitXml !== undefined,
     stdout: stdoutTail,
     stderr: stderrTail,

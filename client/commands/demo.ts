@@ -1,6 +1,7 @@
 // `taskloop demo`: the main job end to end on the local dev server: five real tasks on a real Python project.
 import path from 'node:path';
 import { projectWorkflowId } from '../../domain/project/plan.js';
+import { taskNodes } from '../../domain/records.js';
 import type { projectWorkflow } from '../../workflows/project.js';
 import { parseFlags } from '../args.js';
 import { connectClient } from '../../platform/connection.js';
@@ -8,7 +9,7 @@ import { loadDemoPlan } from '../demo/demo-plan.js';
 import { prepareDemoRepo } from '../demo/prepare-repo.js';
 import { refuseUnreachableProviders } from '../tasks/provider-preflight.js';
 import { describeLearning } from '../demo/show-learning.js';
-import { watchProject } from '../demo/watch-project.js';
+import { watchProject } from '../watch/watch-project.js';
 import { ensureLocalServer } from '../../platform/local-server.js';
 import { formatProjectReport } from '../output/project-report.js';
 import { stateDir } from '../../platform/paths.js';
@@ -48,7 +49,7 @@ export const demoCommand: Command = {
     // Before anything starts: the demo's worker runs here, with this environment, and a missing key would only
     // fail every attempt (and teach a skill about missing keys).
     if (values.model) await refuseUnreachableProviders('demo', [{ coder: values.model }], { workersElsewhere: false });
-    log('taskloop demo: claim -> worktree -> code -> test -> review -> judge -> commit, on Temporal\n');
+    log(`taskloop demo: ${taskNodes.join(' -> ')}, on Temporal\n`);
     const server = await ensureLocalServer(log);
     const repo = await prepareDemoRepo(runDir);
     log(`Made the Python project ${repo} (git, pytest tests, four bugs)`);

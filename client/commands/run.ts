@@ -17,7 +17,7 @@ import { withTaskClient } from '../tasks/task-client.js';
 import { loadTaskloopConfig } from '../config.js';
 import type { Command } from './command.js';
 import { createTaskBoard } from '../output/task-board.js';
-import { watchTask } from '../projects/watch-task.js';
+import { watchTask } from '../watch/watch-task.js';
 
 const help = `Usage: taskloop run --repo PATH --goal TEXT --model SPEC [flags]
 

@@ -3,7 +3,7 @@
 import { SHARED_TASK_QUEUE } from '../../workflows/task-queues.js';
 import { intFlag, parseFlags } from '../args.js';
 import { UsageError } from '../cli-errors.js';
-import { watchProject } from '../demo/watch-project.js';
+import { watchProject } from '../watch/watch-project.js';
 import { createTaskBoard } from '../output/task-board.js';
 import { formatFollowHints } from '../output/follow-hints.js';
 import { formatProjectReport } from '../output/project-report.js';

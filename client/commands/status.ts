@@ -22,7 +22,10 @@ ID is a workflow id (task-<project>-<id> or project-<name>), a task id (looked u
 attribute), or a project name.
 
   --json   print {"workflowId", "workflowStatus", "taskQueue", "state" | "outcome" | "error"} as JSON; for a
-           project {"kind": "project", ..., "state" | "report" | "error"}
+           project {"kind": "project", ..., "state" | "report" | "error"}, each task a line whose "status" is
+           PENDING, RUNNING, COMPLETED, FAILED, SKIPPED or CANCELLED, as in \`taskloop report --json\` (while the
+           project runs each line also has "state", the same word under its old name: it goes in the next
+           release, read "status")
 
 Exit codes: 0 shown, 1 could not be read (e.g. no worker serves its task queue: said at once, naming the queue),
 2 unknown or ambiguous ID.`;

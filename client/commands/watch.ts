@@ -2,12 +2,12 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { parseFlags } from '../args.js';
 import { WorkFailed } from '../cli-errors.js';
-import { watchProject } from '../demo/watch-project.js';
+import { watchProject } from '../watch/watch-project.js';
 import { formatProjectReport } from '../output/project-report.js';
 import { createTaskBoard } from '../output/task-board.js';
 import { formatOutcome } from '../output/task-report.js';
 import { resolveTarget } from '../projects/resolve-target.js';
-import { watchTask } from '../projects/watch-task.js';
+import { watchTask } from '../watch/watch-task.js';
 import { awaitOutcome } from '../tasks/await-outcome.js';
 import { createReconnect } from '../tasks/reconnect.js';
 import { whileCheckingWorker } from '../tasks/queue-pollers.js';

@@ -12,7 +12,7 @@ export function formatProjectState(view: ProjectStateView): string {
   const paused = view.paused && view.status !== 'PAUSED' ? ' (pause requested)' : '';
   const rows = view.tasks.map((task) => [
     task.id,
-    task.state,
+    task.status,
     task.phase ?? '',
     task.attempt === undefined ? '' : String(task.attempt),
     String(task.attempts),

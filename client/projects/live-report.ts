@@ -3,6 +3,7 @@
 import type { ProjectStateView } from '../../domain/project/project-report.js';
 import type { ProjectStatus } from '../../domain/project/project-state.js';
 import { summarizeProject, type ProjectSummary } from '../../domain/project/project-summary.js';
+import type { ProjectTaskLine } from '../../domain/project/project-task-line.js';
 
 export interface LiveProjectReport extends ProjectSummary {
   status: ProjectStatus;
@@ -11,21 +12,11 @@ export interface LiveProjectReport extends ProjectSummary {
 
 /** `now` (ms) measures tasks still running; ended tasks are measured from their start to their end. */
 export function buildLiveReport(view: ProjectStateView, now: number): LiveProjectReport {
-  const tasks = view.tasks.map((task) => {
+  const tasks = view.tasks.map(({ state: _alias, ...task }): ProjectTaskLine => {
     const started = task.startedAt ? Date.parse(task.startedAt) : undefined;
-    const ended = task.endedAt ? Date.parse(task.endedAt) : task.state === 'RUNNING' ? now : undefined;
+    const ended = task.endedAt ? Date.parse(task.endedAt) : task.status === 'RUNNING' ? now : undefined;
     const durationMs = started !== undefined && ended !== undefined && ended >= started ? ended - started : 0;
-    return {
-      id: task.id,
-      state: task.state,
-      attempts: task.attempts,
-      durationMs,
-      workflowId: task.workflowId,
-      ...(task.failureClass === undefined ? {} : { failureClass: task.failureClass }),
-      ...(task.reason === undefined ? {} : { reason: task.reason }),
-      ...(task.startedAt === undefined ? {} : { startedAt: task.startedAt }),
-      ...(task.endedAt === undefined ? {} : { endedAt: task.endedAt }),
-    };
+    return { ...task, durationMs };
   });
   return { ...summarizeProject({ project: view.project, tasks }), status: view.status, live: true };
 }

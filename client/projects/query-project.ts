@@ -2,6 +2,7 @@
 // project whose first workflow task has not run yet has no handler registered, so that case is retried briefly.
 import { isGrpcDeadlineError, QueryNotRegisteredError, type Client, type WorkflowHandle } from '@temporalio/client';
 import type { ProjectStateView } from '../../domain/project/project-report.js';
+import { readProjectTaskLine, withStateAlias } from '../../domain/project/project-task-line.js';
 import { projectStateQuery } from '../../workflows/project-messages.js';
 import { WorkFailed } from '../cli-errors.js';
 
@@ -17,7 +18,7 @@ export async function queryProjectState(
   const deadline = Date.now() + QUERY_DEADLINE_MS;
   for (;;) {
     try {
-      return await client.withDeadline(deadline, () => handle.query(projectStateQuery));
+      return readProjectView(await client.withDeadline(deadline, () => handle.query(projectStateQuery)));
     } catch (error) {
       if (isGrpcDeadlineError(error) || isGrpcDeadlineError((error as Error).cause)) {
         throw new WorkFailed(
@@ -32,4 +33,9 @@ export async function queryProjectState(
       await new Promise((resolve) => setTimeout(resolve, NOT_READY_PAUSE_MS));
     }
   }
+}
+
+/** The `state` query's answer with `status` on every line: a worker of before `status` answers with `state` alone. */
+export function readProjectView(view: ProjectStateView): ProjectStateView {
+  return { ...view, tasks: view.tasks.map((task) => withStateAlias(readProjectTaskLine(task))) };
 }

@@ -3,6 +3,7 @@
 import { WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { projectStateQuery, retryTaskUpdate } from '../../workflows/project-messages.js';
 import { WorkFailed } from '../cli-errors.js';
+import { readProjectView } from './query-project.js';
 import type { ResolvedProject } from './resolve-target.js';
 
 export async function retryProjectTasks(
@@ -16,11 +17,11 @@ export async function retryProjectTasks(
       `taskloop retry: project ${workflowId} has already closed (${description.status.name}) and takes no more work; retry one of its tasks by its workflow id (taskloop retry task-<project>-<id>), or schedule the project again under a new name`,
     );
   }
-  const view = await client.withDeadline(Date.now() + 15_000, () => handle.query(projectStateQuery));
+  const view = readProjectView(await client.withDeadline(Date.now() + 15_000, () => handle.query(projectStateQuery)));
   const ids =
     options.taskId !== undefined
       ? [options.taskId]
-      : view.tasks.filter((task) => task.state === 'FAILED' || task.state === 'CANCELLED').map((task) => task.id);
+      : view.tasks.filter((task) => task.status === 'FAILED' || task.status === 'CANCELLED').map((task) => task.id);
   if (ids.length === 0)
     throw new WorkFailed(`taskloop retry: project ${workflowId} has no FAILED or CANCELLED task to retry`);
   const reset: string[] = [];

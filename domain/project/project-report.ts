@@ -1,14 +1,13 @@
 // What the project workflow returns and shows: the report at the end, and the per-task view its query gives.
-import type { TaskPhase } from '../task-state.js';
 import { addTelemetry, emptyTelemetry, summarizeTelemetry } from '../telemetry.js';
 import type { TelemetrySummary } from '../telemetry.js';
 import { projectStatus } from './project-state.js';
 import { toRunTasks } from './to-finished-tasks.js';
-import type { ProjectState, ProjectStatus, ProjectTaskRecord } from './project-state.js';
+import type { ProjectState, ProjectStatus } from './project-state.js';
 import type { RunTask } from '../learning/finished-task.js';
 import { summarizeProject } from './project-summary.js';
-import type { ProjectSummary, TaskRunRecord } from './project-summary.js';
-import type { TaskRunState } from './scheduling.js';
+import type { ProjectSummary } from './project-summary.js';
+import { toProjectTaskLine, withStateAlias, type ProjectTaskLineWithAlias } from './project-task-line.js';
 
 /** What the project spent, summed over every attempt of every task. */
 export interface ProjectSpend {
@@ -33,7 +32,7 @@ export interface ProjectReport extends ProjectSummary {
 
 /** The report card numbers of a project: per-task lines, pass rates, telemetry and spend totals. */
 export function buildProjectReport(state: ProjectState): ProjectReport {
-  const summary = summarizeProject({ project: state.project, tasks: state.tasks.map(toRunRecord) });
+  const summary = summarizeProject({ project: state.project, tasks: state.tasks.map(toProjectTaskLine) });
   const total = state.tasks.reduce((sum, task) => addTelemetry(sum, task.telemetry), emptyTelemetry());
   return {
     ...summary,
@@ -56,48 +55,14 @@ export function buildProjectReport(state: ProjectState): ProjectReport {
   };
 }
 
-function toRunRecord(task: ProjectTaskRecord): TaskRunRecord {
-  const optional = {
-    passedAtAttempt: task.passedAtAttempt,
-    failureClass: task.failureClass,
-    reason: task.reason,
-    startedAt: task.startedAt,
-    endedAt: task.endedAt,
-  };
-  return {
-    id: task.id,
-    state: task.state,
-    attempts: task.attempts,
-    durationMs: task.durationMs,
-    workflowId: task.workflowId,
-    ...dropUndefined(optional),
-  };
-}
-
-export interface ProjectTaskView {
-  id: string;
-  state: TaskRunState;
-  workflowId: string;
-  dependsOn: string[];
-  milestone: string;
-  feature: string;
-  runs: number;
-  attempts: number;
-  attempt?: number;
-  phase?: TaskPhase;
-  startedAt?: string;
-  endedAt?: string;
-  failureClass?: string;
-  reason?: string;
-}
-
 export interface ProjectStateView {
   project: string;
   status: ProjectStatus;
   paused: boolean;
   concurrency: number;
   continuedAsNew: number;
-  tasks: ProjectTaskView[];
+  /** Each task's line; `state` repeats `status` for one release (see withStateAlias). */
+  tasks: ProjectTaskLineWithAlias[];
 }
 
 /** The `state` query's answer: small, without specs or telemetry. */
@@ -108,27 +73,6 @@ export function viewProjectState(state: ProjectState): ProjectStateView {
     paused: state.paused,
     concurrency: state.concurrency,
     continuedAsNew: state.continuedAsNew,
-    tasks: state.tasks.map((task) => ({
-      id: task.id,
-      state: task.state,
-      workflowId: task.workflowId,
-      dependsOn: task.dependsOn,
-      milestone: task.milestone,
-      feature: task.feature,
-      runs: task.runs,
-      attempts: task.attempts,
-      ...dropUndefined({
-        attempt: task.attempt,
-        phase: task.phase,
-        startedAt: task.startedAt,
-        endedAt: task.endedAt,
-        failureClass: task.failureClass,
-        reason: task.reason,
-      }),
-    })),
+    tasks: state.tasks.map((task) => withStateAlias(toProjectTaskLine(task))),
   };
-}
-
-function dropUndefined<T extends object>(record: T): Partial<T> {
-  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined)) as Partial<T>;
 }

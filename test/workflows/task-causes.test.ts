@@ -1,9 +1,9 @@
-// Every row of the cause table (domain/failure-causes.ts), raised at its node by a stub: the task does what the
-// row's retry kind says (rerun the node, a new attempt, or fail with the row's class as the recommendation).
+// Every row of the cause table (domain/cause-table.ts), raised by a stub at the first node it names: the task does what
+// the row's retry kind says (rerun the node, a new attempt, or fail with the row's class as the recommendation).
 import { describe, expect, it } from 'vitest';
 import { causeTable, classTable, type CauseRow, type FailureCause } from '../../domain/failure-causes.js';
 import { failureClassRules } from '../../domain/failure-class.js';
-import type { TaskNode } from '../../domain/records.js';
+import { taskNodes, type TaskNode } from '../../domain/records.js';
 import { useStubServer } from './support/environment.js';
 import {
   activityFails,
@@ -17,58 +17,48 @@ import {
 } from './support/stubs.js';
 import { outcomeOf, startStubTask, stubSpec } from './support/tasks.js';
 
-const coderCauses = new Set([
-  'ModelAuth',
-  'ModelRateLimited',
-  'ModelUnavailable',
-  'ModelMalformed',
-  'ModelScriptExhausted',
-  'ModelConfig',
-  'CoderOutOfSteps',
-  'ContextMissing',
-  'BudgetExhausted',
-  'CapabilityMissing',
-]);
-const claimCauses = new Set(['WorktreeError', 'GitLocked']);
-
 interface Injection {
   node: TaskNode & NodeName;
   script: StubScript;
 }
 
-/** The row's cause, failing once at the node where it arises; the next call passes. */
-function inject(row: CauseRow): Injection {
+/** The row's cause, failing once at the first node the table names for it; the next call passes. */
+function inject(row: CauseRow & { nodes: readonly (TaskNode & NodeName)[] }): Injection {
   // Free text read by word rules: no word here matches a rule, so the row's own class stands.
   const message = `the change does not do what was asked (${row.kind})`;
   const cause: FailureCause = { kind: row.kind, message, ...(row.rule ? { rule: row.rule } : {}) };
   const finding = { rule: row.rule ?? `${row.kind === 'ReviewFinding' ? 'model_review' : 'model_judge'}`, message };
+  const node = row.nodes[0]!;
   if (row.kind === 'ReviewFinding')
-    return {
-      node: 'review',
-      script: { review: [{ ...reviewPassed, passed: false, findings: [finding] }, reviewPassed] },
-    };
+    return { node, script: { review: [{ ...reviewPassed, passed: false, findings: [finding] }, reviewPassed] } };
   if (row.kind === 'JudgeFinding')
     return {
-      node: 'judge',
+      node,
       script: {
         judge: [(input) => ({ ...input.judge, passed: false, findings: [finding] }), (input) => input.judge],
       },
     };
-  if (coderCauses.has(row.kind))
+  // An activity throws it: the workflow reads the cause from the failure's type (the row's first one).
+  const failureType = row.failureTypes?.[0];
+  if (failureType !== undefined || (node !== 'code' && node !== 'test'))
+    return { node, script: { [node]: [activityFails(failureType ?? row.kind, message), asDefault] } as StubScript };
+  if (node === 'code')
     return {
-      node: 'code',
+      node,
       script: { code: [{ ...coderFinished, status: 'model_error', reason: message, cause }, coderFinished] },
     };
-  if (claimCauses.has(row.kind))
-    return {
-      node: 'claim',
-      script: { claim: [activityFails(row.kind, message), asDefault] },
-    };
-  return { node: 'test', script: { test: [testsFailedWith(cause), testsPassed] } };
+  return { node, script: { test: [testsFailedWith(cause), testsPassed] } };
 }
 
-// HostLost is raised by Temporal itself (schedule-to-start timeout); task-hosts.test.ts covers it.
-const rows = causeTable.filter((row) => row.kind !== 'HostLost');
+const isTaskNode = (node: string): node is TaskNode & NodeName => (taskNodes as readonly string[]).includes(node);
+// HostLost is raised by Temporal itself (schedule-to-start timeout); task-hosts.test.ts covers it. Rows raised by the
+// reflection and eval workflows' activities never reach a task.
+const rows = causeTable
+  .filter((row) => row.kind !== 'HostLost')
+  .flatMap((row) => {
+    const nodes = row.nodes.filter(isTaskNode);
+    return nodes.length === 0 ? [] : [{ ...row, nodes }];
+  });
 
 const server = useStubServer();
 
@@ -78,8 +68,13 @@ describe('every cause in the table leads to its retry kind', () => {
     async (_name, row) => {
       const injection = inject(row);
       await server.withStubs(injection.script, async (run) => {
-        const spec = stubSpec(run, { models: { coder: 'scripted:coder.json', judge: 'scripted:judge.json' } });
-        const outcome = await outcomeOf(await startStubTask(run, spec));
+        // Every role with a model: each node is an activity of its own, so a failure thrown there is that node's.
+        const models = {
+          coder: 'scripted:coder.json',
+          reviewer: 'scripted:reviewer.json',
+          judge: 'scripted:judge.json',
+        };
+        const outcome = await outcomeOf(await startStubTask(run, stubSpec(run, { models })));
         const first = outcome.attempts[0];
         expect(first?.failure?.node).toBe(injection.node);
         expect(first?.failure?.cause?.kind).toBe(row.kind);

@@ -184,7 +184,10 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
         ...ref,
         ...testNode,
         worktreePath: claim.worktreePath,
-        commit: testNode.commit && { ...testNode.commit, message: commitMessage(spec.goal, record.coder?.summary) },
+        commit: testNode.commit && {
+          ...testNode.commit,
+          message: commitMessage({ ...ref, goal: spec.goal, summary: record.coder?.summary }),
+        },
       })
       .then(takeTested);
   });
@@ -276,7 +279,7 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
         ...ref,
         worktreePath: claim.worktreePath,
         branch: claim.branch,
-        message: commitMessage(spec.goal, record.coder?.summary),
+        message: commitMessage({ ...ref, goal: spec.goal, summary: record.coder?.summary }),
         staged: true,
         secretEnvNames: spec.secretEnvNames,
         // The commit activity removes the worktree it committed (the removal below then has nothing to do).

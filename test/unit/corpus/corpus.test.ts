@@ -1,10 +1,10 @@
 // The failure corpus: real projects broken in labelled ways (test/corpus), their recorded test runs classified
-// by the pattern classifier and causeOfTestRun, and compared with the labels written before any run.
+// by decideTestRun (the test activity's own decision), and compared with the labels written before any run.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { topPattern } from '../../../domain/learning/patterns/index.js';
-import { causeOfTestRun, patternsOfTestRun, type TestRunFacts } from '../../../domain/test-failure-cause.js';
+import { decideTestRun, type TestRunFacts } from '../../../domain/test-run-outcome.js';
 import { classifyCause } from '../../../domain/failure-causes.js';
 
 interface Label {
@@ -39,7 +39,7 @@ const fixtures = new Map(
   }),
 );
 
-/** What taskloop's test node derives from a recorded run (the same functions interpret-run.ts calls). */
+/** What taskloop's test node derives from a recorded run (the function the test activity calls). */
 function classify(fixture: Fixture) {
   const facts: TestRunFacts = {
     exitCode: fixture.exitCode,
@@ -53,10 +53,9 @@ function classify(fixture: Fixture) {
     counts: fixture.counts,
     ownModules: fixture.ownModules,
   };
-  const cause = causeOfTestRun(facts);
-  const patterns = patternsOfTestRun(facts, cause);
+  const { cause, patterns } = decideTestRun(facts);
   return {
-    pattern: topPattern(patterns)?.type ?? 'none',
+    pattern: topPattern(patterns ?? [])?.type ?? 'none',
     cause: cause?.kind ?? 'none',
     klass: cause === undefined ? 'none' : classifyCause(cause, 'test').failureClass,
     message: cause?.message ?? '',

@@ -48,6 +48,13 @@ const expected: [CauseKind, FailureClass, RetryKind][] = [
   ['GitLocked', 'environment_problem', 'rerun_node'],
   ['HostLost', 'environment_problem', 'reclaim'],
   ['PushRejected', 'environment_problem', 'fail'],
+  ['InvalidTestCommand', 'environment_problem', 'fail'],
+  ['InvalidTimeout', 'environment_problem', 'fail'],
+  ['InvalidWorktree', 'environment_problem', 'fail'],
+  ['InvalidCoderInput', 'environment_problem', 'fail'],
+  ['SyntaxCheckFailed', 'environment_problem', 'rerun_node'],
+  ['MalformedSkill', 'model_problem', 'new_attempt'],
+  ['InvalidAgentRegistry', 'environment_problem', 'fail'],
 ];
 
 describe('the cause table', () => {
@@ -136,7 +143,7 @@ describe('the cause table', () => {
 
   it('knows which ApplicationFailure types name a cause', () => {
     expect(isCauseKind('GitLocked')).toBe(true);
-    expect(isCauseKind('InvalidRepo')).toBe(false);
+    expect(isCauseKind('ProviderAuthFailed')).toBe(false);
     expect(isCauseKind(undefined)).toBe(false);
   });
 });

@@ -42,7 +42,7 @@ describe('causeOfActivityFailure', () => {
     ).toBe('ModelUnavailable');
   });
 
-  it('keeps any other failure Unknown, with the activity and whether it may be retried', () => {
+  it('takes the cause of a type the git activities throw from its row', () => {
     expect(
       causeOfActivityFailure({
         activityType: 'claimWorktree',
@@ -50,10 +50,21 @@ describe('causeOfActivityFailure', () => {
         message: 'not a repo',
         nonRetryable: true,
       }),
+    ).toEqual({ kind: 'InvalidRepo', message: 'not a repo' });
+  });
+
+  it('keeps a type no row names Unknown, with the activity and whether it may be retried', () => {
+    expect(
+      causeOfActivityFailure({
+        activityType: 'claimWorktree',
+        failureType: 'TypeError',
+        message: 'x is undefined',
+        nonRetryable: true,
+      }),
     ).toEqual({
       kind: 'Unknown',
-      message: 'not a repo',
-      details: { activity: 'claimWorktree', nonRetryable: true, failureType: 'InvalidRepo' },
+      message: 'x is undefined',
+      details: { activity: 'claimWorktree', nonRetryable: true, failureType: 'TypeError' },
     });
   });
 });

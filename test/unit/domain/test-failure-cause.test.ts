@@ -121,7 +121,7 @@ describe('causeOfTestRun', () => {
       'check testCommand: unknown option --bogus',
     );
     expect(run({ exitCode: 4, stderr: 'ERROR: something else\n' })?.message).toBe(
-      'check testCommand: pytest usage error (exit 4): something else',
+      'pytest usage error (pytest exit 4): check testCommand and its paths (something else)',
     );
     expect(run({ exitCode: 5 })?.kind).toBe('NoTestsCollected');
     // An import error in conftest also exits 4, but it is the code's fault.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mergeVerdict, parseVerdict } from '../../../domain/verdict.js';
+import { mergeVerdict, mergeVerdictReply, parseVerdict } from '../../../domain/verdict.js';
 
 describe('parseVerdict', () => {
   it('reads a bare or fenced JSON verdict with findings', () => {
@@ -54,5 +54,15 @@ describe('mergeVerdict', () => {
       findings: [{ rule: 'model_review', message: 'wrong operator', file: 'calc.py' }],
     });
     expect(mergeVerdict(policy, { verdict: 'fail', findings: [] }, 'model_judge').findings).toHaveLength(1);
+  });
+
+  it('turns no valid verdict into a failing model_verdict_invalid finding, never a pass', () => {
+    expect(mergeVerdictReply(policy, { ok: false, problem: 'no JSON' }, 'model_judge')).toEqual({
+      passed: false,
+      findings: [{ rule: 'model_verdict_invalid', message: 'no JSON' }],
+    });
+    expect(
+      mergeVerdictReply(policy, { ok: true, verdict: { verdict: 'pass', findings: [] } }, 'model_judge').passed,
+    ).toBe(true);
   });
 });

@@ -105,7 +105,8 @@ describe('runTests with pytest', () => {
     expect(result).toMatchObject({
       outcome: 'error',
       exitCode: 5,
-      reason: 'environment problem: no tests collected (pytest exit 5)',
+      reason:
+        "no tests collected (pytest exit 5): check testCommand's paths and -k/-m selections, and that test files are named test_*.py",
     });
   });
 

@@ -14,7 +14,9 @@ describe('formatProjectState', () => {
       tasks: [
         {
           id: 'a',
+          status: 'COMPLETED',
           state: 'COMPLETED',
+          durationMs: 0,
           workflowId: 'task-calc-a',
           dependsOn: [],
           milestone: 'm',
@@ -26,7 +28,9 @@ describe('formatProjectState', () => {
         },
         {
           id: 'b',
+          status: 'PENDING',
           state: 'PENDING',
+          durationMs: 0,
           workflowId: 'task-calc-b',
           dependsOn: ['a'],
           milestone: 'm',

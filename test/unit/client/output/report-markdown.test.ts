@@ -12,7 +12,9 @@ const live = buildLiveReport(
     tasks: [
       {
         id: 'a',
+        status: 'FAILED',
         state: 'FAILED',
+        durationMs: 0,
         workflowId: 'task-calc-a',
         dependsOn: [],
         milestone: 'm',
@@ -24,7 +26,9 @@ const live = buildLiveReport(
       },
       {
         id: 'b',
+        status: 'SKIPPED',
         state: 'SKIPPED',
+        durationMs: 0,
         workflowId: 'task-calc-b',
         dependsOn: ['a'],
         milestone: 'm',

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createTaskBoard, formatBoardRow, formatElapsed } from '../../../../client/output/task-board.js';
 import { style } from '../../../../client/output/style.js';
-import { taskBoardRow } from '../../../../client/projects/watch-task.js';
+import { taskBoardRow } from '../../../../client/watch/watch-task.js';
 import type { TaskState } from '../../../../domain/task-state.js';
-import type { ProjectTaskView } from '../../../../domain/project/project-report.js';
-import { projectBoardRow } from '../../../../client/demo/watch-project.js';
+import type { ProjectTaskLine } from '../../../../domain/project/project-task-line.js';
+import { projectBoardRow } from '../../../../client/watch/watch-project.js';
 
 function fakeStream(isTTY: boolean) {
   const written: string[] = [];
@@ -92,12 +92,12 @@ describe('the task board', () => {
     const now = new Date('2026-01-01T00:01:00Z');
     const task = {
       id: 'mul',
-      state: 'RUNNING',
+      status: 'RUNNING',
       workflowId: 'task-p-mul',
       phase: 'claim',
       attempt: 1,
       startedAt: '2026-01-01T00:00:30Z',
-    } as unknown as ProjectTaskView;
+    } as unknown as ProjectTaskLine;
     const live = { status: 'PAUSED', phase: 'review', attempt: 2 } as unknown as TaskState;
     expect(projectBoardRow(task, live, now)).toEqual({
       id: 'mul',
@@ -106,8 +106,8 @@ describe('the task board', () => {
       attempt: 2,
       elapsedMs: 30_000,
     });
-    const failed = { ...task, state: 'FAILED', endedAt: '2026-01-01T00:00:40Z', failureClass: 'code_defect' };
-    expect(projectBoardRow(failed as ProjectTaskView, undefined, now)).toEqual({
+    const failed = { ...task, status: 'FAILED', endedAt: '2026-01-01T00:00:40Z', failureClass: 'code_defect' };
+    expect(projectBoardRow(failed as ProjectTaskLine, undefined, now)).toEqual({
       id: 'mul',
       status: 'FAILED',
       attempt: 1,

@@ -11,7 +11,9 @@ const view: ProjectStateView = {
   tasks: [
     {
       id: 'a',
+      status: 'COMPLETED',
       state: 'COMPLETED',
+      durationMs: 0,
       workflowId: 'task-calc-a',
       dependsOn: [],
       milestone: 'm1',
@@ -24,7 +26,9 @@ const view: ProjectStateView = {
     },
     {
       id: 'b',
+      status: 'RUNNING',
       state: 'RUNNING',
+      durationMs: 0,
       workflowId: 'task-calc-b',
       dependsOn: ['a'],
       milestone: 'm1',
@@ -35,7 +39,9 @@ const view: ProjectStateView = {
     },
     {
       id: 'c',
+      status: 'PENDING',
       state: 'PENDING',
+      durationMs: 0,
       workflowId: 'task-calc-c',
       dependsOn: ['b'],
       milestone: 'm1',
@@ -45,7 +51,9 @@ const view: ProjectStateView = {
     },
     {
       id: 'd',
+      status: 'FAILED',
       state: 'FAILED',
+      durationMs: 0,
       workflowId: 'task-calc-d',
       dependsOn: [],
       milestone: 'm1',

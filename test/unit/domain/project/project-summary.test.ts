@@ -1,16 +1,33 @@
 import { describe, expect, it } from 'vitest';
 import { summarizeProject } from '../../../../domain/project/project-summary.js';
+import type { ProjectTaskLine } from '../../../../domain/project/project-task-line.js';
+
+const line = (task: Pick<ProjectTaskLine, 'id' | 'status' | 'attempts' | 'durationMs'> & Partial<ProjectTaskLine>) => ({
+  workflowId: `task-demo-${task.id}`,
+  milestone: 'm',
+  feature: 'f',
+  dependsOn: [],
+  runs: 1,
+  ...task,
+});
 
 describe('summarizeProject', () => {
   it('counts states and computes pass rates at attempt 1 and overall', () => {
     const summary = summarizeProject({
       project: 'demo',
       tasks: [
-        { id: 'a', state: 'COMPLETED', attempts: 1, passedAtAttempt: 1, durationMs: 1000 },
-        { id: 'b', state: 'COMPLETED', attempts: 2, passedAtAttempt: 2, durationMs: 3000 },
-        { id: 'c', state: 'FAILED', attempts: 3, durationMs: 5000, failureClass: 'model', reason: 'tests still fail' },
-        { id: 'd', state: 'SKIPPED', attempts: 0, durationMs: 0, reason: "dependency 'c' is FAILED" },
-        { id: 'e', state: 'COMPLETED', attempts: 1, durationMs: 500 },
+        line({ id: 'a', status: 'COMPLETED', attempts: 1, passedAtAttempt: 1, durationMs: 1000 }),
+        line({ id: 'b', status: 'COMPLETED', attempts: 2, passedAtAttempt: 2, durationMs: 3000 }),
+        line({
+          id: 'c',
+          status: 'FAILED',
+          attempts: 3,
+          durationMs: 5000,
+          failureClass: 'model',
+          reason: 'tests still fail',
+        }),
+        line({ id: 'd', status: 'SKIPPED', attempts: 0, durationMs: 0, reason: "dependency 'c' is FAILED" }),
+        line({ id: 'e', status: 'COMPLETED', attempts: 1, durationMs: 500 }),
       ],
     });
     expect(summary.total).toBe(5);
@@ -18,7 +35,7 @@ describe('summarizeProject', () => {
     expect(summary.passRateAtAttempt1).toBeCloseTo(2 / 5);
     expect(summary.passRate).toBeCloseTo(3 / 5);
     expect(summary.totalDurationMs).toBe(9500);
-    expect(summary.tasks[2]).toEqual({
+    expect(summary.tasks[2]).toMatchObject({
       id: 'c',
       status: 'FAILED',
       attempts: 3,

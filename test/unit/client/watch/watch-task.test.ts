@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { progressBar } from '../../../../client/demo/watch-project.js';
-import { describeTaskProgress } from '../../../../client/projects/watch-task.js';
+import { progressBar } from '../../../../client/watch/watch-project.js';
+import { describeTaskProgress } from '../../../../client/watch/watch-task.js';
 import type { TaskState } from '../../../../domain/task-state.js';
 
 describe('describeTaskProgress', () => {
@@ -29,9 +29,9 @@ describe('describeTaskProgress', () => {
 
 describe('progressBar', () => {
   it('fills in proportion to the tasks that have ended, whatever way they ended', () => {
-    const task = (state: string) => ({
-      id: state,
-      state,
+    const task = (status: string) => ({
+      id: status,
+      status,
       workflowId: '',
       dependsOn: [],
       milestone: '',

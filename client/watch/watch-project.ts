@@ -2,27 +2,29 @@
 // progress bar (on a terminal, every task's line redrawn in place); returns when the project workflow has ended.
 // Running tasks' phase and attempt come from their own `state` query (the project only learns them when a run ends).
 import type { WorkflowHandle } from '@temporalio/client';
-import type { ProjectStateView, ProjectTaskView } from '../../domain/project/project-report.js';
+import type { ProjectStateView } from '../../domain/project/project-report.js';
+import type { ProjectTaskLine } from '../../domain/project/project-task-line.js';
 import type { TaskState } from '../../domain/task-state.js';
 import { stateQuery } from '../../workflows/messages.js';
 import { projectStateQuery } from '../../workflows/project-messages.js';
 import type { BoardRow, TaskBoard } from '../output/task-board.js';
+import { readProjectView } from '../projects/query-project.js';
 import { noReconnect, type Reconnect } from '../tasks/reconnect.js';
 
 const finished = new Set(['COMPLETED', 'FAILED', 'SKIPPED', 'CANCELLED']);
 const CHILD_QUERY_LIMIT_MS = 2_000;
 
-function describe(task: ProjectTaskView, live?: TaskState): string {
+function describe(task: ProjectTaskLine, live?: TaskState): string {
   const phase = live?.phase ?? task.phase;
   const attempt = live?.attempt ?? task.attempt;
-  const where = task.state === 'RUNNING' ? ` ${phase ?? 'starting'}${attempt ? `, attempt ${attempt}` : ''}` : '';
-  const status = task.state === 'RUNNING' && live && live.status !== 'RUNNING' ? ` [${live.status}]` : '';
+  const where = task.status === 'RUNNING' ? ` ${phase ?? 'starting'}${attempt ? `, attempt ${attempt}` : ''}` : '';
+  const status = task.status === 'RUNNING' && live && live.status !== 'RUNNING' ? ` [${live.status}]` : '';
   const why = task.failureClass ? ` (${task.failureClass})` : '';
-  return `${task.state}${where}${status}${why}`;
+  return `${task.status}${where}${status}${why}`;
 }
 
 export function progressBar(view: ProjectStateView, width = 24): string {
-  const done = view.tasks.filter((task) => finished.has(task.state)).length;
+  const done = view.tasks.filter((task) => finished.has(task.status)).length;
   const filled = view.tasks.length === 0 ? width : Math.round((done / view.tasks.length) * width);
   return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${view.tasks.length}`;
 }
@@ -45,9 +47,9 @@ async function queryChild(handle: WorkflowHandle, workflowId: string): Promise<T
 }
 
 /** A task's board row: the live phase and attempt of a running one, and its time since it started (or ran). */
-export function projectBoardRow(task: ProjectTaskView, live: TaskState | undefined, now: Date): BoardRow {
-  const running = task.state === 'RUNNING';
-  const status = running && live && live.status !== 'RUNNING' ? live.status : task.state;
+export function projectBoardRow(task: ProjectTaskLine, live: TaskState | undefined, now: Date): BoardRow {
+  const running = task.status === 'RUNNING';
+  const status = running && live && live.status !== 'RUNNING' ? live.status : task.status;
   const startedAt = task.startedAt ? Date.parse(task.startedAt) : undefined;
   const endedAt = task.endedAt ? Date.parse(task.endedAt) : now.getTime();
   const phase = running ? (live?.phase ?? task.phase ?? 'starting') : undefined;
@@ -74,9 +76,9 @@ export async function watchProject(
   let lastBar = '';
   for (;;) {
     const description = await reconnect(() => handle.describe());
-    const view = await handle.query(projectStateQuery).catch(() => undefined);
+    const view = await handle.query(projectStateQuery).then(readProjectView, () => undefined);
     if (view) {
-      const running = view.tasks.filter((task) => task.state === 'RUNNING');
+      const running = view.tasks.filter((task) => task.status === 'RUNNING');
       const live = new Map(
         await Promise.all(running.map(async (task) => [task.id, await queryChild(handle, task.workflowId)] as const)),
       );

@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { pytestExitCodes } from '../../../domain/test-failure-cause.js';
+import { decideTestRun, type TestRunFacts } from '../../../domain/test-run-outcome.js';
+
+const facts: TestRunFacts = {
+  pytest: true,
+  program: 'python',
+  timeoutMs: 1000,
+  exitCode: 0,
+  timedOut: false,
+  commandNotFound: false,
+  outputTooLarge: false,
+  junitFound: true,
+  counts: { passed: 2, failed: 0, errors: 0 },
+  stdout: '',
+  stderr: '',
+};
+const failing = (n: number) => ({ counts: { passed: 0, failed: n, errors: 0 } });
+
+describe('decideTestRun', () => {
+  it('calls exit 0 with failing cases in the XML an error, saying they disagree', () => {
+    const result = decideTestRun({ ...facts, exitCode: 0, ...failing(2) });
+    expect(result.outcome).toBe('error');
+    expect(result.reason).toContain('disagree');
+  });
+
+  it('calls exit 1 with no failing case in the XML an error, but trusts exit 1 when there is no XML', () => {
+    expect(decideTestRun({ ...facts, exitCode: 1 }).outcome).toBe('error');
+    expect(decideTestRun({ ...facts, exitCode: 1, ...failing(1) }).outcome).toBe('failed');
+    expect(decideTestRun({ ...facts, exitCode: 1, junitFound: false, counts: undefined })).toMatchObject({
+      outcome: 'failed',
+      cause: { kind: 'TestsFailed' },
+    });
+  });
+
+  it('names internal and usage errors by their pytest exit codes', () => {
+    expect(decideTestRun({ ...facts, exitCode: 3 }).reason).toContain('pytest exit 3');
+    expect(decideTestRun({ ...facts, exitCode: 4 }).reason).toContain('pytest exit 4');
+    expect(decideTestRun({ ...facts, exitCode: 7 }).reason).toBe('unexpected pytest exit code 7');
+  });
+
+  it('reads every pytest exit code from the one table: the reason and the cause say the same', () => {
+    for (const [code, exit] of Object.entries(pytestExitCodes)) {
+      const decided = decideTestRun({ ...facts, exitCode: Number(code) });
+      expect(decided.outcome).toBe('error');
+      expect(decided.reason).toContain(exit.meaning);
+      expect(decided.cause?.kind).toBe(exit.kind);
+      expect(decided.cause?.message).toBe(decided.reason);
+    }
+  });
+
+  it('treats a command that is not pytest by its exit code alone', () => {
+    expect(decideTestRun({ ...facts, pytest: false, exitCode: 5 })).toMatchObject({
+      outcome: 'failed',
+      cause: { kind: 'TestsFailed' },
+    });
+  });
+
+  it('calls a command that may not be run an environment problem', () => {
+    expect(decideTestRun({ ...facts, exitCode: null, notExecutable: true })).toMatchObject({
+      outcome: 'error',
+      reason: 'environment problem: test command not executable: python',
+      cause: { kind: 'TestCommandNotFound' },
+    });
+  });
+
+  it('reports a command killed by a signal as an error', () => {
+    expect(decideTestRun({ ...facts, exitCode: null, signal: 'SIGKILL' })).toMatchObject({
+      outcome: 'error',
+      reason: 'test command was killed by signal SIGKILL',
+    });
+  });
+
+  it('types the cause from the output and passes the repository modules on, with the patterns of the output', () => {
+    const stdout =
+      "E   ModuleNotFoundError: No module named 'calc.extra'\n!!! Interrupted: 1 error during collection !!!";
+    const own = decideTestRun({
+      ...facts,
+      exitCode: 2,
+      counts: { passed: 0, failed: 0, errors: 1 },
+      stdout,
+      ownModules: ['calc'],
+    });
+    expect(own.cause).toMatchObject({ kind: 'CollectionError' });
+    expect(own.patterns?.[0]).toMatchObject({ type: 'cross_dep', symbols: ['calc.extra'] });
+    const thirdParty = decideTestRun({
+      ...facts,
+      exitCode: 2,
+      counts: { passed: 0, failed: 0, errors: 1 },
+      stdout,
+      ownModules: ['tests'],
+    });
+    expect(thirdParty.cause).toMatchObject({
+      kind: 'MissingThirdPartyModule',
+      message: "install the package 'calc' in the worker's Python (module 'calc.extra' not found)",
+    });
+    expect(thirdParty.patterns?.[0]).toMatchObject({ type: 'test_infra' });
+  });
+
+  it('gives a passing run neither cause nor patterns, and a timed-out run a cause but no patterns', () => {
+    expect(decideTestRun(facts)).toEqual({ outcome: 'passed' });
+    expect(decideTestRun({ ...facts, exitCode: null, timedOut: true, stdout: 'E   assert 1 == 2' })).toMatchObject({
+      cause: { kind: 'TestTimeout' },
+      patterns: [],
+    });
+  });
+});
