@@ -66,21 +66,27 @@ export async function callModel(input: ModelCallInput): Promise<AssistantTurn> {
       const refused = error.type === 'ProviderUnreachable';
       const boundMs = serverWaitBound({ boundMs: input.waitBoundMs, answeredBefore, refused });
       const wait = decideServerWait({ tries, waitedMs: Date.now() - startedAt, boundMs });
-      if (wait.kind === 'give_up') throw serverDown(input.provider, tries, wait.waitedMs, error.message);
+      if (wait.kind === 'give_up') throw serverDown(input.provider, request.role, tries, wait.waitedMs, error.message);
       telemetry.modelServerWaits = (telemetry.modelServerWaits ?? 0) + 1;
       await withHeartbeat(abortable(delay(wait.delayMs), signal), beat);
     }
   }
 }
 
-function serverDown(provider: ModelProvider, tries: number, waitedMs: number, last: string): ApplicationFailure {
+function serverDown(
+  provider: ModelProvider,
+  role: string,
+  tries: number,
+  waitedMs: number,
+  last: string,
+): ApplicationFailure {
   const where = provider.baseURL ? ` at ${provider.baseURL}` : '';
   return ApplicationFailure.create({
     type: 'ModelServerDown',
     nonRetryable: true,
     message:
       `the model server of ${provider.spec}${where} could not be reached for ${Math.round(waitedMs / 1000)} s ` +
-      `(${tries} tries; last: ${last}): start it or fix its base URL variable; TASKLOOP_MODEL_WAIT_MS sets how long ` +
-      'to wait for it',
+      `(${tries} tries; last: ${last}): start it or fix its base URL variable; models.${role}.serverWaitMs in the task ` +
+      '(or TASKLOOP_MODEL_WAIT_MS) sets how long to wait for it',
   });
 }

@@ -72,12 +72,17 @@ export function positiveNumber(value: string | undefined): number | undefined {
   return value !== undefined && value.trim() !== '' && Number.isFinite(parsed) && parsed > 0 ? parsed : undefined;
 }
 
-/** The context window a person set for `role`: the per-role variable, the global one, then the agent version's. */
+/**
+ * The context window a person set for `role`: the task's `models.<role>.contextWindow`, the per-role variable, the
+ * global one, then the agent version's.
+ */
 export function contextWindowSetting(
   role: ModelRole,
   env: Record<string, string | undefined>,
-  versionWindow?: number,
+  settings: { taskWindow?: number; versionWindow?: number } = {},
 ): { tokens: number; name: string } | undefined {
+  const { taskWindow, versionWindow } = settings;
+  if (taskWindow !== undefined) return { tokens: taskWindow, name: `models.${role}.contextWindow` };
   for (const name of contextWindowVariables(rolePrefix[role])) {
     const tokens = positiveNumber(env[name]);
     if (tokens !== undefined) return { tokens: Math.floor(tokens), name };
@@ -86,4 +91,7 @@ export function contextWindowSetting(
 }
 
 /** The names a person can set the window of `role` by, for messages. */
-export const contextWindowSettingNames = (role: ModelRole): string[] => contextWindowVariables(rolePrefix[role]);
+export const contextWindowSettingNames = (role: ModelRole): string[] => [
+  `models.${role}.contextWindow`,
+  ...contextWindowVariables(rolePrefix[role]),
+];
