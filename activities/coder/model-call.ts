@@ -4,7 +4,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { decideServerWait, serverWaitBound } from '../../domain/model-wait.js';
 import type { CoderTelemetry } from '../../domain/records.js';
-import { estimateTokens, estimateUsage } from '../models/estimate-tokens.js';
+import { estimateRequestTokens, estimateUsage } from '../models/estimate-tokens.js';
 import type { AssistantTurn, CompletionRequest, ModelProvider } from '../models/types.js';
 import { abortable } from './abortable.js';
 import { HEARTBEAT_INTERVAL_MS } from '../heartbeat-while.js';
@@ -57,9 +57,9 @@ export async function callModel(input: ModelCallInput): Promise<AssistantTurn> {
       telemetry.outputTokens += usage.outputTokens;
       return turn;
     } catch (error) {
-      // The server read the prompt whatever happened next: its tokens count against the budget.
+      // The server read the prompt (the tool schemas too) whatever happened next: its tokens count against the budget.
       telemetry.failedModelRequests = (telemetry.failedModelRequests ?? 0) + 1;
-      telemetry.inputTokens += estimateTokens(request.messages.map((message) => message.content).join(''));
+      telemetry.inputTokens += estimateRequestTokens(request.messages, request.tools);
       lastError = error instanceof Error ? error.message : String(error);
       input.heartbeat?.(lastError);
       if (signal?.aborted || !(error instanceof ApplicationFailure) || !WAITED_OUT.has(error.type ?? '')) throw error;
