@@ -27,9 +27,9 @@ import { commitThenRemove } from './git/commit-then-remove.js';
 import { readClaimHistory, takeClaimMemoryRead } from './learning/project-memory.js';
 import { loadAgent } from './models/agent-registry.js';
 import { judgeWithModel, reviewWithModel } from './models/model-verdicts.js';
-import { contextWindowSetting, contextWindowSettingNames } from './models/provider-env.js';
+import { coderModelSettings } from './models/provider-env.js';
 import { createModelProvider } from './models/router.js';
-import { runVerdictCalls, serverWaitBoundMs } from './models/verdict-call.js';
+import { runVerdictCalls } from './models/verdict-call.js';
 import { reviewChanges } from './review/index.js';
 import { resolveSecretValues, scrubForSink } from './secret-values.js';
 import { refuseSecretInGoal } from './secret-in-task.js';
@@ -200,12 +200,7 @@ export function createTaskActivities(deps: ActivityDeps) {
           extraSections: learning.sections,
           repoFiles,
           resume,
-          modelWaitMs: serverWaitBoundMs(input.modelOptions?.serverWaitMs, process.env),
-          contextWindow: contextWindowSetting('coder', process.env, {
-            taskWindow: input.modelOptions?.contextWindow,
-            versionWindow: agent.parameters.contextWindow,
-          }),
-          contextWindowNames: contextWindowSettingNames('coder'),
+          ...coderModelSettings(process.env, input.modelOptions, agent.parameters.contextWindow),
           ...activityContext(),
         });
         const coder = {

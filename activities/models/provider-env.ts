@@ -1,5 +1,7 @@
 // Where a provider finds its server and key: per-role variables first, then the vendor's standard ones.
 import { contextWindowVariables } from '../../domain/model-context.js';
+import type { ModelOptions } from '../../domain/model-options.js';
+import { DEFAULT_MODEL_WAIT_MS } from '../../domain/model-wait.js';
 import { endpointVariables, type RemoteProviderName } from '../../domain/providers.js';
 import type { ModelRole } from './types.js';
 
@@ -95,3 +97,21 @@ export const contextWindowSettingNames = (role: ModelRole): string[] => [
   `models.${role}.contextWindow`,
   ...contextWindowVariables(rolePrefix[role]),
 ];
+
+/** The wait bound for an unreachable server: the task's setting, else TASKLOOP_MODEL_WAIT_MS, else the default. */
+export function serverWaitBoundMs(taskSetting: number | undefined, env: Record<string, string | undefined>): number {
+  return taskSetting ?? positiveNumber(env.TASKLOOP_MODEL_WAIT_MS) ?? DEFAULT_MODEL_WAIT_MS;
+}
+
+/** The coder's wait bound and context window from the task's `models.coder` settings, the variables, the registry. */
+export function coderModelSettings(
+  env: Record<string, string | undefined>,
+  task: ModelOptions | undefined,
+  versionWindow: number | undefined,
+) {
+  return {
+    modelWaitMs: serverWaitBoundMs(task?.serverWaitMs, env),
+    contextWindow: contextWindowSetting('coder', env, { taskWindow: task?.contextWindow, versionWindow }),
+    contextWindowNames: contextWindowSettingNames('coder'),
+  };
+}

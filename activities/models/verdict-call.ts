@@ -2,13 +2,12 @@
 // counts of the tries before it, kept in its heartbeat details), aborted when the activity is cancelled, an
 // unreachable server waited out up to the task's bound; a failure carries the counts to the workflow.
 import { Context } from '@temporalio/activity';
-import { DEFAULT_MODEL_WAIT_MS } from '../../domain/model-wait.js';
 import type { CoderTelemetry, VerdictUsage } from '../../domain/records.js';
 import { emptyTelemetry } from '../../domain/telemetry.js';
 import { withFailureDetails } from '../coder/spending.js';
 import { heartbeatWhile } from '../heartbeat-while.js';
 import { verdictUsageOf } from './ask-verdict.js';
-import { positiveNumber } from './provider-env.js';
+import { serverWaitBoundMs } from './provider-env.js';
 
 /** What one verdict activity's model calls share. */
 export interface VerdictCall {
@@ -26,11 +25,6 @@ export interface VerdictHeartbeat {
 /** The details a failed verdict activity's ApplicationFailure carries (workflows/task/verdict-spending.ts). */
 export interface VerdictSpending {
   verdictUsage: VerdictUsage;
-}
-
-/** The wait bound for an unreachable server: the task's setting, else TASKLOOP_MODEL_WAIT_MS, else the default. */
-export function serverWaitBoundMs(taskSetting: number | undefined, env: Record<string, string | undefined>): number {
-  return taskSetting ?? positiveNumber(env.TASKLOOP_MODEL_WAIT_MS) ?? DEFAULT_MODEL_WAIT_MS;
 }
 
 /** Runs a verdict activity's model work with heartbeats carrying its counts; a failure carries them too. */

@@ -228,7 +228,7 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
         allowTestEdits: spec.allowTestEdits,
         secretEnvNames: spec.secretEnvNames,
       })
-      .then(takeReview, keepVerdictSpending(record, 'reviewer', () => run.refreshTelemetry()));
+      .then(takeReview, keepVerdictSpending(record, 'reviewer', run));
   });
   if (!reviewed.ok) {
     run.emit('REVIEW_FAILED', { findings: record.review?.findings ?? [] });
@@ -260,7 +260,7 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
       model: judgeModel,
       secretEnvNames,
     };
-    const keep = keepVerdictSpending(record, 'judge', () => run.refreshTelemetry());
+    const keep = keepVerdictSpending(record, 'judge', run);
     return host.judgeWithModel(`judge model, attempt ${ref.attempt}`, input).then(takeJudgment, keep);
   });
   if (!judged.ok) return { kind: 'failed', ...judged };

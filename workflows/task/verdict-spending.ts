@@ -17,14 +17,14 @@ export function verdictSpendingOf(error: unknown): VerdictUsage | undefined {
 export function keepVerdictSpending(
   record: AttemptRecord,
   role: 'reviewer' | 'judge',
-  refresh: () => void,
+  run: { refreshTelemetry(): void },
 ): (error: unknown) => never {
   return (error: unknown) => {
     const spent = verdictSpendingOf(error);
     if (spent) {
       // One entry per failed run of the node: each run's activity counts from zero (its own tries summed).
       record.verdictsSpent = [...(record.verdictsSpent ?? []), { role, ...spent }];
-      refresh();
+      run.refreshTelemetry();
     }
     throw error;
   };
