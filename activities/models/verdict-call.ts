@@ -15,6 +15,8 @@ export interface VerdictCall {
   counters: CoderTelemetry;
   signal?: AbortSignal;
   waitBoundMs: number;
+  /** Sends the counts now: called after each failed request, so a try Temporal retries finds them. */
+  heartbeat?: () => void;
 }
 
 /** The heartbeat details of a verdict activity: the counts so far, which a retried try continues. */
@@ -38,7 +40,9 @@ export async function runVerdictCalls<T>(
   // Mutated in place by the calls: every heartbeat sends the counts as they are then.
   const details: VerdictHeartbeat = { verdictCounters: counters };
   const signal = context.cancellationSignal;
-  const call = { counters, signal, waitBoundMs: serverWaitBoundMs(model.serverWaitMs, process.env) };
+  // A local activity has no heartbeat (heartbeat-while.ts).
+  const heartbeat = context.info.isLocal ? undefined : () => context.heartbeat(details);
+  const call = { counters, signal, heartbeat, waitBoundMs: serverWaitBoundMs(model.serverWaitMs, process.env) };
   try {
     return await heartbeatWhile(() => work(call), undefined, details);
   } catch (error) {

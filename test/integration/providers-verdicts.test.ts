@@ -106,4 +106,37 @@ describe('reviewer and judge models in the task workflow', () => {
       await server.close();
     }
   });
+
+  it("sums a reviewer's failed calls over Temporal's retries of its activity (the counts ride on its heartbeats)", async () => {
+    // Every reply comes after the 1 s timeout: each of the activity's three tries sends one request that times out.
+    const late = { body: { choices: [] }, delayMs: 4_000 };
+    const server = await startLocalModelServer(Array.from({ length: 6 }, () => late));
+    Object.assign(process.env, {
+      TASKLOOP_REVIEWER_OPENAI_BASE_URL: `${server.url}/v1`,
+      TASKLOOP_MODEL_TIMEOUT_MS: '1000',
+    });
+    try {
+      const project = await makeCalcProject({ coder: fixTurns() });
+      const models = { coder: `scripted:${project.scriptFile}`, reviewer: 'openai:gemma' };
+      const spec = taskSpec({
+        repo: project.repo,
+        goal: 'Fix add in calc.py',
+        maxRetries: 0,
+        envRetryLimit: 0,
+        models,
+      });
+      const outcome = await taskOutcome(await startTestTask(client, host.taskQueue, spec));
+
+      expect(outcome.status).toBe('FAILED');
+      expect(outcome.attempts[0]?.failure?.node).toBe('review');
+      expect(server.requests).toHaveLength(3);
+      expect(outcome.attempts[0]?.verdictsSpent).toEqual([
+        expect.objectContaining({ role: 'reviewer', modelRequests: 3, failedModelRequests: 3 }),
+      ]);
+    } finally {
+      delete process.env.TASKLOOP_REVIEWER_OPENAI_BASE_URL;
+      delete process.env.TASKLOOP_MODEL_TIMEOUT_MS;
+      await server.close();
+    }
+  });
 });
