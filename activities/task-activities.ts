@@ -27,8 +27,9 @@ import { commitThenRemove } from './git/commit-then-remove.js';
 import { readClaimHistory, takeClaimMemoryRead } from './learning/project-memory.js';
 import { loadAgent } from './models/agent-registry.js';
 import { judgeWithModel, reviewWithModel } from './models/model-verdicts.js';
-import { contextWindowSetting, contextWindowSettingNames, positiveNumber } from './models/provider-env.js';
+import { coderModelSettings } from './models/provider-env.js';
 import { createModelProvider } from './models/router.js';
+import { runVerdictCalls } from './models/verdict-call.js';
 import { reviewChanges } from './review/index.js';
 import { resolveSecretValues, scrubForSink } from './secret-values.js';
 import { refuseSecretInGoal } from './secret-in-task.js';
@@ -199,9 +200,7 @@ export function createTaskActivities(deps: ActivityDeps) {
           extraSections: learning.sections,
           repoFiles,
           resume,
-          modelWaitMs: positiveNumber(process.env.TASKLOOP_MODEL_WAIT_MS),
-          contextWindow: contextWindowSetting('coder', process.env, agent.parameters.contextWindow),
-          contextWindowNames: contextWindowSettingNames('coder'),
+          ...coderModelSettings(process.env, input.modelOptions, agent.parameters.contextWindow),
           ...activityContext(),
         });
         const coder = {
@@ -241,12 +240,13 @@ export function createTaskActivities(deps: ActivityDeps) {
       );
       if (!input.model) return review;
       const model = { ...input.model, cwd: deps.cwd ?? process.cwd() };
-      return heartbeatWhile(() =>
+      return runVerdictCalls(model, (call) =>
         reviewWithModel({
           review,
           goal: input.goal ?? '',
           model,
           secretValues: resolveSecretValues(input.secretEnvNames),
+          call,
         }),
       );
     },
@@ -254,7 +254,7 @@ export function createTaskActivities(deps: ActivityDeps) {
     /** Merges the judge model's verdict into the rule-based judgment (only called when a judge model is set). */
     async judgeWithModel(input: JudgeModelInput): Promise<JudgeResult> {
       const model = { ...input.model, cwd: deps.cwd ?? process.cwd() };
-      return heartbeatWhile(() =>
+      return runVerdictCalls(model, (call) =>
         judgeWithModel({
           judge: input.judge,
           goal: input.goal,
@@ -262,6 +262,7 @@ export function createTaskActivities(deps: ActivityDeps) {
           diffPath: input.diffPath,
           model,
           secretValues: resolveSecretValues(input.secretEnvNames),
+          call,
         }),
       );
     },

@@ -9,6 +9,7 @@ import type {
   ReviewResult,
   TestRunResult,
 } from '../domain/records.js';
+import type { ModelOptions } from '../domain/model-options.js';
 import type { CoderAllowance } from './coder/run-coder.js';
 import type { VerdictModel } from './models/model-verdicts.js';
 import type { TaskSandboxFields } from './sandbox/index.js';
@@ -59,6 +60,8 @@ export interface CoderInput extends AttemptRef {
   allowance?: CoderAllowance;
   /** A coder version to use instead of the registry's champion. */
   agentVersion?: string;
+  /** The task's `models.coder` settings: context window, wait for an unreachable server. */
+  modelOptions?: ModelOptions;
   /** The project, whose learned skills are offered when they match the goal. */
   project?: string;
   /** What this attempt adapts (chosen by the workflow), shown to the coder with the reasons. */

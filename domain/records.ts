@@ -116,6 +116,10 @@ export interface VerdictUsage {
   inAttemptTestRuns?: number;
   /** Tool calls refused because the agent version lacks the tool's capability. */
   refusedToolCalls?: number;
+  /** Requests that failed (error, timeout, unreachable); each is in `modelRequests` too. */
+  failedModelRequests?: number;
+  /** Waits for an unreachable or restarting model server. */
+  modelServerWaits?: number;
 }
 
 export interface ReviewResult {

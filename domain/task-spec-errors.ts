@@ -1,4 +1,5 @@
 // Turns schema issues into lines a person can act on: the field, the value received, what was expected, the fix.
+import { modelOptionsHelp, optionRoles } from './model-options.js';
 import { exampleModelSpec, quotedModelForms } from './providers.js';
 import { redactUrls } from './repo-url.js';
 import { retryCap } from './retry-decision.js';
@@ -18,6 +19,8 @@ export interface RawIssue {
   path: readonly PropertyKey[];
   message: string;
   keys?: readonly string[];
+  /** An `invalid_union`'s issues per branch, paths relative to the union's. */
+  errors?: readonly (readonly RawIssue[])[];
 }
 
 interface FieldHelp {
@@ -30,6 +33,18 @@ const modelHelp = (role: string): FieldHelp => ({
   expected: `a model spec matching ${quotedModelForms}`,
   fix: `set models.${role} to e.g. "${exampleModelSpec}"`,
 });
+// The coder, reviewer and judge may be written with settings (domain/model-options.ts).
+const modelChoiceHelp = (role: string): FieldHelp => ({
+  expected: `a model spec matching ${quotedModelForms}, or {"model": <spec>, "contextWindow": <tokens>, "serverWaitMs": <ms>}`,
+  fix: `set models.${role} to e.g. "${exampleModelSpec}" or {"model": "${exampleModelSpec}", "contextWindow": 8192}`,
+});
+const modelSettingsHelp: Record<string, FieldHelp> = Object.fromEntries(
+  optionRoles.flatMap((role) => [
+    [`models.${role}`, modelChoiceHelp(role)],
+    [`models.${role}.model`, { ...modelHelp(role), fix: `set models.${role}.model to e.g. "${exampleModelSpec}"` }],
+    ...Object.entries(modelOptionsHelp(role)),
+  ]),
+);
 
 // Keys are field paths with array indexes and record keys written as `*`.
 const help: Record<string, FieldHelp> = {
@@ -72,9 +87,7 @@ const help: Record<string, FieldHelp> = {
     expected: 'an object with at least a coder model',
     fix: `set models to e.g. {"coder": "${exampleModelSpec}"}`,
   },
-  'models.coder': modelHelp('coder'),
-  'models.reviewer': modelHelp('reviewer'),
-  'models.judge': modelHelp('judge'),
+  ...modelSettingsHelp,
   'models.skillWriter': modelHelp('skillWriter'),
   maxCoderSteps: { expected: 'a whole number from 1 to 200', fix: 'set maxCoderSteps to e.g. 30' },
   retryWindowMs: { expected: 'a whole number of milliseconds, 0 or more', fix: 'set retryWindowMs to e.g. 0' },
@@ -125,7 +138,7 @@ export function formatSpecIssues(
     seen.add(key);
     issues.push(issue);
   };
-  for (const issue of raw) {
+  for (const issue of expandUnions(raw)) {
     const path = issue.path.map(String);
     if (issue.code === 'unrecognized_keys') {
       const parent = path.join('.');
@@ -153,6 +166,22 @@ export function formatSpecIssues(
     push({ field: path.length === 0 ? '(task spec)' : path.join('.'), value, message });
   }
   return issues;
+}
+
+/**
+ * A union none of whose branches matched (`models.coder` as a string or an object): when the value has the shape of
+ * exactly one branch, that branch's own issues (`models.coder.contextWindow: …`) say more than "no branch matched".
+ */
+function expandUnions(raw: readonly RawIssue[]): RawIssue[] {
+  return raw.flatMap((issue) => {
+    if (issue.code !== 'invalid_union' || !issue.errors) return [issue];
+    const ofItsShape = issue.errors.filter(
+      (branch) => !branch.some((inner) => inner.code === 'invalid_type' && inner.path.length === 0),
+    );
+    const [only] = ofItsShape;
+    if (ofItsShape.length !== 1 || !only) return [issue];
+    return expandUnions(only.map((inner) => ({ ...inner, path: [...issue.path, ...inner.path] })));
+  });
 }
 
 function lookupHelp(path: string[]): FieldHelp | undefined {

@@ -1,6 +1,7 @@
 // The task spec: what one task asks for, validated at the edge (CLI, tasks file, client) before a workflow starts.
 import { z } from 'zod';
 import { budgetsSchema } from './budget-schema.js';
+import { modelChoiceSchema, splitModelChoices } from './model-options.js';
 import { modelSpecPattern } from './providers.js';
 import { repoUrlProblem } from './repo-url.js';
 import { retryCap } from './retry-decision.js';
@@ -18,16 +19,21 @@ const wholeNumber = (min: number, max?: number) => {
   return max === undefined ? base : base.max(max);
 };
 
-/** Which model serves each role; only the coder is required. */
+const modelChoice = modelChoiceSchema(modelSpec);
+
+/**
+ * Which model serves each role; only the coder is required. The coder, reviewer and judge may be written with
+ * settings: `{ model, contextWindow, serverWaitMs }` (domain/model-options.ts).
+ */
 export const modelsSchema = z.strictObject({
-  coder: modelSpec,
-  reviewer: modelSpec.optional(),
-  judge: modelSpec.optional(),
+  coder: modelChoice,
+  reviewer: modelChoice.optional(),
+  judge: modelChoice.optional(),
   skillWriter: modelSpec.optional(),
 });
 
-/** Schema of one task; unknown keys are refused so a misspelt option never passes silently. */
-export const taskSpecSchema = z.strictObject({
+/** The fields of one task as written; unknown keys are refused so a misspelt option never passes silently. */
+export const taskSpecFieldsSchema = z.strictObject({
   id: z.string().regex(namePattern),
   project: z.string().regex(namePattern).default('default'),
   /** A local path or a git URL (file://, ssh://, https://, git://, user@host:path); see domain/repo-url.ts. */
@@ -103,6 +109,12 @@ export const taskSpecSchema = z.strictObject({
     .optional(),
 });
 
+/** Schema of one task: its fields, with each role's model spec apart from its settings (`modelOptions`). */
+export const taskSpecSchema = taskSpecFieldsSchema.transform(({ models, ...fields }) => ({
+  ...fields,
+  ...splitModelChoices(models),
+}));
+
 /** A validated task spec, defaults applied. */
 export type TaskSpec = z.infer<typeof taskSpecSchema>;
 /** What a caller may write: fields with defaults are optional. */
@@ -120,8 +132,14 @@ export function parseTaskSpec(input: unknown): ParseTaskSpecResult {
 }
 
 const knownFields: Record<string, string[]> = {
-  '': Object.keys(taskSpecSchema.shape),
+  '': Object.keys(taskSpecFieldsSchema.shape),
   models: Object.keys(modelsSchema.shape),
+  ...Object.fromEntries(
+    (['coder', 'reviewer', 'judge'] as const).map((role) => [
+      `models.${role}`,
+      ['model', 'contextWindow', 'serverWaitMs'],
+    ]),
+  ),
   budgets: Object.keys(budgetsSchema.shape),
   agents: ['coder', 'reviewer', 'judge', 'skillWriter'],
   limits: ['memoryMb', 'processes', 'fileSizeMb', 'cpuSeconds', 'outputMb', 'writtenMb', 'files'],

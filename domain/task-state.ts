@@ -13,6 +13,7 @@ import type {
   ReviewResult,
   TaskNode,
   TestRunResult,
+  VerdictUsage,
 } from './records.js';
 import type { TelemetrySummary } from './telemetry.js';
 
@@ -47,6 +48,8 @@ export interface AttemptRecord {
    * count, which holds the earlier failed runs' too (each run resumes from the saved progress). `coder` wins once set.
    */
   coderSpent?: CoderTelemetry;
+  /** What reviewer and judge runs that failed without a verdict spent (a server down, a timeout): one per run. */
+  verdictsSpent?: (VerdictUsage & { role: 'reviewer' | 'judge' })[];
   test?: TestRunResult;
   review?: ReviewResult;
   judge?: JudgeResult;
@@ -152,6 +155,7 @@ export function collectModelUsage(attempts: readonly AttemptRecord[], defaultCod
     }
     if (record.review?.modelUsage) usages.push(record.review.modelUsage);
     if (record.judge?.modelUsage) usages.push(record.judge.modelUsage);
+    for (const { role: _role, ...spent } of record.verdictsSpent ?? []) usages.push(spent);
     return usages;
   });
 }

@@ -4,7 +4,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { decideServerWait, serverWaitBound } from '../../domain/model-wait.js';
 import type { CoderTelemetry } from '../../domain/records.js';
-import { estimateTokens, estimateUsage } from '../models/estimate-tokens.js';
+import { estimateRequestTokens, estimateUsage } from '../models/estimate-tokens.js';
 import type { AssistantTurn, CompletionRequest, ModelProvider } from '../models/types.js';
 import { abortable } from './abortable.js';
 import { HEARTBEAT_INTERVAL_MS } from '../heartbeat-while.js';
@@ -57,30 +57,36 @@ export async function callModel(input: ModelCallInput): Promise<AssistantTurn> {
       telemetry.outputTokens += usage.outputTokens;
       return turn;
     } catch (error) {
-      // The server read the prompt whatever happened next: its tokens count against the budget.
+      // The server read the prompt (the tool schemas too) whatever happened next: its tokens count against the budget.
       telemetry.failedModelRequests = (telemetry.failedModelRequests ?? 0) + 1;
-      telemetry.inputTokens += estimateTokens(request.messages.map((message) => message.content).join(''));
+      telemetry.inputTokens += estimateRequestTokens(request.messages, request.tools);
       lastError = error instanceof Error ? error.message : String(error);
       input.heartbeat?.(lastError);
       if (signal?.aborted || !(error instanceof ApplicationFailure) || !WAITED_OUT.has(error.type ?? '')) throw error;
       const refused = error.type === 'ProviderUnreachable';
       const boundMs = serverWaitBound({ boundMs: input.waitBoundMs, answeredBefore, refused });
       const wait = decideServerWait({ tries, waitedMs: Date.now() - startedAt, boundMs });
-      if (wait.kind === 'give_up') throw serverDown(input.provider, tries, wait.waitedMs, error.message);
+      if (wait.kind === 'give_up') throw serverDown(input.provider, request.role, tries, wait.waitedMs, error.message);
       telemetry.modelServerWaits = (telemetry.modelServerWaits ?? 0) + 1;
       await withHeartbeat(abortable(delay(wait.delayMs), signal), beat);
     }
   }
 }
 
-function serverDown(provider: ModelProvider, tries: number, waitedMs: number, last: string): ApplicationFailure {
+function serverDown(
+  provider: ModelProvider,
+  role: string,
+  tries: number,
+  waitedMs: number,
+  last: string,
+): ApplicationFailure {
   const where = provider.baseURL ? ` at ${provider.baseURL}` : '';
   return ApplicationFailure.create({
     type: 'ModelServerDown',
     nonRetryable: true,
     message:
       `the model server of ${provider.spec}${where} could not be reached for ${Math.round(waitedMs / 1000)} s ` +
-      `(${tries} tries; last: ${last}): start it or fix its base URL variable; TASKLOOP_MODEL_WAIT_MS sets how long ` +
-      'to wait for it',
+      `(${tries} tries; last: ${last}): start it or fix its base URL variable; models.${role}.serverWaitMs in the task ` +
+      '(or TASKLOOP_MODEL_WAIT_MS) sets how long to wait for it',
   });
 }

@@ -10,8 +10,13 @@ export interface CoderSpending {
 
 /** `error` as an ApplicationFailure of the same type and retry policy whose details hold `telemetry`; a cancellation as it is. */
 export function withSpending(error: unknown, telemetry: CoderTelemetry, signal?: AbortSignal): unknown {
-  if (signal?.aborted || !(error instanceof Error)) return error;
   const details: CoderSpending[] = [{ coderTelemetry: { ...telemetry } }];
+  return withFailureDetails(error, details, signal);
+}
+
+/** `error` as an ApplicationFailure of the same type and retry policy carrying `details`; a cancellation as it is. */
+export function withFailureDetails(error: unknown, details: unknown[], signal?: AbortSignal): unknown {
+  if (signal?.aborted || !(error instanceof Error)) return error;
   if (error instanceof ApplicationFailure) {
     return ApplicationFailure.create({
       type: error.type ?? undefined,

@@ -8,8 +8,12 @@ import { mergeVerdictReply } from '../../domain/verdict.js';
 import { loadAgent } from './agent-registry.js';
 import { askForVerdict } from './ask-verdict.js';
 import { createModelProvider } from './router.js';
+import type { VerdictCall } from './verdict-call.js';
 
 const MAX_DIFF_CHARS = 60_000;
+// Estimates run at 4 characters a token; the diff may take half of a window the task sets (the rest: the prompt,
+// the evidence and the reply).
+const DIFF_SHARE_OF_WINDOW = 0.5;
 
 export interface VerdictModel {
   modelSpec: string;
@@ -19,14 +23,22 @@ export interface VerdictModel {
   cwd: string;
   /** Turns of this role already used by earlier attempts (scripted models continue after them). */
   startTurn?: number;
+  /** The task's `models.<role>.contextWindow`: the diff sent is cut to fit it. */
+  contextWindow?: number;
+  /** The task's `models.<role>.serverWaitMs`: how long an unreachable server is waited for. */
+  serverWaitMs?: number;
 }
 
-async function readDiff(diffPath: string | undefined): Promise<string> {
+/** The most diff characters sent: 60,000, or less when the task sets a small context window. */
+export function maxDiffChars(contextWindow: number | undefined): number {
+  if (contextWindow === undefined) return MAX_DIFF_CHARS;
+  return Math.min(MAX_DIFF_CHARS, Math.floor(contextWindow * 4 * DIFF_SHARE_OF_WINDOW));
+}
+
+async function readDiff(diffPath: string | undefined, maxChars: number): Promise<string> {
   if (!diffPath) return '(no diff stored)';
   const diff = await readFile(diffPath, 'utf8').catch(() => '(the diff could not be read)');
-  return diff.length > MAX_DIFF_CHARS
-    ? `${diff.slice(0, MAX_DIFF_CHARS)}\n[diff cut at ${MAX_DIFF_CHARS} characters]`
-    : diff;
+  return diff.length > maxChars ? `${diff.slice(0, maxChars)}\n[diff cut at ${maxChars} characters]` : diff;
 }
 
 const listFindings = (findings: Finding[]) =>
@@ -39,6 +51,7 @@ async function verdictOf<T extends { passed: boolean; findings: Finding[] }>(
   result: T,
   question: string,
   secretValues: string[],
+  call?: VerdictCall,
 ): Promise<T & { agent: string; modelUsage: VerdictUsage }> {
   const { agent, prompt } = await loadAgent(role as AgentRole, { pinned: model.agentVersion });
   const provider = await createModelProvider(model.modelSpec, {
@@ -53,6 +66,7 @@ async function verdictOf<T extends { passed: boolean; findings: Finding[] }>(
     role,
     systemPrompt: prompt,
     question: scrubText(question, secretValues),
+    ...call,
   });
   const modelUsage = { modelSpec: model.modelSpec, ...reply.usage };
   return { ...mergeVerdictReply(result, reply, rule), agent: agentLabel(agent), modelUsage };
@@ -64,14 +78,15 @@ export async function reviewWithModel(input: {
   goal: string;
   model: VerdictModel;
   secretValues: string[];
+  call?: VerdictCall;
 }): Promise<ReviewResult> {
   const { review } = input;
   const question = [
     `# Goal\n${input.goal}`,
     `# Policy findings\n${listFindings(review.findings)}`,
-    `# Diff\n${await readDiff(review.diff?.path)}`,
+    `# Diff\n${await readDiff(review.diff?.path, maxDiffChars(input.model.contextWindow))}`,
   ].join('\n\n');
-  return verdictOf('reviewer', input.model, review, question, input.secretValues);
+  return verdictOf('reviewer', input.model, review, question, input.secretValues, input.call);
 }
 
 /** Merges the judge model's verdict (goal, diff, test evidence) into the rule-based judgment. */
@@ -82,6 +97,7 @@ export async function judgeWithModel(input: {
   diffPath?: string;
   model: VerdictModel;
   secretValues: string[];
+  call?: VerdictCall;
 }): Promise<JudgeResult> {
   const tests = input.test
     ? `${JSON.stringify(input.test.counts)}\n${input.test.stdoutExcerpt.slice(-4000)}`
@@ -90,7 +106,7 @@ export async function judgeWithModel(input: {
     `# Goal\n${input.goal}`,
     `# Checks so far\n${input.judge.evidence.join('\n')}\n${listFindings(input.judge.findings)}`,
     `# Tests\n${tests}`,
-    `# Diff\n${await readDiff(input.diffPath)}`,
+    `# Diff\n${await readDiff(input.diffPath, maxDiffChars(input.model.contextWindow))}`,
   ].join('\n\n');
-  return verdictOf('judge', input.model, input.judge, question, input.secretValues);
+  return verdictOf('judge', input.model, input.judge, question, input.secretValues, input.call);
 }

@@ -1,5 +1,7 @@
 // Where a provider finds its server and key: per-role variables first, then the vendor's standard ones.
 import { contextWindowVariables } from '../../domain/model-context.js';
+import type { ModelOptions } from '../../domain/model-options.js';
+import { DEFAULT_MODEL_WAIT_MS } from '../../domain/model-wait.js';
 import { endpointVariables, type RemoteProviderName } from '../../domain/providers.js';
 import type { ModelRole } from './types.js';
 
@@ -72,12 +74,17 @@ export function positiveNumber(value: string | undefined): number | undefined {
   return value !== undefined && value.trim() !== '' && Number.isFinite(parsed) && parsed > 0 ? parsed : undefined;
 }
 
-/** The context window a person set for `role`: the per-role variable, the global one, then the agent version's. */
+/**
+ * The context window a person set for `role`: the task's `models.<role>.contextWindow`, the per-role variable, the
+ * global one, then the agent version's.
+ */
 export function contextWindowSetting(
   role: ModelRole,
   env: Record<string, string | undefined>,
-  versionWindow?: number,
+  settings: { taskWindow?: number; versionWindow?: number } = {},
 ): { tokens: number; name: string } | undefined {
+  const { taskWindow, versionWindow } = settings;
+  if (taskWindow !== undefined) return { tokens: taskWindow, name: `models.${role}.contextWindow` };
   for (const name of contextWindowVariables(rolePrefix[role])) {
     const tokens = positiveNumber(env[name]);
     if (tokens !== undefined) return { tokens: Math.floor(tokens), name };
@@ -86,4 +93,25 @@ export function contextWindowSetting(
 }
 
 /** The names a person can set the window of `role` by, for messages. */
-export const contextWindowSettingNames = (role: ModelRole): string[] => contextWindowVariables(rolePrefix[role]);
+export const contextWindowSettingNames = (role: ModelRole): string[] => [
+  `models.${role}.contextWindow`,
+  ...contextWindowVariables(rolePrefix[role]),
+];
+
+/** The wait bound for an unreachable server: the task's setting, else TASKLOOP_MODEL_WAIT_MS, else the default. */
+export function serverWaitBoundMs(taskSetting: number | undefined, env: Record<string, string | undefined>): number {
+  return taskSetting ?? positiveNumber(env.TASKLOOP_MODEL_WAIT_MS) ?? DEFAULT_MODEL_WAIT_MS;
+}
+
+/** The coder's wait bound and context window from the task's `models.coder` settings, the variables, the registry. */
+export function coderModelSettings(
+  env: Record<string, string | undefined>,
+  task: ModelOptions | undefined,
+  versionWindow: number | undefined,
+) {
+  return {
+    modelWaitMs: serverWaitBoundMs(task?.serverWaitMs, env),
+    contextWindow: contextWindowSetting('coder', env, { taskWindow: task?.contextWindow, versionWindow }),
+    contextWindowNames: contextWindowSettingNames('coder'),
+  };
+}

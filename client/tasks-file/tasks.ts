@@ -1,7 +1,7 @@
 // Finds every task in a parsed tasks file and validates it as a full task spec, defaults merged.
 import path from 'node:path';
 import { describeValue } from '../../domain/task-spec-errors.js';
-import { parseTaskSpec, taskSpecSchema } from '../../domain/task-spec.js';
+import { parseTaskSpec, taskSpecFieldsSchema } from '../../domain/task-spec.js';
 import type { TaskSpec } from '../../domain/task-spec.js';
 import { valueAt } from './errors.js';
 import type { PathError } from './errors.js';
@@ -22,7 +22,7 @@ export interface CheckedTask extends RawTask {
 // Keys the outline owns: stripped before the task spec sees the task (the outline schema reports misuse).
 const outlineOnlyTaskKeys = new Set(['dependsOn', 'project', 'repo']);
 const outlineOnlyDefaultKeys = new Set(['concurrency', 'id', 'goal', 'dependsOn', 'project', 'repo']);
-const taskFieldKeys = Object.keys(taskSpecSchema.shape);
+const taskFieldKeys = Object.keys(taskSpecFieldsSchema.shape);
 
 /** Walks milestones -> features -> tasks, skipping whatever is not a mapping where one is expected. */
 export function collectRawTasks(root: unknown): RawTask[] {

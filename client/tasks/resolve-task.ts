@@ -6,7 +6,7 @@ import {
   type WorkflowExecutionDescription,
   type WorkflowHandle,
 } from '@temporalio/client';
-import { taskSpecSchema } from '../../domain/task-spec.js';
+import { taskSpecFieldsSchema } from '../../domain/task-spec.js';
 import { TaskIdKey } from '../../workflows/search-attributes.js';
 import type { taskWorkflow } from '../../workflows/task.js';
 import { UsageError } from '../cli-errors.js';
@@ -34,7 +34,7 @@ export async function resolveTask(client: Client, command: string, ref: string):
     const found = await describe(client, ref);
     if (found) return found;
   }
-  const workflowIds = taskSpecSchema.shape.id.safeParse(ref).success ? await findByTaskId(client, ref) : [];
+  const workflowIds = taskSpecFieldsSchema.shape.id.safeParse(ref).success ? await findByTaskId(client, ref) : [];
   if (workflowIds.length === 0) {
     throw new UsageError(
       `taskloop ${command}: no task with id ${ref}; pass a task id or a workflow id (task-<project>-<id>) of a task that was started`,

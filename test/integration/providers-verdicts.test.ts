@@ -2,6 +2,7 @@
 import type { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixTurns, makeCalcProject } from '../support/calc-project.js';
+import { startLocalModelServer } from '../unit/activities/models/support/local-model-server.js';
 import { connectTestClient, startTestWorkers, uniqueId, type TestWorkerHost } from './support/temporal.js';
 import { startTestTask, taskOutcome, taskSpec } from './support/tasks.js';
 
@@ -66,5 +67,76 @@ describe('reviewer and judge models in the task workflow', () => {
     expect(outcome.attempts[0]?.judge).toMatchObject({ passed: false, agent: 'judge/judge-1' });
     expect(outcome.attempts[0]?.judge?.findings.map((finding) => finding.rule)).toEqual(['model_verdict_invalid']);
     expect(outcome.attempts[0]?.failure).toMatchObject({ node: 'judge', failureClass: 'model_problem' });
+  });
+
+  it("counts a reviewer's failed calls in the attempt and the budget, waiting for its server as long as the task says", async () => {
+    // A reviewer server that stays loading (503): every call fails, and the wait ends at models.reviewer.serverWaitMs.
+    const loading = { status: 503, body: { error: { message: 'Loading model' } } };
+    const server = await startLocalModelServer(Array.from({ length: 10 }, () => loading));
+    process.env.TASKLOOP_REVIEWER_OPENAI_BASE_URL = `${server.url}/v1`;
+    try {
+      const project = await makeCalcProject({ coder: fixTurns() });
+      const models = {
+        coder: `scripted:${project.scriptFile}`,
+        reviewer: { model: 'openai:gemma', serverWaitMs: 2_000 },
+      };
+      const spec = taskSpec({ repo: project.repo, goal: 'Fix add in calc.py', maxRetries: 0, models });
+      const outcome = await taskOutcome(await startTestTask(client, host.taskQueue, spec));
+
+      expect(outcome.status).toBe('FAILED');
+      const [attempt] = outcome.attempts;
+      expect(attempt?.failure).toMatchObject({ node: 'review', failureClass: 'environment_problem' });
+      expect(attempt?.failure?.reason).toContain('models.reviewer.serverWaitMs');
+      const sent = server.requests.length;
+      expect(sent).toBeGreaterThanOrEqual(2);
+      expect(attempt?.verdictsSpent).toEqual([
+        expect.objectContaining({
+          role: 'reviewer',
+          modelSpec: 'openai:gemma',
+          modelRequests: sent,
+          failedModelRequests: sent,
+          modelServerWaits: sent - 1,
+        }),
+      ]);
+      expect(attempt?.verdictsSpent?.[0]?.inputTokens).toBeGreaterThan(0);
+      const coderCalls = attempt?.coder?.telemetry.modelRequests ?? 0;
+      expect(outcome.budget?.spent.modelCalls).toBe(coderCalls + sent);
+    } finally {
+      delete process.env.TASKLOOP_REVIEWER_OPENAI_BASE_URL;
+      await server.close();
+    }
+  });
+
+  it("sums a reviewer's failed calls over Temporal's retries of its activity (the counts ride on its heartbeats)", async () => {
+    // Every reply comes after the 1 s timeout: each of the activity's three tries sends one request that times out.
+    const late = { body: { choices: [] }, delayMs: 4_000 };
+    const server = await startLocalModelServer(Array.from({ length: 6 }, () => late));
+    Object.assign(process.env, {
+      TASKLOOP_REVIEWER_OPENAI_BASE_URL: `${server.url}/v1`,
+      TASKLOOP_MODEL_TIMEOUT_MS: '1000',
+    });
+    try {
+      const project = await makeCalcProject({ coder: fixTurns() });
+      const models = { coder: `scripted:${project.scriptFile}`, reviewer: 'openai:gemma' };
+      const spec = taskSpec({
+        repo: project.repo,
+        goal: 'Fix add in calc.py',
+        maxRetries: 0,
+        envRetryLimit: 0,
+        models,
+      });
+      const outcome = await taskOutcome(await startTestTask(client, host.taskQueue, spec));
+
+      expect(outcome.status).toBe('FAILED');
+      expect(outcome.attempts[0]?.failure?.node).toBe('review');
+      expect(server.requests).toHaveLength(3);
+      expect(outcome.attempts[0]?.verdictsSpent).toEqual([
+        expect.objectContaining({ role: 'reviewer', modelRequests: 3, failedModelRequests: 3 }),
+      ]);
+    } finally {
+      delete process.env.TASKLOOP_REVIEWER_OPENAI_BASE_URL;
+      delete process.env.TASKLOOP_MODEL_TIMEOUT_MS;
+      await server.close();
+    }
   });
 });

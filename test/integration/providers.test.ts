@@ -98,6 +98,20 @@ describe('tasks with the openai provider against a local server', () => {
     expect(local.requests).toHaveLength(1);
   });
 
+  it("fits the coder's prompt to the task's models.coder.contextWindow and names that setting when it cannot", async () => {
+    const local = await serveCoder();
+    const project = await makeCalcProject({});
+    const models = { coder: { model: 'openai:local-model', contextWindow: 512 } };
+    const spec = taskSpec({ repo: project.repo, goal: 'Fix add in calc.py', maxRetries: 0, models });
+    const outcome = await taskOutcome(await startTestTask(client, host.taskQueue, spec));
+
+    // The server reports no window (its /props is a 404): the task's 512 tokens cannot hold the first prompt.
+    expect(outcome.status).toBe('FAILED');
+    expect(outcome.attempts[0]?.failure?.cause?.kind).toBe('ContextOverflow');
+    expect(outcome.attempts[0]?.failure?.reason).toContain('window of 512 tokens (from models.coder.contextWindow)');
+    expect(local.requests).toHaveLength(0);
+  });
+
   it('stops a task with a 3-call budget at 3 calls: FAILED, budget_exhausted, spend in the state query', async () => {
     // Alternating reads: the same call again and again would end the attempt as stuck before the budget does.
     const reads = Array.from({ length: 6 }, (_, i) =>

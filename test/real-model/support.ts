@@ -8,8 +8,14 @@ import type { TaskOutcome } from '../../domain/task-state.js';
 import { stateDir } from '../../platform/paths.js';
 import { git } from '../integration/support/tasks.js';
 
-/** At ~30 tokens/s (fewer on a busy machine) every call is bounded: a registry whose coder stops at `maxTokens`. */
-export async function writeBoundedRegistry(maxTokens: number): Promise<string> {
+/**
+ * At ~30 tokens/s (fewer on a busy machine) every call is bounded: a registry whose coder stops at `maxTokens`.
+ * `coderCapabilities` narrows the coder's tools, and with them the prompt the server must read (~1.9k of ~2.7k tokens).
+ */
+export async function writeBoundedRegistry(
+  maxTokens: number,
+  coderCapabilities = ['READ_REPOSITORY', 'INVESTIGATE_WORKTREE', 'WRITE_WORKTREE', 'RUN_TESTS'],
+): Promise<string> {
   const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'real-model-registry-')), 'registry.json');
   const version = (capabilities?: string[]) => ({
     prompt: 'builtin',
@@ -19,9 +25,7 @@ export async function writeBoundedRegistry(maxTokens: number): Promise<string> {
   const registry = {
     coder: {
       champion: 'coder-bounded',
-      versions: {
-        'coder-bounded': version(['READ_REPOSITORY', 'INVESTIGATE_WORKTREE', 'WRITE_WORKTREE', 'RUN_TESTS']),
-      },
+      versions: { 'coder-bounded': version(coderCapabilities) },
     },
     reviewer: { champion: 'reviewer-bounded', versions: { 'reviewer-bounded': version() } },
     judge: { champion: 'judge-bounded', versions: { 'judge-bounded': version() } },

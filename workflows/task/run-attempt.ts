@@ -13,6 +13,7 @@ import { coderSpendingOf } from './coder-spending.js';
 import { chooseAttemptAdaptations } from './learning.js';
 import { claimWorktree, hostActivities, type HostActivities } from './proxies.js';
 import { testNodeOf } from './test-node.js';
+import { keepVerdictSpending } from './verdict-spending.js';
 import {
   checkpoint,
   failed,
@@ -129,6 +130,7 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
         modelSpec: spec.models.coder,
         allowance: run.coderAllowance(spec.models.coder),
         agentVersion: spec.agents?.coder,
+        modelOptions: spec.modelOptions?.coder,
         maxSteps: spec.maxCoderSteps,
         startTurn: run.state.turnsConsumed,
         previousAttempts,
@@ -229,7 +231,7 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
         allowTestEdits: spec.allowTestEdits,
         secretEnvNames: spec.secretEnvNames,
       })
-      .then(takeReview);
+      .then(takeReview, keepVerdictSpending(record, 'reviewer', run));
   });
   if (!reviewed.ok) {
     run.emit('REVIEW_FAILED', { findings: record.review?.findings ?? [] });
@@ -261,7 +263,8 @@ async function runNodes(context: AttemptContext, claim: Claim, host: HostActivit
       model: judgeModel,
       secretEnvNames,
     };
-    return host.judgeWithModel(`judge model, attempt ${ref.attempt}`, input).then(takeJudgment);
+    const keep = keepVerdictSpending(record, 'judge', run);
+    return host.judgeWithModel(`judge model, attempt ${ref.attempt}`, input).then(takeJudgment, keep);
   });
   if (!judged.ok) return { kind: 'failed', ...judged };
 

@@ -164,7 +164,7 @@ export class TaskRun {
       (sum, record) => sum + ((role === 'reviewer' ? record.review : record.judge)?.modelUsage?.modelRequests ?? 0),
       0,
     );
-    return { modelSpec, agentVersion: this.spec.agents?.[role], startTurn };
+    return { modelSpec, agentVersion: this.spec.agents?.[role], startTurn, ...this.spec.modelOptions?.[role] };
   }
 
   /** What the next coder run may spend with `modelSpec`. */

@@ -125,7 +125,7 @@ describe('parseTaskSpec', () => {
   it('explains the model spec format', () => {
     const failure = expectFailure({ ...minimal, models: { coder: 'gpt-4o' } });
     expect(failure.error).toContain(
-      'models.coder: expected a model spec matching "openai:<model>", "anthropic:<model>", "local:<model>" or "scripted:<file>", got "gpt-4o"',
+      'models.coder: expected a model spec matching "openai:<model>", "anthropic:<model>", "local:<model>" or "scripted:<file>", or {"model": <spec>, "contextWindow": <tokens>, "serverWaitMs": <ms>}, got "gpt-4o"',
     );
     expect(expectFailure({ ...minimal, models: {} }).error).toMatch(/^models\.coder: .*got nothing/);
     expect(expectFailure({ ...minimal, models: { coder: 'openai:' } }).issues[0]?.field).toBe('models.coder');

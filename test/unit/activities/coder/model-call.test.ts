@@ -51,6 +51,19 @@ describe('callModel', () => {
     expect(errors.at(-1)).toMatch(/refused the credentials \(401\)/);
   });
 
+  it("counts a failed request's tool schemas in its estimated input tokens (the server read them too)", async () => {
+    server = await startLocalModelServer([401, 401].map((status) => ({ status, body: { error: { message: 'no' } } })));
+    const provider = await providerAt(server.url);
+    const tool = { name: 'read_file', description: 'Reads a file. '.repeat(50), parameters: { type: 'object' } };
+    const [bare, withTools] = [emptyTelemetry(), emptyTelemetry()];
+    await callModel({ provider, request, telemetry: bare, waitBoundMs: 1_000 }).catch(() => undefined);
+    const toolRequest = { ...request, tools: [tool] };
+    await callModel({ provider, request: toolRequest, telemetry: withTools, waitBoundMs: 1_000 }).catch(
+      () => undefined,
+    );
+    expect(withTools.inputTokens - bare.inputTokens).toBeGreaterThanOrEqual(JSON.stringify([tool]).length / 4);
+  });
+
   it('waits out a server that restarts (unreachable, then 503 while loading), counted apart', async () => {
     const url = await deadUrl();
     const provider = await providerAt(url);

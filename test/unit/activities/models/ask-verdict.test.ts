@@ -1,15 +1,30 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { askForVerdict } from '../../../../activities/models/ask-verdict.js';
 import { createModelProvider } from '../../../../activities/models/router.js';
+import { emptyTelemetry } from '../../../../domain/telemetry.js';
+import { chatReply, startLocalModelServer, type LocalModelServer } from './support/local-model-server.js';
 
 async function reviewer(turns: { content: string }[]) {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'taskloop-'));
   await writeFile(path.join(dir, 'script.json'), JSON.stringify({ reviewer: turns }));
   return createModelProvider('scripted:script.json', { role: 'reviewer', cwd: dir });
 }
+
+let server: LocalModelServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const reviewerAt = (url: string) =>
+  createModelProvider('openai:gemma', {
+    role: 'reviewer',
+    cwd: '/',
+    env: { OPENAI_BASE_URL: `${url}/v1`, TASKLOOP_MODEL_TIMEOUT_MS: '20000' },
+  });
 
 describe('askForVerdict', () => {
   it('returns a valid verdict at the first ask', async () => {
@@ -43,5 +58,61 @@ describe('askForVerdict', () => {
       problem: expect.stringMatching(/^model problem: the reviewer gave no valid verdict after 2 asks/),
       usage: { modelRequests: 2 },
     });
+  });
+
+  it('counts a failed request, waits out a server loading its model, then takes the verdict', async () => {
+    server = await startLocalModelServer([
+      { status: 503, body: { error: { message: 'Loading model' } } },
+      { body: chatReply('{"verdict":"pass"}', [], { prompt_tokens: 30, completion_tokens: 5 }) },
+    ]);
+    const counters = emptyTelemetry();
+    const reply = await askForVerdict({
+      provider: await reviewerAt(server.url),
+      role: 'reviewer',
+      question: 'diff',
+      counters,
+      waitBoundMs: 10_000,
+    });
+    expect(reply).toMatchObject({
+      ok: true,
+      usage: { modelRequests: 2, failedModelRequests: 1, modelServerWaits: 1, outputTokens: 5 },
+    });
+    // The failed request's prompt is counted too (estimated): more than the answered one's 30.
+    expect(reply.usage.inputTokens).toBeGreaterThan(30);
+    expect(counters.modelRequests).toBe(2);
+  });
+
+  it('fails as ModelServerDown after the wait it is given, its requests counted in the counters', async () => {
+    server = await startLocalModelServer([503, 503, 503, 503].map((status) => ({ status, body: {} })));
+    const counters = emptyTelemetry();
+    const asked = askForVerdict({
+      provider: await reviewerAt(server.url),
+      role: 'judge',
+      question: 'diff',
+      counters,
+      waitBoundMs: 1_500,
+    });
+    const failure = await asked.catch((error: unknown) => error);
+    expect(failure).toMatchObject({ type: 'ModelServerDown', nonRetryable: true });
+    expect((failure as Error).message).toContain('models.judge.serverWaitMs');
+    expect(counters.modelRequests).toBeGreaterThanOrEqual(2);
+    expect(counters.failedModelRequests).toBe(counters.modelRequests);
+  });
+
+  it('aborts the request the server is answering when the activity is cancelled', async () => {
+    server = await startLocalModelServer([{ body: chatReply('{"verdict":"pass"}'), delayMs: 15_000 }]);
+    const controller = new AbortController();
+    const asked = askForVerdict({
+      provider: await reviewerAt(server.url),
+      role: 'reviewer',
+      question: 'diff',
+      signal: controller.signal,
+    });
+    setTimeout(() => controller.abort(new Error('cancelled')), 300);
+    const started = Date.now();
+    await expect(asked).rejects.toThrow('cancelled');
+    expect(Date.now() - started).toBeLessThan(5_000);
+    // The server saw its client go: the HTTP request itself was aborted, not only awaited no longer.
+    await expect.poll(() => server?.requests[0]?.abortedAt, { timeout: 3_000 }).toBeDefined();
   });
 });

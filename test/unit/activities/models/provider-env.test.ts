@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { resolveEndpoint } from '../../../../activities/models/provider-env.js';
+import {
+  contextWindowSetting,
+  contextWindowSettingNames,
+  resolveEndpoint,
+} from '../../../../activities/models/provider-env.js';
 import { parseRetryAfter } from '../../../../activities/models/provider-errors.js';
 
 describe('resolveEndpoint', () => {
@@ -56,5 +60,30 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter(headers({}), 0)).toBeUndefined();
     expect(parseRetryAfter(headers({ 'retry-after': 'soon' }), 0)).toBeUndefined();
     expect(parseRetryAfter(headers({ 'retry-after': '86400' }), 0)).toBe(15 * 60_000);
+  });
+});
+
+describe('contextWindowSetting', () => {
+  const env = { TASKLOOP_CODER_CONTEXT_WINDOW: '16000', TASKLOOP_CONTEXT_WINDOW: '32000' };
+
+  it("takes the task's window first, then the variables, then the agent version's", () => {
+    expect(contextWindowSetting('coder', env, { taskWindow: 8192, versionWindow: 4096 })).toEqual({
+      tokens: 8192,
+      name: 'models.coder.contextWindow',
+    });
+    expect(contextWindowSetting('coder', env, { versionWindow: 4096 })).toEqual({
+      tokens: 16000,
+      name: 'TASKLOOP_CODER_CONTEXT_WINDOW',
+    });
+    expect(contextWindowSetting('judge', {}, { versionWindow: 4096 })).toMatchObject({ tokens: 4096 });
+    expect(contextWindowSetting('judge', {})).toBeUndefined();
+  });
+
+  it('names the task field first among the settings a message points to', () => {
+    expect(contextWindowSettingNames('coder')).toEqual([
+      'models.coder.contextWindow',
+      'TASKLOOP_CODER_CONTEXT_WINDOW',
+      'TASKLOOP_CONTEXT_WINDOW',
+    ]);
   });
 });
