@@ -1,5 +1,6 @@
 // Headless Chromium from its command line: a page's screenshot and its rendered DOM, with no driver library.
 import { execa } from 'execa';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -33,9 +34,12 @@ export interface PageShot {
 
 export const defaultShot: PageShot = { width: 1440, height: 900, settleMs: 15_000 };
 
-/** Runs one headless Chromium on a profile of its own (a shared one is locked by whichever browser runs first). */
-async function runChromium(browser: string, args: string[], shot: PageShot): Promise<string> {
-  const profile = await mkdtemp(path.join(os.tmpdir(), 'taskloop-chromium-'));
+/**
+ * Runs one headless Chromium, on `profile` when given (settings written there before, see seed-storage.ts), else
+ * on a fresh profile of its own that is removed after. One browser at a time per profile: Chromium locks it.
+ */
+async function runChromium(browser: string, args: string[], shot: PageShot, given?: string): Promise<string> {
+  const profile = given ?? (await mkdtemp(path.join(os.tmpdir(), 'taskloop-chromium-')));
   try {
     const result = await execa(
       browser,
@@ -55,22 +59,34 @@ async function runChromium(browser: string, args: string[], shot: PageShot): Pro
       ],
       { timeout: shot.settleMs + 90_000, reject: false, stdin: 'ignore' },
     );
+    // Chromium takes the timeout's SIGTERM as a normal shutdown and exits 0, so a timeout is checked on its own.
+    if (result.timedOut)
+      throw new Error(
+        `${browser} ${args.join(' ')} did not settle in ${shot.settleMs + 90_000} ms (a page that keeps a request open, such as a running workflow's, never lets virtual time run out)`,
+      );
     if (result.exitCode !== 0)
       throw new Error(`${browser} ${args.join(' ')} exited ${result.exitCode ?? result.signal}: ${result.stderr}`);
     return result.stdout;
   } finally {
-    await rm(profile, { recursive: true, force: true });
+    if (!given) await rm(profile, { recursive: true, force: true });
   }
 }
 
 /** Saves a PNG of the page at `url` as it looks once its data has loaded. */
-export async function screenshotPage(browser: string, url: string, pngFile: string, shot = defaultShot) {
-  await runChromium(browser, [`--screenshot=${pngFile}`, url], shot);
+export async function screenshotPage(
+  browser: string,
+  url: string,
+  pngFile: string,
+  shot = defaultShot,
+  profile?: string,
+) {
+  await runChromium(browser, [`--screenshot=${pngFile}`, url], shot, profile);
+  if (!existsSync(pngFile)) throw new Error(`${browser} wrote no screenshot of ${url} to ${pngFile}`);
 }
 
 /** The page's DOM after its scripts ran (what the screenshot shows, as HTML). */
-export function dumpPageDom(browser: string, url: string, shot = defaultShot): Promise<string> {
-  return runChromium(browser, ['--dump-dom', url], shot);
+export function dumpPageDom(browser: string, url: string, shot = defaultShot, profile?: string): Promise<string> {
+  return runChromium(browser, ['--dump-dom', url], shot, profile);
 }
 
 /** The visible words of a dumped DOM: tags, scripts and styles removed, entities and whitespace collapsed. */

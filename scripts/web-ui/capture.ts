@@ -1,22 +1,24 @@
 // The Web UI pages an operator uses, captured from a real browser: a Temporal dev server with its Web UI, a
-// `taskloop worker`, the demo's fix-add task (scripted coder) run to completion, then Chromium on the filtered
-// workflow list and on the task's page. The script that writes docs/images and the integration test share it.
-import { Client, Connection } from '@temporalio/client';
-import { execa, type ResultPromise } from 'execa';
+// `taskloop worker`, the demo's fix-add (scripted coder) run to completion and fix-mean paused, then Chromium on the
+// filtered workflow list (with taskloop's columns: the paused task is RUNNING to Temporal, PAUSED to taskloop) and
+// fix-add's history and timeline.
+// The script that writes docs/images and the integration test share it.
+import type { ResultPromise } from 'execa';
 import { mkdir, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { webUiListUrl } from '../../client/commands/ui.js';
-import { exampleDir, prepareDemoRepo } from '../../client/demo/prepare-repo.js';
+import { uiColumns, webUiListUrl } from '../../client/commands/ui.js';
+import { prepareDemoRepo } from '../../client/demo/prepare-repo.js';
 import { buildListQuery } from '../../client/projects/list-query.js';
-import { taskWorkflowId } from '../../domain/task-spec.js';
-import { projectRoot } from '../../platform/paths.js';
 import { startDevServerOnFreePort } from '../../platform/server/dev-server.js';
 import { findFreePort } from '../../platform/server/ports.js';
 import { ensureTemporalCli } from '../../platform/server/temporal-cli.js';
+import { seedLocalStorage, workflowColumns } from './seed-storage.js';
+import { pauseTask, runDemoTask, startWorker, waitForTaskStatus } from './demo-tasks.js';
 import { defaultShot, domText, dumpPageDom, findChromium, screenshotPage, type PageShot } from './browser.js';
 
-const taskloopBin = path.join(projectRoot, 'bin', 'taskloop.js');
+/** The list's columns: the Web UI's own first ones, then taskloop's state, which Temporal's Status does not say. */
+export const listColumns = ['Status', 'Workflow ID', ...uiColumns, 'Type', 'Start', 'End'];
 
 export interface CapturedPage {
   name: string;
@@ -31,8 +33,10 @@ export interface CapturedPage {
 
 export interface WebUiCapture {
   project: string;
-  taskId: string;
+  /** fix-add, run to completion. */
   workflowId: string;
+  /** fix-mean, paused before its first node. */
+  pausedWorkflowId: string;
   pages: CapturedPage[];
 }
 
@@ -47,51 +51,6 @@ export interface CaptureOptions {
   log?: (line: string) => void;
 }
 
-/**
- * Starts `taskloop worker` as its own process, resolved once it serves its queue. Wrapped in an object because the
- * child is a thenable that an async function's return would otherwise await to its end.
- */
-async function startWorker(env: NodeJS.ProcessEnv): Promise<{ child: ResultPromise }> {
-  const child = execa('node', [taskloopBin, 'worker', '--grace', '1s'], { env, all: true, reject: false });
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    child.all?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('serving task queues')) resolve();
-    });
-    void child.then(() => reject(new Error(`taskloop worker exited before serving:\n${output}`)));
-  });
-  return { child };
-}
-
-/** The demo's fix-add task as `taskloop run --wait` runs it: a wrong edit, a test run, the fix, review, commit. */
-async function runFixAdd(repo: string, project: string, env: NodeJS.ProcessEnv): Promise<void> {
-  const result = await execa(
-    'node',
-    [
-      taskloopBin,
-      'run',
-      '--repo',
-      repo,
-      '--project',
-      project,
-      '--id',
-      'fix-add',
-      '--goal',
-      'Fix calc.add: it subtracts instead of adding (tests/test_calc.py::test_add fails).',
-      '--model',
-      `scripted:${path.join(exampleDir, 'scripts', 'fix-add.json')}`,
-      '--test-command',
-      "python3 -m pytest -q tests/test_calc.py -k 'add or mul'",
-      '--acceptance',
-      'tests/test_calc.py::test_add',
-      '--wait',
-    ],
-    { env, all: true, reject: false, timeout: 240_000 },
-  );
-  if (result.exitCode !== 0) throw new Error(`taskloop run fix-add exited ${result.exitCode}:\n${result.all}`);
-}
-
 export async function captureWebUi(options: CaptureOptions): Promise<WebUiCapture> {
   const log = options.log ?? (() => undefined);
   const shot = options.shot ?? defaultShot;
@@ -100,9 +59,13 @@ export async function captureWebUi(options: CaptureOptions): Promise<WebUiCaptur
   const work = await mkdtemp(path.join(os.tmpdir(), 'taskloop-webui-'));
   await mkdir(options.outDir, { recursive: true });
 
+  // The list's columns an operator adds once (`taskloop ui` names them), written before the Web UI takes the port.
+  const uiPort = await findFreePort();
+  const profile = path.join(work, 'chromium-profile');
+  await seedLocalStorage(browser, profile, uiPort, workflowColumns('default', listColumns));
   const server = await startDevServerOnFreePort({
     cliPath: options.cliPath ?? (await ensureTemporalCli({ log })),
-    uiPort: await findFreePort(),
+    uiPort,
     readyTimeoutMs: 90_000,
     logFile: path.join(work, 'server.log'),
   });
@@ -117,19 +80,20 @@ export async function captureWebUi(options: CaptureOptions): Promise<WebUiCaptur
   };
   let worker: ResultPromise | undefined;
   try {
-    worker = (await startWorker(env)).child;
     const repo = await prepareDemoRepo(work);
-    log(`running fix-add of project ${project} on ${repo}`);
-    await runFixAdd(repo, project, env);
-    const workflowId = taskWorkflowId({ project, id: 'fix-add' });
-    const connection = await Connection.connect({ address: server.address });
-    const { runId } = await new Client({ connection }).workflow
-      .getHandle(workflowId)
-      .describe()
-      .finally(() => connection.close());
+    // Paused before any worker serves the queue, so it stops before its first node whatever the machine's speed.
+    const pausedId = await runDemoTask('fix-mean', { repo, project, env, wait: false });
+    await pauseTask(pausedId, env);
+    worker = (await startWorker(env)).child;
+    log(`running fix-add of project ${project} on ${repo}; ${pausedId} is paused`);
+    const workflowId = await runDemoTask('fix-add', { repo, project, env, wait: true });
+    const runId = await waitForTaskStatus(server.address, workflowId, 'COMPLETED');
+    await waitForTaskStatus(server.address, pausedId, 'PAUSED');
     const query = buildListQuery({ project });
     if (!query.success) throw new Error(query.error);
 
+    // Pages of closed workflows only: the Web UI long-polls a running one's history, and Chromium's virtual time
+    // (which waits for requests in flight) would never run out on the paused task's page.
     const taskPage = `${ui}/namespaces/default/workflows/${workflowId}/${runId}`;
     // Each page's window is tall enough for what an operator looks at: the list's rows, every history event.
     const targets = [
@@ -141,12 +105,12 @@ export async function captureWebUi(options: CaptureOptions): Promise<WebUiCaptur
     for (const target of targets) {
       const png = path.join(options.outDir, `${target.name}.png`);
       const pageShot = { ...shot, height: target.height };
-      await screenshotPage(browser, target.url, png, pageShot);
-      const text = domText(await dumpPageDom(browser, target.url, pageShot));
+      await screenshotPage(browser, target.url, png, pageShot, profile);
+      const text = domText(await dumpPageDom(browser, target.url, pageShot, profile));
       log(`${png}: ${target.url}`);
       pages.push({ name: target.name, url: target.url, png, width: pageShot.width, height: pageShot.height, text });
     }
-    return { project, taskId: 'fix-add', workflowId, pages };
+    return { project, workflowId, pausedWorkflowId: pausedId, pages };
   } finally {
     worker?.kill('SIGTERM');
     await worker?.catch(() => undefined);

@@ -16,7 +16,7 @@ function pngSize(png: Buffer): { width: number; height: number } {
 }
 
 describe('Web UI screenshots', () => {
-  it('shows the task in the filtered list and its activity summaries on its page, in real PNGs', async () => {
+  it('shows the tasks with their taskloop status in the filtered list and the activity summaries on a task page, in real PNGs', async () => {
     const outDir = await mkdtemp(path.join(os.tmpdir(), 'taskloop-webui-shots-'));
     const capture = await captureWebUi({
       outDir,
@@ -39,9 +39,13 @@ describe('Web UI screenshots', () => {
       expect(png.length, `${shot.name} bytes`).toBeLessThan(5_000_000);
       expect(shot.text, shot.name).toContain(capture.workflowId);
     }
-    // The list is filtered by taskloop's search attributes and shows the task finished.
-    expect(page('web-ui-task-list').text).toMatch(/Project = "webui-test"/);
-    expect(page('web-ui-task-list').text).toContain(`Completed ${capture.workflowId}`);
+    // The list is filtered by taskloop's search attributes and has its columns: the paused task is Running to
+    // Temporal and PAUSED to taskloop, at its phase and attempt.
+    const list = page('web-ui-task-list').text;
+    expect(list).toMatch(/Project = "webui-test"/);
+    expect(list).toContain('Status Workflow ID TaskStatus Phase Attempt FailureClass Type');
+    expect(list).toContain(`${capture.pausedWorkflowId} Running ${capture.pausedWorkflowId} PAUSED claim 1`);
+    expect(list).toContain(`${capture.workflowId} Completed ${capture.workflowId} COMPLETED done 1`);
     // The task's page names its activities by their summaries, not only by their types.
     expect(page('web-ui-task-history').text).toContain('worktree, attempt 1');
     expect(page('web-ui-task-history').text).toContain('coder, then pytest, attempt 1');
