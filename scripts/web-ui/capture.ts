@@ -4,7 +4,7 @@
 // fix-add's history and timeline.
 // The script that writes docs/images and the integration test share it.
 import type { ResultPromise } from 'execa';
-import { mkdir, mkdtemp } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { uiColumns, webUiListUrl } from '../../client/commands/ui.js';
@@ -70,7 +70,7 @@ export async function captureWebUi(options: CaptureOptions): Promise<WebUiCaptur
     logFile: path.join(work, 'server.log'),
   });
   const ui = server.uiUrl ?? '';
-  log(`Temporal dev server at ${server.address}, Web UI at ${ui} (log: ${work}/server.log)`);
+  log(`Temporal dev server at ${server.address}, Web UI at ${ui} (log, kept after a failure: ${work}/server.log)`);
   const env = {
     ...process.env,
     TEMPORAL_ADDRESS: server.address,
@@ -79,6 +79,7 @@ export async function captureWebUi(options: CaptureOptions): Promise<WebUiCaptur
     TASKLOOP_TASK_QUEUE: `webui-${path.basename(work)}`,
   };
   let worker: ResultPromise | undefined;
+  let captured = false;
   try {
     const repo = await prepareDemoRepo(work);
     // Paused before any worker serves the queue, so it stops before its first node whatever the machine's speed.
@@ -110,10 +111,13 @@ export async function captureWebUi(options: CaptureOptions): Promise<WebUiCaptur
       log(`${png}: ${target.url}`);
       pages.push({ name: target.name, url: target.url, png, width: pageShot.width, height: pageShot.height, text });
     }
+    captured = true;
     return { project, workflowId, pausedWorkflowId: pausedId, pages };
   } finally {
     worker?.kill('SIGTERM');
     await worker?.catch(() => undefined);
     await server.stop();
+    // Kept after a failure: the server's log and the task's repository say what went wrong.
+    if (captured) await rm(work, { recursive: true, force: true });
   }
 }
