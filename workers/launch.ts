@@ -1,5 +1,6 @@
 // Launches one worker host in this process and hands back a way to stop it: used by `taskloop worker`, which
 // runs until a stop signal, and by the demo, which stops it when its batch is done.
+import { stopOwnedLocalServer } from '../platform/local-model/owned-server.js';
 import { NativeConnection, Runtime } from '@temporalio/worker';
 import path from 'node:path';
 import { refuseUnreachable, resolveTemporalTarget, unreachable } from '../platform/connection.js';
@@ -118,6 +119,9 @@ export async function launchWorker(options: LaunchOptions = {}): Promise<Launche
     if (metrics) log(`  metrics: http://${metrics}/metrics (Prometheus)`);
     if (tracing) log(`  traces: OTLP/HTTP to ${otlpTracesUrl(env) ?? 'the configured span processor'}`);
     const running = runWorkerSet(workers).finally(async () => {
+      // A llama-server this worker started for local: models is its child: stopped with it, or the worker process
+      // would stay alive for it (and the server outlive the worker).
+      await stopOwnedLocalServer();
       await connection.close();
       await tracing?.shutdown();
     });
