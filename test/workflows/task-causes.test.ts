@@ -9,6 +9,7 @@ import {
   activityFails,
   asDefault,
   coderFinished,
+  judgeByRules,
   reviewPassed,
   testsFailedWith,
   testsPassed,
@@ -51,7 +52,7 @@ function inject(row: CauseRow): Injection {
     return {
       node: 'judge',
       script: {
-        judge: [(input) => ({ ...input.judge, passed: false, findings: [finding] }), (input) => input.judge],
+        judge: [(input) => ({ ...judgeByRules(input), passed: false, findings: [finding] }), judgeByRules],
       },
     };
   if (coderCauses.has(row.kind))
@@ -150,7 +151,7 @@ describe('a verdict in words picks the class, and the class its retry kind', () 
     async (failureClass, phrase) => {
       const finding = { rule: 'model_judge', message: `the attempt shows ${phrase} here` };
       const script: StubScript = {
-        judge: [(input) => ({ ...input.judge, passed: false, findings: [finding] }), (input) => input.judge],
+        judge: [(input) => ({ ...judgeByRules(input), passed: false, findings: [finding] }), judgeByRules],
       };
       await server.withStubs(script, async (run) => {
         const spec = stubSpec(run, { models: { coder: 'scripted:coder.json', judge: 'scripted:judge.json' } });
