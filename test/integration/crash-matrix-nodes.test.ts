@@ -12,7 +12,6 @@ const slowCoder = () => {
   const [edit, finish] = fixTurns();
   return [edit, turn('run_tests', {}), finish].filter((step) => step !== undefined);
 };
-const passVerdict = { content: JSON.stringify({ verdict: 'pass' }) };
 const slowFiles = { ...calcFiles, 'tests/test_slow.py': 'import time\n\n\ndef test_slow():\n    time.sleep(4)\n' };
 
 describe('a worker crash at each node of an attempt', () => {
@@ -29,13 +28,10 @@ describe('a worker crash at each node of an attempt', () => {
   ] as const)(
     'at %s (%s kill): completes with one commit, no worktree, no process left, no duplicate event',
     async (phase, mode) => {
-      // Without a reviewer model the review (and, with no judge model either, the commit) runs inside the test
-      // activity: the review and commit rows give it a model, so each of those nodes is an activity of its own.
-      const reviewer = phase === 'review' || phase === 'commit' ? [passVerdict, passVerdict] : undefined;
+      // Each node is an activity of its own, the review and the judge rules alone (no model).
       const run = await CrashRun.start(t.client, {
         files: slowFiles,
         coder: phase === 'code' ? slowCoder() : fixTurns(),
-        reviewer,
         // All take milliseconds with git run directly: a slower git keeps the crash inside their activity.
         slowGit: { claim: ['checkout'], review: ['diff'], commit: ['commit'] }[phase as string],
       });
@@ -49,20 +45,7 @@ describe('a worker crash at each node of an attempt', () => {
     },
   );
 
-  // Rules alone for the review and the judge: the test activity saves its verdict, then commits (2 s slower here), so
-  // the kill lands inside the commit; the retry skips the tests and makes or finds the one commit.
-  it("inside the test activity's commit (group kill): one commit, no worktree, no process left", async () => {
-    const run = await CrashRun.start(t.client, { files: slowFiles, coder: fixTurns(), slowGit: ['commit'] });
-    await eventually(
-      'the saved verdict',
-      async () => ((await run.workDirHolds('verdict.json')) ? true : undefined),
-      90_000,
-    );
-    await run.crash('group');
-    recordRecovery("inside the test activity's commit (group kill)", await run.finish('COMPLETED'));
-  });
-
-  // Rules alone for the review and the judge: the test activity commits, and its retry finds the saved verdict.
+  // The commit activity commits, then removes the worktree: its retry finds the commit by its trailer and removes.
   it('after the commit, before the worktree is removed (group kill): one commit, the worktree removed', async () => {
     const run = await CrashRun.start(t.client, { files: slowFiles, coder: fixTurns() });
     await eventually(
