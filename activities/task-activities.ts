@@ -103,11 +103,8 @@ export function createTaskActivities(deps: ActivityDeps) {
       const { info } = Context.current();
       const dir = artifactDir(input);
       const details = info.heartbeatDetails as CoderHeartbeat | undefined;
-      // The worktree's listing (for the first message) runs beside the reads below. An untouched worktree (the first
-      // try of the attempt's first coder run) is listed from its index; any other by a git process.
-      const repoFiles = listRepoFiles(input.worktreePath, {
-        untouched: input.untouchedWorktree === true && info.attempt === 1,
-      });
+      // The worktree's listing (for the first message, by `git ls-files`) runs beside the reads below.
+      const repoFiles = listRepoFiles(input.worktreePath);
       // No process outlives the activity: the listing is awaited before it ends, whether runCoder used it or not (a
       // resumed run has its first messages already) and whatever failed.
       const listed = repoFiles.then(

@@ -45,8 +45,6 @@ export interface Claim {
 
 export interface CoderInput extends AttemptRef {
   worktreePath: string;
-  /** The attempt's first coder run: nothing has touched the worktree since its claim made it. */
-  untouchedWorktree?: boolean;
   goal: string;
   modelSpec: string;
   maxSteps: number;

@@ -33,12 +33,16 @@ describe('a worker crash at each node of an attempt', () => {
         files: slowFiles,
         coder: phase === 'code' ? slowCoder() : fixTurns(),
         // All take milliseconds with git run directly: a slower git keeps the crash inside their activity.
-        slowGit: { claim: ['checkout'], review: ['diff'], commit: ['commit'] }[phase as string],
+        slowGit: { claim: ['worktree'], review: ['diff'], commit: ['commit'] }[phase as string],
       });
       // The claim is a local activity inside a workflow task, where no query sees its phase: its slowed git shows it
-      // (the checkout that fills the new worktree, activities/git/add-worktree.ts).
+      // (`git worktree add`, activities/git/create-worktree.ts).
       if (phase === 'claim')
-        await eventually('the claim running', async () => (await run.workerRuns(' checkout ')) || undefined, 90_000);
+        await eventually(
+          'the claim running',
+          async () => (await run.workerRuns(' worktree add ')) || undefined,
+          90_000,
+        );
       else await run.waitFor(`phase ${phase}`, (state) => state.phase === phase);
       await run.crash(mode);
       recordRecovery(`${phase} (${mode} kill)`, await run.finish('COMPLETED'));

@@ -55,8 +55,6 @@ export async function runNodesBeforeSplit(
   const reviewerModel = run.verdictModel('reviewer');
   // The test node's result when the coder activity ran it too; without it the test activity is scheduled.
   let withCoder: Pick<RecordedCoderResult, 'tested' | 'testsStartedAt'> = {};
-  // A re-run of the code node finds the worktree as the earlier run left it.
-  let coderRuns = 0;
 
   await checkpoint(run, 'code');
   record.adaptations = chooseAttemptAdaptations(run, claim.history);
@@ -73,12 +71,10 @@ export async function runNodesBeforeSplit(
       });
     if (missing) return failed(missing);
     record.coderModel = spec.models.coder;
-    coderRuns += 1;
     const { tested, testsStartedAt, ...coder }: RecordedCoderResult = await host
       .runCoder(`coder, then pytest, attempt ${ref.attempt}`, {
         ...ref,
         worktreePath: claim.worktreePath,
-        untouchedWorktree: coderRuns === 1,
         goal: spec.goal,
         modelSpec: spec.models.coder,
         allowance: run.coderAllowance(spec.models.coder),

@@ -35,8 +35,6 @@ export async function runNodes(context: AttemptContext, claim: Claim, host: Host
   const record = run.currentAttempt;
   const ref = { workflowId: run.state.workflowId, attempt: record.attempt };
   const previousAttempts = run.state.attempts.slice(0, -1).map(summarizeAttempt);
-  // A re-run of the code node finds the worktree as the earlier run left it.
-  let coderRuns = 0;
 
   await checkpoint(run, 'code');
   record.adaptations = chooseAttemptAdaptations(run, claim.history);
@@ -49,12 +47,10 @@ export async function runNodes(context: AttemptContext, claim: Claim, host: Host
       agent && findMissingCapability({ role: 'coder', version: agent.version, granted: agent.capabilities });
     if (missing) return failed(missing);
     record.coderModel = spec.models.coder;
-    coderRuns += 1;
     const coder = await host
       .runCoder(`coder, attempt ${ref.attempt}`, {
         ...ref,
         worktreePath: claim.worktreePath,
-        untouchedWorktree: coderRuns === 1,
         goal: spec.goal,
         modelSpec: spec.models.coder,
         allowance: run.coderAllowance(spec.models.coder),
