@@ -1,13 +1,7 @@
 // The inputs and results of the task workflow's activities: what travels through history, so kept small.
 import type { Capability } from '../domain/capabilities.js';
 import type { Adaptation, HistoryEntry } from '../domain/learning/adaptations.js';
-import type {
-  AttemptSummary,
-  CommitResult,
-  JudgeResult,
-  ReviewResult,
-  TestRunResult,
-} from '../domain/records.js';
+import type { AttemptSummary, CommitResult, JudgeResult, ReviewResult, TestRunResult } from '../domain/records.js';
 import type { CoderAllowance } from './coder/run-coder.js';
 import type { VerdictModel } from './models/model-verdicts.js';
 import type { TaskSandboxFields } from './sandbox/index.js';

@@ -51,7 +51,9 @@ describe('the Web UI at a glance', () => {
       rule: 'model_judge',
       message: `the goal is ambiguous: ${'round half up or even? '.repeat(30)}`,
     };
-    const script: StubScript = { judge: [(input) => ({ ...judgeByRules(input), passed: false, findings: [ambiguous] })] };
+    const script: StubScript = {
+      judge: [(input) => ({ ...judgeByRules(input), passed: false, findings: [ambiguous] })],
+    };
     await server.withStubs(script, async (run) => {
       const spec = stubSpec(run, { models: { coder: 'scripted:coder.json', judge: 'scripted:judge.json' } });
       const handle = await startStubTask(run, spec);

@@ -66,14 +66,16 @@ describe('runTests with the review path rules', () => {
     const coderRun = await runTests({ ...project, artifactDir: path.join(project.root, 'coder-run') });
     expect(coderRun.outcome).toBe('passed');
 
-    const nodeRun = await runTests({ ...withPathRules(project, baseSha), artifactDir: path.join(project.root, 'node') });
+    const nodeRun = await runTests({
+      ...withPathRules(project, baseSha),
+      artifactDir: path.join(project.root, 'node'),
+    });
 
     expect(nodeRun).toMatchObject({ outcome: 'failed', counts: { failed: 1 } });
     expect(nodeRun.ignoredRemoved?.sort()).toEqual(['scratch', 'tests/conftest.py']);
     expect(existsSync(path.join(project.worktreePath, 'tests/conftest.py'))).toBe(false);
     expect(await readFile(path.join(project.worktreePath, 'calc.py'), 'utf8')).toContain('a - b');
   });
-
 });
 
 /** runTests input with the path policy of a task that allows every path but the tests. */
