@@ -94,6 +94,8 @@ export interface ReviewInput extends AttemptRef {
   allowedPaths: string[];
   allowTestEdits: boolean;
   secretEnvNames: string[];
+  /** The test node staged the change it tested: reviewed as staged (ReviewChangesInput.staged). */
+  staged?: boolean;
   /** When set, the reviewer model's verdict on the diff is merged into the policy checks. */
   model?: VerdictModelChoice;
   goal?: string;

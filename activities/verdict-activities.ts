@@ -31,6 +31,7 @@ export function createVerdictActivities(deps: VerdictDeps) {
           artifactDir: deps.artifactDir(input),
           hostId: deps.hostId,
           sandbox: sandboxPolicyFor(deps.workerSandbox),
+          staged: input.staged,
         }),
       );
       if (!input.model) return review;

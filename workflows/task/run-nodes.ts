@@ -107,6 +107,9 @@ export async function runNodes(context: AttemptContext, claim: Claim, host: Host
       allowedPaths: spec.allowedPaths,
       allowTestEdits: spec.allowTestEdits,
       secretEnvNames: spec.secretEnvNames,
+      // The test node staged what it tested: the review, the judge and the commit see that change, not what the
+      // test run may have written into the worktree since.
+      staged: true,
     });
     record.review = review;
     return verdictOutcome('ReviewFinding', review);
