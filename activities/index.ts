@@ -12,10 +12,8 @@ export type {
   CoderInput,
   CommitAndRemoveResult,
   ReviewInput,
-  TestAndReviewResult,
-  TestedWithCoder,
+  JudgeInput,
   TestInput,
-  TestsAfterCoder,
 } from './task-activities.js';
 
 export function createActivities(deps: ActivityDeps) {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Context } from '@temporalio/activity';
 import { agentLabel } from '../domain/agents.js';
 import type { TaskEvent } from '../domain/events.js';
-import type { CommitResult, JudgeResult, ReviewResult } from '../domain/records.js';
+import type { CoderResult, CommitResult, TestRunResult } from '../domain/records.js';
 import { artifactDirFor } from './artifacts.js';
 import { heartbeatWhile } from './heartbeat-while.js';
 import { loadProgress, TRANSCRIPT_NAME, type CoderHeartbeat } from './coder/progress.js';
@@ -26,27 +26,20 @@ import {
 import { commitThenRemove } from './git/commit-then-remove.js';
 import { readClaimHistory, takeClaimMemoryRead } from './learning/project-memory.js';
 import { loadAgent } from './models/agent-registry.js';
-import { judgeWithModel, reviewWithModel } from './models/model-verdicts.js';
 import { coderModelSettings } from './models/provider-env.js';
 import { createModelProvider } from './models/router.js';
-import { runVerdictCalls } from './models/verdict-call.js';
-import { reviewChanges } from './review/index.js';
 import { resolveSecretValues, scrubForSink } from './secret-values.js';
 import { refuseSecretInGoal } from './secret-in-task.js';
 import { processRecordsDir, resolveWorkerSandbox, sandboxPolicyFor, type WorkerSandbox } from './sandbox/index.js';
-import { createTestNode } from './test-node.js';
-import { testNodeInput, testsAfterCoder } from './tests-after-coder.js';
+import { runTests } from './tests/index.js';
+import { createVerdictActivities } from './verdict-activities.js';
 import type {
   AttemptRef,
   Claim,
   ClaimInput,
-  CoderAndTestsResult,
   CoderInput,
   CommitAndRemoveResult,
   CommitInput,
-  JudgeModelInput,
-  ReviewInput,
-  TestAndReviewResult,
   TestInput,
 } from './task-activity-types.js';
 
@@ -73,28 +66,10 @@ export function createTaskActivities(deps: ActivityDeps) {
       artifactDirFor(deps.workDir, ref.workflowId, ref.attempt),
       Context.current().info.workflowExecution?.runId ?? 'no-run',
     );
-  // The commit node's work, whether its own activity runs it or the test activity does (TestInput.commit).
-  const commitAttempt = (input: CommitInput): Promise<CommitAndRemoveResult> => {
-    const { removeWorktree: removal, ...commitInput } = input;
-    return heartbeatWhile(() =>
-      commitThenRemove({
-        commit: () => commitAndPush(commitInput, deps.workDir),
-        stateDir: artifactDir(input),
-        removal: removal && {
-          repoPath: localRepoPath(removal.repoPath, deps.workDir),
-          worktreePath: input.worktreePath,
-        },
-      }),
-    );
-  };
   const activityContext = () => {
     const context = Context.current();
     return { heartbeat: (details?: unknown) => context.heartbeat(details), signal: context.cancellationSignal };
   };
-  const testNode = createTestNode({
-    ...{ hostId: deps.hostId, workDir: deps.workDir, workerSandbox, artifactDir, activityContext },
-    commit: commitAttempt,
-  });
 
   return {
     /** Picks this host for the attempt and creates (or finds) its worktree; returns the host's own queue. */
@@ -121,21 +96,15 @@ export function createTaskActivities(deps: ActivityDeps) {
 
     /**
      * Runs the coder; a retry of this activity (or a re-run of the node) resumes from the transcript saved after each
-     * turn. With `thenTests` it runs the test node too once the coder finishes (activities/tests-after-coder.ts).
+     * turn.
      */
-    async runCoder(input: CoderInput): Promise<CoderAndTestsResult> {
+    async runCoder(input: CoderInput): Promise<CoderResult> {
       refuseSecretInGoal(input);
-      const { info, client } = Context.current();
+      const { info } = Context.current();
       const dir = artifactDir(input);
       const details = info.heartbeatDetails as CoderHeartbeat | undefined;
-      // The test node's sandbox is set up while the coder works, its command held until the node decides.
-      const nodeInput = testNodeInput(input);
-      const prepared = nodeInput && testNode.prepare(nodeInput);
-      // The worktree's listing (for the first message) runs beside the reads below. An untouched worktree (the first
-      // try of the attempt's first coder run) is listed from its index; any other by a git process.
-      const repoFiles = listRepoFiles(input.worktreePath, {
-        untouched: input.untouchedWorktree === true && info.attempt === 1,
-      });
+      // The worktree's listing (for the first message, by `git ls-files`) runs beside the reads below.
+      const repoFiles = listRepoFiles(input.worktreePath);
       // No process outlives the activity: the listing is awaited before it ends, whether runCoder used it or not (a
       // resumed run has its first messages already) and whatever failed.
       const listed = repoFiles.then(
@@ -203,73 +172,49 @@ export function createTaskActivities(deps: ActivityDeps) {
           ...coderModelSettings(process.env, input.modelOptions, agent.parameters.contextWindow),
           ...activityContext(),
         });
-        const coder = {
+        return {
           ...result,
           agent: agentLabel(agent),
           ...(learning.skillsOffered.length > 0 ? { skillsOffered: learning.skillsOffered } : {}),
         };
-        // The test node's heartbeats replace the coder's details: a retry then finds the transcript at its own path.
-        const tested = await testsAfterCoder({
-          ...{ coder, input, client, runTestNode: testNode.run, prepared },
-          signal: Context.current().cancellationSignal,
-        });
-        return { ...coder, ...tested };
       } finally {
-        // Unused (the coder did not finish, say): killed unstarted. No process outlives the activity.
-        prepared?.decide(false);
-        await Promise.all([listed, prepared?.result.catch(() => undefined)]);
+        await listed;
       }
     },
 
-    async runTests(input: TestInput): Promise<TestAndReviewResult> {
-      return testNode.run(input);
+    /** Runs the task's tests in the sandbox; the review's path rules first, so a refused change never executes. */
+    async runTests(input: TestInput): Promise<TestRunResult> {
+      return runTests({
+        worktreePath: input.worktreePath,
+        command: input.command,
+        testEnv: input.testEnv,
+        sandbox: sandboxPolicyFor(workerSandbox, input.sandbox),
+        pathPolicy: input.pathPolicy,
+        processDir: processRecordsDir(deps.workDir),
+        timeoutMs: input.timeoutMs,
+        secretValues: resolveSecretValues(input.secretEnvNames),
+        artifactDir: artifactDir(input),
+        hostId: deps.hostId,
+        maxCases: input.maxCases,
+        ...activityContext(),
+      });
     },
 
-    async reviewChanges(input: ReviewInput): Promise<ReviewResult> {
-      const review = await heartbeatWhile(() =>
-        reviewChanges({
-          worktreePath: input.worktreePath,
-          baseSha: input.baseSha,
-          allowedPaths: input.allowedPaths,
-          allowTestEdits: input.allowTestEdits,
-          secretValues: resolveSecretValues(input.secretEnvNames),
-          artifactDir: artifactDir(input),
-          hostId: deps.hostId,
-          sandbox: sandboxPolicyFor(workerSandbox),
-        }),
-      );
-      if (!input.model) return review;
-      const model = { ...input.model, cwd: deps.cwd ?? process.cwd() };
-      return runVerdictCalls(model, (call) =>
-        reviewWithModel({
-          review,
-          goal: input.goal ?? '',
-          model,
-          secretValues: resolveSecretValues(input.secretEnvNames),
-          call,
-        }),
-      );
-    },
-
-    /** Merges the judge model's verdict into the rule-based judgment (only called when a judge model is set). */
-    async judgeWithModel(input: JudgeModelInput): Promise<JudgeResult> {
-      const model = { ...input.model, cwd: deps.cwd ?? process.cwd() };
-      return runVerdictCalls(model, (call) =>
-        judgeWithModel({
-          judge: input.judge,
-          goal: input.goal,
-          test: input.test,
-          diffPath: input.diffPath,
-          model,
-          secretValues: resolveSecretValues(input.secretEnvNames),
-          call,
-        }),
-      );
-    },
+    ...createVerdictActivities({ ...deps, workerSandbox, artifactDir }),
 
     /** Commits once (and pushes a cached clone's branch); with `removeWorktree`, removes the committed worktree. */
     async commitWorktree(input: CommitInput): Promise<CommitAndRemoveResult> {
-      return commitAttempt(input);
+      const { removeWorktree: removal, ...commitInput } = input;
+      return heartbeatWhile(() =>
+        commitThenRemove({
+          commit: () => commitAndPush(commitInput, deps.workDir),
+          stateDir: artifactDir(input),
+          removal: removal && {
+            repoPath: localRepoPath(removal.repoPath, deps.workDir),
+            worktreePath: input.worktreePath,
+          },
+        }),
+      );
     },
 
     async removeWorktree(input: {

@@ -1,14 +1,7 @@
 // The inputs and results of the task workflow's activities: what travels through history, so kept small.
 import type { Capability } from '../domain/capabilities.js';
 import type { Adaptation, HistoryEntry } from '../domain/learning/adaptations.js';
-import type {
-  AttemptSummary,
-  CoderResult,
-  CommitResult,
-  JudgeResult,
-  ReviewResult,
-  TestRunResult,
-} from '../domain/records.js';
+import type { AttemptSummary, CommitResult, JudgeResult, ReviewResult, TestRunResult } from '../domain/records.js';
 import type { ModelOptions } from '../domain/model-options.js';
 import type { CoderAllowance } from './coder/run-coder.js';
 import type { VerdictModel } from './models/model-verdicts.js';
@@ -47,8 +40,6 @@ export interface Claim {
 
 export interface CoderInput extends AttemptRef {
   worktreePath: string;
-  /** The attempt's first coder run: nothing has touched the worktree since its claim made it. */
-  untouchedWorktree?: boolean;
   goal: string;
   modelSpec: string;
   maxSteps: number;
@@ -70,28 +61,6 @@ export interface CoderInput extends AttemptRef {
   tests?: { command: string[]; testEnv: Record<string, string>; timeoutMs: number; maxRuns?: number };
   /** The task's sandbox fields (mode, network, limits): the coder's test runs are isolated like the test node's. */
   sandbox?: TaskSandboxFields;
-  /**
-   * The test node to run in this same activity once the coder finishes (activities/tests-after-coder.ts): what the
-   * test activity would be given, the commit message excepted (it is made from the coder's summary here).
-   */
-  thenTests?: TestsAfterCoder;
-}
-
-/** CoderInput.thenTests: a TestInput without what the coder input already carries. */
-export type TestsAfterCoder = Omit<TestInput, keyof AttemptRef | 'worktreePath' | 'commit'> & {
-  commit?: Omit<CommitAfterTests, 'message'>;
-};
-
-/**
- * The coder activity's result; `tested` is the test node's result when the activity ran it too (CoderInput.thenTests).
- * Without it (not asked, a pause requested, or the tests could not run here) the workflow schedules the test activity.
- */
-export type CoderAndTestsResult = CoderResult & Partial<TestedWithCoder>;
-
-/** The test node's result when the coder activity ran it, and when its tests started (epoch ms, the host's clock). */
-export interface TestedWithCoder {
-  tested: TestAndReviewResult;
-  testsStartedAt: number;
 }
 
 export interface TestInput extends AttemptRef {
@@ -104,39 +73,9 @@ export interface TestInput extends AttemptRef {
   maxCases?: number;
   /** The task's sandbox fields (mode, network, limits) over the worker's defaults. */
   sandbox?: TaskSandboxFields;
-  /** The review's path rules, checked before the tests run. */
+  /** The review's path rules, checked before the tests run: a change they refuse never executes (`refused`). */
   pathPolicy?: PathPolicy;
-  /**
-   * When set (no reviewer model), all of the review's rules run on the change before the tests, and the result
-   * carries the review: the review node needs no activity of its own. Needs `pathPolicy`.
-   */
-  review?: { secretEnvNames: string[] };
-  /**
-   * When set (with `review`; no judge model either), the activity also judges the run by the rules and, when the
-   * judge passes, commits and removes the worktree as commitWorktree would: the commit node needs no activity.
-   */
-  commit?: CommitAfterTests;
 }
-
-/** What the test activity needs to commit a change that passes (TestInput.commit). */
-export interface CommitAfterTests {
-  branch: string;
-  message: string;
-  /** The task's acceptance tests, which the judge requires. */
-  acceptanceTests: string[];
-  /** The repository whose worktree is removed once committed. */
-  repoPath: string;
-}
-
-/**
- * The test node's result, with the review when the test activity ran it (TestInput.review), and the rule judge's
- * verdict and the commit when it was asked to commit (TestInput.commit).
- */
-export type TestAndReviewResult = TestRunResult & {
-  review?: ReviewResult;
-  judge?: JudgeResult;
-  commit?: CommitAndRemoveResult;
-};
 
 export interface CommitInput extends AttemptRef {
   worktreePath: string;
@@ -158,6 +97,8 @@ export interface ReviewInput extends AttemptRef {
   allowedPaths: string[];
   allowTestEdits: boolean;
   secretEnvNames: string[];
+  /** The test node staged the change it tested: reviewed as staged (ReviewChangesInput.staged). */
+  staged?: boolean;
   /** When set, the reviewer model's verdict on the diff is merged into the policy checks. */
   model?: VerdictModelChoice;
   goal?: string;
@@ -166,6 +107,21 @@ export interface ReviewInput extends AttemptRef {
 /** A reviewer or judge model for one call: its spec, a pinned agent version, turns earlier attempts used. */
 export type VerdictModelChoice = Omit<VerdictModel, 'cwd'>;
 
+/** The judge node's input: what it verifies, and the judge model's choice when the task names one. */
+export interface JudgeInput extends AttemptRef {
+  tests: TestRunResult;
+  review: ReviewResult;
+  /** The task's acceptance tests, which must pass (and exist). */
+  acceptanceTests: string[];
+  goal: string;
+  /** The staged diff's artifact (the review's), which the judge model reads. */
+  diffPath?: string;
+  /** When set, the judge model's verdict is merged into the rules'. */
+  model?: VerdictModelChoice;
+  secretEnvNames: string[];
+}
+
+/** The judge model's input in histories recorded before the judge node was one activity (judgeChange). */
 export interface JudgeModelInput extends AttemptRef {
   judge: JudgeResult;
   goal: string;

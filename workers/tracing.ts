@@ -24,6 +24,7 @@ const nodeOfActivity: Record<string, string> = {
   runCoder: 'code',
   runTests: 'test',
   reviewChanges: 'review',
+  judgeChange: 'judge',
   judgeWithModel: 'judge',
   commitWorktree: 'commit',
   removeWorktree: 'cleanup',
@@ -53,8 +54,8 @@ export function workerTracingOptions(
 ): Pick<WorkerOptions, 'interceptors' | 'sinks'> {
   return {
     interceptors: {
-      // The activities' own client (Context.current().client): what it sends a workflow, such as the coder activity's
-      // testsStarted signal, carries the activity's span, so it stays in the task's trace.
+      // The activities' own client (Context.current().client): what it sends a workflow, such as a failure's report to
+      // reflection, carries the activity's span, so it stays in the task's trace.
       client: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] },
       // A prebuilt bundle already holds the module (the worker would only warn that it ignores it).
       workflowModules: bundled ? [] : [tracingWorkflowModule()],

@@ -9,8 +9,8 @@ export const resumeSignal = defineSignal('resume');
 export const cancelSignal = defineSignal<[{ reason?: string }?]>('cancel');
 
 /**
- * Sent by the coder activity when the test node it runs itself (CoderInput.thenTests) has run a while, so the phase
- * shows `test`; `startedAt` (epoch ms) is when the tests started. Ignored unless the task is coding that attempt.
+ * Sent by the coder activity of workflows started before each node was one activity, when the test node it ran itself
+ * had run a while (`startedAt`, epoch ms). Nothing sends it now; its handler stays while such histories may replay.
  */
 export const testsStartedSignal = defineSignal<[{ attempt: number; startedAt: number }]>('testsStarted');
 

@@ -190,6 +190,8 @@ function registerHandlers(run: TaskRun): void {
     if (run.state.status === 'PAUSE_REQUESTED') run.setStatus('RUNNING');
     run.flushSearchAttributes();
   });
+  // Sent only by coder activities of workflows started before each node was one activity (run-nodes-before-split.ts):
+  // their histories replay its phase change. Remove with that file.
   setHandler(testsStartedSignal, (started) => {
     if (started?.attempt !== run.state.attempt || run.state.phase !== 'code') return;
     run.setPhase('test', started.startedAt);

@@ -1,6 +1,5 @@
 // The repository map the coder starts from: every file git would see, with line counts for Python.
-import { readIndexPaths } from '../git/index-paths.js';
-import { openWorktreeSync, privateGitDirSync, readWorktreeHeadSync } from '../git/run-git.js';
+import { openWorktreeSync } from '../git/run-git.js';
 import { readConfinedFile } from '../untrusted-files.js';
 
 /** A larger file is listed without a count. */
@@ -18,23 +17,10 @@ async function countLines(worktreePath: string, file: string): Promise<number | 
   return text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
 }
 
-/**
- * Tracked and untracked-not-ignored files of the worktree, sorted. `untouched`: nothing has changed the worktree since
- * `git worktree add` made it (its first coder run), so it has no untracked files and its index lists the rest.
- */
-export async function listRepoFiles(worktreePath: string, options: { untouched?: boolean } = {}): Promise<string[]> {
-  const indexed = options.untouched ? readUntouchedIndex(worktreePath) : undefined;
-  if (indexed) return indexed.sort();
+/** Tracked and untracked-not-ignored files of the worktree, sorted. */
+export async function listRepoFiles(worktreePath: string): Promise<string[]> {
   const stdout = await openWorktreeSync(worktreePath).raw(['ls-files', '-co', '--exclude-standard', '-z']);
   return [...new Set(stdout.split('\0').filter((name) => name !== ''))].sort();
-}
-
-/** A linked worktree's index paths; undefined for anything else (a main worktree, an attached HEAD). */
-function readUntouchedIndex(worktreePath: string): string[] | undefined {
-  const gitDir = privateGitDirSync(worktreePath);
-  const { sha } = readWorktreeHeadSync(worktreePath);
-  if (!gitDir || !sha) return undefined;
-  return readIndexPaths(gitDir, sha.length === 64 ? 32 : 20);
 }
 
 /**

@@ -4,7 +4,6 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { assertAttempt, toSafeName } from '../artifacts.js';
 import { readSmallFile } from '../small-files.js';
-import { addDetachedWorktree } from './add-worktree.js';
 import { recordAttemptGitDir, recordedAttemptGitDir, removeAttemptGitDirRecord } from './attempt-git-dir.js';
 import { hasPrunableWorktrees, removeStaleAttemptWorktrees } from './stale-worktrees.js';
 import { emptyRepo, invalidTaskId, unknownBaseRef, worktreeError } from './failures.js';
@@ -83,10 +82,12 @@ export async function createWorktree(input: CreateWorktreeInput): Promise<Create
     removeAttemptGitDirRecord(worktreePath);
     mkdirSync(path.dirname(worktreePath), { recursive: true });
     // The add resolves the ref itself (one git process less); when it fails, the ref is looked at to say why.
-    await addDetachedWorktree(git, input.repoPath, worktreePath, input.baseRef).catch(async (error: unknown) => {
-      await explainBaseRef(git, input.baseRef, input.repoPath);
-      throw error;
-    });
+    await runGit(git, ['worktree', 'add', '--detach', worktreePath, `${input.baseRef}^{commit}`]).catch(
+      async (error: unknown) => {
+        await explainBaseRef(git, input.baseRef, input.repoPath);
+        throw error;
+      },
+    );
     const { sha: baseSha } = await readWorktreeHead(worktreePath);
     if (!baseSha) throw worktreeError('worktree add', `${worktreePath} has no detached HEAD after it was added`);
     await recordBase(worktreePath, baseSha);

@@ -4,8 +4,6 @@
 // - `run`: a short command; the reply carries its exit and whole output.
 // - `tree`: a command in its own process group, output streamed to files up to a cap; a `started` message gives the
 //   group id at once (the worker records it, and kills the group on a timeout or a cancel), the reply its end.
-//   A `gated` tree gets a pipe as its fd 3, which the command reads its go from (see activities/sandbox/gate.ts).
-// - `open`: writes the go to the gate of the gated tree whose group id is `pgid`.
 // When the worker's channel closes (the worker ended, even by SIGKILL), everything still running is killed.
 import { Buffer } from 'node:buffer';
 import { spawn } from 'node:child_process';
@@ -13,8 +11,6 @@ import { createWriteStream } from 'node:fs';
 import { clearTimeout, setTimeout } from 'node:timers';
 
 const running = new Map();
-/** The write ends of gated trees' fd 3, by group id. */
-const gates = new Map();
 
 function send(message) {
   if (process.connected) process.send(message);
@@ -95,15 +91,9 @@ function runTree(request) {
     cwd: request.cwd,
     env: request.env,
     detached: true,
-    stdio: request.gated ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   const pgid = child.pid;
-  const gate = request.gated ? child.stdio[3] : undefined;
-  if (gate) {
-    // A command that died before its go closes the pipe: the write then fails, which is no error of the helper's.
-    gate.on('error', () => undefined);
-    if (pgid !== undefined) gates.set(pgid, gate);
-  }
   let outputTooLarge = false;
   const stop = () => pgid !== undefined && killGroup(pgid);
   const overflow = () => {
@@ -118,8 +108,6 @@ function runTree(request) {
     child.once('error', (error) => resolve({ code: null, signal: null, error }));
     // Background children keep the pipes open; killing the group when the leader exits lets the run finish.
     child.once('exit', (code, signal) => {
-      gates.delete(pgid);
-      gate?.destroy();
       stop();
       resolve({ code, signal });
     });
@@ -158,17 +146,9 @@ function runTree(request) {
   });
 }
 
-/** Lets a gated tree start its command: the gate reads one line, `go`; anything else (or nothing) stops it. */
-function openGate(pgid) {
-  const gate = gates.get(pgid);
-  gates.delete(pgid);
-  gate?.end('go\n');
-}
-
 process.on('message', (request) => {
   try {
     if (request.kind === 'tree') runTree(request);
-    else if (request.kind === 'open') openGate(request.pgid);
     else runShort(request);
   } catch (error) {
     // A request spawn refuses outright (bad arguments) fails alone; the helper goes on serving.

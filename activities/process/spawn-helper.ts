@@ -30,8 +30,6 @@ export interface TreeCommand extends ShortCommand {
   stdoutFile: string;
   stderrFile: string;
   maxOutputBytes: number;
-  /** The command gets a pipe as its fd 3, written (`go`) by openGate: see activities/sandbox/gate.ts. */
-  gated?: boolean;
 }
 
 export interface TreeResult {
@@ -95,11 +93,6 @@ class SpawnHelper {
       stderrBytes: reply.stderrBytes ?? 0,
       ...(reply.spawnError ? { spawnError: reply.spawnError } : {}),
     };
-  }
-
-  /** Sends the go to a gated tree; a helper that is gone has killed its trees, so there is nothing to open. */
-  openGate(pgid: number): void {
-    if (this.child?.connected) this.child.send({ kind: 'open', pgid });
   }
 
   private call(child: ChildProcess, request: object, onStarted?: (pid: number) => void): Promise<Reply> {
@@ -208,9 +201,4 @@ export function runTreeInHelper(request: TreeCommand, onStarted: (pgid: number) 
 /** The helper's process id while it runs (for tests and diagnostics). */
 export function spawnHelperPid(): number | undefined {
   return helper.pid;
-}
-
-/** Lets the gated tree (TreeCommand.gated) whose group id is `pgid` start its command. */
-export function openTreeGate(pgid: number): void {
-  helper.openGate(pgid);
 }

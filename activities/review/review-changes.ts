@@ -2,7 +2,7 @@
 import type { Finding, ReviewResult } from '../../domain/records.js';
 import { scrubText } from '../../domain/secrets.js';
 import { writeArtifact } from '../artifacts.js';
-import { diffWorktree, type WorktreeDiff } from '../git/diff-worktree.js';
+import { diffStaged, diffWorktree, type WorktreeDiff } from '../git/diff-worktree.js';
 import { parseAddedLines } from './added-lines.js';
 import { checkConflictMarkers, checkSecrets } from './content-rules.js';
 import { checkAllowedPaths, checkEmptyDiff, checkTestEdits } from './path-rules.js';
@@ -21,6 +21,11 @@ export interface ReviewChangesInput {
   hostId: string;
   /** How the syntax check runs the worktree's files (the worker's sandbox by default). */
   sandbox?: SandboxPolicy;
+  /**
+   * The test node staged the change it tested: the review reads the index as it is (what the tests ran against, and
+   * what the commit records), not the worktree, which the test run may have written to since.
+   */
+  staged?: boolean;
 }
 
 /**
@@ -28,7 +33,8 @@ export interface ReviewChangesInput {
  * python_syntax, and stores the diff (secrets scrubbed) as the artifact diff.patch.
  */
 export async function reviewChanges(input: ReviewChangesInput): Promise<ReviewResult> {
-  return reviewDiff(input, await diffWorktree({ worktreePath: input.worktreePath, baseSha: input.baseSha }));
+  const change = { worktreePath: input.worktreePath, baseSha: input.baseSha };
+  return reviewDiff(input, await (input.staged ? diffStaged(change) : diffWorktree(change)));
 }
 
 /**

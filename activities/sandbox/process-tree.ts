@@ -1,7 +1,7 @@
 // Runs one command in its own process group with its output streamed to files (capped), so a timeout,
 // a cancellation or an overflow can kill everything it started and no output is held in memory.
 import { HEARTBEAT_INTERVAL_MS } from '../heartbeat-while.js';
-import { openTreeGate, runTreeInHelper } from '../process/spawn-helper.js';
+import { runTreeInHelper } from '../process/spawn-helper.js';
 
 export interface ProcessTreeRun {
   exitCode: number | null;
@@ -9,8 +9,6 @@ export interface ProcessTreeRun {
   signal?: string;
   timedOut: boolean;
   cancelled: boolean;
-  /** The gate (ProcessTreeInput.gate) closed: the command never ran and the group was killed. */
-  discarded?: boolean;
   /** The program could not be started: ENOENT (not found) or EACCES (not executable). */
   spawnError?: 'ENOENT' | 'EACCES';
   outputTooLarge: boolean;
@@ -34,17 +32,8 @@ export interface ProcessTreeInput {
   /** Kills the group when aborted without counting as a cancellation: a limit the caller watches was passed. */
   stopSignal?: AbortSignal;
   heartbeatIntervalMs?: number;
-  /**
-   * Called with the group id once the process runs (to record it durably), and with undefined when it ended. A gated
-   * group is recorded when its gate opens, before it does: held, it runs nothing of the repository's, and a run the
-   * caller starts meanwhile in the same worktree (which kills the group recorded there) must leave it alone.
-   */
+  /** Called with the group id once the process runs (to record it durably), and with undefined when it ended. */
   onGroup?: (pgid: number | undefined) => Promise<void>;
-  /**
-   * The argv waits at a gate (activities/sandbox/gate.ts) for this decision: true opens it, false kills the group
-   * unstarted. The timeout, the heartbeat and durationMs count from the opening.
-   */
-  gate?: Promise<boolean>;
 }
 
 /** Kills the whole group; a group that is already gone is fine. */
@@ -64,48 +53,25 @@ export function killGroup(pgid: number | undefined, signal: NodeJS.Signals = 'SI
  */
 export async function runProcessTree(input: ProcessTreeInput): Promise<ProcessTreeRun> {
   const [file = '', ...args] = input.argv;
-  let started = Date.now();
+  const started = Date.now();
   let pgid: number | undefined;
   let timedOut = false;
   let cancelled = false;
-  let discarded = false;
-  let finished = false;
   const stop = () => killGroup(pgid, 'SIGKILL');
   const onAbort = () => {
     cancelled = true;
     stop();
   };
-  let timer: NodeJS.Timeout | undefined;
-  let beat: NodeJS.Timeout | undefined;
-  const startClock = () => {
-    started = Date.now();
-    timer = setTimeout(() => {
-      timedOut = true;
-      stop();
-    }, input.timeoutMs);
-    beat = setInterval(
-      () => input.heartbeat?.({ elapsedMs: Date.now() - started, pgid }),
-      input.heartbeatIntervalMs ?? HEARTBEAT_INTERVAL_MS,
-    );
-  };
-  if (!input.gate) startClock();
-  const decide = (group: number, run: boolean) => {
-    if (cancelled || finished) return;
-    if (run) {
-      openTreeGate(group);
-      startClock();
-    } else {
-      discarded = true;
-      stop();
-    }
-  };
-  // Set once the group is recorded (onGroup), so that its record is cleared at the end: a held group never opened has
-  // none, and a record there may be another run's.
+  const timer = setTimeout(() => {
+    timedOut = true;
+    stop();
+  }, input.timeoutMs);
+  const beat = setInterval(
+    () => input.heartbeat?.({ elapsedMs: Date.now() - started, pgid }),
+    input.heartbeatIntervalMs ?? HEARTBEAT_INTERVAL_MS,
+  );
+  // Set once the group is recorded (onGroup), so that its record is cleared at the end.
   let recorded: Promise<void> | undefined;
-  const record = (group: number) => {
-    recorded = input.onGroup?.(group) ?? Promise.resolve();
-    return recorded;
-  };
   try {
     const ended = await runTreeInHelper(
       {
@@ -116,24 +82,15 @@ export async function runProcessTree(input: ProcessTreeInput): Promise<ProcessTr
         stdoutFile: input.stdoutFile,
         stderrFile: input.stderrFile,
         maxOutputBytes: input.maxOutputBytes,
-        gated: input.gate !== undefined,
       },
       (group) => {
         pgid = group;
-        if (!input.gate) void record(group);
+        recorded = input.onGroup?.(group) ?? Promise.resolve();
         // A cancel that came before the group existed stops it now.
         input.signal?.addEventListener('abort', onAbort, { once: true });
         if (input.signal?.aborted) onAbort();
         input.stopSignal?.addEventListener('abort', stop, { once: true });
         if (input.stopSignal?.aborted) stop();
-        // Opened only once the group is recorded: a retry must be able to find and kill whatever then runs.
-        void input.gate?.then(
-          async (run) => {
-            if (run && !cancelled && !finished) await record(group).catch(() => undefined);
-            decide(group, run);
-          },
-          () => decide(group, false),
-        );
       },
     );
     await recorded;
@@ -142,7 +99,6 @@ export async function runProcessTree(input: ProcessTreeInput): Promise<ProcessTr
       ...(ended.signal ? { signal: ended.signal } : {}),
       timedOut,
       cancelled,
-      ...(discarded ? { discarded } : {}),
       ...(ended.spawnError ? { spawnError: ended.spawnError } : {}),
       outputTooLarge: ended.outputTooLarge,
       durationMs: Date.now() - started,
@@ -150,9 +106,8 @@ export async function runProcessTree(input: ProcessTreeInput): Promise<ProcessTr
       stderrBytes: ended.stderrBytes,
     };
   } finally {
-    finished = true;
-    if (timer) clearTimeout(timer);
-    if (beat) clearInterval(beat);
+    clearTimeout(timer);
+    clearInterval(beat);
     input.signal?.removeEventListener('abort', onAbort);
     input.stopSignal?.removeEventListener('abort', stop);
     if (recorded) {

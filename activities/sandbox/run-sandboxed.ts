@@ -15,7 +15,6 @@ import type { SandboxPolicy } from './policy.js';
 import { killGroupIn, recordGroup } from './process-records.js';
 import { runProcessTree, type ProcessTreeRun } from './process-tree.js';
 import { findPythonPaths } from './python-paths.js';
-import { gatedArgs } from './gate.js';
 import { watchWrites } from './write-watch.js';
 
 export interface SandboxedRunInput {
@@ -35,11 +34,6 @@ export interface SandboxedRunInput {
   heartbeat?: (details?: unknown) => void;
   signal?: AbortSignal;
   heartbeatIntervalMs?: number;
-  /**
-   * Start the sandbox now and the command when this resolves true (false: never; the run comes back `discarded`):
-   * the set-up overlaps the caller's own checks. See activities/sandbox/gate.ts.
-   */
-  gate?: Promise<boolean>;
 }
 
 export interface SandboxedRun extends ProcessTreeRun {
@@ -58,7 +52,7 @@ export async function runSandboxed(input: SandboxedRunInput): Promise<SandboxedR
   const { policy } = input;
   const stdoutFile = path.join(input.logDir, 'stdout.log');
   const stderrFile = path.join(input.logDir, 'stderr.log');
-  // Independent set-up side by side: the run starts sooner (the test node's diff runs meanwhile; see gate.ts).
+  // Independent set-up side by side: the run starts sooner.
   mkdirSync(input.logDir, { recursive: true });
   const writableDirs = [input.worktree, ...(input.writable ?? [])];
   const [python, writes] = await Promise.all([
@@ -77,7 +71,7 @@ export async function runSandboxed(input: SandboxedRunInput): Promise<SandboxedR
     return { ...notStarted(lookup.error), stdoutFile, stderrFile };
   }
 
-  const command = input.gate ? gatedArgs(input.argv) : input.argv;
+  const command = input.argv;
   const argv =
     policy.mode === 'bwrap'
       ? bwrapArgs({
@@ -110,7 +104,6 @@ export async function runSandboxed(input: SandboxedRunInput): Promise<SandboxedR
       signal: input.signal,
       stopSignal: overLimit.signal,
       heartbeatIntervalMs: input.heartbeatIntervalMs,
-      gate: input.gate,
       onGroup: input.processDir ? (pgid) => recordGroup(input.processDir ?? '', input.worktree, pgid) : undefined,
     });
     const overWritten = await writes.stop();

@@ -1,6 +1,5 @@
 // One run of the test command in its sandbox and what it left: the scrubbed logs and JUnit report as artifacts, the
-// cases and counts, and what the run says went wrong. A run may be started held (startHeldRun): its sandbox is set up
-// at once and its command waits at a gate until the caller decides.
+// cases and counts, and what the run says went wrong.
 import { mkdirSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -11,7 +10,6 @@ import type { TestCaseResult, TestRunResult } from '../../domain/records.js';
 import { scrubText } from '../../domain/secrets.js';
 import { decideTestRun } from '../../domain/test-run-outcome.js';
 import { writeArtifact } from '../artifacts.js';
-import { createGate } from '../sandbox/gate.js';
 import { readTail } from '../sandbox/output-files.js';
 import { runSandboxed } from '../sandbox/run-sandboxed.js';
 import { scrubFileToArtifact } from '../sandbox/scrub-file.js';
@@ -28,44 +26,8 @@ const PATTERN_TAIL_BYTES = 256 * 1024;
 // A JUnit report of 20,000 cases is about 4 MB; a larger one is refused rather than parsed on the worker.
 const MAX_REPORT_BYTES = 64 * 1024 * 1024;
 
-/** A test run whose sandbox is set up and whose command waits at a gate (startHeldRun). */
-export interface HeldTestRun {
-  /** The run's result once it ran; a rejection when it was discarded (its gate closed) or cancelled. */
-  readonly result: Promise<TestRunResult>;
-  /** Opens (true) or closes (false) the gate; only the first decision counts. */
-  decide(run: boolean): void;
-  /** True when the run ended before any decision: it never waited at its gate (its program was missing, say). */
-  endedUndecided(): boolean;
-}
-
-/**
- * Starts a test run whose command waits for `decide`, its sandbox (the pids cgroup, bubblewrap's namespaces and
- * mounts) set up meanwhile: the coder activity starts the test node's run as the coder starts, so none of that is
- * left to do between the coder's finish and the tests. Its process group is recorded (activities/sandbox/process-tree)
- * only when the gate opens: the coder's own runs in the worktree, which kill the group recorded there first, leave it
- * alone. A held run whose worker dies ends with the spawn helper's pipe.
- */
-export function startHeldRun(input: RunTestsInput): HeldTestRun {
-  const gate = createGate();
-  let decided = false;
-  let endedUndecided = false;
-  const result = runCommand(input, gate.decided);
-  const settle = () => {
-    if (!decided) endedUndecided = true;
-  };
-  result.then(settle, settle);
-  return {
-    result,
-    decide: (run) => {
-      decided = true;
-      gate.decide(run);
-    },
-    endedUndecided: () => endedUndecided,
-  };
-}
-
-/** Runs the command in its sandbox and reads what it left; with `gate` its command waits for it (see startHeldRun). */
-export async function runCommand(input: RunTestsInput, gate?: Promise<boolean>): Promise<TestRunResult> {
+/** Runs the command in its sandbox and reads what it left. */
+export async function runCommand(input: RunTestsInput): Promise<TestRunResult> {
   const artifactDir = path.resolve(input.artifactDir);
   const outDir = path.join(artifactDir, 'test-out'); // the one artifact folder the run may write (its JUnit report)
   const junitPath = path.join(outDir, 'junit.xml');
@@ -87,15 +49,8 @@ export async function runCommand(input: RunTestsInput, gate?: Promise<boolean>):
     heartbeat: input.heartbeat,
     signal: input.signal,
     heartbeatIntervalMs: input.heartbeatIntervalMs,
-    gate,
   });
   if (run.cancelled) throw testRunCancelled(input.signal);
-  if (run.discarded) {
-    // It never ran: nothing of it is kept.
-    await rm(outDir, { recursive: true, force: true });
-    await rm(path.dirname(run.stdoutFile), { recursive: true, force: true });
-    throw new Error('the held test run was discarded');
-  }
 
   const scrub = (text: string) => scrubText(text, input.secretValues);
   const report = pytest ? await readReport(junitPath) : {};

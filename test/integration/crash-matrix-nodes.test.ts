@@ -12,7 +12,6 @@ const slowCoder = () => {
   const [edit, finish] = fixTurns();
   return [edit, turn('run_tests', {}), finish].filter((step) => step !== undefined);
 };
-const passVerdict = { content: JSON.stringify({ verdict: 'pass' }) };
 const slowFiles = { ...calcFiles, 'tests/test_slow.py': 'import time\n\n\ndef test_slow():\n    time.sleep(4)\n' };
 
 describe('a worker crash at each node of an attempt', () => {
@@ -29,40 +28,28 @@ describe('a worker crash at each node of an attempt', () => {
   ] as const)(
     'at %s (%s kill): completes with one commit, no worktree, no process left, no duplicate event',
     async (phase, mode) => {
-      // Without a reviewer model the review (and, with no judge model either, the commit) runs inside the test
-      // activity: the review and commit rows give it a model, so each of those nodes is an activity of its own.
-      const reviewer = phase === 'review' || phase === 'commit' ? [passVerdict, passVerdict] : undefined;
+      // Each node is an activity of its own, the review and the judge rules alone (no model).
       const run = await CrashRun.start(t.client, {
         files: slowFiles,
         coder: phase === 'code' ? slowCoder() : fixTurns(),
-        reviewer,
         // All take milliseconds with git run directly: a slower git keeps the crash inside their activity.
-        slowGit: { claim: ['checkout'], review: ['diff'], commit: ['commit'] }[phase as string],
+        slowGit: { claim: ['worktree'], review: ['diff'], commit: ['commit'] }[phase as string],
       });
       // The claim is a local activity inside a workflow task, where no query sees its phase: its slowed git shows it
-      // (the checkout that fills the new worktree, activities/git/add-worktree.ts).
+      // (`git worktree add`, activities/git/create-worktree.ts).
       if (phase === 'claim')
-        await eventually('the claim running', async () => (await run.workerRuns(' checkout ')) || undefined, 90_000);
+        await eventually(
+          'the claim running',
+          async () => (await run.workerRuns(' worktree add ')) || undefined,
+          90_000,
+        );
       else await run.waitFor(`phase ${phase}`, (state) => state.phase === phase);
       await run.crash(mode);
       recordRecovery(`${phase} (${mode} kill)`, await run.finish('COMPLETED'));
     },
   );
 
-  // Rules alone for the review and the judge: the test activity saves its verdict, then commits (2 s slower here), so
-  // the kill lands inside the commit; the retry skips the tests and makes or finds the one commit.
-  it("inside the test activity's commit (group kill): one commit, no worktree, no process left", async () => {
-    const run = await CrashRun.start(t.client, { files: slowFiles, coder: fixTurns(), slowGit: ['commit'] });
-    await eventually(
-      'the saved verdict',
-      async () => ((await run.workDirHolds('verdict.json')) ? true : undefined),
-      90_000,
-    );
-    await run.crash('group');
-    recordRecovery("inside the test activity's commit (group kill)", await run.finish('COMPLETED'));
-  });
-
-  // Rules alone for the review and the judge: the test activity commits, and its retry finds the saved verdict.
+  // The commit activity commits, then removes the worktree: its retry finds the commit by its trailer and removes.
   it('after the commit, before the worktree is removed (group kill): one commit, the worktree removed', async () => {
     const run = await CrashRun.start(t.client, { files: slowFiles, coder: fixTurns() });
     await eventually(

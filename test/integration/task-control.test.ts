@@ -43,7 +43,7 @@ describe('controlling a running task', () => {
     expect(outcome.status).toBe('COMPLETED');
   });
 
-  it('holds before the tests when the pause comes while the coder works: the coder activity leaves the tests to the workflow', async () => {
+  it('holds before the tests when the pause comes while the coder works, and runs them after the resume', async () => {
     // The coder's first turn runs the tests itself, and they wait at a gate: the coder activity runs until the test
     // releases it, so the pause surely lands while it works.
     const project = await makeCalcProject(
@@ -62,9 +62,10 @@ describe('controlling a running task', () => {
     await handle.signal(resumeSignal);
     const outcome = await handle.result();
     expect(outcome.status).toBe('COMPLETED');
-    // The tests ran in their own activity, after the resume; the coder activity never announced a test run.
+    // The tests ran in their own activity, after the resume; no activity signalled the workflow.
     const history = (await handle.fetchHistory()).events ?? [];
-    expect(activitiesIn(history).map(({ type }) => type)).toEqual(['claimWorktree', 'runCoder', 'runTests']);
+    const types = activitiesIn(history).map(({ type }) => type);
+    expect(types).toEqual(['claimWorktree', 'runCoder', 'runTests', 'reviewChanges', 'judgeChange', 'commitWorktree']);
     const signals = history.flatMap((event) => event.workflowExecutionSignaledEventAttributes?.signalName ?? []);
     expect(signals).toEqual(['pause', 'resume']);
   });

@@ -9,6 +9,7 @@ import {
   activityFails,
   asDefault,
   coderFinished,
+  judgeByRules,
   reviewPassed,
   testsFailedWith,
   testsPassed,
@@ -35,7 +36,7 @@ function inject(row: CauseRow & { nodes: readonly (TaskNode & NodeName)[] }): In
     return {
       node,
       script: {
-        judge: [(input) => ({ ...input.judge, passed: false, findings: [finding] }), (input) => input.judge],
+        judge: [(input) => ({ ...judgeByRules(input), passed: false, findings: [finding] }), judgeByRules],
       },
     };
   // An activity throws it: the workflow reads the cause from the failure's type (the row's first one).
@@ -145,7 +146,7 @@ describe('a verdict in words picks the class, and the class its retry kind', () 
     async (failureClass, phrase) => {
       const finding = { rule: 'model_judge', message: `the attempt shows ${phrase} here` };
       const script: StubScript = {
-        judge: [(input) => ({ ...input.judge, passed: false, findings: [finding] }), (input) => input.judge],
+        judge: [(input) => ({ ...judgeByRules(input), passed: false, findings: [finding] }), judgeByRules],
       };
       await server.withStubs(script, async (run) => {
         const spec = stubSpec(run, { models: { coder: 'scripted:coder.json', judge: 'scripted:judge.json' } });

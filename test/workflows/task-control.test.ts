@@ -9,7 +9,7 @@ import { cancelSignal, pauseSignal, resumeSignal } from '../../workflows/message
 import { useStubServer, type StubRun } from './support/environment.js';
 import { type NodeName, type StubScript } from './support/stubs.js';
 import { outcomeOf, startStubTask, stubSpec, waitForState } from './support/tasks.js';
-import { activityTypesIn } from '../support/history-activities.js';
+import { activitiesIn } from '../support/history-activities.js';
 
 /**
  * For each node: the node that runs before its checkpoint (where a pause is sent). The claim runs as a local activity
@@ -23,11 +23,6 @@ const nodes: { node: TaskNode & NodeName; before?: NodeName }[] = [
   { node: 'commit', before: 'judge' },
 ];
 
-// Reviewer and judge models give the review and judge nodes a call of their own, so a pause can stand before each.
-const withModels = {
-  models: { coder: 'scripted:coder.json', reviewer: 'scripted:reviewer.json', judge: 'scripted:judge.json' },
-};
-
 /** The script that pauses the task from inside `before` (the pause lands before the next checkpoint). */
 function pauseAfter(run: () => StubRun, before: NodeName | undefined): StubScript {
   if (!before) return {};
@@ -38,9 +33,12 @@ function pauseAfter(run: () => StubRun, before: NodeName | undefined): StubScrip
   return { [before]: step } as StubScript;
 }
 
-/** Starts a task that pauses before `node`; with no activity before it, the pause is sent with the start. */
+/**
+ * Starts a task that pauses before `node`; with no activity before it, the pause is sent with the start. The review and
+ * the judge are rules alone (no model): each node is an activity of its own all the same.
+ */
 async function startPausedAt(run: StubRun, before: NodeName | undefined) {
-  const spec = stubSpec(run, withModels);
+  const spec = stubSpec(run);
   if (before) return startStubTask(run, spec);
   return run.client.workflow.signalWithStart('taskWorkflow', {
     taskQueue: run.taskQueue,
@@ -147,21 +145,30 @@ describe('pause and cancel at every node', () => {
     );
   });
 
-  it('with rules alone for review and judge the test activity commits: a pause sent during it finds the attempt done', async () => {
+  it('runs each node as one activity of its own, the claim a local one: a pause sent during the tests holds before the review', async () => {
     let current: StubRun | undefined;
     await server.withStubs(
       pauseAfter(() => current!, 'test'),
       async (run) => {
         current = run;
         const handle = await startStubTask(run);
+        await waitForState(handle, 'paused', (state) => state.status === 'PAUSED');
+        expect(run.stubs.calls.review).toHaveLength(0);
+        await handle.signal(resumeSignal);
         const outcome = await outcomeOf(handle);
         expect(outcome.status).toBe('COMPLETED');
         expect(outcome.commit).toMatchObject({ sha: 'c'.repeat(40), created: true });
         expect(outcome.attempts[0]?.judge).toMatchObject({ passed: true });
-        expect(run.stubs.calls.commit).toHaveLength(1);
         expect(run.stubs.calls.removals).toBe(1);
         const history = (await handle.fetchHistory()).events ?? [];
-        expect(activityTypesIn(history)).toEqual(['claimWorktree', 'runCoder', 'runTests']);
+        expect(activitiesIn(history).map(({ type, local }) => (local ? `${type} (local)` : type))).toEqual([
+          'claimWorktree (local)',
+          'runCoder',
+          'runTests',
+          'reviewChanges',
+          'judgeChange',
+          'commitWorktree',
+        ]);
       },
     );
   });

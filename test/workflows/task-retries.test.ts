@@ -5,7 +5,7 @@ import type { TaskEvent } from '../../domain/events.js';
 import { retryUpdate, stateQuery } from '../../workflows/messages.js';
 import { activitiesIn } from '../support/history-activities.js';
 import { useStubServer, type StubRun } from './support/environment.js';
-import { asDefault, coderFinished, testsFailedWith, type StubScript } from './support/stubs.js';
+import { asDefault, coderFinished, judgeByRules, testsFailedWith, type StubScript } from './support/stubs.js';
 import { outcomeOf, startStubTask, stubSpec, waitForState } from './support/tasks.js';
 
 const eventTypes = (run: StubRun) => run.stubs.calls.events.map((event: TaskEvent) => event.type);
@@ -20,7 +20,7 @@ describe('hints, retry windows, limits and lost hosts', () => {
   it('an ambiguous goal waits for a hint, and the next attempt gets it', async () => {
     const ambiguous = { rule: 'model_judge', message: 'the goal is ambiguous: round half up or half even?' };
     const script: StubScript = {
-      judge: [(input) => ({ ...input.judge, passed: false, findings: [ambiguous] }), (input) => input.judge],
+      judge: [(input) => ({ ...judgeByRules(input), passed: false, findings: [ambiguous] }), judgeByRules],
     };
     await server.withStubs(script, async (run) => {
       const spec = stubSpec(run, { models: { coder: 'scripted:coder.json', judge: 'scripted:judge.json' } });
@@ -95,8 +95,8 @@ describe('hints, retry windows, limits and lost hosts', () => {
       expect(eventTypes(run).at(-1)).toBe('TASK_RETRY_EXHAUSTED');
       const history = (await handle.fetchHistory()).events ?? [];
       const patches = history.filter((event) => event.markerRecordedEventAttributes?.markerName === 'core_patch');
-      // Two patch markers, once each: the local claim's and the sink's.
-      expect(patches).toHaveLength(2);
+      // Three patch markers, once each: the local claim's, the sink's and the one that made each node one activity.
+      expect(patches).toHaveLength(3);
       // The local activities: each attempt's claim, and the report of its failure to reflection; no events' one.
       const local = activitiesIn(history).filter((activity) => activity.local);
       expect(local.map((activity) => activity.type)).toEqual([

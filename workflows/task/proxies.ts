@@ -91,7 +91,7 @@ function asActivityFailure(error: unknown, activityType: string): unknown {
   return new ActivityFailure(error.message, activityType, undefined, retryState, undefined, error);
 }
 
-/** The longest a coder may work in one activity, tests apart. */
+/** The longest a coder may work in one activity. */
 const CODER_TIME_MS = 30 * 60_000;
 
 /** Default wait for a host to pick up a worktree-bound step before it counts as lost (spec.hostLostAfterMs). */
@@ -158,8 +158,7 @@ export function hostActivities(
       {
         ...bound,
         ...waitForCancel,
-        // The coder's own time, and the test node's when it runs the tests too (CoderInput.thenTests).
-        startToCloseTimeout: CODER_TIME_MS + testTimeoutMs + 60_000,
+        startToCloseTimeout: CODER_TIME_MS,
         heartbeatTimeout,
         retry: retry(3),
       },
@@ -186,6 +185,17 @@ export function hostActivities(
       },
       beforeSchedule,
     ),
+    judgeChange: bind(
+      'judgeChange',
+      {
+        ...bound,
+        startToCloseTimeout: '5 minutes',
+        heartbeatTimeout,
+        retry: retry(3),
+      },
+      beforeSchedule,
+    ),
+    // The judge model's call of the runs that replay workflows/task/run-nodes-before-split.ts.
     judgeWithModel: bind(
       'judgeWithModel',
       {

@@ -45,35 +45,16 @@ export async function checkpoint(run: TaskRun, node: TaskNode): Promise<void> {
   run.setPhase(node);
 }
 
-/**
- * Runs the node's action and decides on its outcome. An action whose work an earlier activity already did (the test,
- * review, judge and commit nodes when one activity ran them all) may return its outcome as a value: a passing one is
- * returned as it is, without a promise (each costs the SDK's per-promise stack capture: 3 to 5 ms of a calc task's
- * workflow thread went to about 95 of them).
- */
-export function runNode<T>(
+/** Runs the node's action and decides on its outcome; a re-runnable cause runs the action again after a backoff. */
+export async function runNode<T>(
   context: AttemptContext,
   node: TaskNode,
   action: () => NodeOutcome<T> | Promise<NodeOutcome<T>>,
-): NodeResult<T> | Promise<NodeResult<T>> {
-  const first = action();
-  if (!isPromise(first) && first.ok) return first;
-  return decideNode(context, node, action, first);
-}
-
-const isPromise = <T>(value: T | Promise<T>): value is Promise<T> =>
-  typeof (value as { then?: unknown }).then === 'function';
-
-async function decideNode<T>(
-  context: AttemptContext,
-  node: TaskNode,
-  action: () => NodeOutcome<T> | Promise<NodeOutcome<T>>,
-  first: NodeOutcome<T> | Promise<NodeOutcome<T>>,
 ): Promise<NodeResult<T>> {
   const { run } = context;
   const record = run.currentAttempt;
-  for (let next = first; ; next = action()) {
-    const outcome = await catchActivityFailure(next);
+  for (;;) {
+    const outcome = await catchActivityFailure(action());
     if (outcome.ok) return outcome;
     const { cause } = outcome;
     const { failureClass, retry } = classifyCause(cause, node);

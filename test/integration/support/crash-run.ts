@@ -37,7 +37,7 @@ export const TEST_HOST_LOST_AFTER_MS = 5_000;
 export interface CrashRunOptions {
   files?: Record<string, string>;
   coder: ScriptTurn[];
-  /** Reviewer model turns: with them the review is an activity of its own (without, the test activity runs it). */
+  /** Reviewer model turns: with them the review asks the model too (without, the review is its rules alone). */
   reviewer?: ScriptTurn[];
   spec?: Partial<Omit<TaskSpecInput, 'id' | 'repo'>>;
   /** Git subcommands the worker's git runs 2 s slower (see slow-git.ts), so a crash can land inside them. */

@@ -37,6 +37,9 @@ describe('recorded task histories replay against the current workflow code', () 
     // `*.before-tests-with-coder.json`: recorded when the tests always ran in an activity of their own (a coder result
     // without `tested`, so the workflow schedules the test activity).
     expect(files.filter((file) => file.endsWith('.before-tests-with-coder.json')).length).toBeGreaterThanOrEqual(7);
+    // `*.before-node-activities.json`: recorded when the coder activity ran the test node and the test activity the
+    // review's rules, the rule judge and the commit (no marker one-activity-per-node: run-nodes-before-split.ts).
+    expect(files.filter((file) => file.endsWith('.before-node-activities.json')).length).toBeGreaterThanOrEqual(7);
     expect(files.filter((file) => !file.includes('.before-')).length).toBeGreaterThanOrEqual(7);
   });
 

@@ -1,12 +1,11 @@
 // Stub activities for the workflow tier. Tests script the task graph's nodes (claim, code, test, review, judge,
 // commit) and the skill writer; this file alone maps them onto the activities that serve them, so when activities
-// are merged or renamed (the review's rules and the rule-only commit folded into the test activity, the removal into
-// the commit) only it changes.
+// are merged or renamed (the removal folded into the commit) only it changes.
 import { ApplicationFailure } from '@temporalio/common';
 import type { TaskloopActivities } from '../../../activities/index.js';
-import { ruleVerdict } from '../../../activities/tests/commit-after-tests.js';
 import type { TaskEvent } from '../../../domain/events.js';
 import type { FailureCause } from '../../../domain/failure-causes.js';
+import { judgeAttempt } from '../../../domain/judge.js';
 import type { CoderResult, CommitResult, JudgeResult, ReviewResult, TestRunResult } from '../../../domain/records.js';
 
 type Activities = TaskloopActivities;
@@ -18,9 +17,8 @@ interface NodeIO {
   claim: [In<'claimWorktree'>, Out<'claimWorktree'>];
   code: [In<'runCoder'>, CoderResult];
   test: [In<'runTests'>, TestRunResult];
-  /** Served by the test activity when it runs the review's rules (no reviewer model), else by reviewChanges. */
-  review: [In<'reviewChanges'> | In<'runTests'>, ReviewResult];
-  judge: [In<'judgeWithModel'>, JudgeResult];
+  review: [In<'reviewChanges'>, ReviewResult];
+  judge: [In<'judgeChange'>, JudgeResult];
   commit: [In<'commitWorktree'>, CommitResult];
   skill: [In<'generateSkill'>, Out<'generateSkill'>];
 }
@@ -99,6 +97,11 @@ export function testsFailedWith(cause: FailureCause): TestRunResult {
   };
 }
 
+/** The judge's verdict by the rules alone, as judgeChange gives it without a judge model. */
+export function judgeByRules(input: In<'judgeChange'>): JudgeResult {
+  return judgeAttempt({ tests: input.tests, review: input.review, acceptanceTests: input.acceptanceTests });
+}
+
 /** An activity failure that outlives its retries at once, typed so the workflow reads the cause kind from it. */
 export function activityFails(kind: string, message: string): () => never {
   return () => {
@@ -121,7 +124,7 @@ function defaults(hostQueue: string): { [K in NodeName]: Exclude<Step<K>, typeof
     code: coderFinished,
     test: testsPassed,
     review: reviewPassed,
-    judge: (input) => input.judge,
+    judge: judgeByRules,
     commit: (input) => ({ sha: 'c'.repeat(40), branch: input.branch, created: true }),
     skill: (input) => {
       const skill = {
@@ -157,26 +160,11 @@ export function createStubs(script: StubScript, hostQueue: string): Stubs {
   const activities: Activities = {
     claimWorktree: (input) => call('claim', input),
     runCoder: (input) => call('code', input),
-    async runTests(input) {
-      const test = await call('test', input);
-      // The test activity runs the review's rules when asked (no reviewer model): the review rides along.
-      if (!input.review) return test;
-      const tested = { ...test, review: await call('review', input) };
-      // Asked to commit (no judge model either), it judges by the rules and commits what passes, as the real one does.
-      const after = input.commit;
-      const judge = after && ruleVerdict(tested, after.acceptanceTests);
-      if (!after || !judge) return tested;
-      if (!judge.passed) return { ...tested, judge };
-      const { workflowId, attempt, worktreePath, secretEnvNames } = input;
-      const commit = await call('commit', {
-        ...{ workflowId, attempt, worktreePath, secretEnvNames },
-        ...{ branch: after.branch, message: after.message, staged: true, removeWorktree: { repoPath: after.repoPath } },
-      });
-      calls.removals += 1;
-      return { ...tested, judge, commit: { ...commit, worktreeRemoved: true } };
-    },
+    runTests: (input) => call('test', input),
     reviewChanges: (input) => call('review', input),
-    judgeWithModel: (input) => call('judge', input),
+    judgeChange: (input) => call('judge', input),
+    // Only the runs of workflows/task/run-nodes-before-split.ts call it, and the tier starts none.
+    judgeWithModel: async (input) => input.judge,
     async commitWorktree(input) {
       const commit = await call('commit', input);
       if (!input.removeWorktree) return commit;

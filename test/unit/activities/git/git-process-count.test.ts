@@ -20,7 +20,7 @@ async function countGitProcesses(traceFile: string, step: () => Promise<unknown>
 }
 
 describe('git processes per attempt', () => {
-  it('claim, review diff, commit and removal of one passing attempt start at most 7 git processes', async () => {
+  it('claim, review diff, commit and removal of one passing attempt start at most 9 git processes', async () => {
     const repoPath = await makeRepo({ 'calc.py': 'def add(a, b):\n    return a - b\n' });
     const workDir = await makeTempDir();
     dirs.push(repoPath, workDir);
@@ -49,8 +49,9 @@ describe('git processes per attempt', () => {
       await removeWorktree({ repoPath, worktreePath: claim.worktreePath });
     });
 
-    // Measured: 7 (claim 1: the checkout filling the worktree git's registry files name, review 2: add and one diff
-    // with its numstat, commit 2, removal 1 + its status); 9 with `git worktree add` and its 2 children; before: 30.
-    expect(count).toBeLessThanOrEqual(7);
+    // Measured: 9 (claim 3: `git worktree add` and its children update-ref and reset, review 2: add and one diff with
+    // its numstat, commit 2, removal 1 + its status); 7 with a hand-written registry entry, whose saving on a whole
+    // attempt stayed within noise (docs/architecture.md); before: 30.
+    expect(count).toBeLessThanOrEqual(9);
   });
 });

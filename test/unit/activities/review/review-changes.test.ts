@@ -59,6 +59,21 @@ describe('reviewChanges', () => {
     expect(existsSync(path.join(input.worktreePath, 'src', '__pycache__'))).toBe(false);
   });
 
+  it('reviews the change as staged when asked, not what was written to the worktree after the staging', async () => {
+    const input = await setup();
+    await writeFiles(input.worktreePath, { 'src/calc.py': 'def add(a, b):\n    return b + a\n' });
+    await reviewChanges(input);
+    // Written after the staging (a test run's output, say): outside the allowed paths, and a test edit.
+    await writeFiles(input.worktreePath, { 'out.txt': 'written by the tests\n', 'tests/test_calc.py': 'x = 1\n' });
+
+    const staged = await reviewChanges({ ...input, staged: true });
+    expect(staged).toMatchObject({ passed: true, changedFiles: ['src/calc.py'] });
+    const restaged = await reviewChanges(input);
+    expect(restaged.passed).toBe(false);
+    expect(restaged.changedFiles.sort()).toEqual(['out.txt', 'src/calc.py', 'tests/test_calc.py']);
+    expect(rulesOf(restaged)).toContain('test_file_edited');
+  });
+
   it('finds an empty diff', async () => {
     const result = await reviewChanges(await setup());
     expect(result.passed).toBe(false);

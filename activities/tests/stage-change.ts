@@ -1,15 +1,8 @@
-// The review's rules run by the test activity when no reviewer model is set: the path rules stop the tests, so they run
-// on the list of changed paths taken while the change is staged; the content rules (conflict markers, secrets, Python
-// syntax) run beside the tests on the staged diff, taken meanwhile (the changed Python files are read before the tests
-// start).
-import type { ReviewResult } from '../../domain/records.js';
+// The test node's change, staged as the commit would hold it: the review's path rules run on its listed paths before
+// the tests start (a refused change never executes), and the tests see the change without the ignored files it made.
 import { diffStaged, diffWorktree, stageAndListChanges, type WorktreeDiff } from '../git/diff-worktree.js';
 import { removeIgnoredFiles, removeIgnoredPaths } from '../git/ignored-files.js';
-import { reviewDiff, type ReviewChangesInput } from '../review/index.js';
-import type { SourceRead } from '../review/python-syntax.js';
 import type { PathPolicy } from './path-policy.js';
-
-export type RuleReviewOptions = Pick<ReviewChangesInput, 'secretValues' | 'artifactDir' | 'hostId' | 'sandbox'>;
 
 /** The staged change: its changed paths now, for the path rules, and its diff when asked, for the content rules. */
 export interface StagedChange {
@@ -35,14 +28,4 @@ export async function stageChange(worktreePath: string, policy: PathPolicy): Pro
   }
   const ignoredRemoved = await removeIgnoredPaths(worktreePath, listed.ignored);
   return { changedFiles: listed.changedFiles, diff: () => diffStaged(input), ignoredRemoved };
-}
-
-export function reviewChange(
-  worktreePath: string,
-  policy: PathPolicy,
-  options: RuleReviewOptions,
-  diff: WorktreeDiff,
-  sources: SourceRead[],
-): Promise<ReviewResult> {
-  return reviewDiff({ worktreePath, ...policy, ...options }, diff, sources);
 }

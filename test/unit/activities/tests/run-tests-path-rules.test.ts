@@ -1,0 +1,105 @@
+// The test node's own run: the change staged as the commit would hold it, the review's path rules checked on its paths
+// before anything runs (a refused change never executes), the ignored files the attempt made removed first.
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createWorktree } from '../../../../activities/git/create-worktree.js';
+import { runTests } from '../../../../activities/tests/run-tests.js';
+import { makeRepo, removeDirs, writeFiles } from '../../../support/git-repo.js';
+import { calcModule, makePythonProject } from './python-project.js';
+
+const dirs: string[] = [];
+afterEach(() => removeDirs(dirs));
+
+const passingTests = {
+  'tests/test_calc.py': 'from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n',
+};
+
+describe('runTests with the review path rules', () => {
+  it('does not run the tests when the review path rules refuse the change', async () => {
+    const { baseSha, ...input } = await projectInWorktree();
+    // Imported by pytest, it would leave a file in the worktree: the refused edit must never execute.
+    await writeFiles(input.worktreePath, {
+      'tests/test_calc.py': "open('imported-by-pytest', 'w').close()\n\n\ndef test_add():\n    assert True\n",
+    });
+
+    const result = await runTests(withPathRules(input, baseSha));
+
+    expect(result.refused?.map((finding) => finding.rule)).toEqual(['test_file_edited']);
+    expect(result.outcome).toBe('error');
+    expect(result.counts.total).toBe(0);
+    expect(existsSync(path.join(input.worktreePath, 'imported-by-pytest'))).toBe(false);
+    expect(existsSync(path.join(input.artifactDir, 'test-out'))).toBe(false);
+  });
+
+  it('runs an accepted change and names no refusal', async () => {
+    const { baseSha, ...input } = await projectInWorktree();
+    await writeFiles(input.worktreePath, { 'calc.py': 'def add(a, b):\n    return b + a\n' });
+
+    const result = await runTests(withPathRules(input, baseSha));
+
+    expect(result).toMatchObject({ outcome: 'passed', counts: { passed: 1 } });
+    expect(result.refused).toBeUndefined();
+  });
+
+  it('removes the ignored files the attempt made before the tests: an ignored conftest.py cannot pass a failing test', async () => {
+    const { baseSha, ...project } = await projectInWorktree();
+    // Neither the path rules nor the commit see an ignored file, yet pytest loads it: this one turns failures into passes.
+    const forcePass = [
+      'import pytest',
+      '',
+      '@pytest.hookimpl(hookwrapper=True)',
+      'def pytest_runtest_makereport(item, call):',
+      '    (yield).get_result().outcome = "passed"',
+      '',
+    ].join('\n');
+    const plant = () =>
+      writeFiles(project.worktreePath, {
+        '.gitignore': 'conftest.py\nscratch/\n',
+        'calc.py': 'def add(a, b):\n    return a - b\n',
+        'tests/conftest.py': forcePass,
+        'scratch/notes.txt': 'ignored folder\n',
+      });
+    await plant();
+    // The coder's own run (no path policy) sees the worktree as it is: there the planted file does its work.
+    const coderRun = await runTests({ ...project, artifactDir: path.join(project.root, 'coder-run') });
+    expect(coderRun.outcome).toBe('passed');
+
+    const nodeRun = await runTests({
+      ...withPathRules(project, baseSha),
+      artifactDir: path.join(project.root, 'node'),
+    });
+
+    expect(nodeRun).toMatchObject({ outcome: 'failed', counts: { failed: 1 } });
+    expect(nodeRun.ignoredRemoved?.sort()).toEqual(['scratch', 'tests/conftest.py']);
+    expect(existsSync(path.join(project.worktreePath, 'tests/conftest.py'))).toBe(false);
+    expect(await readFile(path.join(project.worktreePath, 'calc.py'), 'utf8')).toContain('a - b');
+  });
+});
+
+/** runTests input with the path policy of a task that allows every path but the tests. */
+function withPathRules(input: Omit<Awaited<ReturnType<typeof projectInWorktree>>, 'baseSha'>, baseSha: string) {
+  return { ...input, pathPolicy: { baseSha, allowedPaths: [], allowTestEdits: false } };
+}
+
+/** runTests input on a real linked worktree of a repository holding calc.py and the passing tests. */
+async function projectInWorktree() {
+  const input = await makePythonProject(passingTests, dirs);
+  const repoPath = await makeRepo({ 'calc.py': calcModule, ...passingTests });
+  dirs.push(repoPath);
+  const claim = await createWorktree({
+    repoPath,
+    workDir: input.root,
+    baseRef: 'main',
+    taskId: 't1',
+    workflowId: 'wf-1',
+    attempt: 1,
+  });
+  return {
+    ...input,
+    worktreePath: claim.worktreePath,
+    testEnv: { PYTHONPATH: claim.worktreePath },
+    baseSha: claim.baseSha,
+  };
+}
