@@ -1,7 +1,7 @@
 // The Web UI pages an operator uses, captured from a real browser: a Temporal dev server with its Web UI, a
 // `taskloop worker`, the demo's fix-add (scripted coder) run to completion and fix-mean paused, then Chromium on the
-// filtered workflow list (with taskloop's columns: the paused task is RUNNING to Temporal, PAUSED to taskloop) and
-// fix-add's history and timeline.
+// filtered workflow list (with taskloop's columns: the paused task is RUNNING to Temporal, PAUSED to taskloop),
+// fix-add's history and timeline, and fix-mean's User Metadata (its current details: PAUSED, attempt 1 not started).
 // The script that writes docs/images and the integration test share it.
 import type { ResultPromise } from 'execa';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -15,6 +15,7 @@ import { findFreePort } from '../../platform/server/ports.js';
 import { ensureTemporalCli } from '../../platform/server/temporal-cli.js';
 import { seedLocalStorage, workflowColumns } from './seed-storage.js';
 import { pauseTask, runDemoTask, startWorker, waitForTaskStatus } from './demo-tasks.js';
+import { captureLivePage } from './cdp.js';
 import { defaultShot, domText, dumpPageDom, findChromium, screenshotPage, type PageShot } from './browser.js';
 
 /** The list's columns: the Web UI's own first ones, then taskloop's state, which Temporal's Status does not say. */
@@ -27,7 +28,7 @@ export interface CapturedPage {
   /** The browser window's size, which the screenshot has. */
   width: number;
   height: number;
-  /** The page's visible text as the browser rendered it (from --dump-dom). */
+  /** The page's visible text as the browser rendered it (--dump-dom, or innerText with its frames' over CDP). */
   text: string;
 }
 
@@ -89,12 +90,12 @@ export async function captureWebUi(options: CaptureOptions): Promise<WebUiCaptur
     log(`running fix-add of project ${project} on ${repo}; ${pausedId} is paused`);
     const workflowId = await runDemoTask('fix-add', { repo, project, env, wait: true });
     const runId = await waitForTaskStatus(server.address, workflowId, 'COMPLETED');
-    await waitForTaskStatus(server.address, pausedId, 'PAUSED');
+    const pausedRunId = await waitForTaskStatus(server.address, pausedId, 'PAUSED');
     const query = buildListQuery({ project });
     if (!query.success) throw new Error(query.error);
 
-    // Pages of closed workflows only: the Web UI long-polls a running one's history, and Chromium's virtual time
-    // (which waits for requests in flight) would never run out on the paused task's page.
+    // Pages of closed workflows from the one-shot flags: the Web UI long-polls a running one's history, and
+    // Chromium's virtual time (which waits for requests in flight) would never run out on the paused task's page.
     const taskPage = `${ui}/namespaces/default/workflows/${workflowId}/${runId}`;
     // Each page's window is tall enough for what an operator looks at: the list's rows, every history event.
     const targets = [
@@ -111,6 +112,29 @@ export async function captureWebUi(options: CaptureOptions): Promise<WebUiCaptur
       log(`${png}: ${target.url}`);
       pages.push({ name: target.name, url: target.url, png, width: pageShot.width, height: pageShot.height, text });
     }
+    // The paused task's User Metadata tab, over the DevTools protocol: captured once its current details (which the
+    // Web UI asks the worker for) show the status the task was paused into.
+    const pausedPage = {
+      name: 'web-ui-paused-task-metadata',
+      url: `${ui}/namespaces/default/workflows/${pausedId}/${pausedRunId}/user-metadata`,
+      png: path.join(options.outDir, 'web-ui-paused-task-metadata.png'),
+      width: shot.width,
+      height: 900,
+    };
+    const live = await captureLivePage(
+      browser,
+      pausedPage.url,
+      pausedPage.png,
+      {
+        width: pausedPage.width,
+        height: pausedPage.height,
+        waitForText: ['Current Details', 'PAUSED'],
+        timeoutMs: 60_000,
+      },
+      profile,
+    );
+    log(`${pausedPage.png}: ${pausedPage.url}`);
+    pages.push({ ...pausedPage, text: live.text.replace(/\s+/g, ' ').trim() });
     captured = true;
     return { project, workflowId, pausedWorkflowId: pausedId, pages };
   } finally {

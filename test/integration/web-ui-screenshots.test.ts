@@ -16,7 +16,7 @@ function pngSize(png: Buffer): { width: number; height: number } {
 }
 
 describe('Web UI screenshots', () => {
-  it('shows the tasks with their taskloop status in the filtered list and the activity summaries on a task page, in real PNGs', async () => {
+  it('shows the tasks with their taskloop status in the filtered list and the activity summaries on a task page and PAUSED on its own page for the paused task, in real PNGs', async () => {
     const outDir = await mkdtemp(path.join(os.tmpdir(), 'taskloop-webui-shots-'));
     const capture = await captureWebUi({
       outDir,
@@ -37,7 +37,8 @@ describe('Web UI screenshots', () => {
       // A blank or error page of this size compresses to a few KB; the rendered UI is tens of KB or more.
       expect(png.length, `${shot.name} bytes`).toBeGreaterThan(30_000);
       expect(png.length, `${shot.name} bytes`).toBeLessThan(5_000_000);
-      expect(shot.text, shot.name).toContain(capture.workflowId);
+      const shown = shot.name.startsWith('web-ui-paused-') ? capture.pausedWorkflowId : capture.workflowId;
+      expect(shot.text, shot.name).toContain(shown);
     }
     // The list is filtered by taskloop's search attributes and has its columns: the paused task is Running to
     // Temporal and PAUSED to taskloop, at its phase and attempt.
@@ -48,7 +49,14 @@ describe('Web UI screenshots', () => {
     expect(list).toContain(`${capture.workflowId} Completed ${capture.workflowId} COMPLETED done 1`);
     // The task's page names its activities by their summaries, not only by their types.
     expect(page('web-ui-task-history').text).toContain('worktree, attempt 1');
-    expect(page('web-ui-task-history').text).toContain('coder, then pytest, attempt 1');
-    expect(page('web-ui-task-timeline').text).toContain('coder, then pytest, attempt 1');
+    expect(page('web-ui-task-history').text).toContain('coder, attempt 1');
+    expect(page('web-ui-task-history').text).toContain('pytest, attempt 1');
+    expect(page('web-ui-task-timeline').text).toContain('coder, attempt 1');
+    // The paused task's own page: Temporal's header says RUNNING, the current details' first line (rendered from
+    // `**PAUSED**: …`) says PAUSED and that attempt 1 has not started, as it was paused before its first node.
+    const paused = page('web-ui-paused-task-metadata').text;
+    expect(paused).toContain(`RUNNING ${capture.pausedWorkflowId}`);
+    expect(paused).toContain('Current Details');
+    expect(paused).toContain('PAUSED: attempt 1 not started yet');
   }, 300_000);
 });
