@@ -1,5 +1,6 @@
 // Screenshots of the Temporal Web UI pages an operator uses, from a real headless Chromium, into docs/images/:
-// the workflow list filtered by taskloop's search attributes and one task's page with its activity summaries.
+// the workflow list filtered by taskloop's search attributes, one task's page with its activity summaries, and a
+// paused task's User Metadata, whose current details say PAUSED.
 // Usage: npx tsx scripts/web-ui-screenshots.ts [OUT_DIR]   (needs chromium; CHROMIUM=path picks another browser)
 import path from 'node:path';
 import { projectRoot } from '../platform/paths.js';
