@@ -22,7 +22,7 @@ import { keepVerdictSpending } from './verdict-spending.js';
 import { chooseAttemptAdaptations } from './learning.js';
 import type { HostActivities } from './proxies.js';
 import type { AttemptResult } from './run-attempt.js';
-import { testInputOf } from './run-nodes.js';
+import { coderInputOf, testInputOf } from './run-nodes.js';
 import {
   checkpoint,
   failed,
@@ -73,24 +73,7 @@ export async function runNodesBeforeSplit(
     if (missing) return failed(missing);
     record.coderModel = spec.models.coder;
     const { tested, testsStartedAt, ...coder }: RecordedCoderResult = await host
-      .runCoder(`coder, then pytest, attempt ${ref.attempt}`, {
-        ...ref,
-        worktreePath: claim.worktreePath,
-        goal: spec.goal,
-        modelSpec: spec.models.coder,
-        allowance: run.coderAllowance(spec.models.coder),
-        agentVersion: spec.agents?.coder,
-        modelOptions: spec.modelOptions?.coder,
-        maxSteps: spec.maxCoderSteps,
-        startTurn: run.state.turnsConsumed,
-        previousAttempts,
-        hint: record.hint,
-        secretEnvNames: spec.secretEnvNames,
-        project: spec.project,
-        adaptations: record.adaptations,
-        tests: { command: spec.testCommand, testEnv: spec.testEnv, timeoutMs: spec.testTimeoutMs },
-        sandbox: { sandbox: spec.sandbox, network: spec.network, limits: spec.limits },
-      })
+      .runCoder(`coder, then pytest, attempt ${ref.attempt}`, coderInputOf(run, claim, previousAttempts))
       .catch((error: unknown) => {
         // A coder run that failed still spent model requests and tokens: counted in telemetry and budgets.
         const spent = coderSpendingOf(error);

@@ -4,7 +4,8 @@ import { findMissingCapability } from '../../domain/capabilities.js';
 import { commitMessage } from '../../domain/commit-message.js';
 import { causeOfCoderResult, causeOfTestResult } from '../../domain/node-causes.js';
 import { agentVersionsOf, summarizeAttempt } from '../../domain/task-state.js';
-import type { Claim, TestInput } from '../../activities/index.js';
+import type { Claim, CoderInput, TestInput } from '../../activities/index.js';
+import type { AttemptSummary } from '../../domain/records.js';
 import { coderSpendingOf } from './coder-spending.js';
 import { keepVerdictSpending } from './verdict-spending.js';
 import { chooseAttemptAdaptations } from './learning.js';
@@ -30,6 +31,31 @@ export function testInputOf(run: TaskRun, claim: Claim): Omit<TestInput, 'workfl
   };
 }
 
+/** The code node's input: the task's goal, model, budgets and evidence of the attempts before. */
+export function coderInputOf(run: TaskRun, claim: Claim, previousAttempts: AttemptSummary[]): CoderInput {
+  const { spec } = run;
+  const record = run.currentAttempt;
+  return {
+    workflowId: run.state.workflowId,
+    attempt: record.attempt,
+    worktreePath: claim.worktreePath,
+    goal: spec.goal,
+    modelSpec: spec.models.coder,
+    allowance: run.coderAllowance(spec.models.coder),
+    agentVersion: spec.agents?.coder,
+    modelOptions: spec.modelOptions?.coder,
+    maxSteps: spec.maxCoderSteps,
+    startTurn: run.state.turnsConsumed,
+    previousAttempts,
+    hint: record.hint,
+    secretEnvNames: spec.secretEnvNames,
+    project: spec.project,
+    adaptations: record.adaptations,
+    tests: { command: spec.testCommand, testEnv: spec.testEnv, timeoutMs: spec.testTimeoutMs },
+    sandbox: { sandbox: spec.sandbox, network: spec.network, limits: spec.limits },
+  };
+}
+
 export async function runNodes(context: AttemptContext, claim: Claim, host: HostActivities): Promise<AttemptResult> {
   const { run } = context;
   const { spec } = run;
@@ -49,24 +75,7 @@ export async function runNodes(context: AttemptContext, claim: Claim, host: Host
     if (missing) return failed(missing);
     record.coderModel = spec.models.coder;
     const coder = await host
-      .runCoder(`coder, attempt ${ref.attempt}`, {
-        ...ref,
-        worktreePath: claim.worktreePath,
-        goal: spec.goal,
-        modelSpec: spec.models.coder,
-        allowance: run.coderAllowance(spec.models.coder),
-        agentVersion: spec.agents?.coder,
-        modelOptions: spec.modelOptions?.coder,
-        maxSteps: spec.maxCoderSteps,
-        startTurn: run.state.turnsConsumed,
-        previousAttempts,
-        hint: record.hint,
-        secretEnvNames: spec.secretEnvNames,
-        project: spec.project,
-        adaptations: record.adaptations,
-        tests: { command: spec.testCommand, testEnv: spec.testEnv, timeoutMs: spec.testTimeoutMs },
-        sandbox: { sandbox: spec.sandbox, network: spec.network, limits: spec.limits },
-      })
+      .runCoder(`coder, attempt ${ref.attempt}`, coderInputOf(run, claim, previousAttempts))
       .catch((error: unknown) => {
         // A coder run that failed still spent model requests and tokens: counted in telemetry and budgets.
         const spent = coderSpendingOf(error);
