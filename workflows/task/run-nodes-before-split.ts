@@ -17,7 +17,7 @@ import type {
 import { causeOfCoderResult, causeOfFindings, causeOfTestResult } from '../../domain/node-causes.js';
 import { agentVersionsOf, summarizeAttempt } from '../../domain/task-state.js';
 import type { Claim, CommitAndRemoveResult } from '../../activities/index.js';
-import { coderSpendingOf } from './coder-spending.js';
+import { keepCoderSpending } from './coder-spending.js';
 import { keepVerdictSpending } from './verdict-spending.js';
 import { chooseAttemptAdaptations } from './learning.js';
 import type { HostActivities } from './proxies.js';
@@ -74,15 +74,7 @@ export async function runNodesBeforeSplit(
     record.coderModel = spec.models.coder;
     const { tested, testsStartedAt, ...coder }: RecordedCoderResult = await host
       .runCoder(`coder, then pytest, attempt ${ref.attempt}`, coderInputOf(run, claim, previousAttempts))
-      .catch((error: unknown) => {
-        // A coder run that failed still spent model requests and tokens: counted in telemetry and budgets.
-        const spent = coderSpendingOf(error);
-        if (spent) {
-          record.coderSpent = spent;
-          run.refreshTelemetry();
-        }
-        throw error;
-      });
+      .catch(keepCoderSpending(record, run));
     record.coder = coder;
     withCoder = { tested, testsStartedAt };
     run.state.turnsConsumed += coder.turnsConsumed;

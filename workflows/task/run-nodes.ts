@@ -6,7 +6,7 @@ import { causeOfCoderResult, causeOfTestResult } from '../../domain/node-causes.
 import { agentVersionsOf, summarizeAttempt } from '../../domain/task-state.js';
 import type { Claim, CoderInput, TestInput } from '../../activities/index.js';
 import type { AttemptSummary } from '../../domain/records.js';
-import { coderSpendingOf } from './coder-spending.js';
+import { keepCoderSpending } from './coder-spending.js';
 import { keepVerdictSpending } from './verdict-spending.js';
 import { chooseAttemptAdaptations } from './learning.js';
 import type { HostActivities } from './proxies.js';
@@ -76,15 +76,7 @@ export async function runNodes(context: AttemptContext, claim: Claim, host: Host
     record.coderModel = spec.models.coder;
     const coder = await host
       .runCoder(`coder, attempt ${ref.attempt}`, coderInputOf(run, claim, previousAttempts))
-      .catch((error: unknown) => {
-        // A coder run that failed still spent model requests and tokens: counted in telemetry and budgets.
-        const spent = coderSpendingOf(error);
-        if (spent) {
-          record.coderSpent = spent;
-          run.refreshTelemetry();
-        }
-        throw error;
-      });
+      .catch(keepCoderSpending(record, run));
     record.coder = coder;
     run.state.turnsConsumed += coder.turnsConsumed;
     run.refreshTelemetry();
