@@ -1,6 +1,5 @@
 // The activities a taskloop worker serves, built by a factory that takes the worker's dependencies.
 import { createTaskActivities, type ActivityDeps } from './task-activities.js';
-import { createSkillActivities } from './skills/index.js';
 import { createLearningActivities } from './learning/index.js';
 import { scrubbingResults } from './scrub-results.js';
 import { createEvalActivities } from './eval/index.js';
@@ -20,13 +19,12 @@ export function createActivities(deps: ActivityDeps) {
   // Every result passes the secret scrub on its way to history (activities/scrub-results.ts).
   return scrubbingResults({
     ...createTaskActivities(deps),
-    ...createSkillActivities(deps),
     ...createLearningActivities(deps),
     ...createEvalActivities(deps),
   });
 }
 
-/** The task's, skills' and learning's activities (what the task and project workflows call). */
+/** The task's and learning's activities (what the task and project workflows call). */
 export type TaskloopActivities = Omit<ReturnType<typeof createActivities>, keyof EvalActivities>;
 /** What the eval arm workflow calls. */
 export type EvalActivities = ReturnType<typeof createEvalActivities>;

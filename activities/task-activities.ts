@@ -24,7 +24,7 @@ import {
   removeWorktree,
 } from './git/index.js';
 import { commitThenRemove } from './git/commit-then-remove.js';
-import { readClaimHistory, takeClaimMemoryRead } from './learning/project-memory.js';
+import { readClaimHistory, takeClaimLearningRead } from './learning/read-project-learning.js';
 import { loadAgent } from './models/agent-registry.js';
 import { coderModelSettings } from './models/provider-env.js';
 import { createModelProvider } from './models/router.js';
@@ -112,7 +112,7 @@ export function createTaskActivities(deps: ActivityDeps) {
         () => undefined,
       );
       try {
-        // Heartbeats while it reads (the memory query alone may take 5 s on a loaded machine): a retry after a crash
+        // Heartbeats while it reads (the learning query alone may take 5 s on a loaded machine): a retry after a crash
         // is not itself taken for a crash by a short heartbeat timeout. The earlier try's details are kept.
         const [resume, { agent, prompt }, learning] = await heartbeatWhile(
           () =>
@@ -122,8 +122,8 @@ export function createTaskActivities(deps: ActivityDeps) {
               loadAgent('coder', { pinned: input.agentVersion }),
               buildLearningSections({
                 project: input.project ?? 'default',
-                // The claim of this attempt read the memory a moment ago on this host (a resumed or moved coder reads it).
-                memory: takeClaimMemoryRead(input, input.project ?? 'default'),
+                // The claim of this attempt read what the project learned a moment ago on this host (a resumed or moved coder reads it).
+                learned: takeClaimLearningRead(input, input.project ?? 'default'),
                 goal: input.goal,
                 adaptations: input.adaptations ?? [],
                 worktreePath: input.worktreePath,

@@ -63,8 +63,8 @@ export type CauseKind = (typeof causeKinds)[number];
 
 export type RetryKind = 'rerun_node' | 'new_attempt' | 'reclaim' | 'wait_for_hint' | 'fail';
 
-/** Where a cause arises: a node of the task graph, or the reflection and eval workflows' own activities. */
-export type RaisingNode = TaskNode | 'reflection' | 'eval';
+/** Where a cause arises: a node of the task graph, or the learning and eval workflows' own activities. */
+export type RaisingNode = TaskNode | 'learning' | 'eval';
 
 export interface CauseRow {
   kind: CauseKind;
@@ -182,8 +182,8 @@ export const causeTable: readonly CauseRow[] = [
   // Raised by Temporal itself (a schedule-to-start timeout of a host-bound activity), never thrown by an activity.
   row('HostLost', hostNodes, 'environment_problem', 'reclaim'),
   thrown('PushRejected', 'commit', 'environment_problem', 'fail'),
-  // The skill writer's reply was no skill: the reflection workflow records the error and keeps the pattern.
-  thrown('MalformedSkill', 'reflection', 'model_problem', 'new_attempt'),
+  // The skill writer's reply was no skill: the learning workflow records the error and keeps the pattern.
+  thrown('MalformedSkill', 'learning', 'model_problem', 'new_attempt'),
   // An eval instance's repository could not be prepared: the eval arm records the instance as not run.
   thrown('VerificationSetupFailed', 'eval', 'environment_problem', 'fail'),
   row('Unknown', ['claim', ...hostNodes], 'code_defect', 'new_attempt', { readWords: true }),

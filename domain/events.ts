@@ -1,4 +1,4 @@
-// Task events, as in the original Python loop (DESIGN.md, Events): kept in workflow state, sent to event sinks, failures forwarded to reflection.
+// Task events, as in the original Python loop (DESIGN.md, Events): kept in workflow state, sent to event sinks, failures forwarded to the learning workflow.
 
 /** Every event type a task workflow emits (a start is the workflow's own start event, not a task event). */
 export const taskEventTypes = [

@@ -71,7 +71,7 @@ export const taskSpecFieldsSchema = z.strictObject({
   /**
    * How long a running step may go without a heartbeat before Temporal counts its worker as gone and retries it. Steps
    * heartbeat every second while they wait on a process or a model, but not through every short stretch (the coder's
-   * first reads include a memory query of up to 5 s): 10 s at least. Short in tests that kill workers.
+   * first reads include a learning query of up to 5 s): 10 s at least. Short in tests that kill workers.
    */
   heartbeatTimeoutMs: wholeNumber(10_000, 600_000).default(20_000),
   /** Limits across all attempts (model calls, tokens, cost, wall time); each has a safe default. */
@@ -94,7 +94,7 @@ export const taskSpecFieldsSchema = z.strictObject({
     .partial()
     .optional(),
   /**
-   * false: this task neither adapts its attempts nor reports its failures to the project's memory (so it makes no
+   * false: this task neither adapts its attempts nor reports its failures to the project's learning workflow (so it makes no
    * skills); an eval's `--learning off` arm. Absent or true: learning as the worker allows.
    */
   learning: z.boolean().optional(),

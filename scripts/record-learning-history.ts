@@ -4,9 +4,9 @@
 import { execa } from 'execa';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { signalFailure } from '../activities/skills/signal-failure.js';
+import { signalFailure } from '../activities/learning/signal-failure.js';
 import { projectRoot } from '../platform/paths.js';
-import { memoryQuery } from '../workflows/reflection-messages.js';
+import { learningQuery } from '../workflows/learning/messages.js';
 import { startEphemeralStack, type EphemeralStack } from '../workers/ephemeral-stack.js';
 
 const outDir = path.join(projectRoot, 'test', 'fixtures', 'histories');
@@ -38,7 +38,7 @@ async function record(stack: EphemeralStack): Promise<void> {
     handle = await signalFailure(stack.client, { taskQueue: stack.taskQueue, workflow, event: event(n) });
   const current = stack.client.workflow.getHandle(handle!.workflowId);
   for (let i = 0; i < 300; i++) {
-    const learned = await current.query(memoryQuery).catch(() => undefined);
+    const learned = await current.query(learningQuery).catch(() => undefined);
     if (learned && learned.history.length === 3 && learned.skills.length === 1) break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -2,13 +2,13 @@
 //
 // The worker evaluates this entry's module graph again for every workflow execution (the SDK's reusable V8 context
 // keeps each execution's modules apart), so a static re-export would make every task evaluate the project and
-// reflection workflows too, with zod and yaml: most of a task's first workflow task. Each workflow's modules are
+// learning workflows too, with zod and yaml: most of a task's first workflow task. Each workflow's modules are
 // therefore loaded by its own type only. `webpackMode: "eager"` keeps them in the one bundle file (no chunk to
 // fetch): the import resolves within the same activation, before the workflow's first command, so history and
 // replay are as with a static import. test/unit/workflows/lazy-workflows.test.ts checks the bundle.
 import type { EvalArmInput } from './eval-arm.js';
 import type { ProjectWorkflowInput } from './project.js';
-import type { ReflectionWorkflowInput } from './reflection.js';
+import type { LearningWorkflowInput } from './learning/learning-workflow.js';
 import type { TaskWorkflowInput } from './task.js';
 
 export { probeWorkflow } from './probe.js';
@@ -23,9 +23,17 @@ export async function projectWorkflow(input: ProjectWorkflowInput) {
   return workflow.projectWorkflow(input);
 }
 
-export async function reflectionWorkflow(input: ReflectionWorkflowInput) {
-  const workflow = await import(/* webpackMode: "eager" */ './reflection.js');
-  return workflow.reflectionWorkflow(input);
+export async function learningWorkflow(input: LearningWorkflowInput) {
+  const workflow = await import(/* webpackMode: "eager" */ './learning/learning-workflow.js');
+  return workflow.learningWorkflow(input);
+}
+
+/**
+ * @deprecated The learning workflow's type before the rename: workflows started as `reflectionWorkflow` (ids
+ * `reflection-<project>-<role>`) still run, continue as new under it and replay. New ones start as learningWorkflow.
+ */
+export function reflectionWorkflow(input: LearningWorkflowInput) {
+  return learningWorkflow(input);
 }
 
 export async function evalArmWorkflow(input: EvalArmInput) {

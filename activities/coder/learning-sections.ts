@@ -1,14 +1,14 @@
 // The parts of the coder's context that come from learning: skills distilled from earlier failures of the project
-// that match this goal (read from the project's memory in Temporal, so every host offers the same ones), and the
+// that match this goal (read from what the project learned, in Temporal, so every host offers the same ones), and the
 // adaptations the workflow chose for this attempt, each with why and with what it announces (definitions, modules,
 // tests) read from the worktree.
 import { log } from '@temporalio/activity';
 import { describeAdaptation, type Adaptation } from '../../domain/learning/adaptations.js';
 import type { AttemptSummary } from '../../domain/records.js';
 import type { Skill } from '../../domain/learning/skills.js';
-import type { ProjectMemory } from '../../domain/learning/memory.js';
-import { readProjectMemoryHere } from '../learning/project-memory.js';
-import { findSkillsFor, formatSkillsForPrompt } from '../skills/index.js';
+import type { ProjectLearning } from '../../domain/learning/project-learning.js';
+import { readProjectLearningHere } from '../learning/read-project-learning.js';
+import { findSkillsFor, formatSkillsForPrompt } from '../learning/index.js';
 import { readAdaptationContent, selfContainedStrategies } from './adaptation-content.js';
 
 export interface LearningSections {
@@ -37,10 +37,10 @@ async function describeWithContent(
   return content.length === 0 ? undefined : [`- ${describeAdaptation(adaptation)}`, ...content].join('\n\n');
 }
 
-/** The project's skills from its memory; learning is best effort, so an unreachable memory offers none. */
+/** The project's learned skills; learning is best effort, so an unreachable learning workflow offers none. */
 async function readSkills(project: string): Promise<Skill[]> {
   try {
-    return (await readProjectMemoryHere(project)).skills;
+    return (await readProjectLearningHere(project)).skills;
   } catch (error) {
     log.warn('could not read the project skills; the coder goes on without them', { project, error: String(error) });
     return [];
@@ -54,12 +54,12 @@ export async function buildLearningSections(input: {
   /** The worktree the adaptations' content is read from. */
   worktreePath?: string;
   previousAttempts?: AttemptSummary[];
-  /** Where the project's skills come from (default: its memory in Temporal). */
+  /** Where the project's skills come from (default: its learning workflow in Temporal). */
   readProjectSkills?: (project: string) => Promise<Skill[]>;
-  /** The project's memory when the caller has read it already (the attempt's claim did): no read then. */
-  memory?: ProjectMemory;
+  /** What the project learned, when the caller has read it already (the attempt's claim did): no read then. */
+  learned?: ProjectLearning;
 }): Promise<LearningSections> {
-  const known = input.memory?.skills;
+  const known = input.learned?.skills;
   const skills = findSkillsFor(known ?? (await (input.readProjectSkills ?? readSkills)(input.project)), input.goal);
   const sections: LearningSections['sections'] = [];
   if (skills.length > 0) {

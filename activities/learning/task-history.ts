@@ -1,5 +1,5 @@
 // A mirror of the project's failure history for humans, beside the repository (in its git folder): one JSON line per
-// failed attempt. Never read back: the history adaptations use lives in the project's memory (domain/learning/).
+// failed attempt. Never read back: the history adaptations use lives in the project's learning workflow (domain/learning/).
 import { existsSync } from 'node:fs';
 import { appendFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';

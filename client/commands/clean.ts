@@ -1,5 +1,5 @@
 // `taskloop clean`: removes what taskloop leaves behind and nobody needs: taskloop branches without a commit of
-// their own, old artifact folders and idle reflection workflows. Never a commit: a branch with one is kept.
+// their own, old artifact folders and idle learning workflows. Never a commit: a branch with one is kept.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { resolveHost } from '../../workers/host.js';
@@ -7,7 +7,7 @@ import { durationFlag, parseFlags } from '../args.js';
 import { UsageError } from '../cli-errors.js';
 import { findOldArtifacts, removeArtifactFolder } from '../clean/artifacts.js';
 import { judgeBranches, removeBranch } from '../clean/branches.js';
-import { endReflection, findIdleReflections, holdsMemory } from '../clean/reflections.js';
+import { endLearningWorkflow, findIdleLearningWorkflows, holdsLearning } from '../clean/learning.js';
 import { withTaskClient } from '../tasks/task-client.js';
 import type { Command } from './command.js';
 
@@ -19,12 +19,13 @@ Removes what finished tasks leave behind:
     or one checked out in a worktree, is always kept.
   - artifact folders under the worker's work folder (TASKLOOP_WORK_DIR, default .taskloop/work) in which nothing
     was written for --older-than.
-  - reflection workflows (reflection-<project>-<role>) that got no failure for --older-than: terminated with a
-    reason (the skills they wrote stay; the next failure starts a fresh one).
+  - learning workflows (learning-<project>-<role>, and reflection-<project>-<role> from before the rename) that
+    got no failure for --older-than and learned nothing: terminated with a reason (the next failure starts a fresh
+    one). One that holds skills or failure history is kept.
 
   --repo PATH             the repository whose taskloop/* branches to clean
-  --older-than DURATION   age of artifacts and idle reflections to remove (30m, 12h, 7d; default 7d)
-  --project NAME          only the reflection workflows of this project
+  --older-than DURATION   age of artifacts and idle learning workflows to remove (30m, 12h, 7d; default 7d)
+  --project NAME          only the learning workflows of this project
   --dry-run               print what would be removed, remove nothing
 
 Exit codes: 0 cleaned (also when nothing was old), 1 git or the Temporal server failed, 2 a bad flag value.`;
@@ -74,7 +75,7 @@ async function cleanArtifacts(
 }
 
 export const cleanCommand: Command = {
-  summary: 'remove empty taskloop branches, old artifacts and idle reflection workflows',
+  summary: 'remove empty taskloop branches, old artifacts and idle learning workflows',
   help,
   async run(argv) {
     const { values } = parseFlags('clean', argv, options);
@@ -87,20 +88,20 @@ export const cleanCommand: Command = {
     if (repo !== undefined) await cleanBranches(repo, dryRun, say);
     await cleanArtifacts(resolveHost().workDir, olderThanMs, dryRun, say);
     await withTaskClient(async ({ client }) => {
-      for (const reflection of await findIdleReflections(client, {
+      for (const workflow of await findIdleLearningWorkflows(client, {
         project: values.project,
         olderThanMs,
         nowMs: Date.now(),
       })) {
-        if (holdsMemory(reflection)) {
+        if (holdsLearning(workflow)) {
           say(
-            `keep reflection workflow ${reflection.workflowId}: holds the project's memory (${reflection.memory ? `${reflection.memory.skills} skills, ${reflection.memory.failures} failures` : 'its memory query got no answer'})`,
+            `keep learning workflow ${workflow.workflowId}: holds what the project learned (${workflow.learned ? `${workflow.learned.skills} skills, ${workflow.learned.failures} failures` : 'its learning query got no answer'})`,
           );
           continue;
         }
-        if (!dryRun) await endReflection(client, reflection, olderThan);
+        if (!dryRun) await endLearningWorkflow(client, workflow, olderThan);
         say(
-          `${dryRun ? 'would end' : 'ended'} reflection workflow ${reflection.workflowId} (last failure ${new Date(reflection.lastFailureMs).toISOString()})`,
+          `${dryRun ? 'would end' : 'ended'} learning workflow ${workflow.workflowId} (last failure ${new Date(workflow.lastFailureMs).toISOString()})`,
         );
       }
     });

@@ -54,7 +54,7 @@ export const commands: Record<string, CommandEntry> = {
     load: async () => (await import('./watch.js')).watchCommand,
   },
   clean: {
-    summary: 'remove empty taskloop branches, old artifacts and idle reflection workflows',
+    summary: 'remove empty taskloop branches, old artifacts and idle learning workflows',
     load: async () => (await import('./clean.js')).cleanCommand,
   },
   model: {

@@ -1,19 +1,16 @@
 // What the demo says about the coder checking its own work and about learning: the in-attempt test runs, the skills
-// in the project's memory (written by reflection from recurring failures), the tasks offered each, the report card.
+// the project learned (written by its learning workflow from recurring failures), the tasks offered each, the report card.
 import type { Client } from '@temporalio/client';
 import { buildReportCard } from '../../domain/learning/report-card.js';
 import type { Skill } from '../../domain/learning/skills.js';
 import type { ProjectReport } from '../../domain/project/project-report.js';
-import { memoryQuery, reflectionWorkflowId } from '../../workflows/reflection-messages.js';
+import { readProjectLearning } from '../../activities/learning/read-project-learning.js';
 import { countOf } from '../output/plural.js';
 
-/** The project's skills from its memory (the coder reflection workflow); none when nothing failed. */
+/** The skills the project learned (its coder learning workflow); none when nothing failed or none could be read. */
 async function readSkills(client: Client, project: string): Promise<Skill[]> {
-  const memory = await client.workflow
-    .getHandle(reflectionWorkflowId(project, 'coder'))
-    .query(memoryQuery)
-    .catch(() => undefined);
-  return memory?.skills ?? [];
+  const learned = await readProjectLearning(client, project).catch(() => undefined);
+  return learned?.skills ?? [];
 }
 
 /** Lines for the demo's output, after the report. */

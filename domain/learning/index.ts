@@ -7,5 +7,9 @@ export { runTaskSchema, runTaskStatuses, countPatterns } from './finished-task.j
 export type { RunTask } from './finished-task.js';
 export * from './lessons.js';
 export * from './report-card.js';
-export * from './reflection/index.js';
-export * from './memory.js';
+export * from './gate.js';
+export * from './failure-event.js';
+export * from './skill-draft.js';
+export * from './learning-state.js';
+export * from './distill-skill.js';
+export * from './project-learning.js';

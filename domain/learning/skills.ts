@@ -12,7 +12,7 @@ export const skillSchema = z.object({
   whatToDo: z.string().min(1),
   /** Workflows whose failures the skill was distilled from. */
   sourceWorkflowIds: z.array(z.string()),
-  /** Tasks whose failures the skill was distilled from (memory shared by every host). */
+  /** Tasks whose failures the skill was distilled from (learned once for every host). */
   sourceTaskIds: z.array(z.string()).optional(),
   /** Hosts whose failures the skill was distilled from. */
   hosts: z.array(z.string()).optional(),

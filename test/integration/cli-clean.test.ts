@@ -4,9 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { simpleGit } from 'simple-git';
 import { describe, expect, inject, it } from 'vitest';
-import { signalFailure } from '../../activities/skills/signal-failure.js';
-import { memoryQuery, reflectionWorkflowId } from '../../workflows/reflection-messages.js';
-import type { ReflectionWorkflowInput } from '../../workflows/reflection.js';
+import { signalFailure } from '../../activities/learning/signal-failure.js';
+import { learningQuery, learningWorkflowId } from '../../workflows/learning/messages.js';
+import type { LearningWorkflowInput } from '../../workflows/learning/learning-workflow.js';
 import { runTaskloop } from '../support/cli.js';
 import { makeRepo } from '../support/git-repo.js';
 import { eventually, uniqueId, useTestTemporal } from './support/temporal.js';
@@ -29,7 +29,7 @@ async function branches(repo: string): Promise<string[]> {
 describe('taskloop clean', () => {
   const t = useTestTemporal('cli-clean');
 
-  it('removes empty taskloop branches, old artifacts and idle reflections; keeps unique commits, fresh artifacts; --dry-run changes nothing', async () => {
+  it('removes empty taskloop branches, old artifacts and idle learning workflows; keeps unique commits, fresh artifacts; --dry-run changes nothing', async () => {
     const repo = await makeRepo();
     const git = simpleGit(repo);
     await git.raw(['branch', 'taskloop/empty', 'main']);
@@ -44,16 +44,16 @@ describe('taskloop clean', () => {
     const freshFolder = await artifactFolder(workDir, 'task-fresh', 0);
 
     const project = uniqueId('clean');
-    const reflection: ReflectionWorkflowInput = {
+    const learning: LearningWorkflowInput = {
       project,
       role: 'coder',
       skillsDir: path.join(workDir, 'skills'),
       learning: { enabled: true, roles: ['coder'] },
     };
-    const handle = await t.client.workflow.start('reflectionWorkflow', {
-      workflowId: reflectionWorkflowId(project, 'coder'),
+    const handle = await t.client.workflow.start('learningWorkflow', {
+      workflowId: learningWorkflowId(project, 'coder'),
       taskQueue: t.host.taskQueue,
-      args: [reflection],
+      args: [learning],
     });
 
     const env = { ...process.env, TEMPORAL_ADDRESS: inject('temporalAddress'), TASKLOOP_WORK_DIR: workDir };
@@ -78,15 +78,15 @@ describe('taskloop clean', () => {
     expect(existsSync(freshFolder)).toBe(true);
     expect((await handle.describe()).status.name).toBe('RUNNING');
 
-    // With a zero age the just-started reflection workflow is idle too: it is ended with a reason.
+    // With a zero age the just-started learning workflow is idle too: it is ended with a reason.
     const idle = await clean(['--older-than', '0']);
     expect(idle.exitCode, idle.all).toBe(0);
-    expect(idle.stdout).toContain(`ended reflection workflow ${handle.workflowId}`);
+    expect(idle.stdout).toContain(`ended learning workflow ${handle.workflowId}`);
     expect((await handle.describe()).status.name).toBe('TERMINATED');
   });
 
-  it("keeps an idle reflection workflow that holds the project's memory", async () => {
-    const project = uniqueId('clean-memory');
+  it('keeps an idle learning workflow that holds what the project learned', async () => {
+    const project = uniqueId('clean-learned');
     const workflow = { project, role: 'coder', learning: { enabled: true, roles: ['coder'] } };
     const event = {
       workflowId: `task-${project}-a`,
@@ -98,14 +98,14 @@ describe('taskloop clean', () => {
     };
     const handle = await signalFailure(t.client, { taskQueue: t.host.taskQueue, workflow, event });
     await eventually('the failure in memory', async () => {
-      const memory = await handle.query(memoryQuery).catch(() => undefined);
-      return memory?.history.length === 1 ? memory : undefined;
+      const learned = await handle.query(learningQuery).catch(() => undefined);
+      return learned?.history.length === 1 ? learned : undefined;
     });
     const env = { ...process.env, TEMPORAL_ADDRESS: inject('temporalAddress') };
     const clean = await runTaskloop(['clean', '--project', project, '--older-than', '0'], { env });
     expect(clean.exitCode, clean.all).toBe(0);
     expect(clean.stdout).toContain(
-      `keep reflection workflow ${handle.workflowId}: holds the project's memory (0 skills, 1 failures)`,
+      `keep learning workflow ${handle.workflowId}: holds what the project learned (0 skills, 1 failures)`,
     );
     expect((await handle.describe()).status.name).toBe('RUNNING');
     await handle.terminate('test over');

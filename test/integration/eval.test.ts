@@ -87,12 +87,12 @@ describe('taskloop eval', () => {
     expect(pair('a1', 'a2')).toMatchObject({ difference: 0, interval: { low: 0, high: 0 }, disagreements: [] });
     expect(await readFile(report.files.svg, 'utf8')).toContain('a1 by attempt 1: 100.0%');
     expect(JSON.parse(await readFile(report.files.json, 'utf8'))).toMatchObject({ evalId: report.evalId });
-    // The failures of the learning arm reached its project's memory; those of the arm with learning off did not.
+    // The failures of the learning arm reached its project's learning workflow; those of the arm with learning off did not.
     const { client, connection } = await connectTestClient();
     try {
-      const memory = (arm: string) => client.workflow.getHandle(`reflection-${report.evalId}-${arm}-coder`).describe();
-      await expect(memory('a3')).resolves.toBeDefined();
-      await expect(memory('a4')).rejects.toThrow(WorkflowNotFoundError);
+      const learning = (arm: string) => client.workflow.getHandle(`learning-${report.evalId}-${arm}-coder`).describe();
+      await expect(learning('a3')).resolves.toBeDefined();
+      await expect(learning('a4')).rejects.toThrow(WorkflowNotFoundError);
     } finally {
       await connection.close();
     }

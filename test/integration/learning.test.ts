@@ -1,7 +1,7 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { reflectionWorkflowId } from '../../workflows/reflection-messages.js';
+import { learningWorkflowId } from '../../workflows/learning/messages.js';
 import { calcFiles, fixTurns, turn, type ScriptTurn } from '../support/calc-project.js';
 import { meanFiles, wrongMean } from './support/mean-project.js';
 import { makeRepo, makeTempDir } from '../support/git-repo.js';
@@ -20,27 +20,27 @@ async function firstUserMessage(transcriptPath: string | undefined): Promise<str
   return messages.find((message) => message.role === 'user')?.content ?? '';
 }
 
-describe('learning in the loop: patterns, adaptations, reflection and skills', () => {
+describe('learning in the loop: patterns, adaptations, the learning workflow and skills', () => {
   const t = useTestTemporal('learning');
-  const reflections: string[] = [];
+  const learningWorkflows: string[] = [];
 
   afterAll(async () => {
-    for (const id of reflections)
+    for (const id of learningWorkflows)
       await t.client.workflow
         .getHandle(id)
         .terminate('test over')
         .catch(() => undefined);
   });
 
-  it('goes on without the memory when no worker answers its query: the claim and the coder are not held up', async () => {
+  it('goes on without what the project learned when no worker answers its query: the claim and the coder are not held up', async () => {
     const project = uniqueId('p-unanswered');
-    // The project's memory exists, but on a queue no worker polls, so a query of it never gets an answer.
-    const memory = await t.client.workflow.start('reflectionWorkflow', {
+    // The project's learning workflow exists, but on a queue no worker polls, so a query of it never gets an answer.
+    const learning = await t.client.workflow.start('learningWorkflow', {
       taskQueue: uniqueId('nobody-polls'),
-      workflowId: reflectionWorkflowId(project, 'coder'),
+      workflowId: learningWorkflowId(project, 'coder'),
       args: [{ project, role: 'coder' }],
     });
-    reflections.push(memory.workflowId);
+    learningWorkflows.push(learning.workflowId);
     const repo = await makeRepo(calcFiles);
     const scriptFile = path.join(await makeTempDir(), 'script.json');
     await writeFile(scriptFile, JSON.stringify({ coder: fixTurns() }));
@@ -73,7 +73,7 @@ describe('learning in the loop: patterns, adaptations, reflection and skills', (
     ];
     await writeFile(scriptFile, JSON.stringify({ coder: [...breakImport, ...fixTurns()] }));
     const spec = taskSpec({ repo, goal: 'Fix add in calc.py', models: { coder: `scripted:${scriptFile}` } });
-    reflections.push(reflectionWorkflowId(spec.project, 'coder'));
+    learningWorkflows.push(learningWorkflowId(spec.project, 'coder'));
     const handle = await startTestTask(t.client, t.host.taskQueue, spec);
     const outcome = await handle.result();
 
@@ -97,7 +97,7 @@ describe('learning in the loop: patterns, adaptations, reflection and skills', (
     const repo = await makeRepo(meanFiles);
     const dir = await makeTempDir();
     const project = uniqueId('distil');
-    reflections.push(reflectionWorkflowId(project, 'coder'));
+    learningWorkflows.push(learningWorkflowId(project, 'coder'));
     const run = async (
       id: string,
       goal: string,
@@ -149,7 +149,7 @@ describe('learning in the loop: patterns, adaptations, reflection and skills', (
     const repo = await makeRepo(meanFiles);
     const dir = await makeTempDir();
     const project = uniqueId('learn');
-    reflections.push(reflectionWorkflowId(project, 'coder'));
+    learningWorkflows.push(learningWorkflowId(project, 'coder'));
     const scriptFor = async (name: string, coder: ScriptTurn[]) => {
       const file = path.join(dir, `${name}.json`);
       await writeFile(file, JSON.stringify({ coder, skillWriter: [skillDraft] }));

@@ -53,7 +53,7 @@ function inject(row: CauseRow & { nodes: readonly (TaskNode & NodeName)[] }): In
 
 const isTaskNode = (node: string): node is TaskNode & NodeName => (taskNodes as readonly string[]).includes(node);
 // HostLost is raised by Temporal itself (schedule-to-start timeout); task-hosts.test.ts covers it. Rows raised by the
-// reflection and eval workflows' activities never reach a task.
+// learning and eval workflows' activities never reach a task.
 const rows = causeTable
   .filter((row) => row.kind !== 'HostLost')
   .flatMap((row) => {

@@ -97,7 +97,7 @@ describe('hints, retry windows, limits and lost hosts', () => {
       const patches = history.filter((event) => event.markerRecordedEventAttributes?.markerName === 'core_patch');
       // Three patch markers, once each: the local claim's, the sink's and the one that made each node one activity.
       expect(patches).toHaveLength(3);
-      // The local activities: each attempt's claim, and the report of its failure to reflection; no events' one.
+      // The local activities: each attempt's claim, and the report of its failure to the learning workflow; no events' one.
       const local = activitiesIn(history).filter((activity) => activity.local);
       expect(local.map((activity) => activity.type)).toEqual([
         'claimWorktree',

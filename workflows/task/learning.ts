@@ -1,11 +1,11 @@
 // Learning around attempts: before one, the adaptations chosen from this task's earlier failures and the project's
-// history (read from the project's memory, held by its reflection workflow); after a failure, reflection is told
-// (which feeds that memory) and a mirror line is written for humans. Learning is best effort: it never fails,
+// history (read from what the project learned, held by its learning workflow); after a failure, that workflow is told
+// (which feeds what it learned) and a mirror line is written for humans. Learning is best effort: it never fails,
 // cancels or holds up the task.
 import { CancellationScope, log } from '@temporalio/workflow';
 import type { Adaptation, HistoryEntry } from '../../domain/learning/adaptations.js';
 import { planAdaptations } from '../../domain/learning/attempt-adaptations.js';
-import { maxFailureFiles } from '../../domain/learning/reflection/failure-limits.js';
+import { maxFailureFiles } from '../../domain/learning/failure-limits.js';
 import type { AttemptRecord } from '../../domain/task-state.js';
 import { bookkeepingWithSummary } from './proxies.js';
 import type { TaskRun } from './task-run.js';
@@ -61,13 +61,13 @@ export async function learnFromFailure(run: TaskRun, record: AttemptRecord): Pro
             }),
           )
         : undefined,
-      // A task with learning off feeds no memory: its project (an eval arm's) never gets a skill.
+      // A task with learning off feeds the learning workflow nothing: its project (an eval arm's) never gets a skill.
       spec.learning === false
         ? undefined
-        : bestEffort('report the failure to reflection', () =>
+        : bestEffort('report the failure to the learning workflow', () =>
             bookkeepingWithSummary(
               'reportFailure',
-              `report ${failure.failureClass} at ${failure.node} to reflection, attempt ${record.attempt}`,
+              `report ${failure.failureClass} at ${failure.node} to learning, attempt ${record.attempt}`,
               { project: spec.project, role: 'coder', ...skillWriter, event, secretEnvNames: spec.secretEnvNames },
             ),
           ),

@@ -100,7 +100,7 @@ export const HOST_LOST_AFTER_MS = 45_000;
 const REMOVAL_WAIT_MS = 120_000;
 
 /**
- * Bookkeeping (the project's failure history, reports to reflection; events to the sink in histories recorded before
+ * Bookkeeping (the project's failure history, reports to the learning workflow; events to the sink in histories recorded before
  * the events sink below) runs as local activities on the workflow's own worker: one marker event each and no
  * workflow task of their own.
  */

@@ -5,7 +5,7 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stateDir } from '../../../platform/paths.js';
-import { reflectionWorkflowId } from '../../../workflows/reflection-messages.js';
+import { learningWorkflowId } from '../../../workflows/learning/messages.js';
 import { removeDirs } from '../../support/git-repo.js';
 import { useTestTemporal } from '../support/temporal.js';
 import { readEvents } from '../support/tasks.js';
@@ -99,7 +99,7 @@ describe('the attack suite: the host, learning, limits and secrets', () => {
     expect(secretGoal.outcome.attempts[0]?.failure?.reason).not.toContain(declared);
     expect(secretGoal.outcome.attempts[0]?.coder).toBeUndefined();
     // Its failure still reaches the project's reflection, which serves tasks that do not declare the secret: without it.
-    const reflection = reflectionWorkflowId(secretGoal.outcome.project, 'coder');
+    const reflection = learningWorkflowId(secretGoal.outcome.project, 'coder');
     expect(await historyText(t.client, reflection)).toContain('log in with [redacted]');
     expect(await historyText(t.client, reflection)).not.toContain(declared);
     expect(await filesHolding(t.host.workDir, declared)).toEqual([]);

@@ -24,8 +24,8 @@ import { uniqueId, workerProcessEnv } from './temporal.js';
 
 /**
  * Heartbeat timeout of the tasks in crash and host tests: a killed worker's step is retried sooner than after the
- * default 20 s. The least a spec allows: the coder's first reads (a memory query of up to 5 s when the project's
- * memory has no worker, as in these tests) send no heartbeat, and 5 s failed every coder there on a loaded machine.
+ * default 20 s. The least a spec allows: the coder's first reads (a learning query of up to 5 s when the project's
+ * learning workflow has no worker, as in these tests) send no heartbeat, and 5 s failed every coder there on a loaded machine.
  */
 export const TEST_HEARTBEAT_TIMEOUT_MS = 10_000;
 /**

@@ -11,7 +11,7 @@ import type { taskWorkflow } from '../../../workflows/task.js';
 import { eventually, uniqueId } from './temporal.js';
 
 /**
- * The default project of this test file's tasks. One per file: a project's memory (its reflection workflow) runs on
+ * The default project of this test file's tasks. One per file: a project's learning workflow runs on
  * the queue of the file that first failed in it, and a file's queue has no worker once that file is done.
  */
 const fileProject = uniqueId('itest');

@@ -3,7 +3,7 @@
 import { sleep } from '@temporalio/workflow';
 import { taskWorkflow as taskWorkflowA, type TaskWorkflowInput } from '../../../workflows/task.js';
 
-export { probeWorkflow, projectWorkflow, reflectionWorkflow } from '../../../workflows/index.js';
+export { probeWorkflow, projectWorkflow, learningWorkflow, reflectionWorkflow } from '../../../workflows/index.js';
 
 export async function taskWorkflow(input: TaskWorkflowInput): ReturnType<typeof taskWorkflowA> {
   await sleep(1);

@@ -89,7 +89,7 @@ describe('lint guards the architecture', () => {
 
   it.each([
     ['activities/probe-lint.ts', "import { connectClient } from '../client/tasks/task-client.js';"],
-    ['activities/skills/probe-lint.ts', "import { stateDir } from '../../workers/host.js';"],
+    ['activities/learning/probe-lint.ts', "import { stateDir } from '../../workers/host.js';"],
     ['workers/probe-lint.ts', "import { parseArgs } from '../client/args.js';"],
     ['platform/probe-lint.ts', "import { launch } from '../workers/launch.js';"],
     ['platform/server/probe-lint.ts', "import { run } from '../../client/cli.js';"],
@@ -115,7 +115,7 @@ describe('lint guards the architecture', () => {
     expect(
       await problems(
         'activities/probe-lint.ts',
-        "import { failureSignal } from '../workflows/reflection-messages.js';\nexport const s = failureSignal;\n",
+        "import { failureSignal } from '../workflows/learning/messages.js';\nexport const s = failureSignal;\n",
       ),
     ).toEqual([]);
   });

@@ -27,13 +27,13 @@ async function moduleGraph(entry: string): Promise<Metafile> {
 }
 
 describe('the workflow bundle evaluates what a workflow type needs, per execution', () => {
-  it('the entry loads the task, project and reflection workflows by dynamic import only', async () => {
+  it('the entry loads the task, project and learning workflows by dynamic import only', async () => {
     const { inputs } = await moduleGraph('workflows/index.ts');
     const imports = inputs['workflows/index.ts']?.imports ?? [];
     const kindOf = (file: string) => imports.find((entry) => entry.path === `workflows/${file}`)?.kind;
     expect(kindOf('task.ts')).toBe('dynamic-import');
     expect(kindOf('project.ts')).toBe('dynamic-import');
-    expect(kindOf('reflection.ts')).toBe('dynamic-import');
+    expect(kindOf('learning/learning-workflow.ts')).toBe('dynamic-import');
     expect(kindOf('probe.ts')).toBe('import-statement');
   });
 
@@ -41,8 +41,10 @@ describe('the workflow bundle evaluates what a workflow type needs, per executio
     const { inputs } = await moduleGraph('workflows/task.ts');
     const packages = Object.keys(inputs).filter((file) => file.includes('node_modules/'));
     expect(packages).toEqual([]);
-    // The graph is the task's own: neither the project nor the reflection workflow comes with it.
+    // The graph is the task's own: neither the project nor the learning workflow comes with it.
     expect(Object.keys(inputs)).toContain('workflows/task/run-attempt.ts');
-    expect(Object.keys(inputs).filter((file) => /workflows\/(project|reflection)\.ts$/.test(file))).toEqual([]);
+    expect(
+      Object.keys(inputs).filter((file) => /workflows\/(project|learning\/learning-workflow)\.ts$/.test(file)),
+    ).toEqual([]);
   });
 });

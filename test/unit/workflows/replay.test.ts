@@ -20,7 +20,7 @@ describe('recorded task histories replay against the current workflow code', () 
     ({ code } = await bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: quiet }));
   }, 120_000);
 
-  it('keeps each lazily loaded workflow inside the one bundle file (task, project, reflection, eval arm; webpack eager mode, no chunk to fetch)', () => {
+  it('keeps each lazily loaded workflow inside the one bundle file (task, project, learning, eval arm; webpack eager mode, no chunk to fetch)', () => {
     expect(code.match(/import\(\) eager/g)).toHaveLength(4);
     expect(code).not.toContain('__webpack_require__.e(');
   });

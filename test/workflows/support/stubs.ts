@@ -181,7 +181,7 @@ export function createStubs(script: StubScript, hostQueue: string): Stubs {
     recordTaskHistory: async () => undefined,
     async reportFailure(input) {
       calls.reports.push(input);
-      return { workflowId: `reflection-${input.project}-${input.role}` };
+      return { workflowId: `learning-${input.project}-${input.role}` };
     },
     generateSkill: (input) => call('skill', input),
   };

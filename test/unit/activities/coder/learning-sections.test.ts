@@ -38,7 +38,7 @@ describe("the learning parts of the coder's context", () => {
     expect(built.sections[1]?.text).toContain('attempt 1 failed with wrong_constant');
   });
 
-  it("takes the skills from a memory already read (the claim's) without reading it again", async () => {
+  it("takes the skills from what the project learned, already read (the claim's), without reading it again", async () => {
     const whenItApplies = 'fix the add function';
     const skill = {
       id: skillId('wrong_operator', whenItApplies),
@@ -51,7 +51,7 @@ describe("the learning parts of the coder's context", () => {
     const asked: string[] = [];
     const built = await buildLearningSections({
       project: 'p',
-      memory: { skills: [skill], history: [] },
+      learned: { skills: [skill], history: [] },
       readProjectSkills: (project) => {
         asked.push(project);
         return Promise.resolve([]);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { skillExcerpt } from '../../../../client/demo/show-learning.js';
-import { distillSkill } from '../../../../domain/learning/reflection/distill-skill.js';
+import { distillSkill } from '../../../../domain/learning/distill-skill.js';
 import { countOf } from '../../../../client/output/plural.js';
 
 const failure = (reason: string) => ({

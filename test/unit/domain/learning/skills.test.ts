@@ -21,7 +21,7 @@ const skill: Skill = {
 };
 
 describe('renderSkill', () => {
-  it('writes the provenance from the shared memory (source tasks, hosts) as YAML lists that read back', () => {
+  it('writes the provenance learned for every host (source tasks, hosts) as YAML lists that read back', () => {
     const shared = { ...skill, sourceTaskIds: ['1', '2'], hosts: ['host-a', 'host-b'], writtenBy: 'model' as const };
     const text = renderSkill(shared);
     expect(text).toContain('source_tasks:\n  - "1"\n  - "2"\nhosts:\n  - host-a\n  - host-b\n');
