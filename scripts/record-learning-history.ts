@@ -1,6 +1,8 @@
 // Records a learning workflow's histories as replay fixtures (test/fixtures/histories/learning*.json): three similar
 // failures, a skill distilled from the first two, and a continue-as-new after two signals, so the second run starts
-// from a carried state. Run after changing the learning workflow on purpose: `npx tsx scripts/record-learning-history.ts`.
+// from a carried state. Run after changing the learning workflow on purpose: `npx tsx scripts/record-learning-history.ts`
+// (writes learning.run-1.json and learning.run-2.json). `learning.before-rename.*` were recorded by the release before
+// the rename (type reflectionWorkflow, state carried under `memory`) and are never re-recorded.
 import { execa } from 'execa';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';

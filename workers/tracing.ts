@@ -55,7 +55,7 @@ export function workerTracingOptions(
   return {
     interceptors: {
       // The activities' own client (Context.current().client): what it sends a workflow, such as a failure's report to
-      // reflection, carries the activity's span, so it stays in the task's trace.
+      // the learning workflow, carries the activity's span, so it stays in the task's trace.
       client: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] },
       // A prebuilt bundle already holds the module (the worker would only warn that it ignores it).
       workflowModules: bundled ? [] : [tracingWorkflowModule()],

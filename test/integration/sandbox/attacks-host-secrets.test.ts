@@ -98,10 +98,10 @@ describe('the attack suite: the host, learning, limits and secrets', () => {
     expect(secretGoal.outcome.attempts[0]?.failure?.failureClass).toBe('environment_problem');
     expect(secretGoal.outcome.attempts[0]?.failure?.reason).not.toContain(declared);
     expect(secretGoal.outcome.attempts[0]?.coder).toBeUndefined();
-    // Its failure still reaches the project's reflection, which serves tasks that do not declare the secret: without it.
-    const reflection = learningWorkflowId(secretGoal.outcome.project, 'coder');
-    expect(await historyText(t.client, reflection)).toContain('log in with [redacted]');
-    expect(await historyText(t.client, reflection)).not.toContain(declared);
+    // Its failure still reaches the project's learning workflow, which serves tasks that do not declare the secret: without it.
+    const learning = learningWorkflowId(secretGoal.outcome.project, 'coder');
+    expect(await historyText(t.client, learning)).toContain('log in with [redacted]');
+    expect(await historyText(t.client, learning)).not.toContain(declared);
     expect(await filesHolding(t.host.workDir, declared)).toEqual([]);
   });
 });

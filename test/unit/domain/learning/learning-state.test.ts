@@ -7,6 +7,7 @@ import {
   recordSkillError,
   recordSkillWritten,
   learningStateLimits,
+  readCarriedState,
   type BufferedFailureEvent,
 } from '../../../../domain/learning/learning-state.js';
 import { groupFailures, type FailureGroup } from '../../../../domain/learning/similarity.js';
@@ -142,5 +143,24 @@ describe('describeGroupPattern', () => {
   it('falls back to the most common failure class when no member has a known pattern', () => {
     const group = groupOf(buffered([failure(1, undefined, { pattern: 'unknown' }), failure(2)]));
     expect(describeGroupPattern(group)).toBe('context_problem');
+  });
+});
+
+describe('a state carried through continue-as-new', () => {
+  const learned = {
+    skills: [],
+    history: [{ taskId: 't1', workflowId: 'task-p-t1', attempt: 1, files: ['a.py'], patterns: ['cross_dep'] }],
+  };
+  const { learned: _learned, ...fields } = createLearningState('p', 'coder');
+
+  it("reads what a run from before the rename carried under 'memory' as learned, and drops the old name", () => {
+    const state = readCarriedState({ ...fields, memory: learned });
+    expect(state.learned).toEqual(learned);
+    expect(state).not.toHaveProperty('memory');
+  });
+
+  it('keeps what a run of this release carried, and starts empty when a run carried nothing learned', () => {
+    expect(readCarriedState({ ...fields, learned }).learned).toEqual(learned);
+    expect(readCarriedState(fields).learned).toEqual({ skills: [], history: [] });
   });
 });
