@@ -3,9 +3,8 @@
 // 1. esbuild compiles each source file to dist/ (the worker runs these: it bundles dist/workflows from them);
 // 2. esbuild bundles the CLI into one CommonJS script, dist/cli/cli.cjs, which the bin runs with a V8 code cache
 //    (bin/code-cache.js), so a command neither resolves hundreds of modules nor compiles the SDK at each start (the
-//    worker stays outside the bundle: it needs its own files and native SDK). The bundle carries a lean copy of
-//    Temporal's protobuf descriptor (scripts/lean-protos.mjs: the service methods its code calls and what they reach;
-//    a first build without the descriptor finds them) and no indentation: both are read at every start;
+//    worker stays outside the bundle: it needs its own files and native SDK). The bundle has no indentation: it is
+//    read at every start;
 // 3. dist/.build-stamp records when the build started; the bin compares it with the sources.
 import { readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -27,7 +26,6 @@ function fail(what) {
 // esbuild comes with tsx (a dependency), so the build needs nothing more. Types are checked by `npm run typecheck`.
 const { build } = await import('esbuild');
 const { sourceDirs } = await import('../bin/dist-state.js');
-const { leanProtosPlugin, usedByCode } = await import('./lean-protos.mjs');
 const sources = sourceDirs.flatMap((dir) => listTypeScript(path.join(root, dir)));
 try {
   await build({
@@ -52,7 +50,7 @@ const workersOutside = {
     }));
   },
 };
-const bundleOptions = (leanProtos) => ({
+const bundleOptions = {
   entryPoints: [path.join(dist, 'client', 'cli.js')],
   outfile: path.join(dist, 'cli', 'cli.cjs'),
   bundle: true,
@@ -72,19 +70,14 @@ const bundleOptions = (leanProtos) => ({
   ],
   // Whitespace only: names stay, so stack traces and error names read as in the sources.
   minifyWhitespace: true,
-  plugins: [workersOutside, leanProtos],
+  plugins: [workersOutside],
   // One CommonJS script, so the bin can run it with a V8 code cache (Node 20 has none for ES modules).
   define: { 'import.meta.url': '__taskloopModuleUrl' },
   banner: { js: "var __taskloopModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
   logLevel: 'warning',
-});
+};
 try {
-  // First without the descriptor, to read which service methods and protobuf names the bundled code uses; then
-  // the bundle itself, whose descriptor keeps those (scripts/lean-protos.mjs).
-  const packageJson = path.join(root, 'package.json');
-  const scan = await build({ ...bundleOptions(leanProtosPlugin(packageJson, 'none')), write: false });
-  const used = usedByCode(scan.outputFiles.map((file) => file.text).join('\n'));
-  await build(bundleOptions(leanProtosPlugin(packageJson, used)));
+  await build(bundleOptions);
 } catch (error) {
   fail(`esbuild failed: ${error.message.split('\n')[0]}`);
 }

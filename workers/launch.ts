@@ -15,7 +15,6 @@ import {
   resolveWorkerSandbox,
   SandboxConfigError,
 } from '../activities/sandbox/index.js';
-import { removeDeadWorkersSyntaxFolders } from '../activities/review/syntax-folders.js';
 import { checkSandbox, checkSearchAttributes, checkWorkerTools, PreflightError } from './preflight.js';
 import { LineLogger } from './logger.js';
 import { parseLogSettings } from './log-settings.js';
@@ -79,9 +78,6 @@ export async function launchWorker(options: LaunchOptions = {}): Promise<Launche
     log(`  killed ${orphans.length} test process group(s) left by an earlier worker: ${orphans.join(', ')}`);
   const staleCgroups = await removeDeadWorkersCgroups();
   if (staleCgroups > 0) log(`  removed ${staleCgroups} sandbox cgroup(s) left by workers that are no longer running`);
-  const staleFolders = await removeDeadWorkersSyntaxFolders();
-  if (staleFolders > 0)
-    log(`  removed ${staleFolders} syntax checker folder(s) left by workers that are no longer running`);
   const taskQueue = env.TASKLOOP_TASK_QUEUE ?? SHARED_TASK_QUEUE;
   let connection: NativeConnection;
   try {

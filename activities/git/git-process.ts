@@ -1,10 +1,10 @@
-// Runs git without simple-git, through the spawn helper (activities/process/spawn-helper.ts): simple-git waits a
-// fixed 50 ms after every command that prints nothing, whatever its `completion` option says (its completion plugin
-// always defers the close), and an attempt runs several such commands (worktree prune/remove, add, commit,
-// update-ref). Nothing here spawns from the worker itself: a spawn forks the whole worker (tens of ms under load,
-// with its event loop blocked), so every git process starts in the helper.
+// Runs git without simple-git: simple-git waits a fixed 50 ms after every command that prints nothing, whatever its
+// `completion` option says (its completion plugin always defers the close), and an attempt runs several such
+// commands (worktree prune/remove, add, commit, update-ref). Each git dies with the worker (setpriv's parent-death
+// signal), as the test runs do.
 import { GitError } from './git-error.js';
-import { runShortCommand } from '../process/spawn-helper.js';
+import { dieWithWorkerArgs } from '../process/die-with-worker.js';
+import { runShortCommand } from '../process/run-command.js';
 
 /** The git client taskloop's activities use: raw commands, a replaced environment, and a diff with its numstat. */
 export interface Git {
@@ -67,7 +67,8 @@ export function gitEnv(base: NodeJS.ProcessEnv = process.env): Record<string, st
 }
 
 async function runGitProcess(dir: string, args: string[], env: Record<string, string>): Promise<string> {
-  const { code, signal, stdout, stderr } = await runShortCommand({ command: 'git', args, cwd: dir, env });
+  const [command = 'git', ...argv] = dieWithWorkerArgs(['git', ...args]);
+  const { code, signal, stdout, stderr } = await runShortCommand({ command, args: argv, cwd: dir, env });
   if (code === 0) return stdout.toString('utf8');
   // The message is what git printed, as simple-git's errors were: callers match git's words in it.
   const printed = Buffer.concat([stdout, stderr]).toString('utf8');

@@ -17,7 +17,7 @@ export interface TaskHistoryRecord extends HistoryEntry {
 /** The history file in the repository's git folder; undefined while this host has no clone of a repository by URL. */
 async function historyFile(repoPath: string): Promise<string | undefined> {
   if (!existsSync(repoPath)) return undefined;
-  // Through the spawn helper, as every git the worker runs (see activities/git/git-process.ts).
+  // As every git the worker runs (see activities/git/git-process.ts).
   const stdout = await openGit(repoPath).raw(['rev-parse', '--path-format=absolute', '--git-common-dir']);
   return path.join(stdout.trim(), 'taskloop', 'history.jsonl');
 }

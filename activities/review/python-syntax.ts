@@ -1,12 +1,12 @@
-// Review rule `python_syntax`: parses changed Python files as ast.parse does (nothing imported or run), in the
-// worker's long-lived sandboxed parser (syntax-server.ts).
+// Review rule `python_syntax`: parses changed Python files as ast.parse does (nothing imported or run), all in one
+// sandboxed python3 per review (python-parser.ts).
 import { closeSync, constants, fstatSync, openSync, readFileSync, realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Finding } from '../../domain/records.js';
 import { resolveWorkerSandbox, sandboxPolicyFor, type SandboxPolicy } from '../sandbox/index.js';
 import { realPathOf } from '../small-files.js';
-import { parseInSyntaxServer, type PythonSource } from './syntax-server.js';
+import { parsePython, type PythonSource } from './python-parser.js';
 
 const SYNTAX_CHECK_TIMEOUT_MS = 60_000;
 /** Larger sources are a finding, not parsed: the worker reads each one whole. */
@@ -50,7 +50,7 @@ export async function parsePythonSources(
   sandbox: SandboxPolicy = sandboxPolicyFor(resolveWorkerSandbox({ workDir: os.tmpdir() })),
 ): Promise<Finding[]> {
   const parsed = sources.filter((source): source is PythonSource => 'source' in source);
-  const problems = parsed.length > 0 ? await parseInSyntaxServer(parsed, sandbox, SYNTAX_CHECK_TIMEOUT_MS) : [];
+  const problems = parsed.length > 0 ? await parsePython(parsed, sandbox, SYNTAX_CHECK_TIMEOUT_MS) : [];
   const findings: Finding[] = [];
   for (const source of sources) {
     if ('tooLarge' in source) {

@@ -8,7 +8,8 @@ import { realPathOf } from '../small-files.js';
 import type { SandboxLimits } from './policy.js';
 
 export interface BwrapPlan {
-  worktree: string;
+  /** The run's working folder, bound writable; without one the run starts in its private /tmp and binds no folder. */
+  worktree?: string;
   /** Extra host folders the run may write (e.g. where pytest writes its JUnit report). */
   writable: string[];
   /** Host folders shown read-only even inside hidden ones (Python, the repository's .git, TASKLOOP_SANDBOX_SHOW). */
@@ -126,16 +127,18 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
     .sort();
   for (const dir of hidden) args.push('--tmpfs', dir);
   for (const dir of outermost(plan.readOnly)) args.push('--ro-bind-try', dir, dir);
-  args.push('--bind', plan.worktree, plan.worktree);
-  // The worktree's .git (the pointer to its git folder, or a plain checkout's git folder) stays as taskloop made it.
-  const dotGit = path.join(plan.worktree, '.git');
-  args.push('--ro-bind-try', dotGit, dotGit);
+  if (plan.worktree) {
+    args.push('--bind', plan.worktree, plan.worktree);
+    // The worktree's .git (the pointer to its git folder, or a plain checkout's git folder) stays as taskloop made it.
+    const dotGit = path.join(plan.worktree, '.git');
+    args.push('--ro-bind-try', dotGit, dotGit);
+  }
   for (const dir of plan.writable) args.push('--bind', dir, dir);
   // The empty stand-ins become read-only once the worktree and outputs are bound into them: no writes land there.
   for (const dir of hidden) args.push('--remount-ro', dir);
   args.push('--dir', SANDBOX_HOME, '--dev', '/dev', '--proc', '/proc');
   // The root itself (the folders made to hold the binds) is read-only too: a run writes the worktree and /tmp only.
-  args.push('--remount-ro', '/', '--chdir', plan.worktree, '--clearenv');
+  args.push('--remount-ro', '/', '--chdir', plan.worktree ?? SANDBOX_TMP, '--clearenv');
   for (const [name, value] of Object.entries(plan.env)) args.push('--setenv', name, value);
   return [...args, '--', ...prlimitArgs(plan.limits), ...plan.argv];
 }

@@ -1,7 +1,7 @@
 // Runs one command in its own process group with its output streamed to files (capped), so a timeout,
 // a cancellation or an overflow can kill everything it started and no output is held in memory.
 import { HEARTBEAT_INTERVAL_MS } from '../heartbeat-while.js';
-import { runTreeInHelper } from '../process/spawn-helper.js';
+import { killGroup, runGroup } from '../process/run-group.js';
 
 export interface ProcessTreeRun {
   exitCode: number | null;
@@ -36,20 +36,11 @@ export interface ProcessTreeInput {
   onGroup?: (pgid: number | undefined) => Promise<void>;
 }
 
-/** Kills the whole group; a group that is already gone is fine. */
-export function killGroup(pgid: number | undefined, signal: NodeJS.Signals = 'SIGKILL'): void {
-  if (pgid === undefined) return;
-  try {
-    process.kill(-pgid, signal);
-  } catch {
-    // ESRCH: nothing left to kill.
-  }
-}
+export { killGroup };
 
 /**
- * Runs argv (no shell) in its own process group, started by the spawn helper (activities/process/spawn-helper.ts,
- * so the worker never forks itself). A timeout, an abort or too much output kills the group; when the command ends,
- * leftovers it started in the background are killed too.
+ * Runs argv (no shell) in its own process group (activities/process/run-group.ts). A timeout, an abort or too much
+ * output kills the group; when the command ends, leftovers it started in the background are killed too.
  */
 export async function runProcessTree(input: ProcessTreeInput): Promise<ProcessTreeRun> {
   const [file = '', ...args] = input.argv;
@@ -73,7 +64,7 @@ export async function runProcessTree(input: ProcessTreeInput): Promise<ProcessTr
   // Set once the group is recorded (onGroup), so that its record is cleared at the end.
   let recorded: Promise<void> | undefined;
   try {
-    const ended = await runTreeInHelper(
+    const ended = await runGroup(
       {
         command: file,
         args,

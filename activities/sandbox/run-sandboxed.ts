@@ -3,6 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { buildSandboxEnv, buildTestEnv } from '../process-env.js';
+import { dieWithWorkerArgs } from '../process/die-with-worker.js';
 import { bwrapArgs, prlimitArgs, SANDBOX_HOME } from './bwrap-args.js';
 import { countInActivity } from '../activity-metrics.js';
 import { detectRunCause, type RunCause } from './detect-cause.js';
@@ -84,7 +85,7 @@ export async function runSandboxed(input: SandboxedRunInput): Promise<SandboxedR
           limits: policy.limits,
           argv: command,
         })
-      : [...prlimitArgs(policy.limits), ...command];
+      : dieWithWorkerArgs([...prlimitArgs(policy.limits), ...command]);
   // bwrap shows .git read-only; without it the run could rewrite the config taskloop's git commands read.
   const gitGuard = policy.mode === 'none' ? await guardGitConfig(input.worktree) : undefined;
   // Made last before the try (it never throws), so whatever fails before the run leaves no cgroup behind.

@@ -2,7 +2,6 @@
 // folder) and worktrees. The worker runs in its own process group, so a whole-group kill spares the test.
 import { execa, type ResultPromise } from 'execa';
 import { readdir, readFile, readlink } from 'node:fs/promises';
-import os from 'node:os';
 import { taskloopBin } from './cli.js';
 
 export interface WorkerProcess {
@@ -106,10 +105,4 @@ export async function pythonProcessesIn(dir: string): Promise<{ pid: number; cmd
 export async function stopWorker(worker: WorkerProcess): Promise<void> {
   worker.child.kill('SIGTERM');
   await worker.child.catch(() => undefined);
-}
-
-/** The syntax checker's working folders (activities/review/syntax-folders.ts) owned by one of `pids`. */
-export async function syntaxFoldersOf(pids: number[]): Promise<string[]> {
-  const owner = (name: string) => Number(/^taskloop-syntax-\d+-(\d+)-/.exec(name)?.[1]);
-  return (await readdir(os.tmpdir())).filter((name) => pids.includes(owner(name)));
 }

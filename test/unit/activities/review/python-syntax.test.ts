@@ -1,11 +1,18 @@
-import { readFile, readlink, symlink, writeFile } from 'node:fs/promises';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { checkPythonSyntax, MAX_SOURCE_BYTES } from '../../../../activities/review/python-syntax.js';
-import { parseInSyntaxServer, syntaxServerPid } from '../../../../activities/review/syntax-server.js';
+import { parsePython } from '../../../../activities/review/python-parser.js';
 import { resolveWorkerSandbox, sandboxPolicyFor } from '../../../../activities/sandbox/index.js';
 import { makeTempDir, removeDirs, writeFiles } from '../../../support/git-repo.js';
+
+// The real spawn, watched: how many processes a check starts and with what argv.
+vi.mock('node:child_process', async (importOriginal) => {
+  const original = await importOriginal<typeof import('node:child_process')>();
+  return { ...original, spawn: vi.fn(original.spawn) };
+});
 
 const dirs: string[] = [];
 afterEach(() => removeDirs(dirs));
@@ -61,32 +68,31 @@ describe('checkPythonSyntax (real python3 in the worker sandbox)', () => {
   });
 });
 
-describe('the long-lived parser behind checkPythonSyntax', () => {
+describe('the python3 behind checkPythonSyntax', () => {
   const policy = sandboxPolicyFor(resolveWorkerSandbox({ workDir: os.tmpdir() }));
 
-  it('serves check after check from one sandboxed process, and starts a new one when it died', async () => {
-    const dir = await worktreeWith({ 'bad.py': 'def (\n', 'good.py': 'x = 1\n' });
-    expect(await checkPythonSyntax(dir, ['bad.py', 'good.py'], policy)).toHaveLength(1);
-    const first = syntaxServerPid(policy);
-    expect(await checkPythonSyntax(dir, ['good.py', 'bad.py'], policy)).toEqual([
-      expect.objectContaining({ file: 'bad.py', line: 1 }),
-    ]);
-    expect(syntaxServerPid(policy)).toBe(first);
-    // Under bubblewrap the parser has a network namespace of its own (bwrap's child runs python3).
-    if (policy.mode === 'bwrap') {
-      const children = (await readFile(`/proc/${first}/task/${first}/children`, 'utf8')).trim().split(' ');
-      const own = await readlink('/proc/self/ns/net');
-      expect(children.length).toBeGreaterThan(0);
-      for (const child of children) expect(await readlink(`/proc/${child}/ns/net`)).not.toBe(own);
-    }
+  it('parses every source of a check in one process, in the sandbox, and leaves no process behind', async () => {
+    const sources = ['a.py', 'b.py'].map((name) => ({ name, source: Buffer.from('x = (\n') }));
+    const spawned = vi.mocked(spawn);
+    spawned.mockClear();
 
-    process.kill(first ?? 0, 'SIGKILL');
-    await waitFor(() => syntaxServerPid(policy) === undefined);
-    expect(await checkPythonSyntax(dir, ['bad.py'], policy)).toHaveLength(1);
-    expect(syntaxServerPid(policy)).not.toBe(first);
+    expect(await parsePython(sources, policy, 60_000)).toEqual([
+      expect.objectContaining({ index: 0, line: 1 }),
+      expect.objectContaining({ index: 1, line: 1 }),
+    ]);
+    expect(spawned).toHaveBeenCalledTimes(1);
+    const argv = [spawned.mock.calls[0]?.[0], ...((spawned.mock.calls[0]?.[1] as string[]) ?? [])];
+    // Under bubblewrap the parser has a network namespace of its own and no folder of the host bound.
+    if (policy.mode === 'bwrap') {
+      expect(argv).toEqual(expect.arrayContaining(['bwrap', '--unshare-all', '--die-with-parent']));
+      expect(argv).not.toContain('--bind');
+      expect(argv).not.toContain('--share-net');
+    } else expect(argv).toEqual(expect.arrayContaining(['--pdeathsig', 'KILL']));
+    const child = spawned.mock.results[0]?.value as ChildProcess;
+    expect(child.exitCode ?? child.signalCode).not.toBeNull();
   });
 
-  it('reports sources the parser cannot hold as findings and stays up; a timed-out request stops it', async () => {
+  it('reports sources the parser cannot hold as findings; a check past its timeout fails', async () => {
     const dir = await worktreeWith({ 'deep.py': `a${'.a'.repeat(200_000)}\n`, 'ok.py': 'y = 2\n' });
     await writeFile(path.join(dir, 'huge.py'), Buffer.alloc(MAX_SOURCE_BYTES + 1, 0x20));
 
@@ -95,13 +101,10 @@ describe('the long-lived parser behind checkPythonSyntax', () => {
     expect(findings.map(({ file }) => file)).toEqual(['deep.py', 'huge.py']);
     expect(findings[0]?.message).toMatch(/^deep\.py: RecursionError: maximum recursion depth exceeded/);
     expect(findings[1]?.message).toBe('huge.py: not parsed: 16.0 MB is over the 16 MB a Python source may have');
-    const pid = syntaxServerPid(policy);
-    expect(pid).toBeDefined();
-    // A reply cannot come within 1 ms for 8 MB: the request fails as a check that gave no result.
+    // A reply cannot come within 1 ms for 8 MB: the check fails as one that gave no result.
     const big = { name: 'big.py', source: Buffer.alloc(8 * 1024 * 1024, 0x20) };
-    await expect(parseInSyntaxServer([big], policy, 1)).rejects.toMatchObject({ type: 'SyntaxCheckFailed' });
+    await expect(parsePython([big], policy, 1)).rejects.toMatchObject({ type: 'SyntaxCheckFailed' });
     expect(await checkPythonSyntax(dir, ['ok.py'], policy)).toEqual([]);
-    expect(syntaxServerPid(policy)).not.toBe(pid);
   });
 
   it('skips symbolic links, to files or through folders, so it never reads outside the worktree', async () => {
@@ -115,8 +118,3 @@ describe('the long-lived parser behind checkPythonSyntax', () => {
     expect(findings.map(({ file }) => file)).toEqual(['real.py']);
   });
 });
-
-async function waitFor(condition: () => boolean): Promise<void> {
-  for (let round = 0; round < 200 && !condition(); round += 1) await new Promise((done) => setTimeout(done, 10));
-  expect(condition()).toBe(true);
-}

@@ -1,4 +1,4 @@
-// runProcessTree through the spawn helper: capped output files, the group killed on overflow, timeout and cancel,
+// runProcessTree: capped output files, the group killed on overflow, timeout and cancel,
 // background leftovers killed when the leader exits, a missing program reported, and the group id handed over.
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
