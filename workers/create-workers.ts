@@ -1,6 +1,7 @@
 // Builds the two workers of one host: the shared queue (workflows and claims) and the host's own queue
 // (activities bound to worktrees in this host's work folder).
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { taskEventSinks } from './event-sinks.js';
@@ -38,6 +39,17 @@ export interface WorkerSetOptions {
 /** The workflows' entry: TypeScript when run from source, the compiled file when run from dist/. */
 export const workflowsPath = () =>
   require.resolve(path.join('..', 'workflows', `index${path.extname(new URL(import.meta.url).pathname)}`));
+
+/**
+ * The workflows as the build bundled them (scripts/build.mjs), when this worker runs from dist/: the bin runs dist/
+ * only while it is newer than every source, so the bundle is of the same code. From source, none: webpack bundles
+ * them at the start (a traced worker too: its bundle holds the tracing interceptors).
+ */
+export function prebuiltWorkflows(): { codePath: string } | undefined {
+  const entry = workflowsPath();
+  const codePath = path.join(path.dirname(entry), 'bundle.js');
+  return entry.endsWith('.js') && existsSync(codePath) ? { codePath } : undefined;
+}
 
 export async function createWorkerSet(options: WorkerSetOptions): Promise<Worker[]> {
   const activities = createActivities({ ...options.host, eventsFile: options.eventsFile, sandbox: options.sandbox });

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { refuseUnreachable, resolveTemporalTarget, unreachable } from '../platform/connection.js';
 import { stateDir } from '../platform/paths.js';
 import { SHARED_TASK_QUEUE } from '../workflows/task-queues.js';
-import { createWorkerSet, runWorkerSet } from './create-workers.js';
+import { createWorkerSet, prebuiltWorkflows, runWorkerSet } from './create-workers.js';
 import { resolveHost, type HostIdentity } from './host.js';
 import {
   killRecordedGroups,
@@ -95,7 +95,9 @@ export async function launchWorker(options: LaunchOptions = {}): Promise<Launche
   const eventsFile = path.resolve(env.TASKLOOP_EVENTS_FILE ?? path.join(stateDir(env), 'events.jsonl'));
   try {
     const version = deployment.data;
+    const workflowBundle = tracing ? undefined : prebuiltWorkflows();
     const workers = await createWorkerSet({
+      workflowBundle,
       connection,
       namespace: target.namespace,
       host,
@@ -112,6 +114,7 @@ export async function launchWorker(options: LaunchOptions = {}): Promise<Launche
     );
     log(`  serving task queues: ${taskQueue} (workflows, claims), ${host.hostQueue} (worktree-bound activities)`);
     log(`  work folder: ${host.workDir}; events: ${eventsFile}; python/pytest: ${tools.python}`);
+    log(`  workflows: ${workflowBundle ? `bundled by the build (${workflowBundle.codePath})` : 'bundled at start'}`);
     if (metrics) log(`  metrics: http://${metrics}/metrics (Prometheus)`);
     if (tracing) log(`  traces: OTLP/HTTP to ${otlpTracesUrl(env) ?? 'the configured span processor'}`);
     const running = runWorkerSet(workers).finally(async () => {

@@ -72,7 +72,13 @@ describe("the README's first steps", () => {
           detached: true,
         });
         background.push(child);
-        await waitForText(child, 'serving task queues', 60_000);
+        // Started from dist/ as the README's reader starts it, the worker runs the workflows as the build bundled them
+        // (scripts/build.mjs), not bundled again by webpack at this start. Its banner ends with that line.
+        const banner = await waitForText(child, '  workflows: ', 60_000);
+        expect(banner).toContain('serving task queues');
+        expect(banner).toContain(
+          `workflows: bundled by the build (${path.join(projectRoot, 'dist', 'workflows', 'bundle.js')})`,
+        );
         continue;
       }
       // The test's server is already up: `server --detach` on its port finds it and starts nothing.

@@ -4,7 +4,11 @@ import { readFile, rm, stat } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
+import { Worker } from '@temporalio/worker';
+import os from 'node:os';
 import { distIsCurrent } from '../../../bin/dist-state.js';
+import { taskEventSinks } from '../../../workers/event-sinks.js';
 import { projectRoot } from '../../../platform/paths.js';
 
 const run = promisify(execFile);
@@ -29,6 +33,21 @@ describe('the built CLI', () => {
     expect(second.stdout).toContain('Usage: taskloop list');
     // V8 accepted the cache: a rejected one would be written again.
     expect((await stat(cache)).mtimeMs).toBe(written.mtimeMs);
+  });
+
+  it("bundles the workflows a worker started from dist/ runs: the bundle replays a task's recorded history", async () => {
+    const history = historyFromJSON(
+      JSON.parse(
+        await readFile(path.join(projectRoot, 'test', 'fixtures', 'histories', 'fails-then-passes.json'), 'utf8'),
+      ),
+    );
+    const codePath = path.join(projectRoot, 'dist', 'workflows', 'bundle.js');
+    await expect(
+      Worker.runReplayHistory(
+        { workflowBundle: { codePath }, sinks: taskEventSinks(path.join(os.tmpdir(), 'none.jsonl')) },
+        history,
+      ),
+    ).resolves.toBeUndefined();
   });
 
   it('is current with the sources (run `npm run build` when this fails)', () => {
