@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startDevServerOnFreePort } from '../platform/server/dev-server.js';
 import { ensureTemporalCli } from '../platform/server/temporal-cli.js';
-import { createWorkerSet, runWorkerSet, workflowsPath } from './create-workers.js';
+import { createWorkerSet, prebuiltWorkflows, runWorkerSet, workflowsPath } from './create-workers.js';
 import { hostTaskQueue } from '../workflows/task-queues.js';
 
 export interface EphemeralStack {
@@ -56,7 +56,10 @@ export async function startEphemeralStack(log: (line: string) => void): Promise<
     cleanups.push(() => connection.close());
     const client = new Client({ connection });
 
-    const { code } = await bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: quietBundler });
+    // From dist/, the workflows as the build bundled them; from source, bundled now.
+    const workflowBundle = prebuiltWorkflows() ?? {
+      code: (await bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: quietBundler })).code,
+    };
     const workerConnection = await NativeConnection.connect({ address: server.address });
     cleanups.push(() => workerConnection.close());
     const hostId = `stack-${path.basename(workDir).replace(/[^A-Za-z0-9-]/g, '')}`;
@@ -66,7 +69,7 @@ export async function startEphemeralStack(log: (line: string) => void): Promise<
       namespace: 'default',
       host: { hostId, hostQueue: hostTaskQueue(hostId), workDir: path.join(workDir, 'work') },
       eventsFile: path.join(workDir, 'events.jsonl'),
-      workflowBundle: { code },
+      workflowBundle,
       taskQueue,
       shutdownGraceTime: '2s',
     });
