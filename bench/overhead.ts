@@ -88,14 +88,16 @@ export const overheadBenchmark: Benchmark = {
         await measure(context, { plain, floor }, projects[1] as BenchProject, 'calc', context.runs * CALC_RUNS_FACTOR),
       ] as [Paired, Paired];
       const sandbox = await timeSandboxStart(context.runs * CALC_RUNS_FACTOR);
+      // Issue 40's orchestration budget, once the nodes were six plain activities again: at most +0.5 s per attempt on
+      // a real project and at most 1.6x the plain script on calc (the earlier +300 ms and 1.3x bought latency tricks).
       const figures: Figure[] = [
-        atMost(`added time per attempt, ${real.project.label}`, addedMs(real), 300, plusMs),
+        atMost(`added time per attempt, ${real.project.label}`, addedMs(real), 500, plusMs),
         reference(
           `  taskloop / plain, ${real.project.label}`,
           `${ms(median(taskloopMs(real)))} / ${ms(median(real.plain))} = ${times(ratio(real))}`,
         ),
         floorFigure(real),
-        atMost(`taskloop / plain, ${demo.project.label}, ${demo.plain.length} runs`, ratio(demo), 1.3, times),
+        atMost(`taskloop / plain, ${demo.project.label}, ${demo.plain.length} runs`, ratio(demo), 1.6, times),
         reference(
           `  taskloop / plain, ${demo.project.label}`,
           `${ms(median(taskloopMs(demo)))} / ${ms(median(demo.plain))} (${plusMs(addedMs(demo))})`,
