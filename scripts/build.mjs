@@ -8,20 +8,33 @@
 // 3. the workflows bundled once (dist/workflows/bundle.js), so a `taskloop worker` started from dist/ does not run
 //    webpack over them at every start (about 2 s and 3 s of CPU here; workers/create-workers.ts);
 // 4. dist/.build-stamp records when the build started; the bin compares it with the sources.
-import { readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+// Everything is written to a folder of its own under .taskloop/ and swapped in for dist/ at the end, so a CLI or a
+// worker started while a build runs finds the previous dist/ whole (or none), never a half-written one.
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const dist = path.join(root, 'dist');
+const finalDist = path.join(root, 'dist');
+// A fresh folder each time: no compiled file outlives its source.
+const dist = path.join(root, '.taskloop', `build-${process.pid}`);
 const stamp = path.join(dist, '.build-stamp');
 const startedAt = new Date();
-// A fresh dist/ each time: no compiled file outlives its source.
 rmSync(dist, { recursive: true, force: true });
+mkdirSync(dist, { recursive: true });
 
 function fail(what) {
-  rmSync(stamp, { force: true });
-  console.error(`[build] ${what}; dist/ is not current (the bin falls back to tsx)`);
+  rmSync(dist, { recursive: true, force: true });
+  console.error(`[build] ${what}; dist/ is left as it was (the bin runs the sources while it is older than they are)`);
   process.exit(1);
 }
 
@@ -109,6 +122,12 @@ try {
 writeFileSync(stamp, `${startedAt.toISOString()}\n`);
 // The stamp carries the time the build started: a source saved during the build still counts as newer.
 utimesSync(stamp, startedAt, startedAt);
+
+// Two renames: dist/ is missing only between them.
+const previous = path.join(root, '.taskloop', `build-${process.pid}-previous`);
+if (existsSync(finalDist)) renameSync(finalDist, previous);
+renameSync(dist, finalDist);
+rmSync(previous, { recursive: true, force: true });
 
 function listTypeScript(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

@@ -87,7 +87,7 @@ describe('pause and cancel at every node', () => {
     );
   });
 
-  it('a pause sent while the claim runs holds the attempt before its tests: the claim and the coder start in one workflow task', async () => {
+  it('a pause sent while the claim runs holds the attempt before its tests', async () => {
     let current: StubRun | undefined;
     await server.withStubs(
       pauseAfter(() => current!, 'claim'),
@@ -95,7 +95,10 @@ describe('pause and cancel at every node', () => {
         current = run;
         const handle = await startStubTask(run);
         await waitForState(handle, 'paused', (state) => state.status === 'PAUSED');
-        expect(run.stubs.calls.code).toHaveLength(1);
+        // The claim is a local activity: when the pause reaches the workflow in the task that completes the claim,
+        // the coder never starts; when it comes in the next one, the coder was already scheduled and runs to its end
+        // (a CI run here saw both). Either way nothing runs the tests while paused.
+        expect(run.stubs.calls.code.length).toBeLessThanOrEqual(1);
         expect(run.stubs.calls.test).toHaveLength(0);
         await handle.signal(resumeSignal);
         expect((await outcomeOf(handle)).status).toBe('COMPLETED');
