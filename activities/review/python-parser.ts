@@ -126,6 +126,14 @@ export async function parsePython(
   const timer = setTimeout(() => {
     timedOut = true;
     child.kill('SIGKILL');
+    // Killed early, bubblewrap may leave what it started holding the pipes a moment longer (a CI run here waited 30 s
+    // for them): once the parser's own process is gone, its output is not wanted, so stop reading and let it close.
+    const release = () => {
+      child.stdout.destroy();
+      child.stderr.destroy();
+    };
+    if (child.exitCode !== null || child.signalCode !== null) release();
+    else child.once('exit', release);
   }, timeoutMs);
   const ended = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((resolve) => {
     child.once('error', (error) => resolve({ code: null, signal: null, error }));
