@@ -8,6 +8,7 @@ import os from 'node:os';
 import { ApplicationFailure } from '@temporalio/common';
 import { buildSandboxEnv, buildTestEnv } from '../process-env.js';
 import { dieWithWorkerArgs } from '../process/die-with-worker.js';
+import { killGroup } from '../process/run-group.js';
 import { bwrapArgs, prlimitArgs, SANDBOX_HOME } from '../sandbox/bwrap-args.js';
 import { findProgram } from '../sandbox/find-program.js';
 import { findPythonPaths } from '../sandbox/python-paths.js';
@@ -108,7 +109,9 @@ export async function parsePython(
 ): Promise<SyntaxProblem[]> {
   const { argv, env } = await parserCommand(policy);
   const [command = '', ...args] = argv;
-  const child = spawn(command, args, { cwd: os.tmpdir(), env, stdio: ['pipe', 'pipe', 'pipe'] });
+  // A process group of its own, killed whole on timeout: a kill in bubblewrap's first milliseconds can otherwise leave
+  // its inner process behind (seen here once), holding the pipes.
+  const child = spawn(command, args, { cwd: os.tmpdir(), env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
   const stdout: Buffer[] = [];
   let stderr = '';
   child.stdout.on('data', (data: Buffer) => stdout.push(data));
@@ -125,7 +128,7 @@ export async function parsePython(
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
-    child.kill('SIGKILL');
+    killGroup(child.pid);
     // Killed early, bubblewrap may leave what it started holding the pipes a moment longer (a CI run here waited 30 s
     // for them): once the parser's own process is gone, its output is not wanted, so stop reading and let it close.
     const release = () => {
