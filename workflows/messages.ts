@@ -5,8 +5,17 @@ import type { TaskState } from '../domain/task-state.js';
 /** Stop before the next node; the running node finishes first. */
 export const pauseSignal = defineSignal('pause');
 export const resumeSignal = defineSignal('resume');
+export interface CancelRequest {
+  /** Shown in the outcome. */
+  reason?: string;
+  /**
+   * The sender also sends a workflow cancel request (as `taskloop cancel` and a project do): the task, once it has
+   * its CANCELLED outcome, waits a while for it, so that the workflow ends cancelled however the two are ordered.
+   */
+  requestFollows?: boolean;
+}
 /** End the task: the running node is cancelled, the worktree removed, nothing committed. */
-export const cancelSignal = defineSignal<[{ reason?: string }?]>('cancel');
+export const cancelSignal = defineSignal<[CancelRequest?]>('cancel');
 
 /**
  * Sent by the coder activity of workflows started before each node was one activity, when the test node it ran itself

@@ -34,6 +34,9 @@ export interface TaskWorkflowInput {
   hint?: string;
 }
 
+/** How long a task ended by a cancel signal waits for the workflow cancel request its sender said follows. */
+const CANCEL_REQUEST_WAIT = '30 seconds';
+
 /**
  * Runs the task; its end is its Temporal state: COMPLETED returns the outcome, FAILED fails the workflow with
  * `TaskFailed` (the outcome in its details), CANCELLED by a workflow cancel request ends it cancelled.
@@ -56,6 +59,10 @@ export async function taskWorkflow(input: TaskWorkflowInput): Promise<TaskOutcom
     outcome = await CancellationScope.nonCancellable(() => finish(run, 'CANCELLED', run.cancelReason));
   }
   if (outcome.status === 'FAILED') throw taskFailedFailure(outcome);
+  // The signal that ended the task may have come alone, its cancel request still on the way: returning now would end
+  // the workflow Completed. A cancel that never sends its request (its sender died) ends so after the wait.
+  if (outcome.status === 'CANCELLED' && run.cancelRequestFollows && !root.consideredCancelled)
+    await CancellationScope.nonCancellable(() => condition(() => root.consideredCancelled, CANCEL_REQUEST_WAIT));
   // Only a workflow cancel request (`taskloop cancel`, a project's cancel) can end a workflow as cancelled; a bare
   // cancel signal ends the task CANCELLED with its outcome returned.
   if (outcome.status === 'CANCELLED' && root.consideredCancelled)
@@ -200,6 +207,7 @@ function registerHandlers(run: TaskRun): void {
   setHandler(cancelSignal, (request) => {
     run.cancelRequested = true;
     run.cancelReason = request?.reason ?? 'cancelled by signal';
+    run.cancelRequestFollows ||= request?.requestFollows === true;
     run.state.paused = false;
     run.attemptScope?.cancel();
   });

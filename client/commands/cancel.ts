@@ -26,11 +26,12 @@ export const cancelCommand: Command = {
   async run(argv) {
     const { values, positionals } = parseFlags('cancel', argv, { reason: { type: 'string' } }, true);
     const ref = takeTaskRef('cancel', positionals);
-    const request = values.reason === undefined ? {} : { reason: values.reason };
-    const signal = (handle: WorkflowHandle) => handle.signal(cancelSignal, request);
-    // The signal carries the reason; the cancel request makes a task's workflow end as cancelled in Temporal.
+    const reason = values.reason === undefined ? {} : { reason: values.reason };
+    const signal = (handle: WorkflowHandle) => handle.signal(cancelSignal, reason);
+    // The signal carries the reason; the cancel request makes a task's workflow end as cancelled in Temporal (the
+    // task waits for it after the signal, which says it follows).
     const cancelTask = async (handle: WorkflowHandle) => {
-      await signal(handle);
+      await handle.signal(cancelSignal, { ...reason, requestFollows: true });
       await handle.cancel();
     };
     const { kind, workflowId } = await withTaskClient(({ client }) =>

@@ -1,13 +1,21 @@
 // Crashing a `taskloop worker` the hard way and checking what it left behind: processes (by pid and by working
 // folder) and worktrees. The worker runs in its own process group, so a whole-group kill spares the test.
 import { execa, type ResultPromise } from 'execa';
-import { readdir, readFile, readlink } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, readdir, readFile, readlink } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { taskloopBin } from './cli.js';
 
 export interface WorkerProcess {
   child: ResultPromise;
   pid: number;
+  /** Everything the worker printed, kept in the run's temporaries: a crash test that stalls shows its tail. */
+  logFile: string;
 }
+
+/** A worker that does not say it serves within this long is reported with its output, not waited on forever. */
+const WORKER_READY_TIMEOUT_MS = 60_000;
 
 export type KillMode = 'worker' | 'group';
 
@@ -19,16 +27,35 @@ export async function spawnWorker(env: NodeJS.ProcessEnv): Promise<WorkerProcess
     reject: false,
     detached: true,
   });
+  const logFile = path.join(await mkdtemp(path.join(os.tmpdir(), 'crash-worker-')), 'output.log');
+  const log = createWriteStream(logFile);
   await new Promise<void>((resolve, reject) => {
     let output = '';
+    const timer = setTimeout(
+      () => reject(new Error(`taskloop worker not ready after ${WORKER_READY_TIMEOUT_MS} ms:\n${output}`)),
+      WORKER_READY_TIMEOUT_MS,
+    );
     child.all?.on('data', (chunk: Buffer) => {
+      log.write(chunk);
       output += chunk.toString();
-      if (output.includes('serving task queues')) resolve();
+      if (output.includes('serving task queues')) {
+        clearTimeout(timer);
+        resolve();
+      }
     });
-    void child.then(() => reject(new Error(`taskloop worker exited before it was ready:\n${output}`)));
+    void child.then(() => {
+      clearTimeout(timer);
+      reject(new Error(`taskloop worker exited before it was ready:\n${output}`));
+    });
   });
   if (child.pid === undefined) throw new Error('the worker has no pid');
-  return { child, pid: child.pid };
+  return { child, pid: child.pid, logFile };
+}
+
+/** The last lines a worker printed, for the message of a crash test that stalled. */
+export async function workerLogTail(worker: { logFile: string }, lines = 40): Promise<string> {
+  const text = await readFile(worker.logFile, 'utf8').catch(() => '(no log)');
+  return `${worker.logFile}:\n${text.split('\n').slice(-lines).join('\n')}`;
 }
 
 /** Process ids with their parent, start time and working folder, read from /proc. */
@@ -67,7 +94,18 @@ export async function killWorker(worker: WorkerProcess, mode: KillMode): Promise
   const descendants = await descendantsOf(worker.pid);
   if (mode === 'group') process.kill(-worker.pid, 'SIGKILL');
   else worker.child.kill('SIGKILL');
-  await worker.child.catch(() => undefined);
+  // The promise settles once the worker exited and its output pipes closed: a process still holding them is named.
+  const settled = await Promise.race([
+    worker.child.then(
+      () => true,
+      () => true,
+    ),
+    new Promise<false>((resolve) => setTimeout(() => resolve(false), 20_000).unref()),
+  ]);
+  if (!settled) {
+    const alive = await leftoverProcesses(descendants, '/nonexistent');
+    throw new Error(`killed worker ${worker.pid} not gone after 20 s; still alive of its descendants: ${alive.join(', ')}`);
+  }
   return descendants;
 }
 

@@ -148,6 +148,31 @@ describe('pause and cancel at every node', () => {
     );
   });
 
+  // `taskloop cancel` sends the signal, then the request: the signal alone may end the task first (a CI run saw the
+  // workflow end Completed with a CANCELLED outcome). The task waits for the request the signal says follows.
+  it('a cancel signal that says a cancel request follows waits for it: the workflow ends cancelled', async () => {
+    await server.withStubs({}, async (run) => {
+      const handle = await startPausedAt(run, undefined);
+      await waitForState(handle, 'paused', (state) => state.status === 'PAUSED');
+      await handle.signal(cancelSignal, { reason: 'not needed', requestFollows: true });
+      await waitForState(handle, 'the outcome', (state) => state.status === 'CANCELLED');
+      expect((await handle.describe()).status.name).toBe('RUNNING');
+      await handle.cancel();
+      expect(await outcomeOf(handle)).toMatchObject({ status: 'CANCELLED', reason: 'not needed' });
+      expect((await handle.describe()).status.name).toBe('CANCELLED');
+    });
+  });
+
+  it('a cancel signal whose request never comes ends the task CANCELLED after the wait, the workflow completed', async () => {
+    await server.withStubs({}, async (run) => {
+      const handle = await startPausedAt(run, undefined);
+      await waitForState(handle, 'paused', (state) => state.status === 'PAUSED');
+      await handle.signal(cancelSignal, { reason: 'sender died', requestFollows: true });
+      expect(await outcomeOf(handle)).toMatchObject({ status: 'CANCELLED', reason: 'sender died' });
+      expect((await handle.describe()).status.name).toBe('COMPLETED');
+    });
+  });
+
   it('runs each node as one activity of its own, the claim a local one: a pause sent during the tests holds before the review', async () => {
     let current: StubRun | undefined;
     await server.withStubs(

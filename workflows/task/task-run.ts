@@ -53,6 +53,8 @@ export class TaskRun {
   readonly state: TaskState;
   cancelRequested = false;
   cancelReason?: string;
+  /** The cancel signal said a workflow cancel request follows it (see `CancelRequest`). */
+  cancelRequestFollows = false;
   /** A `retry` update arrived; consumed when the next attempt starts. */
   retryRequested = false;
   pendingHint?: string;

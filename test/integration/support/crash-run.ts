@@ -14,9 +14,11 @@ import {
   spawnWorker,
   stopWorker,
   type KillMode,
+  workerLogTail,
   type WorkerProcess,
 } from '../../support/crash.js';
 import { makeRepo, makeTempDir } from '../../support/git-repo.js';
+import { stateQuery } from '../../../workflows/messages.js';
 import { withSlowGit } from './slow-git.js';
 import { git, readEvents, startTestTask, taskloopCommits, taskSpec, waitForState } from './tasks.js';
 import { uniqueId, workerProcessEnv } from './temporal.js';
@@ -48,6 +50,8 @@ export class CrashRun {
   static readonly open = new Set<CrashRun>();
   private readonly envs: NodeJS.ProcessEnv[] = [];
   private readonly killed: { pid: number; start: string }[] = [];
+  /** Every worker started for this run, killed or not: their output explains a run that stalls. */
+  private readonly workers: WorkerProcess[] = [];
   /** Killed workers followed by another worker's start on this host. */
   private lastKillAt = 0;
 
@@ -59,6 +63,7 @@ export class CrashRun {
     env: NodeJS.ProcessEnv,
   ) {
     this.envs.push(env);
+    if (worker) this.workers.push(worker);
     CrashRun.open.add(this);
   }
 
@@ -140,14 +145,43 @@ export class CrashRun {
     const env = as === 'same' ? first : await workerProcessEnv(first.TASKLOOP_TASK_QUEUE ?? '');
     if (as === 'other') this.envs.push(env);
     this.worker = await spawnWorker(env);
+    this.workers.push(this.worker);
+  }
+
+  /** Why a run has no outcome yet: its state, its pending activities and the tail of each worker's output. */
+  private async stallReport(timeoutMs: number): Promise<Error> {
+    const description = await this.handle.describe().catch((error: Error) => error.message);
+    const pending =
+      typeof description === 'string'
+        ? description
+        : JSON.stringify(
+            description.raw.pendingActivities?.map((activity) => ({
+              type: activity.activityType?.name,
+              state: activity.state,
+              attempt: activity.attempt,
+              lastFailure: activity.lastFailure?.message,
+              lastWorker: activity.lastWorkerIdentity,
+            })),
+          );
+    const state = await this.handle.query(stateQuery).catch((error: Error) => error.message);
+    const logs = await Promise.all(this.workers.map((worker) => workerLogTail(worker)));
+    return new Error(
+      `no outcome after ${timeoutMs} ms\nstate: ${JSON.stringify(state)}\npending: ${pending}\n${logs.join('\n---\n')}`,
+    );
   }
 
   /** Waits for the outcome, checks everything a crash may leave behind, stops the worker; returns seconds to recover. */
-  async finish(expected: TaskOutcome['status']): Promise<number> {
+  async finish(expected: TaskOutcome['status'], timeoutMs = 100_000): Promise<number> {
     try {
-      const outcome = (await this.handle
+      const result = this.handle
         .result()
-        .catch((error: { cause?: { details?: unknown[] } }) => error.cause?.details?.[0])) as TaskOutcome;
+        .catch((error: { cause?: { details?: unknown[] } }) => error.cause?.details?.[0]) as Promise<TaskOutcome>;
+      const outcome = await Promise.race([
+        result,
+        new Promise<never>((_, reject) =>
+          setTimeout(() => void this.stallReport(timeoutMs).then(reject, reject), timeoutMs).unref(),
+        ),
+      ]);
       const recoverySeconds = (Date.now() - this.lastKillAt) / 1000;
       // On a miss, the attempts' nodes, classes and reasons say why (CI keeps nothing else).
       expect(outcome?.status, JSON.stringify({ reason: outcome?.reason, attempts: outcome?.attempts })).toBe(expected);
