@@ -104,7 +104,9 @@ export async function killWorker(worker: WorkerProcess, mode: KillMode): Promise
   ]);
   if (!settled) {
     const alive = await leftoverProcesses(descendants, '/nonexistent');
-    throw new Error(`killed worker ${worker.pid} not gone after 20 s; still alive of its descendants: ${alive.join(', ')}`);
+    throw new Error(
+      `killed worker ${worker.pid} not gone after 20 s; still alive of its descendants: ${alive.join(', ')}`,
+    );
   }
   return descendants;
 }

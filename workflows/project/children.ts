@@ -61,7 +61,10 @@ export class ProjectChildren {
   }
 
   private async cancelOne(id: string, handle: TaskHandle, reason: string): Promise<void> {
-    await Promise.all([this.trySignal(id, handle, cancelSignal, { reason, requestFollows: true }), this.tryCancel(id, handle)]);
+    await Promise.all([
+      this.trySignal(id, handle, cancelSignal, { reason, requestFollows: true }),
+      this.tryCancel(id, handle),
+    ]);
   }
 
   private async tryCancel(id: string, handle: TaskHandle): Promise<void> {
