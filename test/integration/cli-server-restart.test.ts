@@ -99,7 +99,16 @@ describe('waiting clients across a dev-server restart on the same database', () 
     await untilPhase(address, queue, 'test');
     // A second waiting client on the same task: `watch`, watching before the server goes.
     const watching = runTaskloop(['watch', 'task-default-restart-task'], { env, timeout: 180_000 });
-    await new Promise((r) => setTimeout(r, 1_500));
+    // Once it says what it watches, it has reached the server (a fixed 1.5 s was too short for a start under load:
+    // a CI-like run saw `watch` start after the kill and exit 1 on a refused connection).
+    await new Promise<void>((resolve, reject) => {
+      let output = '';
+      watching.all?.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes('watching task')) resolve();
+      });
+      void watching.then(() => reject(new Error(`watch ended before it watched:\n${output}`)));
+    });
     // Killed, not stopped: no goodbye to the clients.
     process.kill(server.pid as number, 'SIGKILL');
     await server.exited;
