@@ -1,6 +1,7 @@
 // One task run through a crash: a `taskloop worker` process is killed at a chosen point and restarted (on the same
 // host or as another one); `finish` checks the end state and returns the recovery time (last kill to outcome).
 import type { Client, WorkflowHandle } from '@temporalio/client';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'vitest';
@@ -165,8 +166,14 @@ export class CrashRun {
           );
     const state = await this.handle.query(stateQuery).catch((error: Error) => error.message);
     const logs = await Promise.all(this.workers.map((worker) => workerLogTail(worker)));
+    // The history as the SDK's replayer reads it: a stall in a workflow task replays from it.
+    const historyFile = path.join(await makeTempDir(), 'history.json');
+    await this.handle
+      .fetchHistory()
+      .then((history) => writeFile(historyFile, historyToJSON(history)))
+      .catch((error: Error) => writeFile(historyFile, error.message));
     return new Error(
-      `no outcome after ${timeoutMs} ms\nstate: ${JSON.stringify(state)}\npending: ${pending}\n${logs.join('\n---\n')}`,
+      `no outcome after ${timeoutMs} ms\nstate: ${JSON.stringify(state)}\npending: ${pending}\nhistory: ${historyFile}\n${logs.join('\n---\n')}`,
     );
   }
 
