@@ -95,8 +95,12 @@ describe('hints, retry windows, limits and lost hosts', () => {
       expect(eventTypes(run).at(-1)).toBe('TASK_RETRY_EXHAUSTED');
       const history = (await handle.fetchHistory()).events ?? [];
       const patches = history.filter((event) => event.markerRecordedEventAttributes?.markerName === 'core_patch');
-      // Three patch markers, once each: the local claim's, the sink's and the one that made each node one activity.
-      expect(patches).toHaveLength(3);
+      // One patch marker, the path's, first in the first workflow task: no `patched()` waits on a local activity's
+      // result (workflows/task/task-run.ts, TASK_PATH_PATCH).
+      expect(patches).toHaveLength(1);
+      const patchData = patches[0]?.markerRecordedEventAttributes?.details?.['patch-data']?.payloads?.[0]?.data;
+      expect(JSON.parse(Buffer.from(patchData ?? '').toString())).toMatchObject({ id: 'task-path-decided-at-start' });
+      expect(Number(patches[0]?.eventId)).toBe(5);
       // The local activities: each attempt's claim, and the report of its failure to the learning workflow; no events' one.
       const local = activitiesIn(history).filter((activity) => activity.local);
       expect(local.map((activity) => activity.type)).toEqual([

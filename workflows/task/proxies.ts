@@ -67,9 +67,11 @@ const localClaim = proxyLocalActivities<Pick<Activities, 'claimWorktree'>>(local
  */
 export async function claimWorktree(
   summary: string,
+  onCurrentPath: boolean,
   input: Parameters<Activities['claimWorktree']>[0],
 ): ReturnType<typeof sharedClaim> {
-  if (!patched(CLAIM_LOCAL_PATCH)) return sharedClaim(summary, input);
+  // Asked only by runs recorded before TASK_PATH_PATCH (task-run.ts).
+  if (!onCurrentPath && !patched(CLAIM_LOCAL_PATCH)) return sharedClaim(summary, input);
   try {
     return (await localClaim.executeWithOptions({ ...localClaimOptions, summary }, [input])) as Claim;
   } catch (error) {

@@ -28,7 +28,7 @@ export async function runAttempt(context: AttemptContext): Promise<AttemptResult
   const claimed = await runNode(context, 'claim', async () => {
     run.flushSearchAttributes();
     return passed(
-      await claimWorktree(`worktree, attempt ${ref.attempt}`, {
+      await claimWorktree(`worktree, attempt ${ref.attempt}`, run.onCurrentPath, {
         ...ref,
         taskId: spec.id,
         repoPath: spec.repo,
@@ -47,7 +47,8 @@ export async function runAttempt(context: AttemptContext): Promise<AttemptResult
   const host = hostActivities(claim.hostQueue, spec, () => run.flushSearchAttributes());
   let result: AttemptResult | undefined;
   try {
-    const nodes = patched(NODE_PER_ACTIVITY_PATCH) ? runNodes : runNodesBeforeSplit;
+    // Asked only by runs recorded before TASK_PATH_PATCH (task-run.ts), here where they asked it.
+    const nodes = run.onCurrentPath || patched(NODE_PER_ACTIVITY_PATCH) ? runNodes : runNodesBeforeSplit;
     result = await nodes(context, claim, host);
     return result;
   } finally {

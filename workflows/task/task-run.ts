@@ -44,6 +44,17 @@ import { describeRunDetails } from './run-details.js';
 /** The patch of the events sink: since it, events reach the sink through a worker sink, not a local activity. */
 const EVENTS_SINK_PATCH = 'events-through-worker-sink';
 
+/**
+ * The patch that decides a run's path once, at its start: runs started since take today's path (the claim a local
+ * activity, each node one activity, events through the worker's sink) without asking the three patches below it,
+ * which only runs recorded before it still ask, where they always did. Why: on replay the SDK learns of a patch
+ * marker only when the workflow task that recorded it begins, and under load a claim's result can end a workflow
+ * task (its marker last in one task, the coder scheduled in the next; a crash test caught such a history). The
+ * `patched()` right after the claim then answered false on replay, and every worker that replayed the task failed it
+ * with a nondeterminism error. Asked first in the first task, the marker is always known when it is asked.
+ */
+export const TASK_PATH_PATCH = 'task-path-decided-at-start';
+
 export interface CarriedEvidence {
   attempts: AttemptRecord[];
   turnsConsumed: number;
@@ -68,10 +79,14 @@ export class TaskRun {
   /** Search-attribute values as last upserted (or set at start), so an upsert carries only what changed. */
   private readonly upserted = new Map<string, unknown>();
 
+  /** Started on today's path (TASK_PATH_PATCH): the older patches are not asked. */
+  readonly onCurrentPath: boolean;
+
   constructor(
     readonly spec: TaskSpec,
     carried?: CarriedEvidence,
   ) {
+    this.onCurrentPath = patched(TASK_PATH_PATCH);
     const attempts = carried?.attempts ?? [];
     this.state = {
       workflowId: workflowInfo().workflowId,
@@ -193,7 +208,7 @@ export class TaskRun {
     if (events.length === 0) return;
     this.pendingEvents = [];
     // Histories recorded before the sink hold one local activity (a marker) per flush: they replay through it.
-    if (patched(EVENTS_SINK_PATCH)) eventSinks.taskEvents.record(events);
+    if (this.onCurrentPath || patched(EVENTS_SINK_PATCH)) eventSinks.taskEvents.record(events);
     else await bookkeeping.recordEvents({ events });
   }
 

@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../../platform/paths.js';
 import { workflowsPath } from '../../../workers/create-workers.js';
 import { taskEventSinks } from '../../../workers/event-sinks.js';
+import { splitTaskAfterFirstLocalActivity } from '../../support/split-workflow-task.js';
 
 const dir = path.join(projectRoot, 'test', 'fixtures', 'histories');
 const noop = () => undefined;
@@ -40,6 +41,9 @@ describe('recorded task and learning histories replay against the current workfl
     // `*.before-node-activities.json`: recorded when the coder activity ran the test node and the test activity the
     // review's rules, the rule judge and the commit (no marker one-activity-per-node: run-nodes-before-split.ts).
     expect(files.filter((file) => file.endsWith('.before-node-activities.json')).length).toBeGreaterThanOrEqual(7);
+    // `*.before-path-at-start.json`: recorded when a run asked the claim, node and events patches where each applied
+    // (no marker task-path-decided-at-start: workflows/task/task-run.ts).
+    expect(files.filter((file) => file.endsWith('.before-path-at-start.json')).length).toBeGreaterThanOrEqual(7);
     expect(files.filter((file) => !file.includes('.before-')).length).toBeGreaterThanOrEqual(7);
     // `learning.before-rename.run-*.json`: a learning workflow of the release before the rename (type
     // reflectionWorkflow, its state carried through continue-as-new under `memory`), served now by the deprecated alias.
@@ -67,4 +71,35 @@ describe('recorded task and learning histories replay against the current workfl
     expect(existsSync(eventsFile)).toBe(false);
     await rm(eventsDir, { recursive: true });
   }, 120_000);
+
+  // A worker under load recorded a claim's result at the end of one workflow task and the coder in the next; on
+  // replay, the `patched()` that followed the claim answered false (the SDK learns of a task's markers when the task
+  // begins), and every worker failed the task with a nondeterminism error. Runs now decide their path at their start.
+  async function replaySplit(file: string): Promise<Error | undefined> {
+    const recorded = JSON.parse(await readFile(path.join(dir, file), 'utf8')) as Parameters<
+      typeof splitTaskAfterFirstLocalActivity
+    >[0];
+    const split = splitTaskAfterFirstLocalActivity(recorded);
+    expect(split.events.length).toBe(recorded.events.length + 3);
+    const eventsDir = await mkdtemp(path.join(os.tmpdir(), 'replay-events-'));
+    try {
+      const sinks = taskEventSinks(path.join(eventsDir, 'events.jsonl'));
+      return await Worker.runReplayHistory({ workflowBundle: { code }, sinks }, historyFromJSON(split)).then(
+        () => undefined,
+        (error: Error) => error,
+      );
+    } finally {
+      await rm(eventsDir, { recursive: true, force: true });
+    }
+  }
+
+  it('replays a run whose claim ended its workflow task (the path decided at the start)', async () => {
+    for (const name of ['passes-at-attempt-1', 'fails-then-passes', 'paused-then-resumed'])
+      expect(await replaySplit(`${name}.json`), name).toBeUndefined();
+  }, 60_000);
+
+  it('(the same shape failed the runs recorded before that, as the crash test saw)', async () => {
+    const error = await replaySplit('passes-at-attempt-1.before-path-at-start.json');
+    expect(error?.message).toMatch(/Nondeterminism.*patch marker encountered for change one-activity-per-node/s);
+  }, 60_000);
 });
