@@ -60,8 +60,10 @@ export async function taskWorkflow(input: TaskWorkflowInput): Promise<TaskOutcom
   }
   if (outcome.status === 'FAILED') throw taskFailedFailure(outcome);
   // The signal that ended the task may have come alone, its cancel request still on the way: returning now would end
-  // the workflow Completed. A cancel that never sends its request (its sender died) ends so after the wait.
-  if (outcome.status === 'CANCELLED' && run.cancelRequestFollows && !root.consideredCancelled)
+  // the workflow Completed. A cancel that never sends its request (its sender died) ends so after the wait. Runs
+  // started before this wait (no TASK_PATH_PATCH marker) never wait, so their histories replay as they ran; no
+  // `patched()` of its own here, right after the local activities of `finish` (see task-run.ts).
+  if (outcome.status === 'CANCELLED' && run.cancelRequestFollows && run.onCurrentPath && !root.consideredCancelled)
     await CancellationScope.nonCancellable(() => condition(() => root.consideredCancelled, CANCEL_REQUEST_WAIT));
   // Only a workflow cancel request (`taskloop cancel`, a project's cancel) can end a workflow as cancelled; a bare
   // cancel signal ends the task CANCELLED with its outcome returned.
