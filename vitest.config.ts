@@ -5,8 +5,9 @@ import { unitFilesThatMockModules } from './test/support/unit-isolation.js';
 
 useRunTmpdir();
 
-// Three tiers: `unit` needs no server (its files that mock a module run apart, in `unit-mocks`); `workflows` runs the workflows on stub activities on the time-skipping
-// test server (one per file); `integration` shares one real Temporal dev server per run.
+// Three tiers: `unit` needs no server (its files that mock a module run apart, in `unit-mocks`); `workflows` runs
+// the workflows on stub activities on the time-skipping test server (one per file); `integration` shares one real
+// Temporal dev server per run.
 export default defineConfig({
   test: {
     sequence: { sequencer: SlowFirstSequencer },

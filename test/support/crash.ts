@@ -103,7 +103,7 @@ export async function killWorker(worker: WorkerProcess, mode: KillMode): Promise
     new Promise<false>((resolve) => setTimeout(() => resolve(false), 20_000).unref()),
   ]);
   if (!settled) {
-    const alive = await leftoverProcesses(descendants, '/nonexistent');
+    const alive = await leftoverProcesses(descendants);
     throw new Error(
       `killed worker ${worker.pid} not gone after 20 s; still alive of its descendants: ${alive.join(', ')}`,
     );
@@ -112,12 +112,14 @@ export async function killWorker(worker: WorkerProcess, mode: KillMode): Promise
 }
 
 /** Processes among `known` still alive (same pid, same start time), and any whose working folder is inside `dir`. */
-export async function leftoverProcesses(known: { pid: number; start: string }[], dir: string): Promise<string[]> {
+export async function leftoverProcesses(known: { pid: number; start: string }[], dir?: string): Promise<string[]> {
   const table = await processTable();
   const byPid = table
     .filter((row) => known.some((old) => old.pid === row.pid && old.start === row.start))
     .map((row) => `pid ${row.pid} (from the killed worker)`);
-  const byCwd = table.filter((row) => row.cwd?.startsWith(dir)).map((row) => `pid ${row.pid} in ${row.cwd ?? '?'}`);
+  const byCwd = table
+    .filter((row) => dir !== undefined && row.cwd?.startsWith(dir))
+    .map((row) => `pid ${row.pid} in ${row.cwd ?? '?'}`);
   return [...new Set([...byPid, ...byCwd])];
 }
 

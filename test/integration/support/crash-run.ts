@@ -183,12 +183,12 @@ export class CrashRun {
       const result = this.handle
         .result()
         .catch((error: { cause?: { details?: unknown[] } }) => error.cause?.details?.[0]) as Promise<TaskOutcome>;
-      const outcome = await Promise.race([
-        result,
-        new Promise<never>((_, reject) =>
-          setTimeout(() => void this.stallReport(timeoutMs).then(reject, reject), timeoutMs).unref(),
-        ),
-      ]);
+      // A run with no outcome in time reports why; the timer goes with the outcome, so a passing run reports nothing.
+      let stallTimer: NodeJS.Timeout | undefined;
+      const stalled = new Promise<never>((_, reject) => {
+        stallTimer = setTimeout(() => void this.stallReport(timeoutMs).then(reject, reject), timeoutMs);
+      });
+      const outcome = await Promise.race([result, stalled]).finally(() => clearTimeout(stallTimer));
       const recoverySeconds = (Date.now() - this.lastKillAt) / 1000;
       // On a miss, the attempts' nodes, classes and reasons say why (CI keeps nothing else).
       expect(outcome?.status, JSON.stringify({ reason: outcome?.reason, attempts: outcome?.attempts })).toBe(expected);
