@@ -82,7 +82,7 @@ run(
 );
 
 // The CLI runs compiled JavaScript from dist/ (fast start); rebuild it whenever the sources changed.
-run(process.execPath, [path.join(root, 'scripts', 'build.mjs')], 'building dist/ (npm run build)');
+run(process.execPath, [path.join(root, 'scripts', 'build.mjs'), '--if-stale'], 'building dist/ (npm run build)');
 
 if (flags.includes('--local-model'))
   run(process.execPath, [path.join(root, 'bin', 'taskloop.js'), 'model', 'install'], 'installing the local model');

@@ -17,6 +17,7 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  statSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
@@ -25,6 +26,18 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const finalDist = path.join(root, 'dist');
+const { distIsCurrent, sourceDirs, stampFile } = await import('../bin/dist-state.js');
+
+// `--if-stale` (set-up steps: bootstrap, the test tiers' global set-up): nothing to do when dist/ was built after
+// every source, this script and the lockfile (CI called the build four times on one checkout, ~5 s each).
+if (process.argv.includes('--if-stale') && distIsCurrent(root)) {
+  const stampedAt = statSync(path.join(root, stampFile)).mtimeMs;
+  const inputs = [fileURLToPath(import.meta.url), path.join(root, 'package-lock.json')].filter(existsSync);
+  if (inputs.every((input) => statSync(input).mtimeMs <= stampedAt)) {
+    console.log('[build] dist/ is current');
+    process.exit(0);
+  }
+}
 // A fresh folder each time: no compiled file outlives its source.
 const dist = path.join(root, '.taskloop', `build-${process.pid}`);
 const stamp = path.join(dist, '.build-stamp');
@@ -40,7 +53,6 @@ function fail(what) {
 
 // esbuild comes with tsx (a dependency), so the build needs nothing more. Types are checked by `npm run typecheck`.
 const { build } = await import('esbuild');
-const { sourceDirs } = await import('../bin/dist-state.js');
 const sources = sourceDirs.flatMap((dir) => listTypeScript(path.join(root, dir)));
 try {
   await build({

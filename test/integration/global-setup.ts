@@ -22,8 +22,8 @@ declare module 'vitest' {
 let server: RunningDevServer | undefined;
 
 export async function setup(project: TestProject): Promise<void> {
-  // The tests run the real bin, which runs dist/: build it from the sources as they are now.
-  execFileSync(process.execPath, [path.join(projectRoot, 'scripts', 'build.mjs')], { stdio: 'inherit' });
+  // The tests run the real bin, which runs dist/: build it from the sources as they are now (unless it already is).
+  execFileSync(process.execPath, [path.join(projectRoot, 'scripts', 'build.mjs'), '--if-stale'], { stdio: 'inherit' });
   const cliPath = await ensureTemporalCli({ log: (line) => console.log(line) });
   const logDir = await mkdtemp(path.join(os.tmpdir(), 'taskloop-server-'));
   server = await startDevServerOnFreePort({

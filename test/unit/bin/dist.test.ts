@@ -53,4 +53,14 @@ describe('the built CLI', () => {
   it('is current with the sources (run `npm run build` when this fails)', () => {
     expect(distIsCurrent(projectRoot)).toBe(true);
   });
+
+  it('is left as it is by a set-up build (`--if-stale`) while it is current', async () => {
+    const stamp = path.join(projectRoot, 'dist', '.build-stamp');
+    const before = await stat(stamp);
+
+    const { stdout } = await run(process.execPath, [path.join(projectRoot, 'scripts', 'build.mjs'), '--if-stale']);
+
+    expect(stdout).toContain('[build] dist/ is current');
+    expect((await stat(stamp)).mtimeMs).toBe(before.mtimeMs);
+  });
 });
