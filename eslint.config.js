@@ -23,6 +23,14 @@ const sandboxMessage =
 
 const forbidden = (names) => names.map((name) => ({ name, message: `'${name}' ${sandboxMessage}` }));
 
+/** A layer's import of a layer above it (or beside it, where the table forbids it). */
+function above(layer, layers) {
+  return {
+    group: layers.map((name) => `**/${name}/**`),
+    message: `${layer}/ must not import ${layers.map((name) => `${name}/`).join(' or ')}: move what both need into platform/ (or domain/) or next to its user.`,
+  };
+}
+
 export default tseslint.config(
   { ignores: ['node_modules/**', '.taskloop/**', 'dist/**', 'test/fixtures/**', 'examples/**/repo/**'] },
   js.configs.recommended,
@@ -55,36 +63,35 @@ export default tseslint.config(
           paths: forbidden([...nodeBuiltins, ...sideEffectPackages]),
           patterns: [
             {
-              group: ['**/activities/**', '**/workers/**', '**/client/**'],
+              group: ['**/activities/**', '**/workers/**', '**/client/**', '**/platform/**'],
               allowTypeImports: true,
-              message: 'workflows/ may import activities only as types (import type) and never workers/ or client/.',
+              message:
+                'workflows/ may import activities/ and platform/ only as types (import type) and never workers/ or client/.',
             },
           ],
         },
       ],
     },
   },
-  // The upward arrows: client/ is only the CLI; what workers and the CLI share lives in platform/.
+  // The upward arrows: client/ is only the CLI; what workers and the CLI share lives in platform/. Each layer's row of
+  // the layer table in docs/architecture.md, as patterns (one rule entry per layer: a later entry would replace it).
   ...[
-    { files: ['activities/**/*.ts'], above: ['workers', 'client'] },
-    { files: ['workers/**/*.ts'], above: ['client'] },
-    { files: ['platform/**/*.ts'], above: ['workers', 'client'] },
-  ].map(({ files, above }) => ({
-    files,
-    rules: {
-      'no-restricted-imports': [
-        'error',
+    {
+      files: ['activities/**/*.ts'],
+      patterns: [
+        above('activities', ['workers', 'client']),
         {
-          patterns: [
-            {
-              group: above.map((layer) => `**/${layer}/**`),
-              message: `${files[0].split('/')[0]}/ must not import ${above.map((layer) => `${layer}/`).join(' or ')}: move what both need into platform/ or next to its user.`,
-            },
-          ],
+          // Activities signal and query workflows by their messages; anything else of workflows/ only as a type.
+          regex: '(^|/)workflows/(?!(.*/)?[a-z-]*messages\\.js$)',
+          allowTypeImports: true,
+          message:
+            'activities/ may import values of workflows/ only from its messages files (signals, queries, ids): import other workflow code as types (import type).',
         },
       ],
     },
-  })),
+    { files: ['workers/**/*.ts'], patterns: [above('workers', ['client'])] },
+    { files: ['platform/**/*.ts'], patterns: [above('platform', ['workers', 'client', 'activities'])] },
+  ].map(({ files, patterns }) => ({ files, rules: { 'no-restricted-imports': ['error', { patterns }] } })),
   {
     files: ['domain/**/*.ts'],
     rules: {

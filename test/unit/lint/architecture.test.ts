@@ -93,13 +93,19 @@ describe('lint guards the architecture', () => {
     ['workers/probe-lint.ts', "import { parseArgs } from '../client/args.js';"],
     ['platform/probe-lint.ts', "import { launch } from '../workers/launch.js';"],
     ['platform/server/probe-lint.ts', "import { run } from '../../client/cli.js';"],
+    // The three arrows the layer table forbids that lint once let through (issue 55).
+    ['workflows/probe-lint.ts', "import { stateDir } from '../platform/paths.js';"],
+    ['activities/probe-lint.ts', "import { TaskWorkflow } from '../workflows/task.js';"],
+    ['activities/coder/probe-lint.ts', "import { runNodes } from '../../workflows/task/run-nodes.js';"],
+    ['platform/probe-lint.ts', "import { createActivities } from '../activities/index.js';"],
+    ['platform/local-model/probe-lint.ts', "import { runTests } from '../../activities/tests/index.js';"],
   ])('refuses the upward import in %s', async (file, code) => {
     const found = await problems(file, `${code}\nexport const x = 1;\n`);
     expect(found).toHaveLength(1);
     expect(found[0]).toContain('no-restricted-imports');
   });
 
-  it('allows platform/ in workers/ and client/, and workflows/ values in activities/', async () => {
+  it('allows platform/ in workers/ and client/, and workflows/ messages in activities/', async () => {
     expect(
       await problems(
         'workers/probe-lint.ts',
@@ -116,6 +122,27 @@ describe('lint guards the architecture', () => {
       await problems(
         'activities/probe-lint.ts',
         "import { failureSignal } from '../workflows/learning/messages.js';\nexport const s = failureSignal;\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await problems(
+        'activities/probe-lint.ts',
+        "import { retryUpdate } from '../workflows/messages.js';\nimport { x } from '../workflows/project-messages.js';\nexport const s = [retryUpdate, x];\n",
+      ),
+    ).toEqual([]);
+  });
+
+  it('allows workflow code in activities/ and platform/ types in workflows/ as types only', async () => {
+    expect(
+      await problems(
+        'activities/probe-lint.ts',
+        "import type { TaskRun } from '../workflows/task/task-run.js';\nexport type T = TaskRun;\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await problems(
+        'workflows/probe-lint.ts',
+        "import type { LocalModelPaths } from '../platform/local-model/pins.js';\nexport type P = LocalModelPaths;\n",
       ),
     ).toEqual([]);
   });
