@@ -3,7 +3,6 @@
 import path from 'node:path';
 import { Context } from '@temporalio/activity';
 import { agentLabel } from '../domain/agents.js';
-import type { TaskEvent } from '../domain/events.js';
 import type { CoderResult, CommitResult, TestRunResult } from '../domain/records.js';
 import { artifactDirFor } from './artifacts.js';
 import { heartbeatWhile } from './heartbeat-while.js';
@@ -12,7 +11,6 @@ import { buildLearningSections } from './coder/learning-sections.js';
 import { runCoder } from './coder/run-coder.js';
 import { listRepoFiles } from './coder/repo-map.js';
 import { DEFAULT_MAX_TEST_RUNS } from './coder/tools/run-tests.js';
-import { appendEvents } from './events-sink.js';
 import { isRepoUrl } from '../domain/repo-url.js';
 import {
   commitWorktree,
@@ -222,11 +220,6 @@ export function createTaskActivities(deps: ActivityDeps) {
       worktreePath: string;
     }): Promise<{ removed: boolean; wasClean: boolean }> {
       return heartbeatWhile(() => removeWorktree({ ...input, repoPath: localRepoPath(input.repoPath, deps.workDir) }));
-    },
-
-    /** The events' local activity of histories recorded before the worker's event sink (workers/event-sinks.ts). */
-    async recordEvents(input: { events: TaskEvent[] }): Promise<void> {
-      await appendEvents(deps.eventsFile, input.events);
     },
   };
 }

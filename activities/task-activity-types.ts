@@ -1,7 +1,7 @@
 // The inputs and results of the task workflow's activities: what travels through history, so kept small.
 import type { Capability } from '../domain/capabilities.js';
 import type { Adaptation, HistoryEntry } from '../domain/learning/adaptations.js';
-import type { AttemptSummary, CommitResult, JudgeResult, ReviewResult, TestRunResult } from '../domain/records.js';
+import type { AttemptSummary, CommitResult, ReviewResult, TestRunResult } from '../domain/records.js';
 import type { ModelOptions } from '../domain/model-options.js';
 import type { CoderAllowance } from './coder/run-coder.js';
 import type { VerdictModel } from './models/model-verdicts.js';
@@ -118,15 +118,5 @@ export interface JudgeInput extends AttemptRef {
   diffPath?: string;
   /** When set, the judge model's verdict is merged into the rules'. */
   model?: VerdictModelChoice;
-  secretEnvNames: string[];
-}
-
-/** The judge model's input in histories recorded before the judge node was one activity (judgeChange). */
-export interface JudgeModelInput extends AttemptRef {
-  judge: JudgeResult;
-  goal: string;
-  test?: Pick<TestRunResult, 'counts' | 'stdoutExcerpt'>;
-  diffPath?: string;
-  model: VerdictModelChoice;
   secretEnvNames: string[];
 }

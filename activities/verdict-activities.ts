@@ -7,7 +7,7 @@ import { runVerdictCalls } from './models/verdict-call.js';
 import { reviewChanges } from './review/index.js';
 import { sandboxPolicyFor, type WorkerSandbox } from './sandbox/index.js';
 import { resolveSecretValues } from './secret-values.js';
-import type { AttemptRef, JudgeInput, JudgeModelInput, ReviewInput } from './task-activity-types.js';
+import type { AttemptRef, JudgeInput, ReviewInput } from './task-activity-types.js';
 
 export interface VerdictDeps {
   hostId: string;
@@ -59,25 +59,6 @@ export function createVerdictActivities(deps: VerdictDeps) {
           judge,
           goal: input.goal,
           test: { counts: tests.counts, stdoutExcerpt: tests.stdoutExcerpt },
-          diffPath: input.diffPath,
-          model,
-          secretValues: resolveSecretValues(input.secretEnvNames),
-          call,
-        }),
-      );
-    },
-
-    /**
-     * The judge model's call of workflows started before the judge node was one activity (judgeChange): they run the
-     * rules themselves and call this only with a judge model. Remove with workflows/task/run-nodes-before-split.ts.
-     */
-    async judgeWithModel(input: JudgeModelInput): Promise<JudgeResult> {
-      const model = modelIn(input.model);
-      return runVerdictCalls(model, (call) =>
-        judgeWithModel({
-          judge: input.judge,
-          goal: input.goal,
-          test: input.test,
           diffPath: input.diffPath,
           model,
           secretValues: resolveSecretValues(input.secretEnvNames),

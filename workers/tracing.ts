@@ -25,7 +25,6 @@ const nodeOfActivity: Record<string, string> = {
   runTests: 'test',
   reviewChanges: 'review',
   judgeChange: 'judge',
-  judgeWithModel: 'judge',
   commitWorktree: 'commit',
   removeWorktree: 'cleanup',
 };

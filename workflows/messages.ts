@@ -17,12 +17,6 @@ export interface CancelRequest {
 /** End the task: the running node is cancelled, the worktree removed, nothing committed. */
 export const cancelSignal = defineSignal<[CancelRequest?]>('cancel');
 
-/**
- * Sent by the coder activity of workflows started before each node was one activity, when the test node it ran itself
- * had run a while (`startedAt`, epoch ms). Nothing sends it now; its handler stays while such histories may replay.
- */
-export const testsStartedSignal = defineSignal<[{ attempt: number; startedAt: number }]>('testsStarted');
-
 export interface RetryRequest {
   /** Guidance for the coder, shown in the next attempt's context. */
   hint?: string;

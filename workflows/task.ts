@@ -11,15 +11,7 @@ import {
 } from '@temporalio/workflow';
 import type { TaskSpec } from '../domain/task-spec.js';
 import { outcomeOfState, type TaskOutcome } from '../domain/task-state.js';
-import {
-  cancelSignal,
-  pauseSignal,
-  resumeSignal,
-  retryUpdate,
-  stateQuery,
-  testsStartedSignal,
-  type RetryRequest,
-} from './messages.js';
+import { cancelSignal, pauseSignal, resumeSignal, retryUpdate, stateQuery, type RetryRequest } from './messages.js';
 import { learnFromFailure } from './task/learning.js';
 import { runAttempt, type AttemptResult } from './task/run-attempt.js';
 import { taskFailedFailure } from './task/task-failed.js';
@@ -60,10 +52,8 @@ export async function taskWorkflow(input: TaskWorkflowInput): Promise<TaskOutcom
   }
   if (outcome.status === 'FAILED') throw taskFailedFailure(outcome);
   // The signal that ended the task may have come alone, its cancel request still on the way: returning now would end
-  // the workflow Completed. A cancel that never sends its request (its sender died) ends so after the wait. Runs
-  // started before this wait (no TASK_PATH_PATCH marker) never wait, so their histories replay as they ran; no
-  // `patched()` of its own here, right after the local activities of `finish` (see task-run.ts).
-  if (outcome.status === 'CANCELLED' && run.cancelRequestFollows && run.onCurrentPath && !root.consideredCancelled)
+  // the workflow Completed. A cancel that never sends its request (its sender died) ends so after the wait.
+  if (outcome.status === 'CANCELLED' && run.cancelRequestFollows && !root.consideredCancelled)
     await CancellationScope.nonCancellable(() => condition(() => root.consideredCancelled, CANCEL_REQUEST_WAIT));
   // Only a workflow cancel request (`taskloop cancel`, a project's cancel) can end a workflow as cancelled; a bare
   // cancel signal ends the task CANCELLED with its outcome returned.
@@ -197,13 +187,6 @@ function registerHandlers(run: TaskRun): void {
   setHandler(resumeSignal, () => {
     run.state.paused = false;
     if (run.state.status === 'PAUSE_REQUESTED') run.setStatus('RUNNING');
-    run.flushSearchAttributes();
-  });
-  // Sent only by coder activities of workflows started before each node was one activity (run-nodes-before-split.ts):
-  // their histories replay its phase change. Remove with that file.
-  setHandler(testsStartedSignal, (started) => {
-    if (started?.attempt !== run.state.attempt || run.state.phase !== 'code') return;
-    run.setPhase('test', started.startedAt);
     run.flushSearchAttributes();
   });
   setHandler(cancelSignal, (request) => {

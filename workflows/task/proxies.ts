@@ -6,7 +6,6 @@ import {
   ApplicationFailure,
   isCancellation,
   TemporalFailure,
-  patched,
   proxyActivities,
   proxyLocalActivities,
   proxySinks,
@@ -44,16 +43,11 @@ function bind<K extends Name>(name: K, options: ActivityOptions, beforeSchedule?
 // Every activity that may run longer than a few seconds heartbeats (activities/heartbeat-while.ts), so a crashed
 // worker is noticed within the heartbeat timeout (spec.heartbeatTimeoutMs, 20 s by default) wherever the attempt is,
 // not when start-to-close runs out.
-const heartbeatTimeout = '20 seconds';
 /** Default heartbeat timeout of the worktree-bound steps (spec.heartbeatTimeoutMs). */
 export const HEARTBEAT_TIMEOUT_MS = 20_000;
-const claimOptions: ActivityOptions = { startToCloseTimeout: '2 minutes', heartbeatTimeout, retry: retry(5) };
 const localClaimOptions: LocalActivityOptions = { startToCloseTimeout: '2 minutes', retry: retry(5) };
 const bookkeepingOptions: LocalActivityOptions = { startToCloseTimeout: '30 seconds', retry: retry(5) };
 
-/** The patch of the local claim: since it, the claim runs as a local activity of the workflow's own worker. */
-const CLAIM_LOCAL_PATCH = 'claim-as-local-activity';
-const sharedClaim = bind('claimWorktree', claimOptions);
 const localClaim = proxyLocalActivities<Pick<Activities, 'claimWorktree'>>(localClaimOptions)
   .claimWorktree as unknown as ExecutableActivity;
 
@@ -62,16 +56,12 @@ const localClaim = proxyLocalActivities<Pick<Activities, 'claimWorktree'>>(local
  * activity of the worker running the workflow task: one marker event instead of an activity's three and the next
  * workflow task's three, and no hand-off through the task queue (about 60 ms of a calc attempt on the bench machine,
  * interleaved runs). A crashed worker is noticed by the workflow task's timeout (10 s) and the claim runs again on
- * another; it is idempotent per workflow run and attempt. Histories recorded before the patch replay through the
- * shared queue's activity, as they ran.
+ * another; it is idempotent per workflow run and attempt.
  */
 export async function claimWorktree(
   summary: string,
-  onCurrentPath: boolean,
   input: Parameters<Activities['claimWorktree']>[0],
-): ReturnType<typeof sharedClaim> {
-  // Asked only by runs recorded before TASK_PATH_PATCH (task-run.ts).
-  if (!onCurrentPath && !patched(CLAIM_LOCAL_PATCH)) return sharedClaim(summary, input);
+): Promise<Claim> {
   try {
     return (await localClaim.executeWithOptions({ ...localClaimOptions, summary }, [input])) as Claim;
   } catch (error) {
@@ -102,12 +92,11 @@ export const HOST_LOST_AFTER_MS = 45_000;
 const REMOVAL_WAIT_MS = 120_000;
 
 /**
- * Bookkeeping (the project's failure history, reports to the learning workflow; events to the sink in histories recorded before
- * the events sink below) runs as local activities on the workflow's own worker: one marker event each and no
- * workflow task of their own.
+ * Bookkeeping (the project's failure history, reports to the learning workflow) runs as local activities on the
+ * workflow's own worker: one marker event each and no workflow task of their own.
  */
 export const bookkeeping =
-  proxyLocalActivities<Pick<Activities, 'recordEvents' | 'recordTaskHistory' | 'reportFailure'>>(bookkeepingOptions);
+  proxyLocalActivities<Pick<Activities, 'recordTaskHistory' | 'reportFailure'>>(bookkeepingOptions);
 
 /** A bookkeeping call with a summary for the Web UI (its marker's metadata; the history's commands are the same). */
 export function bookkeepingWithSummary<K extends 'recordTaskHistory' | 'reportFailure'>(
@@ -189,17 +178,6 @@ export function hostActivities(
     ),
     judgeChange: bind(
       'judgeChange',
-      {
-        ...bound,
-        startToCloseTimeout: '5 minutes',
-        heartbeatTimeout,
-        retry: retry(3),
-      },
-      beforeSchedule,
-    ),
-    // The judge model's call of the runs that replay workflows/task/run-nodes-before-split.ts.
-    judgeWithModel: bind(
-      'judgeWithModel',
       {
         ...bound,
         startToCloseTimeout: '5 minutes',

@@ -1,18 +1,11 @@
 // One attempt of the task graph: claim -> code -> test -> review -> judge -> commit, each node one activity
 // (workflows/task/run-nodes.ts). The worktree is removed whatever happens.
-import { CancellationScope, log, patched } from '@temporalio/workflow';
+import { CancellationScope, log } from '@temporalio/workflow';
 import type { CommitResult } from '../../domain/records.js';
 import type { AttemptFailure } from '../../domain/task-state.js';
 import { claimWorktree, hostActivities } from './proxies.js';
 import { checkpoint, passed, runNode, type AttemptContext, type FinalDecision } from './run-node.js';
 import { runNodes } from './run-nodes.js';
-import { runNodesBeforeSplit } from './run-nodes-before-split.js';
-
-/**
- * The patch that made each node one activity: histories recorded before it (no marker) ran the test node in the
- * coder's activity and the review's rules, the rule judge and the commit in the test's, and replay that way.
- */
-export const NODE_PER_ACTIVITY_PATCH = 'one-activity-per-node';
 
 export type AttemptResult =
   | { kind: 'passed'; commit: CommitResult; worktreeRemoved?: boolean }
@@ -28,7 +21,7 @@ export async function runAttempt(context: AttemptContext): Promise<AttemptResult
   const claimed = await runNode(context, 'claim', async () => {
     run.flushSearchAttributes();
     return passed(
-      await claimWorktree(`worktree, attempt ${ref.attempt}`, run.onCurrentPath, {
+      await claimWorktree(`worktree, attempt ${ref.attempt}`, {
         ...ref,
         taskId: spec.id,
         repoPath: spec.repo,
@@ -47,9 +40,7 @@ export async function runAttempt(context: AttemptContext): Promise<AttemptResult
   const host = hostActivities(claim.hostQueue, spec, () => run.flushSearchAttributes());
   let result: AttemptResult | undefined;
   try {
-    // Asked only by runs recorded before TASK_PATH_PATCH (task-run.ts), here where they asked it.
-    const nodes = run.onCurrentPath || patched(NODE_PER_ACTIVITY_PATCH) ? runNodes : runNodesBeforeSplit;
-    result = await nodes(context, claim, host);
+    result = await runNodes(context, claim, host);
     return result;
   } finally {
     // A commit that removed its worktree leaves nothing to clean: no scope (each costs the SDK's promise tracking).

@@ -2,7 +2,7 @@
 // details in the Web UI, and events (kept in state and appended to the event sink).
 import {
   ApplicationFailure,
-  patched,
+  deprecatePatch,
   setCurrentDetails,
   upsertSearchAttributes,
   workflowInfo,
@@ -37,21 +37,15 @@ import {
   TaskStatusKey,
 } from '../search-attributes.js';
 import type { VerdictModelChoice } from '../../activities/task-activities.js';
-import { bookkeeping, eventSinks } from './proxies.js';
+import { eventSinks } from './proxies.js';
 import { observePhase } from '../metrics.js';
 import { describeRunDetails } from './run-details.js';
 
-/** The patch of the events sink: since it, events reach the sink through a worker sink, not a local activity. */
-const EVENTS_SINK_PATCH = 'events-through-worker-sink';
-
 /**
- * The patch that decides a run's path once, at its start: runs started since take today's path (the claim a local
- * activity, each node one activity, events through the worker's sink) without asking the three patches below it,
- * which only runs recorded before it still ask, where they always did. Why: on replay the SDK learns of a patch
- * marker only when the workflow task that recorded it begins, and under load a claim's result can end a workflow
- * task (its marker last in one task, the coder scheduled in the next; a crash test caught such a history). The
- * `patched()` right after the claim then answered false on replay, and every worker that replayed the task failed it
- * with a nondeterminism error. Asked first in the first task, the marker is always known when it is asked.
+ * The patch that decided a run's path at its start (the claim a local activity, each node one activity, events
+ * through the worker's sink), retired: every run takes that path, the branches of runs started before it are gone
+ * (docs/architecture.md, "Changing workflow code"). Deprecated, not yet removed, so histories that carry its marker
+ * and runs still open on it replay; remove the call in the release after this one.
  */
 export const TASK_PATH_PATCH = 'task-path-decided-at-start';
 
@@ -79,14 +73,11 @@ export class TaskRun {
   /** Search-attribute values as last upserted (or set at start), so an upsert carries only what changed. */
   private readonly upserted = new Map<string, unknown>();
 
-  /** Started on today's path (TASK_PATH_PATCH): the older patches are not asked. */
-  readonly onCurrentPath: boolean;
-
   constructor(
     readonly spec: TaskSpec,
     carried?: CarriedEvidence,
   ) {
-    this.onCurrentPath = patched(TASK_PATH_PATCH);
+    deprecatePatch(TASK_PATH_PATCH);
     const attempts = carried?.attempts ?? [];
     this.state = {
       workflowId: workflowInfo().workflowId,
@@ -207,9 +198,7 @@ export class TaskRun {
     const events = this.pendingEvents;
     if (events.length === 0) return;
     this.pendingEvents = [];
-    // Histories recorded before the sink hold one local activity (a marker) per flush: they replay through it.
-    if (this.onCurrentPath || patched(EVENTS_SINK_PATCH)) eventSinks.taskEvents.record(events);
-    else await bookkeeping.recordEvents({ events });
+    eventSinks.taskEvents.record(events);
   }
 
   /** Before the workflow waits: search attributes and events go out (the attributes as one upsert). */

@@ -76,7 +76,7 @@ export function useStubServer(): StubServer {
     // The task's events reach the stubs through the worker's event sink, as a real worker's reach the events file.
     const sinks: InjectedSinks<TaskEventSinks> = {
       taskEvents: {
-        record: { fn: (info, events) => stubsOf(info.workflowId).activities.recordEvents({ events }) },
+        record: { fn: (info, events) => void stubsOf(info.workflowId).calls.events.push(...events) },
       },
     };
     workers = [

@@ -163,8 +163,6 @@ export function createStubs(script: StubScript, hostQueue: string): Stubs {
     runTests: (input) => call('test', input),
     reviewChanges: (input) => call('review', input),
     judgeChange: (input) => call('judge', input),
-    // Only the runs of workflows/task/run-nodes-before-split.ts call it, and the tier starts none.
-    judgeWithModel: async (input) => input.judge,
     async commitWorktree(input) {
       const commit = await call('commit', input);
       if (!input.removeWorktree) return commit;
@@ -174,9 +172,6 @@ export function createStubs(script: StubScript, hostQueue: string): Stubs {
     async removeWorktree() {
       calls.removals += 1;
       return { removed: true, wasClean: true };
-    },
-    async recordEvents(input) {
-      calls.events.push(...input.events);
     },
     recordTaskHistory: async () => undefined,
     async reportFailure(input) {
