@@ -41,6 +41,21 @@ async function untilPhase(address: string, queue: string, phase: string): Promis
   }
 }
 
+/** Resolves once the child's output (stdout and stderr) has matched `pattern`; rejects if it ends first. */
+function untilOutput(child: ReturnType<typeof runTaskloop>, pattern: RegExp, what: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    let output = '';
+    child.all?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (pattern.test(output)) resolve();
+    });
+    void child.then(
+      () => reject(new Error(`${what} ended before its output matched ${pattern}:\n${output}`)),
+      () => reject(new Error(`${what} failed before its output matched ${pattern}:\n${output}`)),
+    );
+  });
+}
+
 describe('waiting clients across a dev-server restart on the same database', () => {
   let server: RunningDevServer | undefined;
   const children: { kill(signal?: NodeJS.Signals): boolean }[] = [];
@@ -101,19 +116,16 @@ describe('waiting clients across a dev-server restart on the same database', () 
     const watching = runTaskloop(['watch', 'task-default-restart-task'], { env, timeout: 180_000 });
     // Once it says what it watches, it has reached the server (a fixed 1.5 s was too short for a start under load:
     // a CI-like run saw `watch` start after the kill and exit 1 on a refused connection).
-    await new Promise<void>((resolve, reject) => {
-      let output = '';
-      watching.all?.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        if (output.includes('watching task')) resolve();
-      });
-      void watching.then(() => reject(new Error(`watch ended before it watched:\n${output}`)));
-    });
+    await untilOutput(watching, /watching task/, 'watch');
     // Killed, not stopped: no goodbye to the clients.
     process.kill(server.pid as number, 'SIGKILL');
     await server.exited;
     const killedAt = Date.now();
-    await new Promise((r) => setTimeout(r, 16_000));
+    // The server comes back once both clients said they lost it (not after a fixed while: a slow machine noticed later).
+    await Promise.all([
+      untilOutput(waiting, /lost the Temporal server at [^\n]*; reconnecting/, 'run --wait'),
+      untilOutput(watching, /lost the Temporal server at [^\n]*; reconnecting/, 'watch'),
+    ]);
     server = await startDevServer(options);
     // The tests end only now: the task cannot finish before the clients had to notice the server gone.
     await releaseGate(project.repo);

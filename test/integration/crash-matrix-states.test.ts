@@ -51,7 +51,8 @@ describe('a worker crash in each state of a task', () => {
       spec: { maxRetries: 0, testTimeoutMs: 5_000, envRetryLimit: 0 },
     });
     await run.waitFor('testing', (state) => state.phase === 'test');
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // The kill lands once the hanging test runs (the worker has a child), not after a fixed while.
+    await eventually('the hanging test run', async () => ((await run.workerHasChildren()) ? true : undefined), 120_000);
     await run.crash('worker');
     recordRecovery('hanging test (worker kill)', await run.finish('FAILED'));
   });

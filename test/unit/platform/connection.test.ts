@@ -48,18 +48,17 @@ describe('the connection from the standard Temporal environment', () => {
     ).toBe('other');
   });
 
-  it('says a refused connection in under a second, naming the address, "connection refused" and the fix', async () => {
+  // The address probe answers a refusal at once (gRPC would wait its whole 5 s connect timeout and say "deadline"):
+  // its words, not a clock, show the probe answered.
+  it('says a refused connection from the address probe, naming the address, "connection refused" and the fix', async () => {
     const port = await findFreePort();
-    const started = performance.now();
     const error = await connectClient({ ...(await noConfigFile()), TEMPORAL_ADDRESS: `127.0.0.1:${port}` }).catch(
       (caught: unknown) => caught as Error,
     );
-    const ms = performance.now() - started;
     expect(error).toBeInstanceOf(ConnectionError);
     expect((error as Error).message).toBe(
       `cannot reach Temporal at 127.0.0.1:${port} (namespace default): connection refused; start a local server with \`taskloop server\`, or set TEMPORAL_ADDRESS (and TEMPORAL_NAMESPACE, TEMPORAL_API_KEY or TLS settings) to reach another.`,
     );
-    expect(ms).toBeLessThan(1000);
   });
 
   it('says an unknown host at once, naming the setting to check', async () => {

@@ -109,9 +109,8 @@ describe('askForVerdict', () => {
       signal: controller.signal,
     });
     setTimeout(() => controller.abort(new Error('cancelled')), 300);
-    const started = Date.now();
+    // The server never answers: without the abort the call would hang until the test's timeout.
     await expect(asked).rejects.toThrow('cancelled');
-    expect(Date.now() - started).toBeLessThan(5_000);
     // The server saw its client go: the HTTP request itself was aborted, not only awaited no longer.
     await expect.poll(() => server?.requests[0]?.abortedAt, { timeout: 3_000 }).toBeDefined();
   });
