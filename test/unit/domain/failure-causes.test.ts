@@ -20,7 +20,8 @@ const cause = (kind: CauseKind, extra: Partial<FailureCause> = {}): FailureCause
   ...extra,
 });
 
-// The contract (briefs/causes.md), written out once more so a changed row is a deliberate change.
+// The contract (the cause table of docs/architecture.md and domain/cause-table.ts), written out once more so a
+// changed row is a deliberate change.
 const expected: [CauseKind, FailureClass, RetryKind][] = [
   ['TestsFailed', 'code_defect', 'new_attempt'],
   ['CollectionError', 'code_defect', 'new_attempt'],
