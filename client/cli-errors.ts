@@ -1,3 +1,5 @@
+import { CodecConfigError } from '../platform/codec/codec-keys.js';
+
 // The few error kinds the CLI turns into exit codes: 2 for usage or input errors, 1 for everything else.
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -9,5 +11,6 @@ export class WorkFailed extends Error {
 }
 
 export function exitCodeFor(error: unknown): number {
-  return error instanceof UsageError ? 2 : 1;
+  // Bad payload keys are bad input too: the message names the variable and the fix.
+  return error instanceof UsageError || error instanceof CodecConfigError ? 2 : 1;
 }

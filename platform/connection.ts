@@ -6,6 +6,7 @@ import { describeConnectFailure } from './connect-failure.js';
 import { withDeferredCaCerts } from './deferred-ca-certs.js';
 import { probeAddress } from './probe-address.js';
 import { cliTracingInterceptor, startTracing } from './tracing.js';
+import { clearPayloadsWarning, resolveHostCodec } from './codec/host-codec.js';
 
 export const DEFAULT_ADDRESS = '127.0.0.1:7233';
 export const DEFAULT_NAMESPACE = 'default';
@@ -55,6 +56,9 @@ export async function connectClient(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ client: Client; connection: Connection; target: TemporalTarget }> {
   const target = resolveTemporalTarget(env);
+  // Bad key settings fail before anything is contacted; payloads are encrypted before they leave this process.
+  const hostCodec = resolveHostCodec(env);
+  warnOnce(clearPayloadsWarning(hostCodec, target.address));
   await refuseUnreachable(target);
   let connection: Connection;
   try {
@@ -71,7 +75,20 @@ export async function connectClient(
   // exits through stopTracing().
   const tracing = await startTracing({ env, serviceName: 'taskloop-cli' });
   const interceptors = tracing ? { workflow: [await cliTracingInterceptor()] } : undefined;
-  return { client: new Client({ connection, namespace: target.namespace, interceptors }), connection, target };
+  const dataConverter = { payloadCodecs: [hostCodec.codec] };
+  return {
+    client: new Client({ connection, namespace: target.namespace, interceptors, dataConverter }),
+    connection,
+    target,
+  };
+}
+
+let warned = false;
+/** A command that connects twice (the demo) says it once. */
+function warnOnce(warning: string | undefined): void {
+  if (!warning || warned) return;
+  warned = true;
+  process.stderr.write(`${warning}\n`);
 }
 
 /** Fails in milliseconds when the address refuses or does not resolve (gRPC would wait its whole timeout). */

@@ -32,6 +32,8 @@ export interface WorkerSetOptions {
   sandbox?: WorkerSandbox;
   /** The deployment version both workers declare (Worker Deployment Versioning); unversioned without it. */
   deployment?: Pick<DeploymentSettings, 'deploymentName' | 'buildId'>;
+  /** Payload codecs (platform/codec/): applied outside the workflow sandbox, to what the server stores. */
+  dataConverter?: Pick<NonNullable<WorkerOptions['dataConverter']>, 'payloadCodecs'>;
   /** Traces workflows and activities (platform/tracing.ts); a prebuilt bundle must include tracingWorkflowModule(). */
   tracing?: Tracing;
 }
@@ -63,6 +65,7 @@ export async function createWorkerSet(options: WorkerSetOptions): Promise<Worker
     // the default throttle (80 % of the heartbeat timeout: 16 s).
     maxHeartbeatThrottleInterval: MAX_HEARTBEAT_THROTTLE,
     identity: `taskloop@${options.host.hostId}/${process.pid}`,
+    ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
     ...(options.deployment ? { workerDeploymentOptions: workerDeploymentOptions(options.deployment) } : {}),
     // Loaded only when tracing is on: an untraced worker never loads the OpenTelemetry SDK.
     ...(options.tracing

@@ -23,6 +23,8 @@ import { registerZeroCounters } from './zero-counters.js';
 import { promoteWhenRegistered, resolveDeployment } from './deployment.js';
 import { buildId } from '../platform/version.js';
 import { otlpTracesUrl, startTracing } from '../platform/tracing.js';
+import { describeHostCodec, resolveHostCodec } from '../platform/codec/host-codec.js';
+import { CodecConfigError } from '../platform/codec/codec-keys.js';
 
 export interface LaunchOptions {
   env?: NodeJS.ProcessEnv;
@@ -61,6 +63,12 @@ export async function launchWorker(options: LaunchOptions = {}): Promise<Launche
     runtimeInstalled = true;
   }
   const target = resolveTemporalTarget(env);
+  let hostCodec;
+  try {
+    hostCodec = resolveHostCodec(env);
+  } catch (error) {
+    throw error instanceof CodecConfigError ? new PreflightError(error.message) : error;
+  }
   // Before the slower checks: a server that is not there is the first thing to say.
   await refuseUnreachable(target);
   const tools = await checkWorkerTools(env);
@@ -107,6 +115,7 @@ export async function launchWorker(options: LaunchOptions = {}): Promise<Launche
       sandbox,
       deployment: version,
       tracing,
+      dataConverter: { payloadCodecs: [hostCodec.codec] },
     });
     registerZeroCounters(target.namespace, host.hostQueue);
     log(
@@ -114,6 +123,7 @@ export async function launchWorker(options: LaunchOptions = {}): Promise<Launche
     );
     log(`  serving task queues: ${taskQueue} (workflows, claims), ${host.hostQueue} (worktree-bound activities)`);
     log(`  work folder: ${host.workDir}; events: ${eventsFile}; python/pytest: ${tools.python}`);
+    log(`  ${describeHostCodec(hostCodec)}`);
     log(`  workflows: ${workflowBundle ? `bundled by the build (${workflowBundle.codePath})` : 'bundled at start'}`);
     if (metrics) log(`  metrics: http://${metrics}/metrics (Prometheus)`);
     if (tracing) log(`  traces: OTLP/HTTP to ${otlpTracesUrl(env) ?? 'the configured span processor'}`);

@@ -6,6 +6,7 @@ import { parseLogSettings } from '../../workers/log-settings.js';
 import { parseMetricsAddress } from '../../workers/telemetry.js';
 import { resolveDeployment } from '../../workers/deployment.js';
 import { checkSandboxSettings } from '../../workers/sandbox-settings.js';
+import { CodecConfigError, resolveCodecKeys } from '../../platform/codec/codec-keys.js';
 
 const help = `Usage: taskloop worker [--grace 30s] [--sandbox bwrap|none] [--metrics HOST:PORT] [--promote]
 
@@ -24,7 +25,9 @@ TASKLOOP_SANDBOX (bwrap|none), TASKLOOP_SANDBOX_MEMORY_MB, _PROCESSES, _FILE_SIZ
 (default limits), TASKLOOP_METRICS (as --metrics), TASKLOOP_LOG_LEVEL (TRACE, DEBUG, INFO, WARN, ERROR; default INFO),
 TASKLOOP_LOG_FORMAT (text or json: one object per line with workflowId, taskId, attempt, node),
 TASKLOOP_DEPLOYMENT (a Worker Deployment name: turns on versioning, workflows pinned to their version),
-TASKLOOP_BUILD_ID (default: package version + git commit, e.g. 0.1.0+3f2a9c1d4e5b), TASKLOOP_PROMOTE=1 (as --promote).`;
+TASKLOOP_BUILD_ID (default: package version + git commit, e.g. 0.1.0+3f2a9c1d4e5b), TASKLOOP_PROMOTE=1 (as --promote),
+TASKLOOP_CODEC_KEYS or TASKLOOP_CODEC_KEY_FILE (payload keys, id:base64 entries, the first encrypts: the same keys
+as every client's; docs/security.md#encrypted-payloads).`;
 
 export const workerCommand: Command = {
   summary: 'run a worker that serves tasks (graceful on SIGINT/SIGTERM)',
@@ -47,6 +50,12 @@ export const workerCommand: Command = {
     if (!sandbox.success) throw new UsageError(`taskloop worker: ${sandbox.error}`);
     const deployment = resolveDeployment(process.env, values.promote ?? process.env.TASKLOOP_PROMOTE === '1');
     if (!deployment.success) throw new UsageError(`taskloop worker: ${deployment.error}`);
+    try {
+      resolveCodecKeys(process.env);
+    } catch (error) {
+      if (error instanceof CodecConfigError) throw new UsageError(`taskloop worker: ${error.message}`);
+      throw error;
+    }
     // Loaded here, not at the top: the worker SDK costs every other command about a second at start-up.
     const { startWorker } = await import('../../workers/main.js');
     await startWorker({ shutdownGraceTime, sandbox: values.sandbox, metrics: address?.data, promote: values.promote });

@@ -9,6 +9,7 @@ import { mergeModels, type TaskloopConfig } from '../config.js';
 import { splitCommandWords } from './command-words.js';
 import { parseDuration } from './duration.js';
 import { deriveTaskId } from './task-id.js';
+import { resolveCodecKeys } from '../../platform/codec/codec-keys.js';
 
 const runFlagOptions = {
   repo: { type: 'string' },
@@ -116,7 +117,7 @@ export function parseRunFlags(
   );
   set('budgets', config.budgets);
   const repo = values.repo === undefined ? '' : path.resolve(cwd, values.repo);
-  input.id = values.id ?? deriveTaskId(values.goal ?? '', repo);
+  input.id = values.id ?? deriveTaskId(values.goal ?? '', repo, resolveCodecKeys(env)?.current.key);
   return {
     input,
     taskQueue: values['task-queue'] ?? env.TASKLOOP_TASK_QUEUE ?? SHARED_TASK_QUEUE,
