@@ -69,6 +69,10 @@ export const commands: Record<string, CommandEntry> = {
     summary: 'measure the loop on a suite of real bug fixes per model, agent and learning; --promote crowns a champion',
     load: async () => (await import('./eval.js')).evalCommand,
   },
+  'codec-server': {
+    summary: "decode payloads for the Web UI and the temporal CLI with this host's payload keys",
+    load: async () => (await import('./codec-server.js')).codecServerCommand,
+  },
   completion: {
     summary: 'print a shell completion script (bash, zsh or fish)',
     load: async () => (await import('./completion.js')).completionCommand,

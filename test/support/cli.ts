@@ -22,19 +22,19 @@ export function runTaskloop(args: string[], options: { env?: NodeJS.ProcessEnv; 
 export async function startTaskloop(
   args: string[],
   options: { env?: NodeJS.ProcessEnv; readyText: string },
-): Promise<{ child: ResultPromise }> {
+): Promise<{ child: ResultPromise; output: string }> {
   const child = execa('node', [taskloopBin, ...args], { env: options.env, all: true, reject: false });
-  await new Promise<void>((resolve, reject) => {
+  const output = await new Promise<string>((resolve, reject) => {
     let output = '';
     child.all?.on('data', (chunk: Buffer) => {
       output += chunk.toString();
-      if (output.includes(options.readyText)) resolve();
+      if (output.includes(options.readyText)) resolve(output);
     });
     void child.then(() =>
       reject(new Error(`taskloop ${args.join(' ')} exited before "${options.readyText}":\n${output}`)),
     );
   });
-  return { child };
+  return { child, output };
 }
 
 /** `taskloop worker` in its own process, ready once it says what it serves. */

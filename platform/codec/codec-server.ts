@@ -1,0 +1,165 @@
+// A codec server: Temporal's `/encode` and `/decode` over HTTP (POST `{payloads: [...]}`, proto3 JSON: bytes as
+// base64), so the Web UI (its codec endpoint setting) and `temporal workflow show --codec-endpoint` show payloads to
+// whoever holds the key. Browsers are let in only from the configured origins; with a token, every call needs it.
+import type { Payload, PayloadCodec } from '@temporalio/common';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { timingSafeEqual } from 'node:crypto';
+
+/** The Web UI of `temporal server start-dev` (and `taskloop server`). */
+export const DEFAULT_UI_ORIGIN = 'http://localhost:8233';
+export const DEFAULT_CODEC_PORT = 8888;
+const MAX_BODY_BYTES = 16 * 1024 * 1024;
+const ALLOWED_HEADERS = 'Content-Type, X-Namespace, Authorization';
+
+export interface CodecServerOptions {
+  codec: PayloadCodec;
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  /** Browser origins allowed to call (CORS), e.g. the Web UI's `http://localhost:8233`. */
+  origins: string[];
+  /** When set, every /encode and /decode needs `Authorization: Bearer <token>`. */
+  token?: string;
+  /** One line per refused or failed call (never a payload). */
+  log?: (line: string) => void;
+}
+
+export interface RunningCodecServer {
+  /** `http://host:port`, the value of a codec endpoint setting. */
+  url: string;
+  close(): Promise<void>;
+}
+
+interface JsonPayload {
+  metadata?: Record<string, string>;
+  data?: string;
+}
+
+class RequestError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export async function startCodecServer(options: CodecServerOptions): Promise<RunningCodecServer> {
+  const log = options.log ?? (() => undefined);
+  const server = createServer((request, response) => {
+    handle(request, response, options).catch((error: unknown) => {
+      const status = error instanceof RequestError ? error.status : 500;
+      const message = error instanceof Error ? error.message : String(error);
+      log(`${request.method ?? '?'} ${request.url ?? '?'}: ${status} ${message}`);
+      if (!response.headersSent) send(response, status, { error: message }, corsHeaders(request, options.origins));
+      else response.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  return {
+    url: `http://${host}:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+async function handle(request: IncomingMessage, response: ServerResponse, options: CodecServerOptions): Promise<void> {
+  const origin = request.headers.origin;
+  // A browser page of any other origin is refused outright, not only denied the reply (CORS alone would still let
+  // it make the server decrypt).
+  if (origin !== undefined && !options.origins.includes(origin))
+    throw new RequestError(403, `origin ${origin} is not allowed (allowed: ${options.origins.join(', ') || 'none'})`);
+  const cors = corsHeaders(request, options.origins);
+  if (request.method === 'OPTIONS') {
+    response.writeHead(204, {
+      ...cors,
+      'Access-Control-Allow-Methods': 'POST, OPTIONS',
+      'Access-Control-Allow-Headers': ALLOWED_HEADERS,
+      'Access-Control-Max-Age': '600',
+    });
+    response.end();
+    return;
+  }
+  const operation = /\/(encode|decode)$/.exec(new URL(request.url ?? '/', 'http://codec').pathname)?.[1];
+  if (!operation) throw new RequestError(404, 'not found: POST /encode or /decode');
+  if (request.method !== 'POST')
+    throw new RequestError(405, `${request.method ?? '?'} not allowed: POST /${operation}`);
+  if (options.token !== undefined && !bearerMatches(request.headers.authorization, options.token))
+    throw new RequestError(401, 'missing or wrong Authorization: Bearer token');
+  const payloads = parsePayloads(await readBody(request));
+  const coded =
+    operation === 'encode'
+      ? await options.codec.encode(payloads)
+      : await options.codec.decode(payloads).catch(badInput);
+  send(response, 200, { payloads: coded.map(toJson) }, cors);
+}
+
+function badInput(error: unknown): never {
+  throw new RequestError(400, (error as Error).message);
+}
+
+function corsHeaders(request: IncomingMessage, origins: string[]): Record<string, string> {
+  const origin = request.headers.origin;
+  if (origin === undefined || !origins.includes(origin)) return {};
+  return { 'Access-Control-Allow-Origin': origin, 'Access-Control-Allow-Credentials': 'true', Vary: 'Origin' };
+}
+
+function bearerMatches(header: string | undefined, token: string): boolean {
+  const given = Buffer.from(header ?? '');
+  const expected = Buffer.from(`Bearer ${token}`);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) throw new RequestError(413, `body over ${MAX_BODY_BYTES} bytes`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function parsePayloads(body: string): Payload[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    throw new RequestError(400, 'the body is not JSON: send {"payloads": [...]}');
+  }
+  const payloads = (parsed as { payloads?: unknown } | null)?.payloads;
+  if (!Array.isArray(payloads))
+    throw new RequestError(400, 'the body has no "payloads" array: send {"payloads": [...]}');
+  return payloads.map((payload: JsonPayload, index) => {
+    if (typeof payload !== 'object' || payload === null)
+      throw new RequestError(400, `payloads[${index}] is not an object`);
+    const metadata: Record<string, Uint8Array> = {};
+    for (const [key, value] of Object.entries(payload.metadata ?? {})) {
+      if (typeof value !== 'string') throw new RequestError(400, `payloads[${index}].metadata.${key} is not base64`);
+      metadata[key] = Buffer.from(value, 'base64');
+    }
+    return { metadata, data: Buffer.from(typeof payload.data === 'string' ? payload.data : '', 'base64') };
+  });
+}
+
+function toJson(payload: Payload): JsonPayload {
+  const metadata: Record<string, string> = {};
+  for (const [key, value] of Object.entries(payload.metadata ?? {}))
+    metadata[key] = Buffer.from(value).toString('base64');
+  return { metadata, data: Buffer.from(payload.data ?? new Uint8Array(0)).toString('base64') };
+}
+
+function send(response: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void {
+  response.writeHead(status, { ...headers, 'Content-Type': 'application/json' });
+  response.end(JSON.stringify(body));
+}

@@ -1,0 +1,133 @@
+import { defaultPayloadConverter, type Payload } from '@temporalio/common';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseCodecKeys } from '../../../../platform/codec/codec-keys.js';
+import { startCodecServer, type RunningCodecServer } from '../../../../platform/codec/codec-server.js';
+import { EncryptionCodec } from '../../../../platform/codec/encryption-codec.js';
+
+const UI = 'http://localhost:8233';
+const TOKEN = 'a-token-of-the-operator-0123456789';
+const MARKER = 'codec-server-marker-5d1e';
+const codec = new EncryptionCodec(parseCodecKeys([`k1:${randomBytes(32).toString('base64')}`], String, 'test'));
+
+const toJson = (payload: Payload) => ({
+  metadata: Object.fromEntries(
+    Object.entries(payload.metadata ?? {}).map(([key, value]) => [key, Buffer.from(value).toString('base64')]),
+  ),
+  data: Buffer.from(payload.data ?? new Uint8Array(0)).toString('base64'),
+});
+const fromJson = (payload: { metadata: Record<string, string>; data: string }): Payload => ({
+  metadata: Object.fromEntries(
+    Object.entries(payload.metadata).map(([key, value]) => [key, Buffer.from(value, 'base64')]),
+  ),
+  data: Buffer.from(payload.data, 'base64'),
+});
+
+describe('the codec server, over real HTTP', () => {
+  let open: RunningCodecServer;
+  let guarded: RunningCodecServer;
+  beforeAll(async () => {
+    open = await startCodecServer({ codec, host: '127.0.0.1', port: 0, origins: [UI] });
+    guarded = await startCodecServer({ codec, host: '127.0.0.1', port: 0, origins: [UI], token: TOKEN });
+  });
+  afterAll(async () => {
+    await open.close();
+    await guarded.close();
+  });
+
+  const post = (server: RunningCodecServer, path: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${server.url}${path}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Namespace': 'default', ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+
+  it('decodes what the codec encrypted, and encodes what it is given, in proto3 JSON', async () => {
+    const sealed = await codec.encode([defaultPayloadConverter.toPayload({ goal: MARKER })]);
+    const decoded = await post(open, '/decode', { payloads: sealed.map(toJson) });
+    expect(decoded.status).toBe(200);
+    const body = (await decoded.json()) as { payloads: { metadata: Record<string, string>; data: string }[] };
+    expect(Buffer.from(body.payloads[0]?.metadata.encoding ?? '', 'base64').toString()).toBe('json/plain');
+    expect(defaultPayloadConverter.fromPayload(fromJson(body.payloads[0] as never))).toEqual({ goal: MARKER });
+
+    const encoded = await post(open, '/encode', { payloads: body.payloads });
+    const encodedBody = (await encoded.json()) as typeof body;
+    expect(Buffer.from(encodedBody.payloads[0]?.data ?? '', 'base64').toString('latin1')).not.toContain(MARKER);
+    const back = await codec.decode(encodedBody.payloads.map(fromJson));
+    expect(defaultPayloadConverter.fromPayload(back[0] as Payload)).toEqual({ goal: MARKER });
+  });
+
+  it('passes clear payloads through, and answers a path prefix (/default/decode) as /decode', async () => {
+    const clear = defaultPayloadConverter.toPayload('plain');
+    const response = await post(open, '/default/decode', { payloads: [toJson(clear)] });
+    expect(((await response.json()) as { payloads: unknown[] }).payloads).toEqual([toJson(clear)]);
+  });
+
+  it("answers the Web UI's CORS preflight for its origin, and gives the origin on the reply", async () => {
+    const preflight = await fetch(`${open.url}/decode`, {
+      method: 'OPTIONS',
+      headers: {
+        Origin: UI,
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'content-type,x-namespace,authorization',
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe(UI);
+    expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
+    expect(preflight.headers.get('access-control-allow-headers')?.toLowerCase()).toBe(
+      'content-type, x-namespace, authorization',
+    );
+    const reply = await post(open, '/decode', { payloads: [] }, { Origin: UI });
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get('access-control-allow-origin')).toBe(UI);
+  });
+
+  it('refuses a browser page of another origin, preflight and call alike, without decrypting', async () => {
+    const sealed = await codec.encode([defaultPayloadConverter.toPayload(MARKER)]);
+    const preflight = await fetch(`${open.url}/decode`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST' },
+    });
+    expect(preflight.status).toBe(403);
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+    const call = await post(open, '/decode', { payloads: sealed.map(toJson) }, { Origin: 'https://evil.example' });
+    expect(call.status).toBe(403);
+    expect(await call.text()).not.toContain(Buffer.from(JSON.stringify(MARKER)).toString('base64'));
+  });
+
+  it('with a token, refuses a call without it or with a wrong one (401), and answers one with it', async () => {
+    const sealed = await codec.encode([defaultPayloadConverter.toPayload(MARKER)]);
+    const body = { payloads: sealed.map(toJson) };
+    const without = await post(guarded, '/decode', body);
+    expect(without.status).toBe(401);
+    expect(await without.json()).toEqual({ error: 'missing or wrong Authorization: Bearer token' });
+    expect((await post(guarded, '/decode', body, { Authorization: `Bearer ${TOKEN}x` })).status).toBe(401);
+    expect((await post(guarded, '/decode', body, { Authorization: TOKEN })).status).toBe(401);
+    const withToken = await post(guarded, '/decode', body, { Authorization: `Bearer ${TOKEN}` });
+    expect(withToken.status).toBe(200);
+    // A browser's preflight carries no Authorization header: it is answered all the same.
+    const preflight = await fetch(`${guarded.url}/decode`, {
+      method: 'OPTIONS',
+      headers: { Origin: UI, 'Access-Control-Request-Method': 'POST' },
+    });
+    expect(preflight.status).toBe(204);
+  });
+
+  it('answers bad requests with 400, 404 and 405 and a message', async () => {
+    const notJson = await post(open, '/decode', 'nope');
+    expect([notJson.status, await notJson.json()]).toEqual([
+      400,
+      { error: 'the body is not JSON: send {"payloads": [...]}' },
+    ]);
+    expect((await post(open, '/decode', { items: [] })).status).toBe(400);
+    expect((await post(open, '/other', { payloads: [] })).status).toBe(404);
+    expect((await fetch(`${open.url}/decode`)).status).toBe(405);
+    const unknownKey = await new EncryptionCodec(
+      parseCodecKeys([`k9:${randomBytes(32).toString('base64')}`], String, 'other'),
+    ).encode([defaultPayloadConverter.toPayload(MARKER)]);
+    const refused = await post(open, '/decode', { payloads: unknownKey.map(toJson) });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: string }).error).toContain('key id "k9"');
+  });
+});
