@@ -76,4 +76,10 @@ describe('the connection from the standard Temporal environment', () => {
       new RegExp(`cannot reach Temporal at 127\\.0\\.0\\.1:${port}.*taskloop server.*TEMPORAL_ADDRESS`),
     );
   });
+
+  it('refuses bad payload keys before contacting anything, naming the variable and the problem', async () => {
+    await expect(
+      connectClient({ ...(await noConfigFile()), TEMPORAL_ADDRESS: '127.0.0.1:1', TASKLOOP_CODEC_KEYS: 'k1:c2hvcnQ=' }),
+    ).rejects.toThrow(/^TASKLOOP_CODEC_KEYS: entry 1 \(key id "k1"\): the key is 5 bytes once base64-decoded/);
+  });
 });

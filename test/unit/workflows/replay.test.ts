@@ -9,6 +9,7 @@ import { projectRoot } from '../../../platform/paths.js';
 import { workflowsPath } from '../../../workers/create-workers.js';
 import { taskEventSinks } from '../../../workers/event-sinks.js';
 import { splitTaskAfterFirstLocalActivity } from '../../support/split-workflow-task.js';
+import { resolveHostCodec } from '../../../platform/codec/host-codec.js';
 
 const dir = path.join(projectRoot, 'test', 'fixtures', 'histories');
 const noop = () => undefined;
@@ -69,6 +70,34 @@ describe('recorded task and learning histories replay against the current workfl
     expect(failures).toEqual([]);
     expect(existsSync(eventsFile)).toBe(false);
     await rm(eventsDir, { recursive: true });
+  }, 120_000);
+
+  // Histories recorded in clear (every one before payload keys, and any started without one) replay on a worker that
+  // has a key: its codec passes through what is not encrypted.
+  it('replays the current ones on a worker with a payload key (clear payloads pass through the codec)', async () => {
+    const files = (await readdir(dir)).filter((file) => file.endsWith('.json') && !file.includes('.before-')).sort();
+    const histories = await Promise.all(
+      files.map(async (file) => ({
+        workflowId: path.basename(file, '.json'),
+        history: historyFromJSON(JSON.parse(await readFile(path.join(dir, file), 'utf8'))),
+      })),
+    );
+    const { codec } = resolveHostCodec({ TASKLOOP_CODEC_KEYS: `k1:${Buffer.alloc(32, 7).toString('base64')}` });
+    const eventsDir = await mkdtemp(path.join(os.tmpdir(), 'replay-events-'));
+    const failures: string[] = [];
+    try {
+      const options = {
+        workflowBundle: { code },
+        sinks: taskEventSinks(path.join(eventsDir, 'events.jsonl')),
+        dataConverter: { payloadCodecs: [codec] },
+      };
+      for await (const result of Worker.runReplayHistories(options, histories))
+        if (result.error) failures.push(`${result.workflowId}: ${result.error.message}`);
+    } finally {
+      await rm(eventsDir, { recursive: true, force: true });
+    }
+    expect(histories.length).toBeGreaterThanOrEqual(7);
+    expect(failures).toEqual([]);
   }, 120_000);
 
   // A worker under load recorded a claim's result at the end of one workflow task and the coder in the next; on

@@ -32,4 +32,14 @@ describe('deriveTaskId', () => {
       expect(taskSpecFieldsSchema.shape.id.safeParse(deriveTaskId(goal, '/r')).success).toBe(true);
     }
   });
+
+  it('with a payload key carries no word of the goal: an HMAC under the key, stable for the same key, repo and goal', () => {
+    const key = Buffer.alloc(32, 1);
+    const id = deriveTaskId('Fix login for acme-internal-billing', '/repos/app', key);
+    expect(id).toMatch(/^task-[0-9a-f]{12}$/);
+    expect(deriveTaskId('Fix login for acme-internal-billing', '/repos/app', key)).toBe(id);
+    expect(deriveTaskId('Fix login for acme-internal-billing', '/repos/app', Buffer.alloc(32, 2))).not.toBe(id);
+    expect(deriveTaskId('Fix login for acme-internal-billing', '/repos/b', key)).not.toBe(id);
+    expect(taskSpecFieldsSchema.shape.id.safeParse(id).success).toBe(true);
+  });
 });
