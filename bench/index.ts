@@ -3,6 +3,7 @@
 // README, then the detail sections. Nothing here asserts timings.
 import path from 'node:path';
 import { claimsBenchmark } from './claims.js';
+import { codecBenchmark } from './codec.js';
 import { cliBenchmark } from './cli.js';
 import { concurrencyBenchmark } from './concurrency.js';
 import { eventsBenchmark } from './events.js';
@@ -22,6 +23,7 @@ const benchmarks: Benchmark[] = [
   cliBenchmark,
   searchBenchmark,
   claimsBenchmark,
+  codecBenchmark,
 ];
 
 async function main(): Promise<number> {
