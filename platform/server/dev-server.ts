@@ -23,6 +23,8 @@ export interface DevServerOptions {
   /** Keep running after this process exits (the demo leaves the server up for the Web UI). */
   detached?: boolean;
   readyTimeoutMs?: number;
+  /** The codec server the Web UI's browsers call to decode payloads (`taskloop codec-server`). */
+  uiCodecEndpoint?: string;
 }
 
 export interface RunningDevServer {
@@ -46,6 +48,7 @@ export function devServerArgs(options: DevServerOptions): string[] {
   args.push('--namespace', options.namespace ?? 'default');
   if (options.headless) args.push('--headless');
   else args.push('--ui-port', String(options.uiPort ?? 8233), '--ui-disable-news-fetch');
+  if (options.uiCodecEndpoint && !options.headless) args.push('--ui-codec-endpoint', options.uiCodecEndpoint);
   if (options.dbFile) {
     // WAL lets the Web UI and workers read while the server writes; NORMAL sync is durable with WAL across app crashes.
     args.push(
