@@ -80,7 +80,7 @@ describe('the Web UI with the codec server as its codec endpoint', () => {
       'json',
     ]);
     expect(raw.stdout).not.toContain(MARKER);
-    expect(raw.stdout).toContain('binary/encrypted');
+    expect(raw.stdout).toContain('"encryption-key-id"');
 
     const page = `${server.uiUrl ?? ''}/namespaces/default/workflows/${workflowId}`;
     const text = domText(await dumpPageDom(browser, page, { width: 1440, height: 1400, settleMs: 20_000 }));
