@@ -8,13 +8,14 @@ import { taskNodes } from '../domain/records.js';
 
 function usage(): string {
   const { bold } = style(process.stdout);
+  const width = Math.max(...Object.keys(commands).map((name) => name.length));
   return `taskloop: a durable orchestrator on Temporal for the coding loop ${taskNodes.join(' -> ')}
 
 ${bold('Usage:')} taskloop [--address H:P] [--namespace NS] <command> [flags]   (taskloop help <command> for its flags)
 
 ${bold('Commands:')}
 ${Object.entries(commands)
-  .map(([name, command]) => `  ${name.padEnd(10)} ${command.summary}`)
+  .map(([name, command]) => `  ${name.padEnd(width)} ${command.summary}`)
   .join('\n')}
 
 ${bold('Global flags:')}

@@ -4,8 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { intFlag, parseFlags } from '../args.js';
 import { UsageError } from '../cli-errors.js';
 import type { Command } from './command.js';
-import { resolveHostCodec } from '../../platform/codec/host-codec.js';
-import { isLoopbackAddress } from '../../platform/codec/host-codec.js';
+import { isLoopbackAddress, resolveHostCodec } from '../../platform/codec/host-codec.js';
 import { DEFAULT_CODEC_PORT, DEFAULT_UI_ORIGIN, startCodecServer } from '../../platform/codec/codec-server.js';
 
 const TOKEN_VARIABLE = 'TASKLOOP_CODEC_SERVER_TOKEN';

@@ -77,16 +77,16 @@ export function parseCodecKeys(rawEntries: string[], where: (entry: number) => s
   const entries = rawEntries.filter((entry) => entry !== '');
   if (entries.length === 0)
     throw new CodecConfigError(`${source} holds no key: give id:base64key entries, e.g. ${NEW_KEY_COMMAND}`);
+  const keys = entries.map((entry, index) => parseEntry(entry, where(index + 1)));
   const byId = new Map<string, CodecKey>();
-  entries.forEach((entry, index) => {
-    const key = parseEntry(entry, where(index + 1));
+  keys.forEach((key, index) => {
     if (byId.has(key.id))
       throw new CodecConfigError(
         `${where(index + 1)}: key id "${key.id}" appears twice: give each key an id of its own`,
       );
     byId.set(key.id, key);
   });
-  return { current: byId.get(parseEntry(entries[0] as string, where(1)).id) as CodecKey, byId, source };
+  return { current: keys[0] as CodecKey, byId, source };
 }
 
 function parseEntry(entry: string, where: string): CodecKey {
