@@ -104,6 +104,8 @@ export interface TestRunResult {
    * first 20; activities/git/ignored-files.ts).
    */
   ignoredRemoved?: string[];
+  /** The node's staged change (diff.patch) when its tests did not pass: such a change never reaches the review. */
+  diff?: ArtifactRef;
 }
 
 /** Model calls a reviewer or judge made, for the task's budget. */

@@ -3,11 +3,13 @@
 import { existsSync } from 'node:fs';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Finding, TestRunResult } from '../../domain/records.js';
+import { scrubText } from '../../domain/secrets.js';
+import { writeArtifact } from '../artifacts.js';
 import { IGNORED_NAMED } from '../git/ignored-files.js';
 import type { SandboxPolicy } from '../sandbox/policy.js';
 import { pathRuleFindings, type PathPolicy } from './path-policy.js';
 import { runCommand, testRunCancelled } from './run-command.js';
-import { stageChange } from './stage-change.js';
+import { stageChange, type StagedChange } from './stage-change.js';
 
 export { testRunCancelled } from './run-command.js';
 
@@ -47,7 +49,29 @@ export async function runTests(input: RunTestsInput): Promise<TestRunResult> {
   const change = pathPolicy ? await stageChange(worktreePath, pathPolicy) : undefined;
   const refused = change && pathPolicy ? pathRuleFindings(change.changedFiles, pathPolicy) : [];
   if (refused.length > 0) return refusedResult(refused, input.sandbox);
-  return withIgnoredRemoved(await runCommand(input), change?.ignoredRemoved ?? []);
+  const result = withIgnoredRemoved(await runCommand(input), change?.ignoredRemoved ?? []);
+  // A change that failed its tests never reaches the review, which stores the diff: stored here, so `taskloop show`
+  // can show what a failed attempt changed.
+  return change && result.outcome !== 'passed' ? { ...result, ...(await storeDiff(change, input)) } : result;
+}
+
+/** The staged change as diff.patch (scrubbed); nothing when git cannot diff it: the diff is for people, not the node. */
+async function storeDiff(change: StagedChange, input: RunTestsInput): Promise<Pick<TestRunResult, 'diff'>> {
+  try {
+    const { diff } = await change.diff();
+    const content = scrubText(diff, input.secretValues);
+    return {
+      diff: await writeArtifact({
+        dir: input.artifactDir,
+        name: 'diff.patch',
+        content,
+        hostId: input.hostId,
+        secretValues: input.secretValues,
+      }),
+    };
+  } catch {
+    return {};
+  }
 }
 
 function withIgnoredRemoved(result: TestRunResult, removed: string[]): TestRunResult {

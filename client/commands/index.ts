@@ -77,6 +77,10 @@ export const commands: Record<string, CommandEntry> = {
     summary: 'print a shell completion script (bash, zsh or fish)',
     load: async () => (await import('./completion.js')).completionCommand,
   },
+  show: {
+    summary: 'show what the model did in a task or eval: turns, tool calls, diffs, verdicts (text, JSON or HTML)',
+    load: async () => (await import('./show.js')).showCommand,
+  },
   report: {
     summary: "print a project's report (table, --json or --markdown)",
     load: async () => (await import('./report.js')).reportCommand,

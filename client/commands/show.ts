@@ -1,0 +1,86 @@
+// `taskloop show TASK_OR_EVAL`: what the model did, attempt by attempt (turns, tool calls, in-attempt test runs, the
+// diff, the verdicts, the cause and class, tokens and time), as text, JSON or one self-contained HTML page.
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseFlags } from '../args.js';
+import { formatEvalReport } from '../eval/report-output.js';
+import { formatTrajectory } from '../show/format-text.js';
+import { findEvalReport, loadEval } from '../show/load-eval.js';
+import { loadTrajectory } from '../show/load-trajectory.js';
+import { renderEvalPage, renderTaskPage } from '../show/render-html.js';
+import { resolveTask, takeTaskRef } from '../tasks/resolve-task.js';
+import { withTaskClient } from '../tasks/task-client.js';
+import type { Command } from './command.js';
+
+const help = `Usage: taskloop show TASK_OR_EVAL [--json] [--html FILE]
+
+Shows a task's trajectory, per attempt: the model's turns (text, each tool call with its arguments and the start of
+its reply), the tests it ran inside the attempt (run_tests), the attempt's diff, the test node's result, the review
+and judge verdicts, the failure's node, cause and class, tokens and time. A running task shows what it has so far.
+TASK_OR_EVAL is a task id or workflow id (as for taskloop status), or an eval: its id, its folder or its
+report.json (as taskloop eval wrote them); an eval shows its report, then each instance's trajectory.
+
+Transcripts and diffs are read from this machine's disk, where the worker that ran the attempt wrote them: for an
+attempt run on another host, show says which host and path (run it there). Secrets stay scrubbed.
+
+  --json         print {"kind": "task", "trajectory"} or {"kind": "eval", "reportFile", "report", "trajectories"}
+  --html FILE    write one self-contained HTML page (no script, nothing fetched) to FILE and print its address;
+                 an eval's page has its picture and per-instance table, each row opening its trajectory
+
+Exit codes: 0 shown, 1 could not be read (e.g. the server is down), 2 unknown or ambiguous id, or a bad flag.`;
+
+export const showCommand: Command = {
+  summary: 'show what the model did in a task or eval: turns, tool calls, diffs, verdicts (text, JSON or HTML)',
+  help,
+  async run(argv) {
+    const { values, positionals } = parseFlags(
+      'show',
+      argv,
+      { json: { type: 'boolean' }, html: { type: 'string' } },
+      true,
+    );
+    const ref = takeTaskRef('show', positionals);
+    const reportFile = findEvalReport(ref);
+    return withTaskClient(async ({ client }) => {
+      if (reportFile) {
+        const loaded = await loadEval(client, reportFile);
+        if (values.html) await writePage(values.html, renderEvalPage(loaded), values.json);
+        if (values.json)
+          console.log(
+            JSON.stringify(
+              {
+                kind: 'eval',
+                reportFile,
+                report: loaded.report,
+                trajectories: Object.fromEntries(loaded.trajectories),
+              },
+              null,
+              2,
+            ),
+          );
+        else if (!values.html) {
+          console.log(formatEvalReport(loaded.report));
+          for (const [workflowId, trajectory] of loaded.trajectories)
+            console.log(
+              `\n${'missing' in trajectory ? `${workflowId}: ${trajectory.missing}` : formatTrajectory(trajectory)}`,
+            );
+        }
+        return 0;
+      }
+      const trajectory = await loadTrajectory(client, await resolveTask(client, 'show', ref));
+      if (values.html) await writePage(values.html, renderTaskPage(trajectory), values.json);
+      if (values.json) console.log(JSON.stringify({ kind: 'task', trajectory }, null, 2));
+      else if (!values.html) console.log(formatTrajectory(trajectory));
+      return 0;
+    });
+  },
+};
+
+/** Writes the page; says where on stdout, or on stderr when stdout carries the JSON. */
+async function writePage(file: string, html: string, json: boolean | undefined): Promise<void> {
+  const target = path.resolve(file);
+  await mkdir(path.dirname(target), { recursive: true });
+  await writeFile(target, html);
+  (json ? console.error : console.log)(`wrote ${target}: open ${pathToFileURL(target).href}`);
+}

@@ -1,0 +1,56 @@
+// Reads a task's trajectory: its record through Temporal (the outcome once closed, the `state` query while it runs)
+// and each attempt's transcript and diff from this machine's disk (read-artifact.ts).
+import type { Client } from '@temporalio/client';
+import type { AttemptRecord } from '../../domain/task-state.js';
+import { scrubSecrets, secretValuesIn } from '../../domain/secrets.js';
+import {
+  artifactRefsOf,
+  buildTrajectory,
+  type AttemptArtifacts,
+  type TaskTrajectory,
+} from '../../domain/trajectory/trajectory.js';
+import { WorkFailed } from '../cli-errors.js';
+import { readTask } from '../tasks/read-task.js';
+import type { ResolvedTask } from '../tasks/resolve-task.js';
+import { readArtifactText } from './read-artifact.js';
+
+/** The trajectory of the task `resolved` names; WorkFailed when its record cannot be read (said why). */
+export async function loadTrajectory(
+  client: Client,
+  resolved: ResolvedTask,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<TaskTrajectory> {
+  const reading = await readTask(client, resolved);
+  if ('error' in reading)
+    throw new WorkFailed(`taskloop show: ${reading.workflowId}: workflow ${reading.workflowStatus}: ${reading.error}`);
+  const record = 'state' in reading ? reading.state : reading.outcome;
+  const goal = 'state' in reading ? reading.state.goal : undefined;
+  return scrubbed(
+    buildTrajectory({ ...record, ...(goal ? { goal } : {}) }, await readAttemptArtifacts(record.attempts, env)),
+    env,
+  );
+}
+
+/** Each attempt's transcript and diff, read side by side. */
+export async function readAttemptArtifacts(
+  attempts: readonly AttemptRecord[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Map<number, AttemptArtifacts>> {
+  const read = await Promise.all(
+    attempts.map(async (record): Promise<[number, AttemptArtifacts]> => {
+      const refs = artifactRefsOf(record);
+      const [transcript, diff] = await Promise.all([
+        refs.transcript && readArtifactText(refs.transcript, env),
+        refs.diff && readArtifactText(refs.diff, env),
+      ]);
+      return [record.attempt, { ...(transcript ? { transcript } : {}), ...(diff ? { diff } : {}) }];
+    }),
+  );
+  return new Map(read);
+}
+
+/** The whole trajectory scrubbed with this process's secrets too (the worker scrubbed what it stored with its own). */
+export function scrubbed(trajectory: TaskTrajectory, env: NodeJS.ProcessEnv = process.env): TaskTrajectory {
+  const { declared, detected } = secretValuesIn(env, []);
+  return scrubSecrets(trajectory, [...declared, ...detected]);
+}

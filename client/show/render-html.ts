@@ -1,0 +1,172 @@
+// The trajectory page: one self-contained HTML file (styles inline, no script, no request to anywhere), so it opens
+// from disk, attaches to an issue or a CI run, and needs no server left running. An eval's page shows its picture
+// and its per-instance table; each row's link opens that instance's trajectory further down the same file (CSS
+// :target shows the section the address names).
+import type { EvalReport } from '../../domain/eval/report.js';
+import type { AttemptTrajectory, TaskTrajectory, Verdict } from '../../domain/trajectory/trajectory.js';
+import { attemptHeadline, findingText, seconds } from './format-text.js';
+
+export const escapeHtml = (text: string) =>
+  text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+
+/** An element id for a workflow id (anchors: letters, digits, '-' and '_' only). */
+export const anchorOf = (workflowId: string) => `t-${workflowId.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+
+const style = `
+body { font: 14px/1.45 system-ui, sans-serif; margin: 24px auto; max-width: 1100px; padding: 0 16px; color: #222; }
+h1 { font-size: 20px; } h2 { font-size: 17px; margin-top: 28px; } h3 { font-size: 15px; margin: 18px 0 6px; }
+pre { background: #f6f8fa; padding: 8px; overflow-x: auto; white-space: pre-wrap; word-break: break-word; margin: 4px 0; }
+.turn { border-left: 3px solid #4c78a8; padding: 2px 10px; margin: 8px 0; }
+.call { margin: 4px 0 4px 12px; } .call b { color: #4c78a8; }
+.reply { color: #444; font-size: 12px; }
+.add { color: #116329; } .del { color: #a40e26; } .meta { color: #6e7781; }
+.pass { color: #116329; font-weight: bold; } .fail { color: #a40e26; font-weight: bold; }
+.attempt { border: 1px solid #d0d7de; border-radius: 6px; padding: 4px 14px 12px; margin: 16px 0; }
+table { border-collapse: collapse; } td, th { border: 1px solid #d0d7de; padding: 3px 8px; text-align: left; }
+.trajectory { display: none; border-top: 2px solid #4c78a8; } .trajectory:target { display: block; }
+.missing { color: #6e7781; font-style: italic; }`;
+
+function page(title: string, body: string): string {
+  return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title><style>${style}</style></head>\n<body>\n${body}\n</body></html>\n`;
+}
+
+/** One task's page. */
+export function renderTaskPage(trajectory: TaskTrajectory): string {
+  return page(`taskloop show ${trajectory.workflowId}`, renderTrajectory(trajectory, 'h1'));
+}
+
+/** An eval's page: the picture, a table per arm with one row per instance, each row opening its trajectory. */
+export function renderEvalPage(input: {
+  report: EvalReport;
+  svg: string;
+  trajectories: ReadonlyMap<string, TaskTrajectory | { missing: string }>;
+}): string {
+  const { report } = input;
+  const parts = [
+    `<h1>eval ${escapeHtml(report.evalId)} (suite ${escapeHtml(report.suite)})</h1>`,
+    // As an image: an SVG shown through <img> runs nothing, whatever text it holds.
+    `<p><img alt="resolved rate per arm and attempt" src="data:image/svg+xml;base64,${Buffer.from(input.svg).toString('base64')}"></p>`,
+  ];
+  for (const arm of report.arms) {
+    parts.push(
+      `<h2>${escapeHtml(`${arm.arm.id} ${arm.arm.label}`)}: ${arm.resolved}/${arm.instances} resolved</h2>`,
+      '<table><tr><th>instance</th><th>resolved</th><th>task</th><th>attempts</th><th>class</th><th>calls</th><th>tokens</th><th>time</th></tr>',
+    );
+    for (const run of report.runs[arm.arm.id] ?? [])
+      parts.push(
+        `<tr><td><a href="#${anchorOf(run.workflowId)}">${escapeHtml(run.instanceId)}</a></td>` +
+          `<td class="${run.verification.resolved ? 'pass">yes' : 'fail">no'}</td><td>${escapeHtml(run.taskStatus)}</td>` +
+          `<td>${run.attempts}</td><td>${escapeHtml(run.failureClass ?? '')}</td><td>${run.modelCalls}</td>` +
+          `<td>${run.inputTokens + run.outputTokens}</td><td>${seconds(run.wallTimeMs)}</td></tr>`,
+      );
+    parts.push('</table>');
+  }
+  for (const [workflowId, trajectory] of input.trajectories)
+    parts.push(
+      `<section class="trajectory" id="${anchorOf(workflowId)}">`,
+      'missing' in trajectory
+        ? `<h2>${escapeHtml(workflowId)}</h2><p class="missing">${escapeHtml(trajectory.missing)}</p>`
+        : renderTrajectory(trajectory, 'h2'),
+      '</section>',
+    );
+  return page(`taskloop show eval ${report.evalId}`, parts.join('\n'));
+}
+
+function renderTrajectory(trajectory: TaskTrajectory, heading: 'h1' | 'h2'): string {
+  const head = `${trajectory.workflowId}: ${trajectory.status}`;
+  const facts = [
+    `project ${trajectory.project}, task ${trajectory.taskId}, ${trajectory.attempts.length} attempt(s)`,
+    trajectory.goal && `goal: ${trajectory.goal.split('\n')[0]}`,
+    trajectory.commit && `commit ${trajectory.commit.sha.slice(0, 12)} on ${trajectory.commit.branch}`,
+    trajectory.status !== 'COMPLETED' && trajectory.reason && `reason: ${trajectory.reason}`,
+    trajectory.recommendation && `recommendation: ${trajectory.recommendation}`,
+  ].filter((fact): fact is string => typeof fact === 'string' && fact.length > 0);
+  return [
+    `<${heading} class="${trajectory.status === 'COMPLETED' ? 'pass' : trajectory.status === 'FAILED' ? 'fail' : ''}">${escapeHtml(head)}</${heading}>`,
+    `<p>${facts.map(escapeHtml).join('<br>')}</p>`,
+    ...trajectory.attempts.map(renderAttempt),
+  ].join('\n');
+}
+
+function renderAttempt(attempt: AttemptTrajectory): string {
+  const parts = [`<div class="attempt"><h3>${escapeHtml(attemptHeadline(attempt))}</h3>`];
+  if (attempt.hint) parts.push(`<p>hint: ${escapeHtml(attempt.hint)}</p>`);
+  if (attempt.coder) {
+    const who = [attempt.coder.agent, attempt.coder.model].filter(Boolean).join(', ');
+    parts.push(
+      `<p>coder: ${escapeHtml(`${attempt.coder.status}${who ? ` (${who})` : ''}: ${attempt.coder.summary || attempt.coder.reason || ''}`)}</p>`,
+    );
+  }
+  parts.push('<h3>turns</h3>');
+  if ('missing' in attempt.transcript) parts.push(`<p class="missing">${escapeHtml(attempt.transcript.missing)}</p>`);
+  else {
+    for (const turn of attempt.transcript.turns) {
+      parts.push(`<div class="turn"><div>turn ${turn.index}${turn.text ? `: ${escapeHtml(turn.text)}` : ''}</div>`);
+      for (const call of turn.calls)
+        parts.push(
+          `<div class="call">tool call <b>${escapeHtml(call.name)}</b> <code>${escapeHtml(call.arguments)}</code>` +
+            (call.reply === undefined ? '' : `<pre class="reply">${escapeHtml(call.reply)}</pre>`) +
+            '</div>',
+        );
+      parts.push('</div>');
+    }
+    if (attempt.transcript.turnsLeftOut > 0)
+      parts.push(`<p class="missing">${attempt.transcript.turnsLeftOut} more turns not shown</p>`);
+    const runs = attempt.transcript.testRuns;
+    parts.push(`<h3>in-attempt test runs: ${runs.length}</h3>`);
+    if (runs.length > 0)
+      parts.push(
+        `<ul>${runs.map((run) => `<li>turn ${run.turn}: run_tests <code>${escapeHtml(run.arguments)}</code>: ${escapeHtml(run.result)}</li>`).join('')}</ul>`,
+      );
+  }
+  if ('missing' in attempt.diff)
+    parts.push('<h3>diff</h3>', `<p class="missing">${escapeHtml(attempt.diff.missing)}</p>`);
+  else
+    parts.push(
+      `<h3>diff (${attempt.diff.files} files, +${attempt.diff.insertions} -${attempt.diff.deletions})</h3>`,
+      `<pre class="diff">${renderDiff(attempt.diff.text)}</pre>`,
+    );
+  parts.push('<h3>verdicts</h3><ul>');
+  parts.push(
+    attempt.test
+      ? `<li>tests: <span class="${attempt.test.outcome === 'passed' ? 'pass' : 'fail'}">${escapeHtml(attempt.test.outcome)}</span>, ${escapeHtml(attempt.test.summary)}${attempt.test.reason ? `: ${escapeHtml(attempt.test.reason)}` : ''}${attempt.test.output ? `<pre>${escapeHtml(attempt.test.output)}</pre>` : ''}</li>`
+      : '<li>tests: not run</li>',
+    renderVerdict('review', attempt.review),
+    renderVerdict('judge', attempt.judge),
+  );
+  if (attempt.failure)
+    parts.push(
+      `<li>failure: at ${escapeHtml(attempt.failure.node)}, class <b>${escapeHtml(attempt.failure.failureClass)}</b>${attempt.failure.cause ? `, cause ${escapeHtml(attempt.failure.cause)}` : ''}: ${escapeHtml(attempt.failure.reason)}</li>`,
+    );
+  parts.push('</ul></div>');
+  return parts.join('\n');
+}
+
+function renderVerdict(name: string, verdict: Verdict | undefined): string {
+  if (!verdict) return `<li>${name}: not reached</li>`;
+  const findings = verdict.findings.map((finding) => `<li>${escapeHtml(findingText(finding))}</li>`);
+  const evidence = (verdict.evidence ?? []).map((line) => `<li>evidence: ${escapeHtml(line)}</li>`);
+  const list = findings.length + evidence.length > 0 ? `<ul>${[...findings, ...evidence].join('')}</ul>` : '';
+  return `<li>${name}: <span class="${verdict.passed ? 'pass">passed' : 'fail">rejected'}</span>${verdict.agent ? ` (${escapeHtml(verdict.agent)})` : ''}${list}</li>`;
+}
+
+function renderDiff(diff: string): string {
+  return diff
+    .split('\n')
+    .map((line) => {
+      const kind = /^(\+\+\+|---|diff |index |@@)/.test(line)
+        ? 'meta'
+        : line.startsWith('+')
+          ? 'add'
+          : line.startsWith('-')
+            ? 'del'
+            : '';
+      return kind ? `<span class="${kind}">${escapeHtml(line)}</span>` : escapeHtml(line);
+    })
+    .join('\n');
+}

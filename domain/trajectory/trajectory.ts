@@ -1,0 +1,187 @@
+// A task's trajectory: per attempt what the model did (turns, tool calls, in-attempt test runs), the change it made,
+// and what each node then said of it (tests, review, judge), with the cause, the class, tokens and time. Built from
+// the task's record (its outcome, or its state while it runs) and the artifacts its worker stored, read by the caller.
+import type { ArtifactRef, CommitResult, Finding } from '../records.js';
+import type { AttemptRecord, TaskOutcome, TaskState } from '../task-state.js';
+import { coderTelemetryOf } from '../task-state.js';
+import { excerpt } from './excerpt.js';
+import { parseTranscript, type TranscriptTurns } from './transcript-turns.js';
+
+/** An artifact's text as the caller could read it, or why it could not (on another host, removed, too big). */
+export type ArtifactText = { text: string } | { missing: string };
+
+export interface AttemptArtifacts {
+  transcript?: ArtifactText;
+  diff?: ArtifactText;
+}
+
+export const diffLimit = 20_000;
+
+export interface Verdict {
+  passed: boolean;
+  agent?: string;
+  findings: Finding[];
+  evidence?: string[];
+}
+
+export interface AttemptTrajectory {
+  attempt: number;
+  status: string;
+  hostId?: string;
+  hint?: string;
+  startedAt: string;
+  endedAt?: string;
+  durationMs?: number;
+  coder?: { status: string; summary: string; reason?: string; agent?: string; model?: string };
+  /** The turns, or why they cannot be shown (no transcript recorded, on another host, unreadable). */
+  transcript: TranscriptTurns | { missing: string };
+  /** The change as the review saw it (diff.patch), cut to `diffLimit`; or why it is not shown. */
+  diff: { text: string; files: number; insertions: number; deletions: number } | { missing: string };
+  test?: { outcome: string; summary: string; reason?: string; output?: string };
+  review?: Verdict;
+  judge?: Verdict;
+  failure?: { node: string; failureClass: string; reason: string; cause?: string };
+  tokens: { input: number; output: number; modelRequests: number };
+}
+
+export interface TaskTrajectory {
+  workflowId: string;
+  taskId: string;
+  project: string;
+  status: string;
+  goal?: string;
+  reason?: string;
+  recommendation?: string;
+  commit?: CommitResult;
+  attempts: AttemptTrajectory[];
+}
+
+/** What a trajectory reads of a task: its outcome once closed, or its state while it runs. */
+type TaskRecord = Pick<TaskOutcome, 'workflowId' | 'taskId' | 'project' | 'attempts' | 'commit'> &
+  Partial<Pick<TaskState, 'goal' | 'reason' | 'recommendation'>> & { status: TaskState['status'] };
+
+/** The trajectory of a task from its record and the artifacts read for each attempt (keyed by attempt number). */
+export function buildTrajectory(task: TaskRecord, artifacts: ReadonlyMap<number, AttemptArtifacts>): TaskTrajectory {
+  return {
+    workflowId: task.workflowId,
+    taskId: task.taskId,
+    project: task.project,
+    status: task.status,
+    ...(task.goal === undefined ? {} : { goal: task.goal }),
+    ...(task.reason === undefined ? {} : { reason: task.reason }),
+    ...(task.recommendation === undefined ? {} : { recommendation: task.recommendation }),
+    ...(task.commit === undefined ? {} : { commit: task.commit }),
+    attempts: task.attempts.map((record) => attemptTrajectory(record, artifacts.get(record.attempt) ?? {})),
+  };
+}
+
+function attemptTrajectory(record: AttemptRecord, artifacts: AttemptArtifacts): AttemptTrajectory {
+  const telemetry = coderTelemetryOf(record);
+  const verdictUsage = [record.review?.modelUsage, record.judge?.modelUsage, ...(record.verdictsSpent ?? [])];
+  const sum = (pick: (usage: { inputTokens: number; outputTokens: number; modelRequests: number }) => number) =>
+    verdictUsage.reduce((total, usage) => total + (usage ? pick(usage) : 0), 0);
+  const ended = record.endedAt ? Date.parse(record.endedAt) - Date.parse(record.startedAt) : undefined;
+  return {
+    attempt: record.attempt,
+    status: record.status,
+    ...(record.hostId ? { hostId: record.hostId } : {}),
+    ...(record.hint ? { hint: record.hint } : {}),
+    startedAt: record.startedAt,
+    ...(record.endedAt ? { endedAt: record.endedAt } : {}),
+    ...(ended !== undefined && Number.isFinite(ended) ? { durationMs: ended } : {}),
+    ...(record.coder
+      ? {
+          coder: {
+            status: record.coder.status,
+            summary: record.coder.summary,
+            ...(record.coder.reason ? { reason: record.coder.reason } : {}),
+            ...(record.coder.agent ? { agent: record.coder.agent } : {}),
+            ...(record.coderModel ? { model: record.coderModel } : {}),
+          },
+        }
+      : {}),
+    transcript: transcriptOf(record, artifacts.transcript),
+    diff: diffOf(record, artifacts.diff),
+    ...(record.test
+      ? {
+          test: {
+            outcome: record.test.outcome,
+            summary: `${record.test.counts.passed}/${record.test.counts.total} passed, ${record.test.counts.failed} failed, ${record.test.counts.errors} errors (exit ${String(record.test.exitCode)}, ${(record.test.durationMs / 1000).toFixed(1)} s)`,
+            ...(record.test.reason ? { reason: record.test.reason } : {}),
+            ...(record.test.outcome === 'passed'
+              ? {}
+              : { output: excerpt(`${record.test.stdoutExcerpt}\n${record.test.stderrExcerpt}`.trim(), 2_000) }),
+          },
+        }
+      : {}),
+    ...(record.review
+      ? { review: { passed: record.review.passed, agent: record.review.agent, findings: record.review.findings } }
+      : {}),
+    ...(record.judge
+      ? {
+          judge: {
+            passed: record.judge.passed,
+            agent: record.judge.agent,
+            findings: record.judge.findings,
+            evidence: record.judge.evidence,
+          },
+        }
+      : {}),
+    ...(record.failure
+      ? {
+          failure: {
+            node: record.failure.node,
+            failureClass: record.failure.failureClass,
+            reason: record.failure.reason,
+            ...(record.failure.cause ? { cause: record.failure.cause.kind } : {}),
+          },
+        }
+      : {}),
+    tokens: {
+      input: (telemetry?.inputTokens ?? 0) + sum((usage) => usage.inputTokens),
+      output: (telemetry?.outputTokens ?? 0) + sum((usage) => usage.outputTokens),
+      modelRequests: (telemetry?.modelRequests ?? 0) + sum((usage) => usage.modelRequests),
+    },
+  };
+}
+
+/** The artifacts a trajectory shows of one attempt, for the caller to read: the transcript and the diff. */
+export function artifactRefsOf(record: AttemptRecord): { transcript?: ArtifactRef; diff?: ArtifactRef } {
+  const diff = record.review?.diff ?? record.test?.diff;
+  return { ...(record.coder?.transcript ? { transcript: record.coder.transcript } : {}), ...(diff ? { diff } : {}) };
+}
+
+function transcriptOf(record: AttemptRecord, read: ArtifactText | undefined): AttemptTrajectory['transcript'] {
+  if (!record.coder?.transcript) return { missing: 'no transcript recorded (the coder did not finish a turn)' };
+  if (!read) return { missing: `not read: ${record.coder.transcript.path}` };
+  if ('missing' in read) return read;
+  const parsed = parseTranscript(read.text);
+  return parsed.success ? parsed.data : { missing: `${parsed.error} (${record.coder.transcript.path})` };
+}
+
+function diffOf(record: AttemptRecord, read: ArtifactText | undefined): AttemptTrajectory['diff'] {
+  // The review stores the change it read; a change that failed its tests is stored by the test node.
+  const ref = artifactRefsOf(record).diff;
+  if (!ref)
+    return {
+      missing: record.review
+        ? 'no diff stored (the change was empty)'
+        : 'no diff stored: the attempt ended before its change was staged',
+    };
+  if (!read) return { missing: `not read: ${ref.path}` };
+  if ('missing' in read) return read;
+  return { text: excerpt(read.text, diffLimit), ...diffStatOf(read.text) };
+}
+
+/** Files, added and removed lines of a unified diff (header lines `+++`/`---` not counted). */
+export function diffStatOf(diff: string): { files: number; insertions: number; deletions: number } {
+  let files = 0;
+  let insertions = 0;
+  let deletions = 0;
+  for (const line of diff.split('\n')) {
+    if (line.startsWith('diff --git ')) files += 1;
+    else if (line.startsWith('+') && !line.startsWith('+++ ')) insertions += 1;
+    else if (line.startsWith('-') && !line.startsWith('--- ')) deletions += 1;
+  }
+  return { files, insertions, deletions };
+}
