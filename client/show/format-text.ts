@@ -1,5 +1,6 @@
 // `taskloop show` as text: a headline for the task, then per attempt the model's turns (each tool call with its
 // arguments and the start of its reply), the in-attempt test runs, the diff, and what tests, review and judge said.
+import { countOf } from '../output/plural.js';
 import type { Finding } from '../../domain/records.js';
 import type { AttemptTrajectory, TaskTrajectory, Verdict } from '../../domain/trajectory/trajectory.js';
 
@@ -13,7 +14,7 @@ export const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 export function formatTrajectory(trajectory: TaskTrajectory): string {
   const lines = [
-    `${trajectory.workflowId}: ${trajectory.status} after ${trajectory.attempts.length} attempt${trajectory.attempts.length === 1 ? '' : 's'} (project ${trajectory.project}, task ${trajectory.taskId})`,
+    `${trajectory.workflowId}: ${trajectory.status} after ${countOf(trajectory.attempts.length, 'attempt')} (project ${trajectory.project}, task ${trajectory.taskId})`,
   ];
   if (trajectory.goal) lines.push(`goal: ${trajectory.goal.split('\n')[0] ?? ''}`);
   if (trajectory.commit) lines.push(`commit ${trajectory.commit.sha.slice(0, 12)} on ${trajectory.commit.branch}`);
@@ -58,7 +59,7 @@ function formatAttempt(attempt: AttemptTrajectory): string {
   }
   if ('missing' in attempt.diff) lines.push(`diff: ${attempt.diff.missing}`);
   else {
-    lines.push(`diff (${attempt.diff.files} files, +${attempt.diff.insertions} -${attempt.diff.deletions}):`);
+    lines.push(`diff (${diffStatText(attempt.diff)}):`);
     lines.push(indent(attempt.diff.text.trimEnd(), '  '));
   }
   if (attempt.test) {
@@ -84,6 +85,9 @@ function formatVerdict(name: string, verdict: Verdict | undefined): string {
   const evidence = (verdict.evidence ?? []).map((line) => `  evidence: ${line}`);
   return [head, ...findings, ...evidence].join('\n');
 }
+
+export const diffStatText = (stat: { files: number; insertions: number; deletions: number }) =>
+  `${countOf(stat.files, 'file')}, +${stat.insertions} -${stat.deletions}`;
 
 export function findingText(finding: Finding): string {
   const where = finding.file ? ` (${finding.file}${finding.line ? `:${finding.line}` : ''})` : '';

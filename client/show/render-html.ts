@@ -2,9 +2,10 @@
 // from disk, attaches to an issue or a CI run, and needs no server left running. An eval's page shows its picture
 // and its per-instance table; each row's link opens that instance's trajectory further down the same file (CSS
 // :target shows the section the address names).
+import { countOf } from '../output/plural.js';
 import type { EvalReport } from '../../domain/eval/report.js';
 import type { AttemptTrajectory, TaskTrajectory, Verdict } from '../../domain/trajectory/trajectory.js';
-import { attemptHeadline, findingText, seconds } from './format-text.js';
+import { attemptHeadline, diffStatText, findingText, seconds } from './format-text.js';
 
 export const escapeHtml = (text: string) =>
   text
@@ -80,7 +81,7 @@ export function renderEvalPage(input: {
 function renderTrajectory(trajectory: TaskTrajectory, heading: 'h1' | 'h2'): string {
   const head = `${trajectory.workflowId}: ${trajectory.status}`;
   const facts = [
-    `project ${trajectory.project}, task ${trajectory.taskId}, ${trajectory.attempts.length} attempt(s)`,
+    `project ${trajectory.project}, task ${trajectory.taskId}, ${countOf(trajectory.attempts.length, 'attempt')}`,
     trajectory.goal && `goal: ${trajectory.goal.split('\n')[0]}`,
     trajectory.commit && `commit ${trajectory.commit.sha.slice(0, 12)} on ${trajectory.commit.branch}`,
     trajectory.status !== 'COMPLETED' && trajectory.reason && `reason: ${trajectory.reason}`,
@@ -93,6 +94,7 @@ function renderTrajectory(trajectory: TaskTrajectory, heading: 'h1' | 'h2'): str
   ].join('\n');
 }
 
+/** An attempt: what it came to first (verdicts, failure, diff), then how (the in-attempt test runs, the turns). */
 function renderAttempt(attempt: AttemptTrajectory): string {
   const parts = [`<div class="attempt"><h3>${escapeHtml(attemptHeadline(attempt))}</h3>`];
   if (attempt.hint) parts.push(`<p>hint: ${escapeHtml(attempt.hint)}</p>`);
@@ -102,9 +104,24 @@ function renderAttempt(attempt: AttemptTrajectory): string {
       `<p>coder: ${escapeHtml(`${attempt.coder.status}${who ? ` (${who})` : ''}: ${attempt.coder.summary || attempt.coder.reason || ''}`)}</p>`,
     );
   }
-  parts.push('<h3>turns</h3>');
-  if ('missing' in attempt.transcript) parts.push(`<p class="missing">${escapeHtml(attempt.transcript.missing)}</p>`);
+  parts.push(renderVerdicts(attempt));
+  if ('missing' in attempt.diff)
+    parts.push('<h3>diff</h3>', `<p class="missing">${escapeHtml(attempt.diff.missing)}</p>`);
+  else
+    parts.push(
+      `<h3>diff (${diffStatText(attempt.diff)})</h3>`,
+      `<pre class="diff">${renderDiff(attempt.diff.text)}</pre>`,
+    );
+  if ('missing' in attempt.transcript)
+    parts.push('<h3>turns</h3>', `<p class="missing">${escapeHtml(attempt.transcript.missing)}</p>`);
   else {
+    const runs = attempt.transcript.testRuns;
+    parts.push(`<h3>in-attempt test runs: ${runs.length}</h3>`);
+    if (runs.length > 0)
+      parts.push(
+        `<ul>${runs.map((run) => `<li>turn ${run.turn}: run_tests <code>${escapeHtml(run.arguments)}</code>: ${escapeHtml(run.result)}</li>`).join('')}</ul>`,
+      );
+    parts.push(`<h3>turns: ${attempt.transcript.turns.length + attempt.transcript.turnsLeftOut}</h3>`);
     for (const turn of attempt.transcript.turns) {
       parts.push(`<div class="turn"><div>turn ${turn.index}${turn.text ? `: ${escapeHtml(turn.text)}` : ''}</div>`);
       for (const call of turn.calls)
@@ -117,34 +134,25 @@ function renderAttempt(attempt: AttemptTrajectory): string {
     }
     if (attempt.transcript.turnsLeftOut > 0)
       parts.push(`<p class="missing">${attempt.transcript.turnsLeftOut} more turns not shown</p>`);
-    const runs = attempt.transcript.testRuns;
-    parts.push(`<h3>in-attempt test runs: ${runs.length}</h3>`);
-    if (runs.length > 0)
-      parts.push(
-        `<ul>${runs.map((run) => `<li>turn ${run.turn}: run_tests <code>${escapeHtml(run.arguments)}</code>: ${escapeHtml(run.result)}</li>`).join('')}</ul>`,
-      );
   }
-  if ('missing' in attempt.diff)
-    parts.push('<h3>diff</h3>', `<p class="missing">${escapeHtml(attempt.diff.missing)}</p>`);
-  else
-    parts.push(
-      `<h3>diff (${attempt.diff.files} files, +${attempt.diff.insertions} -${attempt.diff.deletions})</h3>`,
-      `<pre class="diff">${renderDiff(attempt.diff.text)}</pre>`,
-    );
-  parts.push('<h3>verdicts</h3><ul>');
-  parts.push(
-    attempt.test
-      ? `<li>tests: <span class="${attempt.test.outcome === 'passed' ? 'pass' : 'fail'}">${escapeHtml(attempt.test.outcome)}</span>, ${escapeHtml(attempt.test.summary)}${attempt.test.reason ? `: ${escapeHtml(attempt.test.reason)}` : ''}${attempt.test.output ? `<pre>${escapeHtml(attempt.test.output)}</pre>` : ''}</li>`
+  parts.push('</div>');
+  return parts.join('\n');
+}
+
+function renderVerdicts(attempt: AttemptTrajectory): string {
+  const { test, failure } = attempt;
+  const items = [
+    test
+      ? `<li>tests: <span class="${test.outcome === 'passed' ? 'pass' : 'fail'}">${escapeHtml(test.outcome)}</span>, ${escapeHtml(test.summary)}${test.reason ? `: ${escapeHtml(test.reason)}` : ''}${test.output ? `<pre>${escapeHtml(test.output)}</pre>` : ''}</li>`
       : '<li>tests: not run</li>',
     renderVerdict('review', attempt.review),
     renderVerdict('judge', attempt.judge),
-  );
-  if (attempt.failure)
-    parts.push(
-      `<li>failure: at ${escapeHtml(attempt.failure.node)}, class <b>${escapeHtml(attempt.failure.failureClass)}</b>${attempt.failure.cause ? `, cause ${escapeHtml(attempt.failure.cause)}` : ''}: ${escapeHtml(attempt.failure.reason)}</li>`,
+  ];
+  if (failure)
+    items.push(
+      `<li>failure: at ${escapeHtml(failure.node)}, class <b>${escapeHtml(failure.failureClass)}</b>${failure.cause ? `, cause ${escapeHtml(failure.cause)}` : ''}: ${escapeHtml(failure.reason)}</li>`,
     );
-  parts.push('</ul></div>');
-  return parts.join('\n');
+  return `<h3>verdicts</h3><ul>${items.join('\n')}</ul>`;
 }
 
 function renderVerdict(name: string, verdict: Verdict | undefined): string {

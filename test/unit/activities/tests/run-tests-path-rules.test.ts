@@ -41,6 +41,29 @@ describe('runTests with the review path rules', () => {
 
     expect(result).toMatchObject({ outcome: 'passed', counts: { passed: 1 } });
     expect(result.refused).toBeUndefined();
+    // A passing change's diff is the review's to store.
+    expect(result.diff).toBeUndefined();
+  });
+
+  it('stores the diff of a change that failed its tests (it never reaches the review, which stores the others), scrubbed', async () => {
+    const { baseSha, ...input } = await projectInWorktree();
+    const secret = 'planted-secret-3b9f17';
+    await writeFiles(input.worktreePath, { 'calc.py': `TOKEN = "${secret}"
+
+
+def add(a, b):
+    return a * b
+` });
+
+    const result = await runTests({ ...withPathRules(input, baseSha), secretValues: [secret] });
+
+    expect(result.outcome).toBe('failed');
+    expect(result.diff).toMatchObject({ path: path.join(input.artifactDir, 'diff.patch') });
+    const diff = await readFile(result.diff?.path ?? '', 'utf8');
+    expect(diff).toContain('diff --git a/calc.py b/calc.py');
+    expect(diff).toContain('+    return a * b');
+    expect(diff).toContain('+TOKEN = "[redacted]"');
+    expect(diff).not.toContain(secret);
   });
 
   it('removes the ignored files the attempt made before the tests: an ignored conftest.py cannot pass a failing test', async () => {
