@@ -3,6 +3,7 @@ import { WorkflowExecutionAlreadyStartedError, type Client, type WorkflowHandle 
 import { WorkflowIdReusePolicy } from '@temporalio/common';
 import { taskWorkflowId, type TaskSpec } from '../../domain/task-spec.js';
 import type { CarriedEvidence } from '../../workflows/task/task-run.js';
+import { describeTrajectoryLink } from '../../workflows/task/run-details.js';
 import { taskStartSearchAttributes } from '../../workflows/task/start-attributes.js';
 import { SHARED_TASK_QUEUE } from '../../workflows/task-queues.js';
 import type { taskWorkflow } from '../../workflows/task.js';
@@ -30,7 +31,7 @@ export async function startTask(
         : WorkflowIdReusePolicy.REJECT_DUPLICATE,
       typedSearchAttributes: taskStartSearchAttributes(spec, options.carried?.attempts.length),
       staticSummary: (spec.goal.split('\n')[0] ?? spec.goal).slice(0, 200),
-      staticDetails: `**Goal**\n\n${spec.goal}\n\nRepository: \`${spec.repo}\` at \`${spec.baseRef}\`; tests: \`${spec.testCommand.join(' ')}\``,
+      staticDetails: `**Goal**\n\n${spec.goal}\n\nRepository: \`${spec.repo}\` at \`${spec.baseRef}\`; tests: \`${spec.testCommand.join(' ')}\`\n\n${describeTrajectoryLink(workflowId)}`,
     });
     return { handle, started: true };
   } catch (error) {

@@ -27,8 +27,9 @@ const demoScript = JSON.parse(
 const readNotes = turn('read_file', { path: 'NOTES.md' }, 'Reading the notes first.');
 const files = { ...calcFiles, 'NOTES.md': `deploy token: ${PLANTED}\n` };
 
-/** Where the pages and their screenshots go: TASKLOOP_SHOW_SHOTS (e.g. docs/images) or a temp folder. */
+/** Where the screenshots go: TASKLOOP_SHOW_SHOTS (docs/images, for docs/trajectories.md) or a temp folder. */
 const shotsDir = process.env.TASKLOOP_SHOW_SHOTS ? path.resolve(process.env.TASKLOOP_SHOW_SHOTS) : await makeTempDir();
+const pagesDir = await makeTempDir();
 
 describe('taskloop show', () => {
   let host: TestWorkerHost;
@@ -113,7 +114,7 @@ describe('taskloop show', () => {
       completed.workflowId,
       '--json',
       '--html',
-      path.join(shotsDir, 'completed.html'),
+      path.join(pagesDir, 'completed.html'),
     ]);
     expect(json.exitCode, json.all).toBe(0);
     const { kind, trajectory } = JSON.parse(json.stdout) as { kind: string; trajectory: TaskTrajectory };
@@ -129,18 +130,18 @@ describe('taskloop show', () => {
       'run_tests',
       'finish',
     ]);
-    expect(json.stderr).toContain(`wrote ${path.join(shotsDir, 'completed.html')}`);
+    expect(json.stderr).toContain(`wrote ${path.join(pagesDir, 'completed.html')}`);
     expect(json.all).not.toContain(PLANTED);
-    pages.completed = path.join(shotsDir, 'completed.html');
+    pages.completed = path.join(pagesDir, 'completed.html');
     await record('completed', completed);
   });
 
   it('prints a failed task: the diff of the change that failed its tests, the failed tests, not-reached verdicts, the failure class and cause', async () => {
     failed = await runTask(uniqueId('failed'), wrongTurns(), ['--max-retries', '0', '--retry-window', '0']);
     expect(failed.status).toBe('FAILED');
-    const shown = await taskloop(['show', failed.workflowId, '--html', path.join(shotsDir, 'failed.html')]);
+    const shown = await taskloop(['show', failed.workflowId, '--html', path.join(pagesDir, 'failed.html')]);
     expect(shown.exitCode, shown.all).toBe(0);
-    expect(shown.stdout).toContain(`wrote ${path.join(shotsDir, 'failed.html')}`);
+    expect(shown.stdout).toContain(`wrote ${path.join(pagesDir, 'failed.html')}`);
     const text = (await taskloop(['show', failed.workflowId])).stdout;
     expect(text).toContain(`${failed.workflowId}: FAILED after 1 attempt`);
     expect(text).toContain('recommendation: code_defect');
@@ -152,7 +153,7 @@ describe('taskloop show', () => {
     expect(text).toContain('review: not reached');
     expect(text).toContain('judge: not reached');
     expect(text).toMatch(/failure: at test, class code_defect, cause \w+: /);
-    pages.failed = path.join(shotsDir, 'failed.html');
+    pages.failed = path.join(pagesDir, 'failed.html');
     await record('failed', failed);
   });
 
@@ -189,7 +190,7 @@ describe('taskloop show', () => {
     for (const workflowId of evalOutcomeIds) expect(shown.stdout).toContain(`${workflowId}: `);
     expect(shown.stdout).toContain('-> replace_in_file {"path":"text.py","old":"s.lower()","new":"s.upper()"}');
 
-    const page = path.join(shotsDir, 'eval.html');
+    const page = path.join(pagesDir, 'eval.html');
     const html = await taskloop(['show', report.evalId, '--html', page]);
     expect(html.exitCode, html.all).toBe(0);
     const written = await readFile(page, 'utf8');
@@ -203,8 +204,8 @@ describe('taskloop show', () => {
     const browser = await findChromium();
     const shot = (name: string, url: string, waitForText: string[]) =>
       captureLivePage(browser, url, path.join(shotsDir, `trajectory-${name}.png`), {
-        width: 1000,
-        height: 900,
+        width: 960,
+        height: 820,
         waitForText,
         timeoutMs: 30_000,
       });
@@ -232,15 +233,21 @@ describe('taskloop show', () => {
     const opened = await captureLivePage(
       browser,
       `${pathToFileURL(pages.eval).href}#${anchorOf(oracleShout)}`,
-      path.join(await makeTempDir(), 'opened.png'),
+      path.join(shotsDir, 'trajectory-eval-instance.png'),
       {
-        width: 1000,
-        height: 900,
+        width: 960,
+        height: 820,
         waitForText: [`${oracleShout}: COMPLETED`, 'tool call replace_in_file'],
         timeoutMs: 30_000,
       },
     );
     expect(opened.text).toContain('judge: passed');
+    // Real pictures, not blank pages: a blank window of this size compresses to a few KB.
+    for (const name of ['completed', 'failed', 'eval', 'eval-instance']) {
+      const png = await readFile(path.join(shotsDir, `trajectory-${name}.png`));
+      expect(png.subarray(1, 4).toString(), name).toBe('PNG');
+      expect(png.length, name).toBeGreaterThan(20_000);
+    }
   });
 });
 

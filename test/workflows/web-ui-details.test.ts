@@ -41,6 +41,10 @@ describe('the Web UI at a glance', () => {
       const details = await currentDetails(handle);
       expect(firstLine(details)).toBe('**PAUSED**: attempt 2 not started yet (attempt 1 ended in `test`)');
       expect(details).toContain('**Last failure** (test, code_defect): tests failed: test_sub expected 1 got 2');
+      // The last line names the command that shows what the model did, for this very task.
+      expect(details.split('\n').at(-1)).toBe(
+        `**Trajectory**: \`taskloop show ${workflowId}\` (turns, tool calls, diffs, verdicts), or \`taskloop show ${workflowId} --html trajectory.html\` for a page`,
+      );
       await handle.cancel();
       await handle.result().catch(() => undefined);
     });

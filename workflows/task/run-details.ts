@@ -1,5 +1,7 @@
 // The Web UI's view of a running task, as Markdown: the first line carries the taskloop status (which Temporal's own
-// RUNNING hides), the phase and the attempt that phase belongs to; the last failure follows, short.
+// RUNNING hides), the phase and the attempt that phase belongs to; the last failure follows, short; the last line
+// names the command that shows the task's trajectory. Current details live in the worker, not the history: changing
+// their text changes no command, so recorded histories replay as they ran.
 import type { TaskState } from '../../domain/task-state.js';
 
 const REASON_CHARS = 300;
@@ -21,7 +23,12 @@ export function describeRunDetails(state: TaskState, phaseAttempt: number): stri
     lastFailure && status !== 'COMPLETED'
       ? `\n\n**Last failure** (${lastFailure.node}, ${lastFailure.failureClass}): ${shorten(lastFailure.reason)}`
       : '';
-  return `**${status}**${pausing}: ${where}${failure}`;
+  return `**${status}**${pausing}: ${where}${failure}\n\n${describeTrajectoryLink(state.workflowId)}`;
+}
+
+/** Where a person sees what the model did: `taskloop show` (docs/trajectories.md), as text or as a page. */
+export function describeTrajectoryLink(workflowId: string): string {
+  return `**Trajectory**: \`taskloop show ${workflowId}\` (turns, tool calls, diffs, verdicts), or \`taskloop show ${workflowId} --html trajectory.html\` for a page`;
 }
 
 /** The first line of a reason, cut at a word near `limit`; "…" says something was left out. */
