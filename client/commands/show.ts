@@ -6,10 +6,11 @@ import { pathToFileURL } from 'node:url';
 import { parseFlags } from '../args.js';
 import { formatEvalReport } from '../eval/report-output.js';
 import { formatTrajectory } from '../show/format-text.js';
-import { findEvalReport, loadEval } from '../show/load-eval.js';
+import { findEvalReport, loadEval, readEvalReport } from '../show/load-eval.js';
 import { loadTrajectory } from '../show/load-trajectory.js';
 import { renderEvalPage, renderTaskPage } from '../show/render-html.js';
-import { resolveTask, takeTaskRef } from '../tasks/resolve-task.js';
+import { UsageError } from '../cli-errors.js';
+import { resolveTask } from '../tasks/resolve-task.js';
 import { withTaskClient } from '../tasks/task-client.js';
 import type { Command } from './command.js';
 
@@ -40,11 +41,21 @@ export const showCommand: Command = {
       { json: { type: 'boolean' }, html: { type: 'string' } },
       true,
     );
-    const ref = takeTaskRef('show', positionals);
+    const ref = positionals[0];
+    if (positionals.length !== 1 || !ref)
+      throw new UsageError(
+        `taskloop show: expected one task id, workflow id or eval (its id, folder or report.json), got ${positionals.length} (${positionals.join(' ') || 'none'}); e.g. taskloop show task-default-fix-add-1a2b3c`,
+      );
     const reportFile = findEvalReport(ref);
+    if (!reportFile && (ref.endsWith('.json') || ref.includes('/')))
+      throw new UsageError(
+        `taskloop show: ${ref} is no eval report: no such file, nor a report.json in that folder; pass the report.json that taskloop eval wrote (under .taskloop/eval/<eval id>/ unless --out named another folder)`,
+      );
+    // A report that is not one is a usage error, said before any server is asked.
+    const evalFiles = reportFile ? await readEvalReport(reportFile) : undefined;
     return withTaskClient(async ({ client }) => {
-      if (reportFile) {
-        const loaded = await loadEval(client, reportFile);
+      if (reportFile && evalFiles) {
+        const loaded = await loadEval(client, reportFile, evalFiles);
         if (values.html) await writePage(values.html, renderEvalPage(loaded), values.json);
         if (values.json)
           console.log(

@@ -53,8 +53,11 @@ export async function readEvalReport(reportFile: string): Promise<{ report: Eval
 }
 
 /** The report, its picture and every instance's trajectory (an instance that cannot be read says why). */
-export async function loadEval(client: Client, reportFile: string): Promise<LoadedEval> {
-  const { report, svg } = await readEvalReport(reportFile);
+export async function loadEval(
+  client: Client,
+  reportFile: string,
+  { report, svg }: { report: EvalReport; svg: string },
+): Promise<LoadedEval> {
   const workflowIds = [...new Set(Object.values(report.runs).flatMap((runs) => runs.map((run) => run.workflowId)))];
   const trajectories = new Map<string, TaskTrajectory | { missing: string }>();
   for (let i = 0; i < workflowIds.length; i += READ_AT_ONCE) {

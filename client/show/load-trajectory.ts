@@ -24,7 +24,9 @@ export async function loadTrajectory(
   if ('error' in reading)
     throw new WorkFailed(`taskloop show: ${reading.workflowId}: workflow ${reading.workflowStatus}: ${reading.error}`);
   const record = 'state' in reading ? reading.state : reading.outcome;
-  const goal = 'state' in reading ? reading.state.goal : undefined;
+  // A closed task's outcome holds no goal: its summary (the goal's first line) stands in.
+  const goal =
+    'state' in reading ? reading.state.goal : await resolved.description.staticSummary().catch(() => undefined);
   return scrubbed(
     buildTrajectory({ ...record, ...(goal ? { goal } : {}) }, await readAttemptArtifacts(record.attempts, env)),
     env,

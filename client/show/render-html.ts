@@ -69,7 +69,7 @@ export function renderEvalPage(input: {
   }
   for (const [workflowId, trajectory] of input.trajectories)
     parts.push(
-      `<section class="trajectory" id="${anchorOf(workflowId)}">`,
+      `<section class="trajectory" id="${anchorOf(workflowId)}"><p><a href="#">back to the table</a></p>`,
       'missing' in trajectory
         ? `<h2>${escapeHtml(workflowId)}</h2><p class="missing">${escapeHtml(trajectory.missing)}</p>`
         : renderTrajectory(trajectory, 'h2'),

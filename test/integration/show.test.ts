@@ -91,6 +91,7 @@ describe('taskloop show', () => {
     expect(shown.exitCode, shown.all).toBe(0);
     const text = shown.stdout;
     expect(text).toContain(`${completed.workflowId}: COMPLETED after 1 attempt`);
+    expect(text).toContain('goal: Fix add in calc.py');
     expect(text).toContain('== attempt 1: PASSED');
     expect(text).toContain('turn 1: Reading the notes first.');
     expect(text).toContain('-> read_file {"path":"NOTES.md"}');

@@ -179,7 +179,9 @@ describe('taskloop show as a page', () => {
     expect(html).toContain(
       `<td><a href="#${anchorOf(failedRun.workflowId)}">fix-shout</a></td><td class="fail">no</td>`,
     );
-    expect(html).toContain(`<section class="trajectory" id="${anchorOf(outcome.workflowId)}">`);
+    expect(html).toContain(
+      `<section class="trajectory" id="${anchorOf(outcome.workflowId)}"><p><a href="#">back to the table</a></p>`,
+    );
     expect(html).toContain(`<p class="missing">${failedRun.reason}</p>`);
     expect(html).toContain('.trajectory { display: none;');
     expect(html).toContain('.trajectory:target { display: block; }');
