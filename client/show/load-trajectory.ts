@@ -27,10 +27,18 @@ export async function loadTrajectory(
   // A closed task's outcome holds no goal: its summary (the goal's first line) stands in.
   const goal =
     'state' in reading ? reading.state.goal : await resolved.description.staticSummary().catch(() => undefined);
-  return scrubbed(
-    buildTrajectory({ ...record, ...(goal ? { goal } : {}) }, await readAttemptArtifacts(record.attempts, env)),
-    env,
-  );
+  const artifacts = await readAttemptArtifacts(record.attempts, env);
+  // While the coder runs, its turns so far are in the transcript its heartbeat names (the record has none yet).
+  const running = record.attempts.at(-1);
+  const live = 'live' in reading ? reading.live : undefined;
+  if (running && !running.coder && live?.transcriptPath)
+    artifacts.set(running.attempt, {
+      transcript: await readArtifactText(
+        { hostId: running.hostId ?? 'unknown', path: live.transcriptPath, bytes: 0 },
+        env,
+      ),
+    });
+  return scrubbed(buildTrajectory({ ...record, ...(goal ? { goal } : {}) }, artifacts), env);
 }
 
 /** Each attempt's transcript and diff, read side by side. */

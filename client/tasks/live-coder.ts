@@ -11,10 +11,13 @@ export interface LiveCoder {
   telemetry?: CoderTelemetry;
   /** The last model error the coder met, else the activity's last failure. */
   lastModelError?: string;
+  /** Where the running coder saves its transcript after each turn (on the host that runs it). */
+  transcriptPath?: string;
 }
 
 interface HeartbeatDetails {
   step?: number;
+  transcriptPath?: string;
   telemetry?: CoderTelemetry;
   lastModelError?: string;
 }
@@ -40,6 +43,7 @@ export function readLiveCoder(description: WorkflowExecutionDescription): LiveCo
     ...(details?.step === undefined ? {} : { step: details.step }),
     ...(details?.telemetry ? { telemetry: details.telemetry } : {}),
     ...(lastModelError ? { lastModelError } : {}),
+    ...(typeof details?.transcriptPath === 'string' ? { transcriptPath: details.transcriptPath } : {}),
   };
 }
 

@@ -151,17 +151,23 @@ export function artifactRefsOf(record: AttemptRecord): { transcript?: ArtifactRe
   return { ...(record.coder?.transcript ? { transcript: record.coder.transcript } : {}), ...(diff ? { diff } : {}) };
 }
 
+/** The turns from the transcript read: the record's, or, while the coder runs, the one its heartbeat names. */
 function transcriptOf(record: AttemptRecord, read: ArtifactText | undefined): AttemptTrajectory['transcript'] {
-  if (!record.coder?.transcript) return { missing: 'no transcript recorded (the coder did not finish a turn)' };
-  if (!read) return { missing: `not read: ${record.coder.transcript.path}` };
+  if (!read)
+    return record.coder?.transcript
+      ? { missing: `not read: ${record.coder.transcript.path}` }
+      : { missing: 'no transcript recorded (the coder did not finish a turn)' };
   if ('missing' in read) return read;
   const parsed = parseTranscript(read.text);
-  return parsed.success ? parsed.data : { missing: `${parsed.error} (${record.coder.transcript.path})` };
+  return parsed.success
+    ? parsed.data
+    : { missing: `${parsed.error} (${record.coder?.transcript?.path ?? 'transcript'})` };
 }
 
 function diffOf(record: AttemptRecord, read: ArtifactText | undefined): AttemptTrajectory['diff'] {
   // The review stores the change it read; a change that failed its tests is stored by the test node.
   const ref = artifactRefsOf(record).diff;
+  if (!ref && record.status === 'RUNNING') return { missing: 'no diff yet: the attempt is still running' };
   if (!ref)
     return {
       missing: record.review

@@ -15,7 +15,9 @@ import { runTaskloop } from '../support/cli.js';
 import { calcFiles, makeCalcProject, turn, wrongTurns, type ScriptTurn } from '../support/calc-project.js';
 import { makeTempDir } from '../support/git-repo.js';
 import { makeTinySuite } from '../support/eval-suite.js';
-import { startTestWorkers, uniqueId, type TestWorkerHost } from './support/temporal.js';
+import { chatReply, startLocalModelServer } from '../unit/activities/models/support/local-model-server.js';
+import { connectTestClient, eventually, startTestWorkers, uniqueId, type TestWorkerHost } from './support/temporal.js';
+import { startTestTask, taskSpec } from './support/tasks.js';
 
 // A secret the worker and the CLI both hold, planted in a repository file the coder reads: never printed.
 const PLANTED = 'show-planted-secret-7f3a9c2e51';
@@ -40,12 +42,16 @@ describe('taskloop show', () => {
   let evalOutcomeIds: string[] = [];
   let oracleShout = '';
 
+  let client: Awaited<ReturnType<typeof connectTestClient>> | undefined;
+
   beforeAll(async () => {
     home = await makeTempDir();
     host = await startTestWorkers({ taskQueue: uniqueId('show') });
+    client = await connectTestClient();
   });
   afterAll(async () => {
     await host?.stop();
+    await client?.connection.close();
   });
 
   const taskloop = (args: string[], cwd?: string) =>
@@ -199,6 +205,41 @@ describe('taskloop show', () => {
     for (const workflowId of evalOutcomeIds) expect(written).toContain(`href="#${anchorOf(workflowId)}"`);
     expect(written).not.toMatch(/<script|src="http|href="http/);
     pages.eval = page;
+  });
+
+  it("prints a running task's turns so far, from the transcript its running coder's heartbeat names", async () => {
+    // A model server that answers the first turn and holds the second: the coder stays mid-run while show reads it.
+    const server = await startLocalModelServer([
+      { body: chatReply('Reading calc.py first.', [{ name: 'read_file', arguments: { path: 'calc.py' } }]) },
+      { body: chatReply('', [{ name: 'finish', arguments: { summary: 'late' } }]), delayMs: 120_000 },
+    ]);
+    process.env.TASKLOOP_CODER_OPENAI_BASE_URL = `${server.url}/v1`;
+    process.env.TASKLOOP_CODER_OPENAI_API_KEY = 'local-test-key';
+    const project = await makeCalcProject({}, files);
+    const spec = taskSpec({ repo: project.repo, goal: 'Fix add in calc.py', models: { coder: 'openai:local-model' } });
+    const handle = await startTestTask(client!.client, host.taskQueue, spec);
+    try {
+      const shown = await eventually(
+        'show to print turn 1 of the running coder',
+        async () => {
+          const result = await taskloop(['show', handle.workflowId]);
+          return result.stdout.includes('turn 1:') ? result : undefined;
+        },
+        90_000,
+      );
+      expect(shown.exitCode, shown.all).toBe(0);
+      expect(shown.stdout).toContain(`${handle.workflowId}: RUNNING after 1 attempt`);
+      expect(shown.stdout).toContain('== attempt 1: RUNNING');
+      expect(shown.stdout).toContain(
+        'turn 1: Reading calc.py first.\n  -> read_file {"path":"calc.py"}\n     | calc.py (lines 1-6 of 6)',
+      );
+      expect(shown.stdout).toContain('diff: no diff yet: the attempt is still running');
+    } finally {
+      await handle.terminate('seen');
+      await server.close();
+      delete process.env.TASKLOOP_CODER_OPENAI_BASE_URL;
+      delete process.env.TASKLOOP_CODER_OPENAI_API_KEY;
+    }
   });
 
   it('in headless Chromium: the pages show the tool calls, the diff and the verdicts; an eval row opens its trajectory', async () => {

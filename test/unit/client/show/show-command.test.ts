@@ -14,6 +14,9 @@ beforeAll(async () => {
   env = { ...process.env, TEMPORAL_ADDRESS: `127.0.0.1:${await findFreePort()}`, TASKLOOP_HOME: dir };
 });
 
+/** The refusal: the last line (a stale dist/ adds a notice before it). */
+const lastLine = (stderr: string) => stderr.trim().split('\n').at(-1);
+
 const show = (...args: string[]) => runTaskloop(['show', ...args], { env, cwd: dir, timeout: 30_000 });
 
 describe('taskloop show refuses', () => {
@@ -30,7 +33,7 @@ describe('taskloop show refuses', () => {
   it('a report path that is not there, naming where taskloop eval writes reports', async () => {
     const result = await show('evals/gone/report.json');
     expect(result.exitCode, result.all).toBe(2);
-    expect(result.stderr.trim()).toBe(
+    expect(lastLine(result.stderr)).toBe(
       'taskloop show: evals/gone/report.json is no eval report: no such file, nor a report.json in that folder; pass the report.json that taskloop eval wrote (under .taskloop/eval/<eval id>/ unless --out named another folder)',
     );
   });
@@ -41,7 +44,7 @@ describe('taskloop show refuses', () => {
     await writeFile(path.join(folder, 'report.json'), '{"suite": "tiny"}');
     const result = await show('tiny-0badc0de');
     expect(result.exitCode, result.all).toBe(2);
-    expect(result.stderr.trim()).toBe(
+    expect(lastLine(result.stderr)).toBe(
       `taskloop show: ${path.join(folder, 'report.json')} is not an eval report (no evalId, arms and runs): pass the report.json that taskloop eval wrote`,
     );
   });
@@ -49,6 +52,6 @@ describe('taskloop show refuses', () => {
   it('an unknown flag', async () => {
     const result = await show('task-p-t1', '--pdf');
     expect(result.exitCode, result.all).toBe(2);
-    expect(result.stderr.trim()).toBe("taskloop show: Unknown option '--pdf' (see taskloop show --help)");
+    expect(lastLine(result.stderr)).toBe("taskloop show: Unknown option '--pdf' (see taskloop show --help)");
   });
 });

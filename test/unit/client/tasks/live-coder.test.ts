@@ -31,6 +31,7 @@ describe('readLiveCoder', () => {
       step: 2,
       telemetry: details.telemetry,
       lastModelError: details.lastModelError,
+      transcriptPath: '/tmp/t.json',
     });
     expect(formatLiveCoder(live ?? { activityAttempt: 1 })).toBe(
       'coder now: step 2, try 2, 4 model requests (2 failed, 0 waits for the server), tokens 5924 in / 0 out\n' +
