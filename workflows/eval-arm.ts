@@ -78,7 +78,10 @@ export async function evalArmWorkflow(input: EvalArmInput): Promise<ArmResult> {
       runs[index] = await runInstance(instance);
       const done = runs.filter(Boolean).length;
       const resolved = runs.filter((run) => run?.verification.resolved).length;
-      setCurrentDetails(`${input.arm.label}: ${done}/${input.instances.length} done, ${resolved} resolved`);
+      // Current details live in the worker, not the history: the added line changes no command.
+      setCurrentDetails(
+        `${input.arm.label}: ${done}/${input.instances.length} done, ${resolved} resolved\n\n**Trajectories**: \`taskloop show ${input.evalId}\` once the eval has written its report, each instance's \`taskloop show <its workflow id>\` now`,
+      );
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(input.concurrency, input.instances.length)) }, lane));

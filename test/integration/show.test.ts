@@ -54,6 +54,14 @@ describe('taskloop show', () => {
     await client?.connection.close();
   });
 
+  /** A workflow's current details as the Web UI reads them: the SDK's built-in metadata query. */
+  const currentDetails = async (workflowId: string) =>
+    (
+      await client!.client.workflow
+        .getHandle(workflowId)
+        .query<{ currentDetails?: string }>('__temporal_workflow_metadata')
+    ).currentDetails ?? '';
+
   const taskloop = (args: string[], cwd?: string) =>
     runTaskloop(args, {
       cwd,
@@ -138,6 +146,10 @@ describe('taskloop show', () => {
       'finish',
     ]);
     expect(json.stderr).toContain(`wrote ${path.join(pagesDir, 'completed.html')}`);
+    // The Web UI's Current Details of the task name the command (asked as the Web UI asks: the metadata query).
+    expect(await currentDetails(completed.workflowId)).toContain(
+      `**Trajectory**: \`taskloop show ${completed.workflowId}\``,
+    );
     expect(json.all).not.toContain(PLANTED);
     pages.completed = path.join(pagesDir, 'completed.html');
     await record('completed', completed);
@@ -191,6 +203,9 @@ describe('taskloop show', () => {
     evalOutcomeIds = Object.values(report.runs).flatMap((runs) => runs.map((run) => run.workflowId));
     expect(evalOutcomeIds).toHaveLength(4);
 
+    expect(await currentDetails(`eval-${report.evalId}-a1`)).toContain(
+      `**Trajectories**: \`taskloop show ${report.evalId}\``,
+    );
     const shown = await taskloop(['show', report.evalId]);
     expect(shown.exitCode, shown.all).toBe(0);
     expect(shown.stdout).toContain(`eval ${report.evalId}`);
