@@ -48,12 +48,14 @@ describe('runTests with the review path rules', () => {
   it('stores the diff of a change that failed its tests (it never reaches the review, which stores the others), scrubbed', async () => {
     const { baseSha, ...input } = await projectInWorktree();
     const secret = 'planted-secret-3b9f17';
-    await writeFiles(input.worktreePath, { 'calc.py': `TOKEN = "${secret}"
+    await writeFiles(input.worktreePath, {
+      'calc.py': `TOKEN = "${secret}"
 
 
 def add(a, b):
     return a * b
-` });
+`,
+    });
 
     const result = await runTests({ ...withPathRules(input, baseSha), secretValues: [secret] });
 
