@@ -19,6 +19,7 @@ export const causeKinds = [
   'ResourceLimit',
   'WorktreeTampered',
   'UnsafeTestOutput',
+  'TestRunUnproven',
   'InvalidTestCommand',
   'InvalidTimeout',
   'SandboxConfigError',
@@ -113,6 +114,8 @@ export const causeTable: readonly CauseRow[] = [
   // change is never committed, and the next attempt is told why.
   thrown('WorktreeTampered', ['review', 'commit'], 'code_defect', 'new_attempt'),
   row('UnsafeTestOutput', 'test', 'code_defect', 'new_attempt'),
+  // pytest exited 0 with no report, or a report of no case: code the tests ran ended the run or removed its proof.
+  row('TestRunUnproven', 'test', 'code_defect', 'new_attempt'),
   // The task's test command, its timeout or its sandbox settings cannot work: the task must change, not the code.
   thrown('InvalidTestCommand', 'test', 'environment_problem', 'fail'),
   thrown('InvalidTimeout', 'test', 'environment_problem', 'fail'),
