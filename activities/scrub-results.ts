@@ -37,11 +37,19 @@ function scrubbedFailure(error: unknown, secretValues: string[]): unknown {
 
 type AnyActivity = (...args: never[]) => Promise<unknown>;
 
+// The wrappers this module made: a unit test checks that every activity a worker registers is one of them.
+const scrubbing = new WeakSet<AnyActivity>();
+
+/** True when `activity` is a wrapper made by scrubbingResults (its result and failures pass the scrub). */
+export function isScrubbingActivity(activity: unknown): boolean {
+  return typeof activity === 'function' && scrubbing.has(activity as AnyActivity);
+}
+
 /** Each activity of `activities`, its result and failure scrubbed (see above); names and arguments unchanged. */
 export function scrubbingResults<T extends Record<string, AnyActivity>>(activities: T): T {
   const wrapped: Record<string, AnyActivity> = {};
   for (const [name, activity] of Object.entries(activities)) {
-    wrapped[name] = async (...args: never[]) => {
+    const wrapper = async (...args: never[]) => {
       const secretValues = resolveSecretValues(declaredNamesOf(args[0]));
       try {
         return scrubSecrets(await activity(...args), secretValues);
@@ -49,6 +57,8 @@ export function scrubbingResults<T extends Record<string, AnyActivity>>(activiti
         throw scrubbedFailure(error, secretValues);
       }
     };
+    scrubbing.add(wrapper);
+    wrapped[name] = wrapper;
   }
   return wrapped as T;
 }
