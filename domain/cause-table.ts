@@ -153,6 +153,10 @@ export const causeTable: readonly CauseRow[] = [
   row('ReviewFinding', 'review', 'code_defect', 'new_attempt', { rule: 'secret_in_diff' }),
   row('ReviewFinding', 'review', 'code_defect', 'new_attempt', { rule: 'empty_diff' }),
   row('ReviewFinding', 'review', 'code_defect', 'new_attempt', { rule: 'link_out_of_repo' }),
+  // A path holding a secret (or its base64/hex form), a planted .git, a .gitattributes naming a driver: never committed.
+  row('ReviewFinding', 'review', 'code_defect', 'new_attempt', { rule: 'secret_in_path' }),
+  row('ReviewFinding', 'review', 'code_defect', 'new_attempt', { rule: 'git_folder_planted' }),
+  row('ReviewFinding', 'review', 'code_defect', 'new_attempt', { rule: 'git_attributes_driver' }),
   row('ReviewFinding', 'review', 'replan', 'new_attempt', { rule: 'test_file_edited' }),
   row('ReviewFinding', 'review', 'replan', 'new_attempt', { rule: 'path_not_allowed' }),
   row('ReviewFinding', 'review', 'split_task', 'fail', { rule: 'diff_too_large' }),

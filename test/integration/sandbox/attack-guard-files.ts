@@ -18,6 +18,22 @@ atexit.register(_forge)
 const write = (path: string, content: string) => turn('write_file', { path, content });
 const finish = turn('finish', { summary: 'done' });
 
+const fixedCalc = 'def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a * b\n';
+
 export const guardTurns = {
   forgedPass: (): ScriptTurn[] => [write('tests/test_forge.py', forgedPassTest), finish],
+  // A right fix, with files whose names carry a declared secret's value and a secret-named worker variable's value.
+  secretPaths: (declared: string, workerValue: string): ScriptTurn[] => [
+    write('calc.py', fixedCalc),
+    write(`notes_${declared}.txt`, 'notes\n'),
+    write(`dir_${declared}/data.txt`, 'data\n'),
+    write(`${workerValue}.txt`, 'named after a worker variable\n'),
+    finish,
+  ],
+  // A right fix, with a .gitattributes that names a filter driver for every Python file.
+  attributesFilter: (): ScriptTurn[] => [
+    write('calc.py', fixedCalc),
+    write('.gitattributes', '*.py filter=pwn\n'),
+    finish,
+  ],
 };

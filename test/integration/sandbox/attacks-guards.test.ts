@@ -1,9 +1,24 @@
-// The attack suite, part three (issue 51): a run that hides its failure by removing pytest's report and exiting 0.
-import { describe, expect, it } from 'vitest';
+// The attack suite, part three (issue 51): a run that hides its failure by removing pytest's report and exiting 0;
+// secrets in the names of files and folders; a .gitattributes naming a filter driver.
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestTemporal } from '../support/temporal.js';
-import { git } from '../support/tasks.js';
+import { git, readEvents } from '../support/tasks.js';
 import { guardTurns } from './attack-guard-files.js';
-import { causeOf, runAttack } from './attack-support.js';
+import { causeOf, filesHolding, historyText, runAttack } from './attack-support.js';
+
+const declared = `declaredpath${Math.random().toString(36).slice(2, 10)}`;
+const workerValue = `workerpath${Math.random().toString(36).slice(2, 10)}`;
+
+// Before the workers start: they hold both in their environment (the second found by its name alone).
+beforeAll(() => {
+  process.env.ATTACK_PATH_DECLARED = declared;
+  process.env.ATTACK_PATH_API_TOKEN = workerValue;
+});
+afterAll(() => {
+  delete process.env.ATTACK_PATH_DECLARED;
+  delete process.env.ATTACK_PATH_API_TOKEN;
+});
 
 describe('the attack suite: proofs and guards', () => {
   const t = useTestTemporal('attack-guards');
@@ -17,5 +32,38 @@ describe('the attack suite: proofs and guards', () => {
     expect(forged.outcome.attempts[0]?.failure?.reason).toContain('left no JUnit report');
     expect(forged.outcome.commit).toBeUndefined();
     expect(await git(forged.repo, 'branch', '--list', forged.branch)).toBe('');
+  });
+
+  it('a secret in a file or folder name and a .gitattributes filter are review findings: nothing committed, paths redacted', async () => {
+    const [named, attributes] = await Promise.all([
+      runAttack(t, guardTurns.secretPaths(declared, workerValue), {
+        extra: { secretEnvNames: ['ATTACK_PATH_DECLARED'] },
+      }),
+      runAttack(t, guardTurns.attributesFilter()),
+    ]);
+
+    expect(named.outcome.status).toBe('FAILED');
+    expect(named.outcome.commit).toBeUndefined();
+    expect(await git(named.repo, 'branch', '--list', named.branch)).toBe('');
+    const findings = named.outcome.attempts[0]?.review?.findings ?? [];
+    expect(
+      findings
+        .filter((finding) => finding.rule === 'secret_in_path')
+        .map((finding) => finding.file)
+        .sort(),
+    ).toEqual(['[redacted].txt', 'dir_[redacted]/data.txt', 'notes_[redacted].txt']);
+    expect(named.outcome.attempts[0]?.failure?.cause).toMatchObject({ kind: 'ReviewFinding', rule: 'secret_in_path' });
+    for (const value of [declared, workerValue]) {
+      expect(await historyText(t.client, named.workflowId)).not.toContain(value);
+      expect(await filesHolding(path.join(t.host.workDir, 'artifacts'), value)).toEqual([]);
+      expect(JSON.stringify(await readEvents(t.host.eventsFile))).not.toContain(value);
+      // In no object of the repository: no tree ever named the paths.
+      expect(await git(named.repo, 'log', '--all', '--name-only', '--format=')).not.toContain(value);
+    }
+
+    expect(attributes.outcome.status).toBe('FAILED');
+    expect(attributes.outcome.commit).toBeUndefined();
+    expect(await git(attributes.repo, 'branch', '--list', attributes.branch)).toBe('');
+    expect(attributes.outcome.attempts[0]?.failure?.cause).toMatchObject({ rule: 'git_attributes_driver' });
   });
 });
