@@ -34,9 +34,11 @@ describe('the activities a worker registers', () => {
     process.env.WIRING_TEST_API_TOKEN = secret; // secret-named: scrubbed without being declared
     const activities = await activitiesOfAWorker();
     const repoPath = path.join(dirs[0]!, `repo_${secret}`);
-    const failure = await new MockActivityEnvironment()
-      .run(activities.claimWorktree, { repoPath, baseRef: 'main', taskId: 't1', workflowId: 'wf-1', attempt: 1 })
-      .catch((error: unknown) => error as Error);
+    const claim = { repoPath, baseRef: 'main', taskId: 't1', workflowId: 'wf-1', attempt: 1 };
+    const failure: Error = await new MockActivityEnvironment().run(activities.claimWorktree, claim).then(
+      () => new Error('the claim of a missing repository succeeded'),
+      (error: unknown) => error as Error,
+    );
     expect(failure).toBeInstanceOf(Error);
     expect(failure.message).toContain('repo_[redacted]');
     expect(JSON.stringify(failure)).not.toContain(secret);
