@@ -8,7 +8,7 @@ export type SandboxMode = 'bwrap' | 'none';
 export const sandboxModes: readonly SandboxMode[] = ['bwrap', 'none'];
 
 export interface SandboxLimits {
-  /** Address space of each process, in MB. */
+  /** Address space of each process, and the whole run's memory where a memory cgroup can be made, in MB. */
   memoryMb: number;
   /** Processes and threads the run may have at once. */
   processes: number;

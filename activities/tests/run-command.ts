@@ -103,7 +103,8 @@ export async function runCommand(input: RunTestsInput): Promise<TestRunResult> {
   const { patterns } = interpreted;
   // A report that is not a plain file is the run's cause whatever pytest's exit said (a link at its path while pytest
   // exits 0 would otherwise pass); a sandbox refusal or a limit is the cause even when pytest only reports a failure.
-  const outcome = report.unsafe ? 'error' : interpreted.outcome;
+  // So is a run over its written bytes or files, found at its end as well as on the way (it finished between two looks).
+  const outcome = report.unsafe || run.overWritten !== undefined ? 'error' : interpreted.outcome;
   const sandboxCause = run.cause && outcome !== 'passed' ? (run.cause as FailureCause) : undefined;
   const cause = report.unsafe ?? sandboxCause ?? interpreted.cause;
   const reason = report.unsafe?.message ?? sandboxCause?.message ?? interpreted.reason;

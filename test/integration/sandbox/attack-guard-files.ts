@@ -15,6 +15,27 @@ def _forge():
 atexit.register(_forge)
 `;
 
+// Three processes, each under the per-process address-space limit, holding more memory together than it (three held
+// 7.5 GB under 4096 MB before issue 51). The test passes only when all three held their share to the end.
+const memoryHoldersTest = `import subprocess, sys
+
+CHILD = "b = b'x' * (200 * 1024 * 1024); import time; time.sleep(3); print('held')"
+
+def test_three_processes_hold_memory():
+    procs = [subprocess.Popen([sys.executable, '-c', CHILD]) for _ in range(3)]
+    assert [p.wait() for p in procs] == [0, 0, 0]
+`;
+
+// 12 MB in the sandbox's /tmp and 12 MB in the worktree: each under a 16 MB written-bytes limit, together over it
+// (a /tmp in memory sized like the limit, beside the worktree's own, let 200 + 200 MB pass 300 MB).
+const tmpAndWorktreeTest = `def test_write_tmp_and_worktree():
+    chunk = b'x' * (1024 * 1024)
+    for target in ('/tmp/flood.bin', 'flood.bin'):
+        with open(target, 'wb') as handle:
+            for _ in range(12):
+                handle.write(chunk)
+`;
+
 const write = (path: string, content: string) => turn('write_file', { path, content });
 const finish = turn('finish', { summary: 'done' });
 
@@ -28,6 +49,16 @@ export const guardTurns = {
     write(`notes_${declared}.txt`, 'notes\n'),
     write(`dir_${declared}/data.txt`, 'data\n'),
     write(`${workerValue}.txt`, 'named after a worker variable\n'),
+    finish,
+  ],
+  memoryHolders: (): ScriptTurn[] => [
+    write('calc.py', fixedCalc),
+    write('tests/test_memory.py', memoryHoldersTest),
+    finish,
+  ],
+  tmpAndWorktree: (): ScriptTurn[] => [
+    write('calc.py', fixedCalc),
+    write('tests/test_tmp.py', tmpAndWorktreeTest),
     finish,
   ],
   // A right fix, with a .gitattributes that names a filter driver for every Python file.

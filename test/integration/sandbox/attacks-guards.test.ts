@@ -5,8 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestTemporal } from '../support/temporal.js';
 import { git, readEvents } from '../support/tasks.js';
 import { guardTurns } from './attack-guard-files.js';
+import { memoryCgroupAvailable } from './memory-limit.js';
 import { causeOf, filesHolding, historyText, runAttack } from './attack-support.js';
 
+const canLimitMemory = await memoryCgroupAvailable();
 const declared = `declaredpath${Math.random().toString(36).slice(2, 10)}`;
 const workerValue = `workerpath${Math.random().toString(36).slice(2, 10)}`;
 
@@ -65,5 +67,34 @@ describe('the attack suite: proofs and guards', () => {
     expect(attributes.outcome.commit).toBeUndefined();
     expect(await git(attributes.repo, 'branch', '--list', attributes.branch)).toBe('');
     expect(attributes.outcome.attempts[0]?.failure?.cause).toMatchObject({ rule: 'git_attributes_driver' });
+  });
+
+  // The whole run's memory is bounded where the worker can make a memory cgroup (root, cgroup v1 memory or v2 with the
+  // memory controller): elsewhere only each process's address space is (docs/security.md).
+  it.runIf(canLimitMemory)(
+    'three processes holding memory together over the limit end the run: nothing committed',
+    async () => {
+      const memory = await runAttack(t, guardTurns.memoryHolders(), { extra: { limits: { memoryMb: 512 } } });
+
+      expect(memory.outcome.status).toBe('FAILED');
+      expect(causeOf(memory.outcome)).toBe('ResourceLimit');
+      expect(memory.outcome.attempts[0]?.failure?.reason).toContain('memory of the whole run (512 MB');
+      expect(memory.outcome.commit).toBeUndefined();
+      expect(await git(memory.repo, 'branch', '--list', memory.branch)).toBe('');
+    },
+  );
+
+  it('/tmp and the worktree share one written-bytes limit: nothing committed, the cause says so', async () => {
+    const written = await runAttack(t, guardTurns.tmpAndWorktree(), {
+      extra: { limits: { writtenMb: 16, fileSizeMb: 100 } },
+    });
+
+    expect(written.outcome.status).toBe('FAILED');
+    expect(causeOf(written.outcome)).toBe('ResourceLimit');
+    expect(written.outcome.attempts[0]?.failure?.reason).toContain(
+      'written bytes (over 16 MB added to the worktree and /tmp)',
+    );
+    expect(written.outcome.commit).toBeUndefined();
+    expect(await git(written.repo, 'branch', '--list', written.branch)).toBe('');
   });
 });
