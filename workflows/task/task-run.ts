@@ -52,8 +52,9 @@ export const TASK_PATH_PATCH = 'task-path-decided-at-start';
 
 /**
  * The patch after which a test node that times out again after one re-run is the code's fault (a new attempt), not
- * an environment problem re-run up to its limit (domain/repeated-timeout.ts). Asked at the start, beside
- * TASK_PATH_PATCH, for the same reason.
+ * an environment problem re-run up to its limit (domain/repeated-timeout.ts). Asked at the run's start, before any
+ * local activity: on replay the SDK learns of a marker only when the workflow task that recorded it begins
+ * (docs/architecture.md, "Changing workflow code").
  */
 export const HANG_IS_CODE_PATCH = 'repeated-test-timeout-is-code';
 
