@@ -3,6 +3,7 @@
 // paths and keys included, not only text bodies. Repository code chooses file names: one named after a secret's
 // value would otherwise reach `changedFiles`, the failure record and `status --json`, though the review refuses it.
 import { ApplicationFailure } from '@temporalio/common';
+import { secretForms } from '../domain/secret-forms.js';
 import { scrubSecrets, scrubText } from '../domain/secrets.js';
 import { resolveSecretValues } from './secret-values.js';
 
@@ -50,7 +51,8 @@ export function scrubbingResults<T extends Record<string, AnyActivity>>(activiti
   const wrapped: Record<string, AnyActivity> = {};
   for (const [name, activity] of Object.entries(activities)) {
     const wrapper = async (...args: never[]) => {
-      const secretValues = resolveSecretValues(declaredNamesOf(args[0]));
+      // Their base64 and hex forms too: a file may be named after a secret encoded (domain/secret-forms.ts).
+      const secretValues = secretForms(resolveSecretValues(declaredNamesOf(args[0])));
       try {
         return scrubSecrets(await activity(...args), secretValues);
       } catch (error) {

@@ -43,12 +43,14 @@ const fixedCalc = 'def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    ret
 
 export const guardTurns = {
   forgedPass: (): ScriptTurn[] => [write('tests/test_forge.py', forgedPassTest), finish],
-  // A right fix, with files whose names carry a declared secret's value and a secret-named worker variable's value.
+  // A right fix, with files whose names carry a declared secret's value (plain and base64) and a secret-named worker
+  // variable's value.
   secretPaths: (declared: string, workerValue: string): ScriptTurn[] => [
     write('calc.py', fixedCalc),
     write(`notes_${declared}.txt`, 'notes\n'),
     write(`dir_${declared}/data.txt`, 'data\n'),
     write(`${workerValue}.txt`, 'named after a worker variable\n'),
+    write(`b64_${Buffer.from(declared).toString('base64url')}.txt`, 'named after the secret, encoded\n'),
     finish,
   ],
   memoryHolders: (): ScriptTurn[] => [

@@ -53,11 +53,13 @@ describe('the attack suite: proofs and guards', () => {
         .filter((finding) => finding.rule === 'secret_in_path')
         .map((finding) => finding.file)
         .sort(),
-    ).toEqual(['[redacted].txt', 'dir_[redacted]/data.txt', 'notes_[redacted].txt']);
+    ).toEqual(['[redacted].txt', 'b64_[redacted].txt', 'dir_[redacted]/data.txt', 'notes_[redacted].txt']);
     expect(named.outcome.attempts[0]?.failure?.cause).toMatchObject({ kind: 'ReviewFinding', rule: 'secret_in_path' });
-    for (const value of [declared, workerValue]) {
+    const encoded = Buffer.from(declared).toString('base64url');
+    for (const value of [declared, workerValue, encoded]) {
       expect(await historyText(t.client, named.workflowId)).not.toContain(value);
-      expect(await filesHolding(path.join(t.host.workDir, 'artifacts'), value)).toEqual([]);
+      // The worker's own artifacts (the coder's transcript) are scrubbed of the values, not of their encoded forms.
+      if (value !== encoded) expect(await filesHolding(path.join(t.host.workDir, 'artifacts'), value)).toEqual([]);
       expect(JSON.stringify(await readEvents(t.host.eventsFile))).not.toContain(value);
       // In no object of the repository: no tree ever named the paths.
       expect(await git(named.repo, 'log', '--all', '--name-only', '--format=')).not.toContain(value);
