@@ -3,6 +3,7 @@
 // paths and keys included, not only text bodies. Repository code chooses file names: one named after a secret's
 // value would otherwise reach `changedFiles`, the failure record and `status --json`, though the review refuses it.
 import { ApplicationFailure } from '@temporalio/common';
+import { secretForms } from '../domain/secret-forms.js';
 import { scrubSecrets, scrubText } from '../domain/secrets.js';
 import { resolveSecretValues } from './secret-values.js';
 
@@ -37,18 +38,29 @@ function scrubbedFailure(error: unknown, secretValues: string[]): unknown {
 
 type AnyActivity = (...args: never[]) => Promise<unknown>;
 
+// The wrappers this module made: a unit test checks that every activity a worker registers is one of them.
+const scrubbing = new WeakSet<AnyActivity>();
+
+/** True when `activity` is a wrapper made by scrubbingResults (its result and failures pass the scrub). */
+export function isScrubbingActivity(activity: unknown): boolean {
+  return typeof activity === 'function' && scrubbing.has(activity as AnyActivity);
+}
+
 /** Each activity of `activities`, its result and failure scrubbed (see above); names and arguments unchanged. */
 export function scrubbingResults<T extends Record<string, AnyActivity>>(activities: T): T {
   const wrapped: Record<string, AnyActivity> = {};
   for (const [name, activity] of Object.entries(activities)) {
-    wrapped[name] = async (...args: never[]) => {
-      const secretValues = resolveSecretValues(declaredNamesOf(args[0]));
+    const wrapper = async (...args: never[]) => {
+      // Their base64 and hex forms too: a file may be named after a secret encoded (domain/secret-forms.ts).
+      const secretValues = secretForms(resolveSecretValues(declaredNamesOf(args[0])));
       try {
         return scrubSecrets(await activity(...args), secretValues);
       } catch (error) {
         throw scrubbedFailure(error, secretValues);
       }
     };
+    scrubbing.add(wrapper);
+    wrapped[name] = wrapper;
   }
   return wrapped as T;
 }

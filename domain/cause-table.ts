@@ -19,6 +19,7 @@ export const causeKinds = [
   'ResourceLimit',
   'WorktreeTampered',
   'UnsafeTestOutput',
+  'TestRunUnproven',
   'InvalidTestCommand',
   'InvalidTimeout',
   'SandboxConfigError',
@@ -113,6 +114,8 @@ export const causeTable: readonly CauseRow[] = [
   // change is never committed, and the next attempt is told why.
   thrown('WorktreeTampered', ['review', 'commit'], 'code_defect', 'new_attempt'),
   row('UnsafeTestOutput', 'test', 'code_defect', 'new_attempt'),
+  // pytest exited 0 with no report, or a report of no case: code the tests ran ended the run or removed its proof.
+  row('TestRunUnproven', 'test', 'code_defect', 'new_attempt'),
   // The task's test command, its timeout or its sandbox settings cannot work: the task must change, not the code.
   thrown('InvalidTestCommand', 'test', 'environment_problem', 'fail'),
   thrown('InvalidTimeout', 'test', 'environment_problem', 'fail'),
@@ -150,6 +153,10 @@ export const causeTable: readonly CauseRow[] = [
   row('ReviewFinding', 'review', 'code_defect', 'new_attempt', { rule: 'secret_in_diff' }),
   row('ReviewFinding', 'review', 'code_defect', 'new_attempt', { rule: 'empty_diff' }),
   row('ReviewFinding', 'review', 'code_defect', 'new_attempt', { rule: 'link_out_of_repo' }),
+  // A path holding a secret (or its base64/hex form), a planted .git, a .gitattributes naming a driver: never committed.
+  row('ReviewFinding', 'review', 'code_defect', 'new_attempt', { rule: 'secret_in_path' }),
+  row('ReviewFinding', 'review', 'code_defect', 'new_attempt', { rule: 'git_folder_planted' }),
+  row('ReviewFinding', 'review', 'code_defect', 'new_attempt', { rule: 'git_attributes_driver' }),
   row('ReviewFinding', 'review', 'replan', 'new_attempt', { rule: 'test_file_edited' }),
   row('ReviewFinding', 'review', 'replan', 'new_attempt', { rule: 'path_not_allowed' }),
   row('ReviewFinding', 'review', 'split_task', 'fail', { rule: 'diff_too_large' }),

@@ -3,6 +3,7 @@ import { modelOptionsHelp, optionRoles } from './model-options.js';
 import { exampleModelSpec, quotedModelForms } from './providers.js';
 import { redactUrls } from './repo-url.js';
 import { retryCap } from './retry-decision.js';
+import { describeLimitRange, limitNames, limitRanges } from './sandbox-limits.js';
 
 /** One problem with a task spec. */
 export interface SpecIssue {
@@ -72,7 +73,10 @@ const help: Record<string, FieldHelp> = {
     expected: 'an array of pytest node ids',
     fix: 'set acceptanceTests to e.g. ["tests/test_x.py::test_y"]',
   },
-  'acceptanceTests.*': { expected: 'a non-empty pytest node id', fix: 'write it like "tests/test_x.py::test_y"' },
+  'acceptanceTests.*': {
+    expected: 'a pytest node id: a test file path inside the repository, then ::Class and ::test_name as needed',
+    fix: 'write it like "tests/test_x.py::test_y" or "tests/test_x.py::TestX::test_y[1-2]"',
+  },
   allowedPaths: {
     expected: 'an array of paths or globs',
     fix: 'set allowedPaths to e.g. ["src/", "lib/**/*.py"], or leave it out',
@@ -108,6 +112,19 @@ const help: Record<string, FieldHelp> = {
     expected: 'a whole number of milliseconds from 10000 to 600000',
     fix: 'set heartbeatTimeoutMs to e.g. 20000',
   },
+  limits: {
+    expected: `an object of resource limits (${limitNames.join(', ')})`,
+    fix: 'set limits to e.g. {"memoryMb": 4096}',
+  },
+  ...Object.fromEntries(
+    limitNames.map((name) => [
+      `limits.${name}`,
+      {
+        expected: describeLimitRange(name),
+        fix: `set limits.${name} to e.g. ${limitRanges[name].example}, or leave it out for the worker's default`,
+      },
+    ]),
+  ),
 };
 
 const maxValueChars = 80;

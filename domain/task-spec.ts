@@ -3,8 +3,10 @@ import { z } from 'zod';
 import { budgetsSchema } from './budget-schema.js';
 import { modelChoiceSchema, splitModelChoices } from './model-options.js';
 import { modelSpecPattern } from './providers.js';
+import { isPytestNodeId } from './pytest-node-id.js';
 import { repoUrlProblem } from './repo-url.js';
 import { retryCap } from './retry-decision.js';
+import { limitNames, limitRanges, type LimitName } from './sandbox-limits.js';
 import { formatSpecIssues, type SpecIssue } from './task-spec-errors.js';
 
 const namePattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -20,6 +22,20 @@ const wholeNumber = (min: number, max?: number) => {
 };
 
 const modelChoice = modelChoiceSchema(modelSpec);
+
+/** Each resource limit a task may set, within its range (domain/sandbox-limits.ts). */
+function limitFields() {
+  const range = (name: LimitName) => wholeNumber(limitRanges[name].min, limitRanges[name].max);
+  return {
+    memoryMb: range('memoryMb'),
+    processes: range('processes'),
+    fileSizeMb: range('fileSizeMb'),
+    cpuSeconds: range('cpuSeconds'),
+    outputMb: range('outputMb'),
+    writtenMb: range('writtenMb'),
+    files: range('files'),
+  };
+}
 
 /**
  * Which model serves each role; only the coder is required. The coder, reviewer and judge may be written with
@@ -54,7 +70,7 @@ export const taskSpecFieldsSchema = z.strictObject({
     .default(() => ['python3', '-m', 'pytest']),
   testEnv: z.record(z.string(), z.string()).default(() => ({})),
   testTimeoutMs: wholeNumber(1_000, 7_200_000).default(600_000),
-  acceptanceTests: z.array(z.string().min(1)).default(() => []),
+  acceptanceTests: z.array(z.string().min(1).refine(isPytestNodeId)).default(() => []),
   /** Empty means the change may touch any path. */
   allowedPaths: z.array(z.string().min(1)).default(() => []),
   allowTestEdits: z.boolean().default(false),
@@ -81,18 +97,7 @@ export const taskSpecFieldsSchema = z.strictObject({
   /** Lets the tests use the host's network (bwrap mode unshares it by default). */
   network: z.boolean().optional(),
   /** Resource limits of test runs, over the worker's defaults. */
-  limits: z
-    .strictObject({
-      memoryMb: wholeNumber(16),
-      processes: wholeNumber(4),
-      fileSizeMb: wholeNumber(1),
-      cpuSeconds: wholeNumber(1),
-      outputMb: wholeNumber(1),
-      writtenMb: wholeNumber(16),
-      files: wholeNumber(100),
-    })
-    .partial()
-    .optional(),
+  limits: z.strictObject(limitFields()).partial().optional(),
   /**
    * false: this task neither adapts its attempts nor reports its failures to the project's learning workflow (so it makes no
    * skills); an eval's `--learning off` arm. Absent or true: learning as the worker allows.
@@ -142,7 +147,7 @@ const knownFields: Record<string, string[]> = {
   ),
   budgets: Object.keys(budgetsSchema.shape),
   agents: ['coder', 'reviewer', 'judge', 'skillWriter'],
-  limits: ['memoryMb', 'processes', 'fileSizeMb', 'cpuSeconds', 'outputMb', 'writtenMb', 'files'],
+  limits: limitNames,
 };
 
 /** The workflow id of a task; fixed per task so a second start of the same task is a no-op. */

@@ -16,6 +16,8 @@ export interface TestRunFacts {
   signal?: string;
   /** Whether the run left a JUnit report (counts then come from it); default: counts were given. */
   junitFound?: boolean;
+  /** How many test cases the report holds, skipped ones included; default: passed + failed + errors of counts. */
+  testCases?: number;
   /** argv[0], for messages. */
   program?: string;
   outputTooLarge: boolean;
@@ -60,7 +62,7 @@ export function causeOfTestRun(facts: TestRunFacts): FailureCause | undefined {
     );
   }
   const failures = (facts.counts?.failed ?? 0) + (facts.counts?.errors ?? 0);
-  if (facts.exitCode === 0 && failures === 0) return undefined;
+  if (facts.exitCode === 0 && failures === 0) return unprovenPass(facts);
   if (facts.exitCode === null)
     return cause('Unknown', `the test command was killed by ${facts.signal ? `signal ${facts.signal}` : 'a signal'}`);
   const text = `${facts.stdout}\n${facts.stderr}`;
@@ -123,6 +125,30 @@ function missingVariable(text: string): string | undefined {
     if (/\bos\.environ\b|\benviron\[|<frozen os>|\bgetenv\(/.test(before)) return key[1];
   }
   return undefined;
+}
+
+/**
+ * A pytest exit 0 that nothing proves: no JUnit report, or one without a single test case (pytest itself exits 5 when
+ * it collects nothing). Code under test can delete the report and call os._exit(0): such a run is not a pass.
+ */
+export function unprovenPass(facts: TestRunFacts): FailureCause | undefined {
+  if (facts.pytest === false || facts.exitCode !== 0) return undefined;
+  const junitFound = facts.junitFound ?? facts.counts !== undefined;
+  if (!junitFound) {
+    return cause(
+      'TestRunUnproven',
+      "pytest exited 0 but left no JUnit report, so nothing shows that a test ran: code the tests ran ended the process early (os._exit) or removed the report; a run passes only with pytest's report of its cases",
+      { missing: 'report' },
+    );
+  }
+  const counts = facts.counts;
+  const cases = facts.testCases ?? (counts === undefined ? 0 : counts.passed + counts.failed + counts.errors);
+  if (cases > 0) return undefined;
+  return cause(
+    'TestRunUnproven',
+    "pytest exited 0 but its JUnit report holds no test case, so nothing shows that a test ran: code the tests ran rewrote the report or ended the process early; a run passes only with pytest's report of its cases",
+    { missing: 'test case' },
+  );
 }
 
 function collectionError(text: string): FailureCause | undefined {

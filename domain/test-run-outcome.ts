@@ -4,7 +4,13 @@
 import type { FailureCause } from './failure-causes.js';
 import type { FailurePattern } from './learning/patterns/types.js';
 import type { TestOutcome } from './records.js';
-import { causeOfTestRun, describePytestExit, patternsOfTestRun, type TestRunFacts } from './test-failure-cause.js';
+import {
+  causeOfTestRun,
+  describePytestExit,
+  patternsOfTestRun,
+  unprovenPass,
+  type TestRunFacts,
+} from './test-failure-cause.js';
 
 export type { TestRunFacts } from './test-failure-cause.js';
 
@@ -48,7 +54,10 @@ function decidePytestExit(exitCode: number, facts: TestRunFacts): { outcome: Tes
   const failing = (facts.counts?.failed ?? 0) + (facts.counts?.errors ?? 0);
   const junitFound = facts.junitFound ?? facts.counts !== undefined;
   if (exitCode === 0) {
-    if (failing === 0) return { outcome: 'passed' };
+    if (failing === 0) {
+      const unproven = unprovenPass(facts);
+      return unproven === undefined ? { outcome: 'passed' } : { outcome: 'error', reason: unproven.message };
+    }
     return {
       outcome: 'error',
       reason: `pytest exited 0 but its JUnit XML reports ${failing} failing test(s): exit code and XML disagree`,

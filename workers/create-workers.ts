@@ -53,8 +53,13 @@ export function prebuiltWorkflows(): { codePath: string } | undefined {
   return entry.endsWith('.js') && existsSync(codePath) ? { codePath } : undefined;
 }
 
+/** The activities both workers register: every one wrapped by the secret scrub (test/unit/workers/activities-scrubbed). */
+export function workerActivities(options: Pick<WorkerSetOptions, 'host' | 'eventsFile' | 'sandbox'>) {
+  return createActivities({ ...options.host, eventsFile: options.eventsFile, sandbox: options.sandbox });
+}
+
 export async function createWorkerSet(options: WorkerSetOptions): Promise<Worker[]> {
-  const activities = createActivities({ ...options.host, eventsFile: options.eventsFile, sandbox: options.sandbox });
+  const activities = workerActivities(options);
   const common = {
     connection: options.connection,
     namespace: options.namespace,

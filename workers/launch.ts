@@ -12,6 +12,7 @@ import {
   killRecordedGroups,
   processRecordsDir,
   removeDeadWorkersCgroups,
+  removeDeadWorkersMemoryCgroups,
   resolveWorkerSandbox,
   SandboxConfigError,
 } from '../activities/sandbox/index.js';
@@ -84,7 +85,7 @@ export async function launchWorker(options: LaunchOptions = {}): Promise<Launche
   const orphans = await killRecordedGroups(processRecordsDir(host.workDir));
   if (orphans.length > 0)
     log(`  killed ${orphans.length} test process group(s) left by an earlier worker: ${orphans.join(', ')}`);
-  const staleCgroups = await removeDeadWorkersCgroups();
+  const staleCgroups = (await removeDeadWorkersCgroups()) + (await removeDeadWorkersMemoryCgroups());
   if (staleCgroups > 0) log(`  removed ${staleCgroups} sandbox cgroup(s) left by workers that are no longer running`);
   const taskQueue = env.TASKLOOP_TASK_QUEUE ?? SHARED_TASK_QUEUE;
   let connection: NativeConnection;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { assertAttempt, toSafeName } from '../artifacts.js';
 import { readSmallFile } from '../small-files.js';
 import { recordAttemptGitDir, recordedAttemptGitDir, removeAttemptGitDirRecord } from './attempt-git-dir.js';
-import { hasPrunableWorktrees, removeStaleAttemptWorktrees } from './stale-worktrees.js';
+import { hasPrunableWorktrees, releaseOwnEntry, removeStaleAttemptWorktrees } from './stale-worktrees.js';
 import { emptyRepo, invalidTaskId, unknownBaseRef, worktreeError } from './failures.js';
 import {
   assertRepo,
@@ -79,6 +79,7 @@ export async function createWorktree(input: CreateWorktreeInput): Promise<Create
     // A folder git does not know is debris of an interrupted add: it is ours (keyed by workflow and attempt).
     // (Checked and made synchronously, see activities/small-files.ts; debris, rare, is removed asynchronously.)
     if (lstatSync(worktreePath, { throwIfNoEntry: false })) await rm(worktreePath, { recursive: true, force: true });
+    await releaseOwnEntry(git, input.repoPath, worktreePath);
     removeAttemptGitDirRecord(worktreePath);
     mkdirSync(path.dirname(worktreePath), { recursive: true });
     // The add resolves the ref itself (one git process less); when it fails, the ref is looked at to say why.

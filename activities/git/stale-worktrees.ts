@@ -6,6 +6,7 @@ import path from 'node:path';
 import { readSmallFile } from '../small-files.js';
 import { removeAttemptGitDirRecord } from './attempt-git-dir.js';
 import { isDirectory, runGit, type Git } from './run-git.js';
+import { canonical } from './worktree-owner.js';
 
 /** The folder holding `worktrees/` of a repository: `<repo>/.git`, or the repository itself when it is bare. */
 async function commonGitDir(repoPath: string): Promise<string> {
@@ -36,6 +37,22 @@ async function registryEntries(repoPath: string): Promise<{ gitFile: string; loc
 export async function hasPrunableWorktrees(repoPath: string): Promise<boolean> {
   const entries = await registryEntries(repoPath);
   return entries.some((entry) => !entry.locked && (!entry.gitFile || !existsSync(entry.gitFile)));
+}
+
+/**
+ * Releases git's entry for `worktreePath` when it has one: a `git worktree add` of this attempt killed mid-way leaves
+ * it locked "initializing" (git removes that lock only when the add finishes), and every later add of the folder then
+ * fails ("missing but locked worktree"). The folder is this attempt's alone (keyed by workflow and attempt) and the
+ * caller removed what was left of it, so the entry is unlocked and pruned; the add makes it again.
+ */
+export async function releaseOwnEntry(git: Git, repoPath: string, worktreePath: string): Promise<void> {
+  // Git writes the folder's real path: the work folder may be reached through a link (/tmp on macOS).
+  const real = path.join(await canonical(path.dirname(worktreePath)), path.basename(worktreePath));
+  const gitFiles = new Set([path.join(worktreePath, '.git'), path.join(real, '.git')]);
+  const own = (await registryEntries(repoPath)).find((entry) => gitFiles.has(entry.gitFile));
+  if (!own) return;
+  if (own.locked) await runGit(git, ['worktree', 'unlock', worktreePath]);
+  await runGit(git, ['worktree', 'prune']);
 }
 
 /** Registered worktree folders named `<prefix>-a<N>` with N below `attempt`. */

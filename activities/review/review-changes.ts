@@ -1,5 +1,8 @@
 // The review node's policy checks on an attempt's diff; the change passes when no rule finds anything.
 import type { Finding, ReviewResult } from '../../domain/records.js';
+import { findAttributeDrivers } from '../../domain/attribute-drivers.js';
+import { findPlantedGitPaths, findSecretsInPaths } from '../../domain/path-findings.js';
+import { secretForms } from '../../domain/secret-forms.js';
 import { scrubText } from '../../domain/secrets.js';
 import { writeArtifact } from '../artifacts.js';
 import { diffStaged, diffWorktree, type WorktreeDiff } from '../git/diff-worktree.js';
@@ -29,8 +32,8 @@ export interface ReviewChangesInput {
 }
 
 /**
- * Runs the rules empty_diff, test_file_edited, path_not_allowed, conflict_marker, link_out_of_repo, secret_in_diff and
- * python_syntax, and stores the diff (secrets scrubbed) as the artifact diff.patch.
+ * Runs the rules empty_diff, test_file_edited, path_not_allowed, conflict_marker, link_out_of_repo, secret_in_diff,
+ * secret_in_path, git_folder_planted, git_attributes_driver and python_syntax, and stores the diff (secrets scrubbed) as the artifact diff.patch.
  */
 export async function reviewChanges(input: ReviewChangesInput): Promise<ReviewResult> {
   const change = { worktreePath: input.worktreePath, baseSha: input.baseSha };
@@ -53,6 +56,9 @@ export async function reviewDiff(
     ...checkEmptyDiff(changedFiles),
     ...checkTestEdits(changedFiles, input.allowTestEdits),
     ...checkAllowedPaths(changedFiles, input.allowedPaths),
+    ...findSecretsInPaths(changedFiles, input.secretValues),
+    ...findPlantedGitPaths(changedFiles),
+    ...findAttributeDrivers(added),
     ...checkConflictMarkers(added),
     ...(await checkLinks(input.worktreePath, changedFiles)),
     ...secrets.findings,
@@ -61,7 +67,8 @@ export async function reviewDiff(
       input.sandbox,
     )),
   ];
-  const hidden = [...input.secretValues, ...secrets.matches];
+  // A path may carry a secret base64- or hex-encoded too: those forms leave the record and the stored diff as well.
+  const hidden = [...secretForms(input.secretValues), ...secrets.matches];
   const stored = await writeArtifact({
     dir: input.artifactDir,
     name: 'diff.patch',
@@ -71,8 +78,12 @@ export async function reviewDiff(
   });
   return {
     passed: findings.length === 0,
-    findings: findings.map((finding) => ({ ...finding, message: scrubText(finding.message, hidden) })),
-    changedFiles,
+    findings: findings.map((finding) => ({
+      ...finding,
+      message: scrubText(finding.message, hidden),
+      ...(finding.file === undefined ? {} : { file: scrubText(finding.file, hidden) }),
+    })),
+    changedFiles: changedFiles.map((file) => scrubText(file, hidden)),
     diffStat: stat,
     diff: stored,
   };

@@ -12,6 +12,11 @@ export interface BwrapPlan {
   worktree?: string;
   /** Extra host folders the run may write (e.g. where pytest writes its JUnit report). */
   writable: string[];
+  /**
+   * A host folder of its own bound as the run's /tmp, so what the run writes there is measured with the worktree
+   * against one written-bytes limit (write-watch.ts); without one, /tmp is memory sized by that limit.
+   */
+  tmp?: string;
   /** Host folders shown read-only even inside hidden ones (Python, the repository's .git, TASKLOOP_SANDBOX_SHOW). */
   readOnly: string[];
   /** Host folders never shown, even inside a folder that is (the worker's home under /usr, say). */
@@ -111,8 +116,9 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
   if (plan.network) args.push('--share-net');
   for (const dir of systemFolders) args.push(...systemFolderArgs(dir));
   for (const file of etcEntries) args.push('--ro-bind-try', file, file);
-  // /tmp is memory: its size counts toward the run's written bytes.
-  args.push('--size', String(plan.limits.writtenMb * MB), '--tmpfs', SANDBOX_TMP);
+  // /tmp counts toward the run's written bytes: a measured host folder, or memory of that size (a run binding no folder).
+  if (plan.tmp) args.push('--bind', plan.tmp, SANDBOX_TMP);
+  else args.push('--size', String(plan.limits.writtenMb * MB), '--tmpfs', SANDBOX_TMP);
   // Only a hidden folder inside a shown one needs covering; the rest of the host is not there at all. The private /tmp
   // counts as shown: folders made there to hold binds (a work folder under /tmp) would otherwise be writable memory.
   const shown = [...systemFolders, '/etc', SANDBOX_TMP, ...plan.readOnly];

@@ -18,6 +18,8 @@ export interface CauseFacts {
   outputTail: string;
   /** The limit on written bytes or new files the run went over (activities/sandbox/write-watch.ts), in words. */
   overWritten?: string;
+  /** Processes of the run the kernel killed at the run's memory limit (activities/sandbox/memory-cgroup.ts). */
+  oomKills?: number;
 }
 
 const denials: { pattern: RegExp; message: (policy: CauseFacts['policy']) => string; network?: boolean }[] = [
@@ -58,9 +60,11 @@ export function detectRunCause(facts: CauseFacts): RunCause | undefined {
   };
 }
 
-function detectLimit({ policy, signal, outputTail, overWritten }: CauseFacts): RunCause | undefined {
+function detectLimit({ policy, signal, outputTail, overWritten, oomKills }: CauseFacts): RunCause | undefined {
   const { limits } = policy;
   const found: string[] = overWritten ? [overWritten] : [];
+  if (oomKills && oomKills > 0)
+    found.push(`memory of the whole run (${limits.memoryMb} MB: ${oomKills} process(es) killed out of memory)`);
   if (/MemoryError|Cannot allocate memory|std::bad_alloc/.test(outputTail))
     found.push(`memory (address space ${limits.memoryMb} MB)`);
   if (/BlockingIOError|Resource temporarily unavailable|fork: retry/.test(outputTail))

@@ -2,6 +2,7 @@ export { runSandboxed, type SandboxedRun, type SandboxedRunInput } from './run-s
 export { probeBwrap } from './probe.js';
 export { killRecordedGroups, processRecordsDir } from './process-records.js';
 export { removeDeadWorkersCgroups } from './pids-cgroup.js';
+export { removeDeadWorkersMemoryCgroups } from './memory-cgroup.js';
 export {
   defaultLimits,
   resolveSandboxMode,

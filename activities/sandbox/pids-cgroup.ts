@@ -69,7 +69,7 @@ export async function createPidsCgroup(max: number): Promise<PidsCgroup | undefi
 }
 
 // A process that left the group (setsid) is still in the cgroup: kill whatever is left, then drop the cgroup.
-async function killAndRemove(dir: string): Promise<void> {
+export async function killAndRemove(dir: string): Promise<void> {
   for (let round = 0; round < 20; round += 1) {
     const pids = await processesIn(dir);
     if (pids.length === 0) break;
@@ -144,7 +144,7 @@ const isGone = (dir: string) =>
  * this way the shell starts bubblewrap about 1 ms after its own start. cgroup v2 has no `tasks` file (only threaded cgroups move threads), so there the pid
  * goes to `cgroup.procs`.
  */
-export function joinCgroupArgs(cgroup: PidsCgroup | undefined, argv: string[]): string[] {
+export function joinCgroupArgs(cgroup: Pick<PidsCgroup, 'path' | 'version'> | undefined, argv: string[]): string[] {
   if (!cgroup) return argv;
   const join = cgroup.version === 1 ? 'echo 0 > "$0/tasks"' : 'echo $$ > "$0/cgroup.procs"';
   return ['/bin/sh', '-c', `${join} && exec "$@"`, cgroup.path, ...argv];

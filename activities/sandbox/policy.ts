@@ -1,13 +1,14 @@
 // What a sandboxed run may do: the mode, network, resource limits and the host paths hidden from it.
 import os from 'node:os';
 import path from 'node:path';
+import { limitRanges } from '../../domain/sandbox-limits.js';
 import { stateDir } from '../../platform/paths.js';
 
 export type SandboxMode = 'bwrap' | 'none';
 export const sandboxModes: readonly SandboxMode[] = ['bwrap', 'none'];
 
 export interface SandboxLimits {
-  /** Address space of each process, in MB. */
+  /** Address space of each process, and the whole run's memory where a memory cgroup can be made, in MB. */
   memoryMb: number;
   /** Processes and threads the run may have at once. */
   processes: number;
@@ -84,16 +85,25 @@ export function resolveSandboxMode(flag: string | undefined, env: NodeJS.Process
   );
 }
 
-/** The worker's default limits, each overridable by its TASKLOOP_SANDBOX_* variable (a positive whole number). */
+/**
+ * The worker's default limits, each overridable by its TASKLOOP_SANDBOX_* variable: a whole number within the range a
+ * task's own `limits` have (domain/sandbox-limits.ts).
+ */
 export function resolveWorkerLimits(env: NodeJS.ProcessEnv = process.env): SandboxLimits {
   const limits = { ...defaultLimits };
   for (const key of Object.keys(envLimitNames) as (keyof SandboxLimits)[]) {
     const raw = env[envLimitNames[key]];
     if (raw === undefined || raw === '') continue;
     const value = Number(raw);
+    const { min, max, unit } = limitRanges[key];
     if (!Number.isInteger(value) || value <= 0) {
       throw new SandboxConfigError(
         `${envLimitNames[key]}=${JSON.stringify(raw)} must be a positive whole number (default ${defaultLimits[key]})`,
+      );
+    }
+    if (value < min || value > max) {
+      throw new SandboxConfigError(
+        `${envLimitNames[key]}=${JSON.stringify(raw)} is out of range: set a whole number of ${unit} from ${min} to ${max} (default ${defaultLimits[key]})`,
       );
     }
     limits[key] = value;

@@ -1,6 +1,7 @@
 // The one way taskloop runs repository code: in bubblewrap (default) or, by explicit opt-in, unsandboxed;
 // in both modes with resource limits, output streamed to capped files and the process group recorded.
 import { mkdirSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { buildSandboxEnv, buildTestEnv } from '../process-env.js';
 import { dieWithWorkerArgs } from '../process/die-with-worker.js';
@@ -11,6 +12,7 @@ import { findProgram } from './find-program.js';
 import { guardGitConfig } from './git-config-guard.js';
 import { worktreeGitDirs } from './git-dirs.js';
 import { readTail } from './output-files.js';
+import { createMemoryCgroup } from './memory-cgroup.js';
 import { createPidsCgroup, joinCgroupArgs } from './pids-cgroup.js';
 import type { SandboxPolicy } from './policy.js';
 import { killGroupIn, recordGroup } from './process-records.js';
@@ -55,7 +57,11 @@ export async function runSandboxed(input: SandboxedRunInput): Promise<SandboxedR
   const stderrFile = path.join(input.logDir, 'stderr.log');
   // Independent set-up side by side: the run starts sooner.
   mkdirSync(input.logDir, { recursive: true });
-  const writableDirs = [input.worktree, ...(input.writable ?? [])];
+  // The run's /tmp (bwrap): a folder beside its logs, which the run never sees, measured with the folders it may write,
+  // so /tmp and the worktree share one written-bytes limit (a /tmp in memory beside it let 200 + 200 MB pass 300 MB).
+  const tmp = policy.mode === 'bwrap' ? path.join(input.logDir, 'tmp') : undefined;
+  if (tmp) mkdirSync(tmp, { recursive: true });
+  const writableDirs = [input.worktree, ...(input.writable ?? []), ...(tmp ? [tmp] : [])];
   const [python, writes] = await Promise.all([
     policy.mode === 'bwrap' ? findPythonPaths() : { readOnly: [], binDirs: [] },
     watchWrites(writableDirs, policy.limits),
@@ -78,6 +84,7 @@ export async function runSandboxed(input: SandboxedRunInput): Promise<SandboxedR
       ? bwrapArgs({
           worktree: input.worktree,
           writable: input.writable ?? [],
+          tmp,
           readOnly: [...python.readOnly, ...worktreeGitDirs(input.worktree), ...policy.shownPaths],
           hidden: policy.hiddenPaths,
           network: policy.network,
@@ -90,11 +97,13 @@ export async function runSandboxed(input: SandboxedRunInput): Promise<SandboxedR
   const gitGuard = policy.mode === 'none' ? await guardGitConfig(input.worktree) : undefined;
   // Made last before the try (it never throws), so whatever fails before the run leaves no cgroup behind.
   const cgroup = await createPidsCgroup(policy.limits.processes);
+  const memory = await createMemoryCgroup(policy.limits.memoryMb, cgroup);
   const overLimit = new AbortController();
   try {
     writes.start(() => overLimit.abort());
     const run = await runProcessTree({
-      argv: joinCgroupArgs(cgroup, argv),
+      // The shell joins the pids cgroup, then (v1) the memory one, then starts the command: nothing it starts escapes.
+      argv: joinCgroupArgs(cgroup, joinCgroupArgs(memory?.separate ? memory : undefined, argv)),
       cwd: input.worktree,
       env,
       timeoutMs: input.timeoutMs,
@@ -119,12 +128,16 @@ export async function runSandboxed(input: SandboxedRunInput): Promise<SandboxedR
         signal: run.signal,
         outputTail,
         overWritten,
+        oomKills: memory?.oomKills() ?? 0,
       }) ?? (restored.length > 0 ? gitConfigCause(restored) : undefined);
     if (cause?.kind === 'SandboxDenied') countInActivity('taskloop_sandbox_denials');
     return { ...run, stdoutFile, stderrFile, ...(cause ? { cause } : {}), ...(overWritten ? { overWritten } : {}) };
   } finally {
     await writes.stop();
     await cgroup?.remove();
+    await memory?.remove();
+    // Whatever the run left there (links and FIFOs too) is removed, never followed.
+    if (tmp) await rm(tmp, { recursive: true, force: true });
   }
 }
 

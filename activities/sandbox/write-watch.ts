@@ -1,6 +1,7 @@
 // The limits on what one run adds to the folders it may write: bytes (on disk, so a sparse file costs what it uses)
-// and files. The kernel caps each file's size (RLIMIT_FSIZE) and bubblewrap /tmp's size; nothing caps a folder, so the
-// worker measures the writable folders before the run and again while it runs, and stops a run once it is over.
+// and files. The kernel caps each file's size (RLIMIT_FSIZE); nothing caps a folder, so the worker measures the folders
+// the run may write (the worktree, the report folder and the run's /tmp) before the run and again while it runs, and
+// stops a run once it is over.
 // A walk costs about 10 µs a file: it is repeated no more often than ten times its own duration, at least every second,
 // so a large repository is measured less often rather than at a larger share of a core.
 import type { Dirent } from 'node:fs';
@@ -55,8 +56,10 @@ export interface WriteLimits {
 /** What `after` adds to `before` beyond the limits, in words; undefined when within them. */
 export function overLimits(before: TreeSize, after: TreeSize, limits: WriteLimits): string | undefined {
   const added = after.bytes - before.bytes;
-  if (added > limits.writtenMb * MB) return `written bytes (over ${limits.writtenMb} MB added to the worktree)`;
-  if (after.entries - before.entries > limits.files) return `files (over ${limits.files} new files in the worktree)`;
+  if (added > limits.writtenMb * MB)
+    return `written bytes (over ${limits.writtenMb} MB added to the worktree and /tmp)`;
+  if (after.entries - before.entries > limits.files)
+    return `files (over ${limits.files} new files in the worktree and /tmp)`;
   return undefined;
 }
 

@@ -1,7 +1,7 @@
 // One run of the test command in its sandbox and what it left: the scrubbed logs and JUnit report as artifacts, the
 // cases and counts, and what the run says went wrong.
 import { mkdirSync, rmSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { lstat, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { CancelledFailure } from '@temporalio/common';
 import { STDERR_EXCERPT_CHARS, STDOUT_EXCERPT_CHARS, tailExcerpt } from '../../domain/evidence.js';
@@ -94,6 +94,7 @@ export async function runCommand(input: RunTestsInput): Promise<TestRunResult> {
     notExecutable: run.spawnError === 'EACCES',
     outputTooLarge: run.outputTooLarge,
     junitFound: junitXml !== undefined,
+    testCases: allCases.length,
     stdout: stdoutTail,
     stderr: stderrTail,
     counts,
@@ -102,7 +103,8 @@ export async function runCommand(input: RunTestsInput): Promise<TestRunResult> {
   const { patterns } = interpreted;
   // A report that is not a plain file is the run's cause whatever pytest's exit said (a link at its path while pytest
   // exits 0 would otherwise pass); a sandbox refusal or a limit is the cause even when pytest only reports a failure.
-  const outcome = report.unsafe ? 'error' : interpreted.outcome;
+  // So is a run over its written bytes or files, found at its end as well as on the way (it finished between two looks).
+  const outcome = report.unsafe || run.overWritten !== undefined ? 'error' : interpreted.outcome;
   const sandboxCause = run.cause && outcome !== 'passed' ? (run.cause as FailureCause) : undefined;
   const cause = report.unsafe ?? sandboxCause ?? interpreted.cause;
   const reason = report.unsafe?.message ?? sandboxCause?.message ?? interpreted.reason;
@@ -132,18 +134,28 @@ function readCases(xml: string, worktreePath: string): TestCaseResult[] {
 /**
  * The JUnit report the run left in its writable folder. Code the tests ran may have put a link there (to a file the
  * sandbox hides), a FIFO (a plain read would block the worker) or a huge file: none of those is read, and the run
- * ends with an UnsafeTestOutput cause naming what was found. No report at all is only a missing report.
+ * ends with an UnsafeTestOutput cause naming what was found. No report at all is only a missing report here (the
+ * outcome's decision says a pytest exit 0 without one is no pass).
  */
 async function readReport(file: string): Promise<{ xml?: string; unsafe?: FailureCause }> {
+  // The last component is opened without following a link; the folder above it, the one the run may write, could
+  // itself have been swapped for a link to a report elsewhere (unsandboxed, where nothing binds it in place).
+  const folder = await lstat(path.dirname(file)).catch(() => undefined);
+  if (folder !== undefined && !folder.isDirectory()) {
+    const what = folder.isSymbolicLink() ? 'a symbolic link' : 'not a folder';
+    return { unsafe: unsafeReport(`its report folder ${path.dirname(file)} is ${what}`, 'link') };
+  }
   const read = await readUntrustedFile(file, MAX_REPORT_BYTES);
   if (read.ok) return { xml: read.text };
   if (read.problem === 'missing') return {};
+  return { unsafe: unsafeReport(read.detail, read.problem) };
+}
+
+function unsafeReport(detail: string, problem: string): FailureCause {
   return {
-    unsafe: {
-      kind: 'UnsafeTestOutput',
-      message: `the test run left something other than a plain JUnit report at its report path: ${read.detail}; it was not read (code the tests ran must not touch pytest's report)`,
-      details: { problem: read.problem },
-    },
+    kind: 'UnsafeTestOutput',
+    message: `the test run left something other than a plain JUnit report at its report path: ${detail}; it was not read (code the tests ran must not touch pytest's report)`,
+    details: { problem },
   };
 }
 

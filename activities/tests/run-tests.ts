@@ -47,7 +47,7 @@ export async function runTests(input: RunTestsInput): Promise<TestRunResult> {
   // The node's own run is staged as the review will see it (its ignored files removed: the tests see what the commit
   // would hold); the coder's runs (no path policy) see its worktree as it is.
   const change = pathPolicy ? await stageChange(worktreePath, pathPolicy) : undefined;
-  const refused = change && pathPolicy ? pathRuleFindings(change.changedFiles, pathPolicy) : [];
+  const refused = change && pathPolicy ? pathRuleFindings(change.changedFiles, pathPolicy, input.secretValues) : [];
   if (refused.length > 0) return refusedResult(refused, input.sandbox);
   const result = withIgnoredRemoved(await runCommand(input), change?.ignoredRemoved ?? []);
   // A change that failed its tests never reaches the review, which stores the diff: stored here, so `taskloop show`

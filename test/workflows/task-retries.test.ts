@@ -95,12 +95,17 @@ describe('hints, retry windows, limits and lost hosts', () => {
       expect(eventTypes(run).at(-1)).toBe('TASK_RETRY_EXHAUSTED');
       const history = (await handle.fetchHistory()).events ?? [];
       const patches = history.filter((event) => event.markerRecordedEventAttributes?.markerName === 'core_patch');
-      // One patch marker, the path's, first in the first workflow task: no `patched()` waits on a local activity's
-      // result (workflows/task/task-run.ts, TASK_PATH_PATCH).
-      expect(patches).toHaveLength(1);
-      const patchData = patches[0]?.markerRecordedEventAttributes?.details?.['patch-data']?.payloads?.[0]?.data;
-      expect(JSON.parse(Buffer.from(patchData ?? '').toString())).toMatchObject({ id: 'task-path-decided-at-start' });
+      // The patch markers, the path's and the repeated timeout's, first in the first workflow task: no `patched()`
+      // waits on a local activity's result (workflows/task/task-run.ts, TASK_PATH_PATCH).
+      const patchIds = patches.map((patch) => {
+        const data = patch.markerRecordedEventAttributes?.details?.['patch-data']?.payloads?.[0]?.data;
+        return (JSON.parse(Buffer.from(data ?? '').toString()) as { id: string }).id;
+      });
+      expect(patchIds).toEqual(['task-path-decided-at-start', 'repeated-test-timeout-is-code']);
+      // Both among the first workflow task's commands (events 5 on, before the next workflow task is scheduled).
+      const nextTask = history.find((event) => Number(event.eventId) > 4 && event.workflowTaskScheduledEventAttributes);
       expect(Number(patches[0]?.eventId)).toBe(5);
+      expect(Number(patches[1]?.eventId)).toBeLessThan(Number(nextTask?.eventId));
       // The local activities: each attempt's claim, and the report of its failure to the learning workflow; no events' one.
       const local = activitiesIn(history).filter((activity) => activity.local);
       expect(local.map((activity) => activity.type)).toEqual([

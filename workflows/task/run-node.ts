@@ -11,6 +11,7 @@ import {
 import { classifyCause, type FailureCause } from '../../domain/failure-causes.js';
 import { causeOfActivityFailure, causeOfFindings } from '../../domain/node-causes.js';
 import type { Finding, TaskNode } from '../../domain/records.js';
+import { classifyRepeatedTimeout } from '../../domain/repeated-timeout.js';
 import { decideNext, type Decision } from '../../domain/retry-decision.js';
 import type { AttemptFailure } from '../../domain/task-state.js';
 import type { TaskRun } from './task-run.js';
@@ -56,8 +57,12 @@ export async function runNode<T>(
   for (;;) {
     const outcome = await catchActivityFailure(action());
     if (outcome.ok) return outcome;
-    const { cause } = outcome;
-    const { failureClass, retry } = classifyCause(cause, node);
+    const classified = classifyCause(outcome.cause, node);
+    // A test node that hangs again after a re-run is the code's fault (runs started since HANG_IS_CODE_PATCH).
+    const { cause, classified: final } = run.repeatedTimeoutIsCode
+      ? classifyRepeatedTimeout(outcome.cause, classified, record.envRetries)
+      : { cause: outcome.cause, classified };
+    const { failureClass, retry } = final;
     const failure: AttemptFailure = { node, failureClass, reason: cause.message, cause };
     const decision = decideNext({
       failureClass,

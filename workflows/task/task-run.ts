@@ -3,6 +3,7 @@
 import {
   ApplicationFailure,
   deprecatePatch,
+  patched,
   setCurrentDetails,
   upsertSearchAttributes,
   workflowInfo,
@@ -49,6 +50,14 @@ import { describeRunDetails } from './run-details.js';
  */
 export const TASK_PATH_PATCH = 'task-path-decided-at-start';
 
+/**
+ * The patch after which a test node that times out again after one re-run is the code's fault (a new attempt), not
+ * an environment problem re-run up to its limit (domain/repeated-timeout.ts). Asked at the run's start, before any
+ * local activity: on replay the SDK learns of a marker only when the workflow task that recorded it begins
+ * (docs/architecture.md, "Changing workflow code").
+ */
+export const HANG_IS_CODE_PATCH = 'repeated-test-timeout-is-code';
+
 export interface CarriedEvidence {
   attempts: AttemptRecord[];
   turnsConsumed: number;
@@ -73,11 +82,15 @@ export class TaskRun {
   /** Search-attribute values as last upserted (or set at start), so an upsert carries only what changed. */
   private readonly upserted = new Map<string, unknown>();
 
+  /** Started since HANG_IS_CODE_PATCH: a test node timing out again after a re-run is the code's fault. */
+  readonly repeatedTimeoutIsCode: boolean;
+
   constructor(
     readonly spec: TaskSpec,
     carried?: CarriedEvidence,
   ) {
     deprecatePatch(TASK_PATH_PATCH);
+    this.repeatedTimeoutIsCode = patched(HANG_IS_CODE_PATCH);
     const attempts = carried?.attempts ?? [];
     this.state = {
       workflowId: workflowInfo().workflowId,

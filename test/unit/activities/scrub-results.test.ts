@@ -25,6 +25,16 @@ describe('scrubbingResults', () => {
     expect(Object.keys(result.byFile)).toEqual(['src/[redacted].py']);
   });
 
+  it("removes a secret's base64 and hex forms too (a file named after the secret encoded)", async () => {
+    process.env.SCRUB_TEST_DECLARED = secret;
+    const encoded = [Buffer.from(secret).toString('base64url'), Buffer.from(secret).toString('hex')];
+    const activities = scrubbingResults({
+      code: async (_input: { secretEnvNames: string[] }) => ({ changedFiles: encoded.map((form) => `src/${form}.py`) }),
+    });
+    const result = await activities.code({ secretEnvNames: ['SCRUB_TEST_DECLARED'] });
+    expect(result.changedFiles).toEqual(['src/[redacted].py', 'src/[redacted].py']);
+  });
+
   it("scrubs a failure's message and details, keeping its type and retryability", async () => {
     process.env.SCRUB_TEST_API_TOKEN = secret; // secret-named: scrubbed without being declared
     const activities = scrubbingResults({

@@ -8,7 +8,10 @@ import { projectRoot } from '../../../platform/paths.js';
 /** The field names of the first column of the table under "## Task fields". */
 async function documentedFields(): Promise<string[]> {
   const page = await readFile(path.join(projectRoot, 'docs', 'tasks-file.md'), 'utf8');
-  const section = page.slice(page.indexOf('## Task fields'));
+  // Up to the next section: later ones (limits) have tables of their own.
+  const start = page.indexOf('## Task fields');
+  const end = page.indexOf('\n## ', start + 1);
+  const section = page.slice(start, end === -1 ? undefined : end);
   const rows = section.split('\n').filter((line) => line.startsWith('| `'));
   return rows.flatMap((row) =>
     [...(row.split('|')[1] ?? '').matchAll(/`([A-Za-z]+)`/g)].map((match) => match[1] ?? ''),

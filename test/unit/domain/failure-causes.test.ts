@@ -35,6 +35,7 @@ const expected: [CauseKind, FailureClass, RetryKind][] = [
   ['TestCommandNotFound', 'environment_problem', 'fail'],
   ['SandboxDenied', 'code_defect', 'new_attempt'],
   ['ResourceLimit', 'code_defect', 'new_attempt'],
+  ['TestRunUnproven', 'code_defect', 'new_attempt'],
   ['ModelAuth', 'environment_problem', 'fail'],
   ['ModelRateLimited', 'environment_problem', 'rerun_node'],
   ['ModelUnavailable', 'environment_problem', 'rerun_node'],

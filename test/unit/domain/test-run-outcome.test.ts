@@ -33,6 +33,27 @@ describe('decideTestRun', () => {
     });
   });
 
+  it('calls pytest exit 0 with no JUnit report, or a report of no test case, an error: nothing shows a test ran', () => {
+    const noReport = decideTestRun({ ...facts, exitCode: 0, junitFound: false, counts: undefined });
+    expect(noReport).toMatchObject({
+      outcome: 'error',
+      cause: { kind: 'TestRunUnproven', details: { missing: 'report' } },
+    });
+    expect(noReport.reason).toBe(noReport.cause?.message);
+    expect(noReport.reason).toContain('left no JUnit report');
+    const noCase = decideTestRun({ ...facts, exitCode: 0, testCases: 0, counts: { passed: 0, failed: 0, errors: 0 } });
+    expect(noCase).toMatchObject({
+      outcome: 'error',
+      cause: { kind: 'TestRunUnproven', details: { missing: 'test case' } },
+    });
+    expect(noCase.reason).toContain('holds no test case');
+    // Skipped cases are cases: a run of only skipped tests proved it ran. A command that is not pytest has no report.
+    expect(decideTestRun({ ...facts, testCases: 2, counts: { passed: 0, failed: 0, errors: 0 } }).outcome).toBe(
+      'passed',
+    );
+    expect(decideTestRun({ ...facts, pytest: false, junitFound: false, counts: undefined }).outcome).toBe('passed');
+  });
+
   it('names internal and usage errors by their pytest exit codes', () => {
     expect(decideTestRun({ ...facts, exitCode: 3 }).reason).toContain('pytest exit 3');
     expect(decideTestRun({ ...facts, exitCode: 4 }).reason).toContain('pytest exit 4');

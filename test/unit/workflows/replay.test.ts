@@ -32,19 +32,23 @@ describe('recorded task and learning histories replay against the current workfl
    * before it were retired with run-nodes-before-split.ts: docs/architecture.md, "Changing workflow code"), and the
    * learning workflow of today and of the release before its rename (still served by the deprecated alias).
    */
+  const taskScenarios = [
+    'fails-then-passes',
+    'passes-at-attempt-1',
+    'paused-then-cancelled',
+    'paused-then-resumed',
+    'retries-exhausted',
+    'retry-window-hint',
+    'review-rejects-test-edit',
+  ];
+  // `*.before-repeated-timeout.json`: recorded before the patch repeated-test-timeout-is-code (workflows/task/task-run.ts).
   const shapes = [
-    'fails-then-passes.json',
+    ...taskScenarios.flatMap((name) => [`${name}.json`, `${name}.before-repeated-timeout.json`]),
     'learning.before-rename.run-1.json',
     'learning.before-rename.run-2.json',
     'learning.run-1.json',
     'learning.run-2.json',
-    'passes-at-attempt-1.json',
-    'paused-then-cancelled.json',
-    'paused-then-resumed.json',
-    'retries-exhausted.json',
-    'retry-window-hint.json',
-    'review-rejects-test-edit.json',
-  ];
+  ].sort();
 
   it('has a recorded history of every shape a worker of this release can meet, and none of a retired one', async () => {
     const files = (await readdir(dir)).filter((file) => file.endsWith('.json')).sort();

@@ -56,6 +56,15 @@ describe('bwrapArgs', () => {
     expect(valueAfter(bwrapArgs(plan), '--size')).toBe(String(defaultLimits.writtenMb * 1024 * 1024));
   });
 
+  it("binds a run's own host folder as /tmp when given one (measured with the worktree), before the folders inside it", () => {
+    const args = bwrapArgs({ ...plan, tmp: '/work/artifacts/task/a1/raw/tmp' });
+    expect(args).not.toContain('--size');
+    expect(pairsOf(args, '--tmpfs')).toEqual(['/tmp/x']);
+    expect(pairsOf(args, '--bind')[0]).toBe('/work/artifacts/task/a1/raw/tmp');
+    expect(valueAfter(args, '/work/artifacts/task/a1/raw/tmp')).toBe('/tmp');
+    expect(args.indexOf('/work/artifacts/task/a1/raw/tmp')).toBeLessThan(args.indexOf('/tmp/x'));
+  });
+
   it('binds the worktree and the outputs writable after hiding, Python read-only, and ends with the limited command', () => {
     const args = bwrapArgs(plan);
     expect(args.indexOf('/work/wt/task-a1')).toBeGreaterThan(args.lastIndexOf('--tmpfs'));

@@ -40,6 +40,14 @@ describe('detectRunCause', () => {
     );
   });
 
+  it("names the whole run's memory limit when the kernel killed a process of the run at it", () => {
+    expect(detectRunCause(facts({ oomKills: 2, signal: 'SIGKILL' }))).toMatchObject({
+      kind: 'ResourceLimit',
+      message: `resource limit: memory of the whole run (${defaultLimits.memoryMb} MB: 2 process(es) killed out of memory)`,
+    });
+    expect(detectRunCause(facts({ oomKills: 0 }))).toBeUndefined();
+  });
+
   it('puts the timeout and an output overflow first: they stopped the run', () => {
     expect(detectRunCause(facts({ timedOut: true, outputTail: 'MemoryError' }))?.kind).toBe('TestTimeout');
     expect(detectRunCause(facts({ outputTooLarge: true, outputTail: 'Read-only file system' }))?.kind).toBe(
