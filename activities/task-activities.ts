@@ -31,6 +31,7 @@ import { refuseSecretInGoal } from './secret-in-task.js';
 import { processRecordsDir, resolveWorkerSandbox, sandboxPolicyFor, type WorkerSandbox } from './sandbox/index.js';
 import { runTests } from './tests/index.js';
 import { createVerdictActivities } from './verdict-activities.js';
+import { createEnvironmentActivities } from './environment-activities.js';
 import type {
   AttemptRef,
   Claim,
@@ -161,6 +162,7 @@ export function createTaskActivities(deps: ActivityDeps) {
             artifactDir: dir,
             hostId: deps.hostId,
             maxRuns: input.tests.maxRuns ?? DEFAULT_MAX_TEST_RUNS,
+            environment: input.tests.environment,
             deadlineAt: input.allowance?.deadlineAt,
             ...activityContext(),
           },
@@ -194,9 +196,12 @@ export function createTaskActivities(deps: ActivityDeps) {
         artifactDir: artifactDir(input),
         hostId: deps.hostId,
         maxCases: input.maxCases,
+        environment: input.environment,
         ...activityContext(),
       });
     },
+
+    ...createEnvironmentActivities({ ...deps, workerSandbox }),
 
     ...createVerdictActivities({ ...deps, workerSandbox, artifactDir }),
 

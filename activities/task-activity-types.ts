@@ -6,7 +6,9 @@ import type { ModelOptions } from '../domain/model-options.js';
 import type { CoderAllowance } from './coder/run-coder.js';
 import type { VerdictModel } from './models/model-verdicts.js';
 import type { TaskSandboxFields } from './sandbox/index.js';
-import type { PathPolicy } from './tests/index.js';
+import type { EnvironmentSpec } from '../domain/environment.js';
+import type { EnvironmentRef } from './environments/index.js';
+import type { PathPolicy, TestEnvironment } from './tests/index.js';
 
 export interface AttemptRef {
   workflowId: string;
@@ -36,6 +38,8 @@ export interface Claim {
   history?: HistoryEntry[];
   /** Why the history could not be read (the attempt adapts from the task alone). */
   historyError?: string;
+  /** The attempt's environment: set by the workflow from the environment step (never by the claim itself). */
+  environment?: EnvironmentRef;
 }
 
 export interface CoderInput extends AttemptRef {
@@ -58,7 +62,14 @@ export interface CoderInput extends AttemptRef {
   /** What this attempt adapts (chosen by the workflow), shown to the coder with the reasons. */
   adaptations?: Adaptation[];
   /** The task's tests, for the coder's run_tests tool (absent: run_tests is not available). */
-  tests?: { command: string[]; testEnv: Record<string, string>; timeoutMs: number; maxRuns?: number };
+  tests?: {
+    command: string[];
+    testEnv: Record<string, string>;
+    timeoutMs: number;
+    maxRuns?: number;
+    /** The attempt's environment, when the task declares one. */
+    environment?: TestEnvironment;
+  };
   /** The task's sandbox fields (mode, network, limits): the coder's test runs are isolated like the test node's. */
   sandbox?: TaskSandboxFields;
 }
@@ -75,6 +86,18 @@ export interface TestInput extends AttemptRef {
   sandbox?: TaskSandboxFields;
   /** The review's path rules, checked before the tests run: a change they refuse never executes (`refused`). */
   pathPolicy?: PathPolicy;
+  /** The attempt's environment (prepareEnvironment's reference), when the task declares one. */
+  environment?: TestEnvironment;
+}
+
+/** The environment step's input: the task's repository, the claim's base commit and the task's `environment`. */
+export interface PrepareEnvironmentInput extends AttemptRef {
+  repo: string;
+  baseSha: string;
+  environment: EnvironmentSpec;
+  /** The task's sandbox fields: set-up runs under the task's limits, with the network added. */
+  sandbox?: TaskSandboxFields;
+  secretEnvNames: string[];
 }
 
 export interface CommitInput extends AttemptRef {

@@ -58,6 +58,7 @@ export const causeKinds = [
   'PushRejected',
   'MalformedSkill',
   'VerificationSetupFailed',
+  'EnvironmentSetupFailed',
   'Unknown',
 ] as const;
 export type CauseKind = (typeof causeKinds)[number];
@@ -193,6 +194,9 @@ export const causeTable: readonly CauseRow[] = [
   thrown('MalformedSkill', 'learning', 'model_problem', 'new_attempt'),
   // An eval instance's repository could not be prepared: the eval arm records the instance as not run.
   thrown('VerificationSetupFailed', 'eval', 'environment_problem', 'fail'),
+  // The repository's environment could not be built (a set-up command failed, timed out or went over a limit; or it
+  // cannot be built here): the task's set-up or the worker must change, not the code; never the coder's fault.
+  thrown('EnvironmentSetupFailed', ['claim', 'eval'], 'environment_problem', 'fail'),
   row('Unknown', ['claim', ...hostNodes], 'code_defect', 'new_attempt', { readWords: true }),
 ];
 

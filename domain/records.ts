@@ -99,6 +99,8 @@ export interface TestRunResult {
   refused?: Finding[];
   /** How the run was isolated: `bwrap` or the opt-in `none`. */
   sandbox?: { mode: 'bwrap' | 'none'; network: boolean };
+  /** The repository's environment the run used (activities/environments), when the task declares one. */
+  environment?: { name: string; key: string };
   /**
    * Files git ignores that the attempt made, removed before the tests ran so they saw what the commit would hold (the
    * first 20; activities/git/ignored-files.ts).

@@ -1,6 +1,7 @@
 // The task spec: what one task asks for, validated at the edge (CLI, tasks file, client) before a workflow starts.
 import { z } from 'zod';
 import { budgetsSchema } from './budget-schema.js';
+import { environmentSpecSchema } from './environment.js';
 import { modelChoiceSchema, splitModelChoices } from './model-options.js';
 import { modelSpecPattern } from './providers.js';
 import { isPytestNodeId } from './pytest-node-id.js';
@@ -99,6 +100,11 @@ export const taskSpecFieldsSchema = z.strictObject({
   /** Resource limits of test runs, over the worker's defaults. */
   limits: z.strictObject(limitFields()).partial().optional(),
   /**
+   * The repository's environment (domain/environment.ts): `auto`, or `{ setup, python, files, timeoutMs }`. Built once
+   * per repository, set-up, dependency files and interpreter, and shown read-only to every test run.
+   */
+  environment: environmentSpecSchema.optional(),
+  /**
    * false: this task neither adapts its attempts nor reports its failures to the project's learning workflow (so it makes no
    * skills); an eval's `--learning off` arm. Absent or true: learning as the worker allows.
    */
@@ -147,6 +153,7 @@ const knownFields: Record<string, string[]> = {
   ),
   budgets: Object.keys(budgetsSchema.shape),
   agents: ['coder', 'reviewer', 'judge', 'skillWriter'],
+  environment: ['setup', 'python', 'files', 'timeoutMs'],
   limits: limitNames,
 };
 

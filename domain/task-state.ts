@@ -56,6 +56,8 @@ export interface AttemptRecord {
   failure?: AttemptFailure;
   /** Node re-runs spent on environment problems in this attempt. */
   envRetries: number;
+  /** The repository's environment the attempt used: built by it (`setupMs` of building) or found (of looking up). */
+  environment?: { name: string; built: boolean; setupMs: number };
   /** The model spec the coder used in this attempt (prices its tokens). */
   coderModel?: string;
 }

@@ -21,10 +21,18 @@ export interface BwrapPlan {
   readOnly: string[];
   /** Host folders never shown, even inside a folder that is (the worker's home under /usr, say). */
   hidden: string[];
+  /** Host folders shown at another path (a built environment at ENV_MOUNT): read-only unless `writable`. */
+  mounts?: SandboxMount[];
   network: boolean;
   env: Record<string, string>;
   limits: SandboxLimits;
   argv: string[];
+}
+
+export interface SandboxMount {
+  source: string;
+  dest: string;
+  writable?: boolean;
 }
 
 /** Home inside the sandbox: on the private /tmp, so it starts empty and vanishes with the run. */
@@ -140,6 +148,7 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
     args.push('--ro-bind-try', dotGit, dotGit);
   }
   for (const dir of plan.writable) args.push('--bind', dir, dir);
+  for (const mount of plan.mounts ?? []) args.push(mount.writable ? '--bind' : '--ro-bind', mount.source, mount.dest);
   // The empty stand-ins become read-only once the worktree and outputs are bound into them: no writes land there.
   for (const dir of hidden) args.push('--remount-ro', dir);
   args.push('--dir', SANDBOX_HOME, '--dev', '/dev', '--proc', '/proc');

@@ -8,6 +8,7 @@ import { dieWithWorkerArgs } from '../process/die-with-worker.js';
 import { bwrapArgs, prlimitArgs, SANDBOX_HOME } from './bwrap-args.js';
 import { countInActivity } from '../activity-metrics.js';
 import { detectRunCause, type RunCause } from './detect-cause.js';
+import { viewEnvironment, type SandboxEnvironment } from './environment-mount.js';
 import { findProgram } from './find-program.js';
 import { guardGitConfig } from './git-config-guard.js';
 import { worktreeGitDirs } from './git-dirs.js';
@@ -32,6 +33,10 @@ export interface SandboxedRunInput {
   logDir: string;
   /** Host folders the run may also write (e.g. where pytest puts its JUnit report). */
   writable?: string[];
+  /** A built environment, shown at ENV_MOUNT with its bin first on PATH (bwrap mode only). */
+  environment?: SandboxEnvironment;
+  /** Host folders of tools the run calls (uv while set-up builds an environment): shown read-only, on PATH. */
+  toolDirs?: string[];
   /** Where the running process group is recorded (the worker's work folder/processes). */
   processDir?: string;
   heartbeat?: (details?: unknown) => void;
@@ -61,19 +66,30 @@ export async function runSandboxed(input: SandboxedRunInput): Promise<SandboxedR
   // so /tmp and the worktree share one written-bytes limit (a /tmp in memory beside it let 200 + 200 MB pass 300 MB).
   const tmp = policy.mode === 'bwrap' ? path.join(input.logDir, 'tmp') : undefined;
   if (tmp) mkdirSync(tmp, { recursive: true });
-  const writableDirs = [input.worktree, ...(input.writable ?? []), ...(tmp ? [tmp] : [])];
-  const [python, writes] = await Promise.all([
+  const environment = input.environment;
+  if (environment && policy.mode !== 'bwrap') throw new Error('an environment is shown only in the bwrap sandbox');
+  const writableDirs = [
+    input.worktree,
+    ...(input.writable ?? []),
+    ...(tmp ? [tmp] : []),
+    ...(environment?.writable ? [environment.hostDir] : []),
+  ];
+  const [python, writes, view] = await Promise.all([
     policy.mode === 'bwrap' ? findPythonPaths() : { readOnly: [], binDirs: [] },
     watchWrites(writableDirs, policy.limits),
+    environment ? viewEnvironment(environment) : undefined,
     // A retried run must never overlap the group an earlier (perhaps crashed) run left in this worktree.
     input.processDir ? killGroupIn(input.processDir, input.worktree) : undefined,
   ]);
+  const toolDirs = input.toolDirs ?? [];
+  const pathDirs = view ? [view.binDir, ...toolDirs, ...view.python.binDirs] : [...toolDirs, ...python.binDirs];
   const env =
     policy.mode === 'bwrap'
-      ? buildSandboxEnv({ pathDirs: python.binDirs, home: SANDBOX_HOME, extra: input.testEnv })
+      ? buildSandboxEnv({ pathDirs, home: SANDBOX_HOME, extra: { ...view?.variables, ...input.testEnv } })
       : buildTestEnv({ base: process.env, extra: input.testEnv });
   const [program = ''] = input.argv;
-  const lookup = findProgram(program, env.PATH ?? '', input.worktree);
+  const lookupPath = view ? view.hostPath(env.PATH ?? '') : (env.PATH ?? '');
+  const lookup = findProgram(program, lookupPath, input.worktree);
   if (!lookup.found) {
     return { ...notStarted(lookup.error), stdoutFile, stderrFile };
   }
@@ -85,8 +101,15 @@ export async function runSandboxed(input: SandboxedRunInput): Promise<SandboxedR
           worktree: input.worktree,
           writable: input.writable ?? [],
           tmp,
-          readOnly: [...python.readOnly, ...worktreeGitDirs(input.worktree), ...policy.shownPaths],
+          readOnly: [
+            ...python.readOnly,
+            ...(view?.python.readOnly ?? []),
+            ...toolDirs,
+            ...worktreeGitDirs(input.worktree),
+            ...policy.shownPaths,
+          ],
           hidden: policy.hiddenPaths,
+          mounts: view ? [view.mount] : [],
           network: policy.network,
           env,
           limits: policy.limits,

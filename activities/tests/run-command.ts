@@ -17,6 +17,7 @@ import { confineToRoot, readUntrustedFile } from '../untrusted-files.js';
 import { toCaseId } from './case-ids.js';
 import { parseJunitXml } from './junit.js';
 import { isPytestCommand, withPytestOptions } from './pytest-command.js';
+import { importPathFor } from './import-path.js';
 import { repositoryModules } from './repo-modules.js';
 import type { RunTestsInput } from './run-tests.js';
 import { boundCases, countCases } from './summarize-cases.js';
@@ -37,10 +38,13 @@ export async function runCommand(input: RunTestsInput): Promise<TestRunResult> {
   mkdirSync(outDir, { recursive: true });
   rmSync(junitPath, { force: true });
 
+  const worktree = path.resolve(input.worktreePath);
+  const { environment } = input;
   const run = await runSandboxed({
     argv: pytest ? withPytestOptions(input.command, junitPath) : input.command,
-    worktree: path.resolve(input.worktreePath),
-    testEnv: input.testEnv,
+    worktree,
+    testEnv: environment ? { ...importPathFor(worktree), ...input.testEnv } : input.testEnv,
+    ...(environment ? { environment: { hostDir: environment.hostDir, interpreter: environment.interpreter } } : {}),
     policy: input.sandbox,
     timeoutMs: input.timeoutMs,
     logDir: path.join(artifactDir, 'raw'),
@@ -118,6 +122,7 @@ export async function runCommand(input: RunTestsInput): Promise<TestRunResult> {
     ...(reason === undefined ? {} : { reason: scrub(reason) }),
     ...(cause === undefined ? {} : { cause: { ...cause, message: scrub(cause.message) } }),
     sandbox: { mode: input.sandbox.mode, network: input.sandbox.network },
+    ...(environment ? { environment: { name: environment.name, key: environment.key } } : {}),
     stdoutExcerpt: tailExcerpt(stdoutTail, STDOUT_EXCERPT_CHARS),
     stderrExcerpt: tailExcerpt(stderrTail, STDERR_EXCERPT_CHARS),
     durationMs: run.durationMs,

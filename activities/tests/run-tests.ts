@@ -13,6 +13,14 @@ import { stageChange, type StagedChange } from './stage-change.js';
 
 export { testRunCancelled } from './run-command.js';
 
+/** What a test run needs of a built environment (the claim's EnvironmentRef carries it). */
+export interface TestEnvironment {
+  key: string;
+  name: string;
+  hostDir: string;
+  interpreter: string;
+}
+
 export interface RunTestsInput {
   worktreePath: string;
   /** argv, run without a shell, e.g. ['python', '-m', 'pytest']. */
@@ -23,6 +31,8 @@ export interface RunTestsInput {
   secretValues: string[];
   artifactDir: string;
   hostId: string;
+  /** The repository's environment (activities/environments): its interpreter is the one `python`/`pytest` finds. */
+  environment?: TestEnvironment;
   /** Mode, network and limits of the run (see activities/sandbox/policy.ts). */
   sandbox: SandboxPolicy;
   /** The review's path rules, checked before anything runs (a refused test edit never executes). */

@@ -16,6 +16,7 @@ import {
 import { RetryState } from '@temporalio/common';
 import type { Claim, TaskloopActivities } from '../../activities/index.js';
 import type { TaskEvent } from '../../domain/events.js';
+import { DEFAULT_SETUP_TIMEOUT_MS, environmentFields, type EnvironmentSpec } from '../../domain/environment.js';
 
 const retry = (maximumAttempts: number): ActivityOptions['retry'] => ({
   initialInterval: '1s',
@@ -136,6 +137,8 @@ export function hostActivities(
     hostLostAfterMs?: number;
     /** Absent in the specs of runs started before the field existed: the default then, as those ran. */
     heartbeatTimeoutMs?: number;
+    /** The task's environment: its set-up timeout bounds the environment step. */
+    environment?: EnvironmentSpec;
   },
   beforeSchedule?: () => void,
 ) {
@@ -143,7 +146,21 @@ export function hostActivities(
   const heartbeatTimeout = heartbeatTimeoutMs;
   const bound = { taskQueue: hostQueue, scheduleToStartTimeout: hostLostAfterMs };
   const waitForCancel = { cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED };
+  const setupTimeoutMs =
+    (timeouts.environment && environmentFields(timeouts.environment).timeoutMs) ?? DEFAULT_SETUP_TIMEOUT_MS;
   return {
+    // Found in the cache in well under a second, or built: the set-up's own timeout, plus planning and unpacking.
+    prepareEnvironment: bind(
+      'prepareEnvironment',
+      {
+        ...bound,
+        ...waitForCancel,
+        startToCloseTimeout: setupTimeoutMs + 5 * 60_000,
+        heartbeatTimeout,
+        retry: retry(3),
+      },
+      beforeSchedule,
+    ),
     runCoder: bind(
       'runCoder',
       {

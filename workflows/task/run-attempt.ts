@@ -40,6 +40,27 @@ export async function runAttempt(context: AttemptContext): Promise<AttemptResult
   const host = hostActivities(claim.hostQueue, spec, () => run.flushSearchAttributes());
   let result: AttemptResult | undefined;
   try {
+    // The repository's environment, on the attempt's host, before anything runs its code. Only tasks with the field
+    // (new since this step existed, so no recorded history holds one) take the step: no patch needed.
+    const environment = spec.environment;
+    if (environment) {
+      const prepared = await runNode(context, 'claim', async () =>
+        passed(
+          await host.prepareEnvironment(`environment, attempt ${ref.attempt}`, {
+            ...ref,
+            repo: spec.repo,
+            baseSha: claim.baseSha,
+            environment,
+            sandbox: { sandbox: spec.sandbox, network: spec.network, limits: spec.limits },
+            secretEnvNames: spec.secretEnvNames,
+          }),
+        ),
+      );
+      if (!prepared.ok) return (result = { kind: 'failed', ...prepared });
+      const { name, built, setupMs } = prepared.value;
+      record.environment = { name, built, setupMs };
+      claim.environment = prepared.value;
+    }
     result = await runNodes(context, claim, host);
     return result;
   } finally {

@@ -28,8 +28,17 @@ export function testInputOf(run: TaskRun, claim: Claim): Omit<TestInput, 'workfl
     maxCases: MAX_CASES_IN_HISTORY,
     sandbox: { sandbox: spec.sandbox, network: spec.network, limits: spec.limits },
     pathPolicy: { baseSha: claim.baseSha, allowedPaths: spec.allowedPaths, allowTestEdits: spec.allowTestEdits },
+    ...(claim.environment ? { environment: testEnvironmentOf(claim.environment) } : {}),
   };
 }
+
+/** What a test run needs of the attempt's environment (the reference less what only the attempt record keeps). */
+const testEnvironmentOf = ({ key, name, hostDir, interpreter }: NonNullable<Claim['environment']>) => ({
+  key,
+  name,
+  hostDir,
+  interpreter,
+});
 
 /** The code node's input: the task's goal, model, budgets and evidence of the attempts before. */
 export function coderInputOf(run: TaskRun, claim: Claim, previousAttempts: AttemptSummary[]): CoderInput {
@@ -51,7 +60,12 @@ export function coderInputOf(run: TaskRun, claim: Claim, previousAttempts: Attem
     secretEnvNames: spec.secretEnvNames,
     project: spec.project,
     adaptations: record.adaptations,
-    tests: { command: spec.testCommand, testEnv: spec.testEnv, timeoutMs: spec.testTimeoutMs },
+    tests: {
+      command: spec.testCommand,
+      testEnv: spec.testEnv,
+      timeoutMs: spec.testTimeoutMs,
+      ...(claim.environment ? { environment: testEnvironmentOf(claim.environment) } : {}),
+    },
     sandbox: { sandbox: spec.sandbox, network: spec.network, limits: spec.limits },
   };
 }

@@ -1,7 +1,7 @@
 // The one place run_tests reaches the test node's runner: the same sandboxed runner as the test node.
 import type { TestRunResult } from '../../../domain/records.js';
 import type { SandboxPolicy } from '../../sandbox/index.js';
-import { runTestCommand } from '../../tests/index.js';
+import { runTestCommand, type TestEnvironment } from '../../tests/index.js';
 
 /** How the coder's in-attempt test runs run: the task's command, environment and limits. */
 export interface InAttemptTests {
@@ -11,6 +11,8 @@ export interface InAttemptTests {
   testEnv: Record<string, string>;
   /** The same isolation as the test node (mode, network, limits). */
   sandbox: SandboxPolicy;
+  /** The attempt's environment, as the test node uses it. */
+  environment?: TestEnvironment;
   /** Where running process groups are recorded, so a retry or a restarted worker can kill them. */
   processDir?: string;
   timeoutMs: number;
@@ -36,6 +38,7 @@ export async function runTaskTests(
     command: input.argv,
     testEnv: tests.testEnv,
     sandbox: tests.sandbox,
+    environment: tests.environment,
     processDir: tests.processDir,
     timeoutMs: input.timeoutMs,
     secretValues: tests.secretValues,

@@ -163,6 +163,15 @@ export function createStubs(script: StubScript, hostQueue: string): Stubs {
     runTests: (input) => call('test', input),
     reviewChanges: (input) => call('review', input),
     judgeChange: (input) => call('judge', input),
+    // Called only for a task with an `environment`; the tier's tasks declare none.
+    prepareEnvironment: async (input) => ({
+      key: 'stub',
+      name: `stub-${input.baseSha}`,
+      hostDir: '/nonexistent',
+      interpreter: 'python3',
+      built: false,
+      setupMs: 0,
+    }),
     async commitWorktree(input) {
       const commit = await call('commit', input);
       if (!input.removeWorktree) return commit;

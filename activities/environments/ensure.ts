@@ -1,0 +1,118 @@
+// The environment a task's tests use: found in the cache by its key, or built once (one builder per key, built in a
+// staging folder renamed into place whole, so a reader never sees half an environment) and recorded in a manifest.
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { DEFAULT_SETUP_TIMEOUT_MS, type EnvironmentSpec } from '../../domain/environment.js';
+import { ensureUv, UV_VERSION } from '../../platform/uv.js';
+import type { SandboxPolicy } from '../sandbox/policy.js';
+import { buildEnvironment } from './build.js';
+import { envDirOf, MANIFEST_NAME, readManifest, type EnvironmentManifest } from './cache-dir.js';
+import { lockEntry } from './lock.js';
+import { planEnvironment, setupFailure } from './plan.js';
+
+/** What a test run needs to use an environment, and what its record says about it. Small: it travels in history. */
+export interface EnvironmentRef {
+  key: string;
+  name: string;
+  /** The environment's folder on the host that built or found it. */
+  hostDir: string;
+  interpreter: string;
+  /** True when this call built it; false when it was found (or another builder made it meanwhile). */
+  built: boolean;
+  /** The set-up time this call spent: building, or waiting for another builder. */
+  setupMs: number;
+}
+
+export interface EnsureEnvironmentInput {
+  repo: string;
+  repoPath: string;
+  baseSha: string;
+  spec: EnvironmentSpec;
+  cacheDir: string;
+  /** The worker's sandbox policy for the task (limits); set-up adds the network. */
+  policy: SandboxPolicy;
+  hostId: string;
+  secretValues?: string[];
+  heartbeat?: (details?: unknown) => void;
+  signal?: AbortSignal;
+  log?: (line: string) => void;
+}
+
+const refOf = (manifest: EnvironmentManifest, entryDir: string, built: boolean, setupMs: number): EnvironmentRef => ({
+  key: manifest.key,
+  name: manifest.name,
+  hostDir: envDirOf(entryDir),
+  interpreter: manifest.interpreter.path,
+  built,
+  setupMs,
+});
+
+export async function ensureEnvironment(input: EnsureEnvironmentInput): Promise<EnvironmentRef> {
+  const started = Date.now();
+  if (input.policy.mode !== 'bwrap') {
+    throw setupFailure(
+      'environments are built and shown in the bwrap sandbox, and this run has sandbox none: drop the task field ' +
+        '`environment` (the worker’s own Python is used), or run the worker with TASKLOOP_SANDBOX=bwrap',
+    );
+  }
+  const installer = `uv ${UV_VERSION}`;
+  const plan = await planEnvironment({ ...input, installer, defaultPython: process.env.TASKLOOP_PYTHON });
+  const entryDir = path.join(input.cacheDir, plan.name);
+  const found = readManifest(entryDir);
+  if (found) return refOf(found, entryDir, false, Date.now() - started);
+
+  const timeoutMs = plan.timeoutMs ?? DEFAULT_SETUP_TIMEOUT_MS;
+  const lock = await lockEntry({
+    entryDir,
+    done: () => existsSync(path.join(entryDir, MANIFEST_NAME)),
+    staleAfterMs: timeoutMs + 5 * 60_000,
+    onWait: () => input.heartbeat?.({ waitingFor: plan.name }),
+    signal: input.signal,
+  });
+  if (lock.kind === 'done') {
+    const made = readManifest(entryDir);
+    if (made) return refOf(made, entryDir, false, Date.now() - started);
+  }
+  const staging = path.join(input.cacheDir, `.staging-${plan.name}-${randomUUID().slice(0, 8)}`);
+  try {
+    input.log?.(`building environment ${plan.name}: ${plan.setup.length} set-up line(s)`);
+    const uv = await ensureUv();
+    await mkdir(staging, { recursive: true });
+    const packages = await buildEnvironment({
+      plan,
+      stagingDir: staging,
+      uv,
+      policy: input.policy,
+      timeoutMs,
+      secretValues: input.secretValues,
+      heartbeat: input.heartbeat,
+      signal: input.signal,
+    });
+    const manifest: EnvironmentManifest = {
+      key: plan.key,
+      name: plan.name,
+      repo: plan.repo,
+      baseSha: plan.baseSha,
+      setup: plan.setup,
+      files: plan.files,
+      interpreter: plan.interpreter,
+      installer,
+      packages,
+      setupMs: Date.now() - started,
+      builtAt: new Date().toISOString(),
+      hostId: input.hostId,
+    };
+    await writeFile(path.join(staging, MANIFEST_NAME), `${JSON.stringify(manifest, null, 2)}\n`);
+    // A folder left by a build that died after its rename but before its manifest could not exist (the manifest is
+    // written first); one without a manifest is a broken leftover and goes.
+    if (existsSync(entryDir) && !readManifest(entryDir)) await rm(entryDir, { recursive: true, force: true });
+    await rename(staging, entryDir);
+    input.log?.(`built environment ${plan.name} in ${manifest.setupMs} ms (${packages.length} packages)`);
+    return refOf(manifest, entryDir, true, manifest.setupMs);
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+    if (lock.kind === 'acquired') await lock.release();
+  }
+}
