@@ -73,7 +73,7 @@ export async function buildEnvironment(input: BuildInput): Promise<string[]> {
     const how = result.cause?.message ?? (result.timedOut ? 'timed out' : `exited ${result.exitCode ?? result.signal}`);
     throw setupFailure(
       scrubText(
-        `environment set-up failed: \`${line}\` ${how}; its output ends:\n${tail.trim().slice(-TAIL_CHARS)}`,
+        `environment set-up failed: \`${line}\` ${how}; ${tail.trim() ? `its output ends:\n${tail.trim().slice(-TAIL_CHARS)}` : 'it printed nothing'}`,
         input.secretValues ?? [],
       ),
     );

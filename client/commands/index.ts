@@ -61,6 +61,10 @@ export const commands: Record<string, CommandEntry> = {
     summary: 'install (build and cache) or serve the local model: llama.cpp with Gemma 3 270M',
     load: async () => (await import('./model.js')).modelCommand,
   },
+  env: {
+    summary: "build, list or remove repositories' environments in this machine's cache",
+    load: async () => (await import('./env.js')).envCommand,
+  },
   ui: {
     summary: "print the Web UI address of taskloop's workflows, with the columns to show",
     load: async () => (await import('./ui.js')).uiCommand,
