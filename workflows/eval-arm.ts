@@ -14,7 +14,8 @@ import {
   workflowInfo,
   WorkflowIdReusePolicy,
 } from '@temporalio/workflow';
-import type { EvalActivities } from '../activities/index.js';
+import type { EvalActivities, TaskloopActivities } from '../activities/index.js';
+import { DEFAULT_SETUP_TIMEOUT_MS, environmentFields } from '../domain/environment.js';
 import type { VerifyInstanceInput } from '../activities/eval/index.js';
 import { unverified, type Verification } from '../domain/eval/resolve.js';
 import { instanceRunOf, type ArmResult, type ArmSpec, type InstanceRun } from '../domain/eval/records.js';
@@ -55,20 +56,60 @@ const verifierOn = (taskQueue: string) =>
     retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 5 },
   }).verifyEvalInstance;
 
+/**
+ * Builds (or finds) each instance's environment before any of its tasks runs, so the arm's set-up is counted apart
+ * from the tasks' model and test time. Arms running side by side share one build (the cache's lock). A set-up that
+ * fails is left to the instance's own task, which fails with the cause and the set-up's output. Suites without
+ * environments (every recorded history) schedule nothing here.
+ */
+async function prepareEnvironments(input: EvalArmInput): Promise<void> {
+  const seen = new Set<string>();
+  for (const { spec } of input.instances) {
+    if (!spec.environment) continue;
+    const id = JSON.stringify([spec.repo, spec.baseRef, spec.environment]);
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const timeoutMs = environmentFields(spec.environment).timeoutMs ?? DEFAULT_SETUP_TIMEOUT_MS;
+    const { prepareEnvironment } = proxyActivities<Pick<TaskloopActivities, 'prepareEnvironment'>>({
+      taskQueue: workflowInfo().taskQueue,
+      startToCloseTimeout: timeoutMs + 5 * 60_000,
+      heartbeatTimeout: '1 minute',
+      retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 3 },
+    });
+    await prepareEnvironment({
+      workflowId: workflowInfo().workflowId,
+      attempt: 0,
+      repo: spec.repo,
+      baseSha: spec.baseRef,
+      environment: spec.environment,
+      sandbox: { sandbox: spec.sandbox, network: spec.network, limits: spec.limits },
+      secretEnvNames: spec.secretEnvNames,
+    }).catch(() => undefined);
+  }
+}
+
 export async function evalArmWorkflow(input: EvalArmInput): Promise<ArmResult> {
   if (input.instances.length === 0)
     throw ApplicationFailure.nonRetryable(`eval ${input.evalId} arm ${input.arm.id} has no instances`, 'InvalidEval');
   const runs: (InstanceRun | undefined)[] = input.instances.map(() => undefined);
+  let setupMs: number | undefined;
   const result = (): ArmResult => ({
     evalId: input.evalId,
     suite: input.suite,
     arm: input.arm,
+    ...(setupMs === undefined ? {} : { setupMs }),
     runs: runs.filter((run): run is InstanceRun => run !== undefined),
     total: input.instances.length,
     finished: runs.every((run) => run !== undefined),
   });
   setHandler(evalArmStateQuery, result);
   upsertSearchAttributes([{ key: ProjectKey, value: input.instances[0]?.spec.project ?? input.evalId }]);
+
+  if (input.instances.some((instance) => instance.spec.environment)) {
+    const started = Date.now();
+    await prepareEnvironments(input);
+    setupMs = Date.now() - started;
+  }
 
   let next = 0;
   const lane = async (): Promise<void> => {

@@ -10,7 +10,9 @@ import { isRepoUrl } from '../../domain/repo-url.js';
 import { fetchBase, localRepoPath } from '../git/index.js';
 import { openGit, tryGit } from '../git/run-git.js';
 import type { SandboxPolicy } from '../sandbox/index.js';
-import { runTests } from '../tests/index.js';
+import { runTests, type TestEnvironment } from '../tests/index.js';
+import type { EnvironmentSpec } from '../../domain/environment.js';
+import { environmentCacheDir, ensureEnvironment } from '../environments/index.js';
 
 export interface VerifyInstanceInput {
   /** Names the artifact folder: `<workDir>/artifacts/<runName>/verify`. */
@@ -24,6 +26,8 @@ export interface VerifyInstanceInput {
   testCommand: string[];
   testEnv: Record<string, string>;
   testTimeoutMs: number;
+  /** The repository's environment (the suite's field), keyed at the base as the task's own step keys it. */
+  environment?: EnvironmentSpec;
   /** Test files taken from `ref` over the checkout before the run (an upstream fix's own tests, unseen by the coder). */
   overlay?: { ref: string; paths: string[] };
 }
@@ -66,6 +70,7 @@ export async function verifyInstance(input: VerifyInstanceInput, deps: VerifyDep
     const files = testFilesOf([...input.failToPass, ...input.passToPass]).filter((file) =>
       existsSync(path.join(checkout, file)),
     );
+    const environment = input.environment && (await environmentFor(input, input.environment, repoPath, deps));
     const artifactDir = path.join(deps.workDir, 'artifacts', input.runName, 'verify');
     await rm(artifactDir, { recursive: true, force: true });
     const run =
@@ -84,6 +89,7 @@ export async function verifyInstance(input: VerifyInstanceInput, deps: VerifyDep
             heartbeat: deps.heartbeat,
             signal: deps.signal,
             maxCases: 20_000,
+            ...(environment ? { environment } : {}),
           });
     const runError = run?.outcome === 'error' && run.cases.length === 0 ? (run.reason ?? 'no test result') : undefined;
     return decideResolved({
@@ -97,4 +103,27 @@ export async function verifyInstance(input: VerifyInstanceInput, deps: VerifyDep
   } finally {
     await rm(checkout, { recursive: true, force: true });
   }
+}
+
+/** The environment the instance's tasks used: found in the cache (the arm built it before its tasks ran) or built. */
+async function environmentFor(
+  input: VerifyInstanceInput,
+  spec: EnvironmentSpec,
+  repoPath: string,
+  deps: VerifyDeps,
+): Promise<TestEnvironment> {
+  const baseSha = (await tryGit(openGit(repoPath), ['rev-parse', '--verify', `${input.baseRef}^{commit}`]))?.trim();
+  if (!baseSha) throw verifyFailure(`base ${input.baseRef} is not in ${repoPath}: the eval's repository changed`);
+  const { key, name, hostDir, interpreter } = await ensureEnvironment({
+    repo: input.repo,
+    repoPath,
+    baseSha,
+    spec,
+    cacheDir: environmentCacheDir(deps.workDir),
+    policy: deps.sandbox,
+    hostId: deps.hostId,
+    heartbeat: deps.heartbeat,
+    signal: deps.signal,
+  });
+  return { key, name, hostDir, interpreter };
 }

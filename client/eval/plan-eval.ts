@@ -54,6 +54,7 @@ export async function planArmInputs(input: {
         testCommand: instance.testCommand,
         testEnv: instance.testEnv,
         testTimeoutMs: instance.testTimeoutMs,
+        ...(instance.environment === undefined ? {} : { environment: instance.environment }),
         allowedPaths: instance.allowedPaths,
         maxRetries: input.maxRetries,
         models: { coder: coderModelFor(arm, instance, noopScript) },
@@ -73,6 +74,7 @@ export async function planArmInputs(input: {
           testCommand: instance.testCommand,
           testEnv: instance.testEnv,
           testTimeoutMs: instance.testTimeoutMs,
+          ...(instance.environment === undefined ? {} : { environment: instance.environment }),
           ...(instance.overlay ? { overlay: instance.overlay } : {}),
         },
       };

@@ -21,6 +21,8 @@ export function formatEvalReport(report: EvalReport): string {
       'tokens',
       'cost',
       'time/inst',
+      'tests/inst',
+      'set-up',
       'unresolved by class',
     ],
     report.arms.map((arm) => [
@@ -33,6 +35,8 @@ export function formatEvalReport(report: EvalReport): string {
       String(arm.tokens),
       `$${arm.costUsd.toFixed(4)}`,
       seconds(arm.wallTimePerInstanceMs),
+      seconds(arm.testTimePerInstanceMs),
+      arm.setupMs === undefined ? '-' : seconds(arm.setupMs),
       Object.entries(arm.failureClasses)
         .map(([name, count]) => `${name} ${count}`)
         .join(', ') || '-',

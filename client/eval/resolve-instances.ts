@@ -7,6 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isTestPath, testsChangedByDiff } from '../../domain/eval/fix-tests.js';
 import type { Suite, SuiteInstance } from '../../domain/eval/suite.js';
+import type { EnvironmentSpec } from '../../domain/environment.js';
 import { isRepoUrl, redactUrls } from '../../domain/repo-url.js';
 import { UsageError } from '../cli-errors.js';
 import { git } from './git.js';
@@ -21,6 +22,7 @@ export interface ResolvedInstance {
   testCommand: string[];
   testEnv: Record<string, string>;
   testTimeoutMs: number;
+  environment?: EnvironmentSpec;
   allowedPaths: string[];
   maxSteps?: number;
   overlay?: { ref: string; paths: string[] };
@@ -51,7 +53,9 @@ async function resolveOne(
   options: { suiteDir: string; cacheDir: string; scriptsDir: string },
 ): Promise<ResolvedInstance> {
   const repo = await localRepository(instance, at, options);
+  const environment = instance.environment ?? suite.defaults?.environment;
   const common = {
+    ...(environment === undefined ? {} : { environment }),
     id: instance.id,
     repo,
     goal: instance.goal,

@@ -37,6 +37,10 @@ export interface InstanceRun {
   failureClass?: string;
   /** The coder agent version that ran (e.g. `coder/coder-1`). */
   agent?: string;
+  /** Time the task's environment steps took (finding the environment, or building it), apart from `wallTimeMs`'s rest. */
+  setupMs?: number;
+  /** Time the task's test node ran the tests, summed over its attempts. */
+  testMs?: number;
 }
 
 const lastOf = <T>(items: readonly T[], test: (item: T) => boolean): T | undefined => [...items].reverse().find(test);
@@ -68,7 +72,15 @@ export function instanceRunOf(instanceId: string, outcome: TaskOutcome, verifica
       ? {}
       : { failureClass: outcome.commit ? 'verification_failed' : (lastFailure?.failureClass ?? outcome.status) }),
     ...(agent ? { agent } : {}),
+    ...timesOf(outcome),
   };
+}
+
+/** Set-up and test time of a task's attempts; a task without an environment reports no set-up. */
+function timesOf(outcome: TaskOutcome): { setupMs?: number; testMs: number } {
+  const setups = outcome.attempts.flatMap((a) => (a.environment ? [a.environment.setupMs] : []));
+  const testMs = outcome.attempts.reduce((sum, a) => sum + (a.test?.durationMs ?? 0), 0);
+  return setups.length > 0 ? { setupMs: setups.reduce((sum, ms) => sum + ms, 0), testMs } : { testMs };
 }
 
 /** An arm's whole run: what the arm workflow returns and its state query shows. */
@@ -80,4 +92,6 @@ export interface ArmResult {
   runs: InstanceRun[];
   total: number;
   finished: boolean;
+  /** Time the arm spent building (or waiting for) its instances' environments before any task ran. */
+  setupMs?: number;
 }

@@ -19,6 +19,13 @@ export interface ArmSummary {
   tokens: number;
   costUsd: number;
   wallTimePerInstanceMs: number;
+  /**
+   * Environment set-up, apart from the model's and the tests' time: the arm's builds before its tasks plus the tasks'
+   * own environment steps (absent when no instance declares an environment).
+   */
+  setupMs?: number;
+  /** Test runs of the test node, per instance (summed over attempts). */
+  testTimePerInstanceMs: number;
   /** Failure classes of the unresolved instances, with counts. */
   failureClasses: Record<string, number>;
 }
@@ -50,7 +57,7 @@ export interface EvalReport {
 const rate = (part: number, whole: number) => (whole > 0 ? part / whole : 0);
 const MAX_ATTEMPTS = 3;
 
-export function summarizeArm(arm: ArmSpec, runs: readonly InstanceRun[]): ArmSummary {
+export function summarizeArm(arm: ArmSpec, runs: readonly InstanceRun[], armSetupMs?: number): ArmSummary {
   const resolved = runs.filter((run) => run.verification.resolved);
   const byAttempt = Array.from(
     { length: MAX_ATTEMPTS },
@@ -80,8 +87,19 @@ export function summarizeArm(arm: ArmSpec, runs: readonly InstanceRun[]): ArmSum
       runs.reduce((sum, run) => sum + run.wallTimeMs, 0),
       runs.length,
     ),
+    ...setupOf(runs, armSetupMs),
+    testTimePerInstanceMs: rate(
+      runs.reduce((sum, run) => sum + (run.testMs ?? 0), 0),
+      runs.length,
+    ),
     failureClasses,
   };
+}
+
+function setupOf(runs: readonly InstanceRun[], armSetupMs: number | undefined): { setupMs?: number } {
+  const steps = runs.filter((run) => run.setupMs !== undefined);
+  if (armSetupMs === undefined && steps.length === 0) return {};
+  return { setupMs: (armSetupMs ?? 0) + steps.reduce((sum, run) => sum + (run.setupMs ?? 0), 0) };
 }
 
 /** Arm a against arm b on the instances both ran: a's lead, its interval and the sign test. */
@@ -117,7 +135,7 @@ export function buildEvalReport(results: readonly ArmResult[], seed = 42): EvalR
   return {
     evalId: results[0]?.evalId ?? '',
     suite: results[0]?.suite ?? '',
-    arms: results.map((result) => summarizeArm(result.arm, result.runs)),
+    arms: results.map((result) => summarizeArm(result.arm, result.runs, result.setupMs)),
     comparisons,
     runs: Object.fromEntries(results.map((result) => [result.arm.id, result.runs])),
     seed,

@@ -1,6 +1,7 @@
 // An eval suite: real bug fixes as instances (repository, base ref or upstream fix commit, goal, the tests that must
 // start passing and the tests that must keep passing). Validated at the edge; nothing starts on a bad suite.
 import { z } from 'zod';
+import { environmentSpecSchema } from '../environment.js';
 import { repoUrlProblem } from '../repo-url.js';
 
 const namePattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/;
@@ -38,6 +39,8 @@ export const suiteInstanceSchema = z.strictObject({
   passToPass: z.array(nodeId).optional(),
   testCommand: argv.optional(),
   testEnv: z.record(z.string(), z.string()).optional(),
+  /** The repository's environment (as the task field): built before the arms run, used by the tasks and verification. */
+  environment: environmentSpecSchema.optional(),
   hints: suiteHintsSchema.optional(),
   /** Scripted coder turns that apply the known fix (relative to the suite file); derived from fixCommit when left out. */
   oracle: z.string().min(1).optional(),
@@ -46,6 +49,7 @@ export const suiteInstanceSchema = z.strictObject({
 export const suiteDefaultsSchema = z.strictObject({
   testCommand: argv.optional(),
   testEnv: z.record(z.string(), z.string()).optional(),
+  environment: environmentSpecSchema.optional(),
   /** New coder attempts after a failure (0-2). */
   maxRetries: z.number().int().min(0).max(2).optional(),
   testTimeoutMs: z.number().int().min(1_000).max(7_200_000).optional(),
