@@ -10,7 +10,7 @@ import type { SandboxPolicy } from '../sandbox/policy.js';
 import { buildEnvironment } from './build.js';
 import { envDirOf, MANIFEST_NAME, readManifest, type EnvironmentManifest } from './cache-dir.js';
 import { lockEntry } from './lock.js';
-import { planEnvironment, setupFailure } from './plan.js';
+import { planEnvironment, setupFailure, type EnvironmentPlan } from './plan.js';
 
 /** What a test run needs to use an environment, and what its record says about it. Small: it travels in history. */
 export interface EnvironmentRef {
@@ -90,29 +90,43 @@ export async function ensureEnvironment(input: EnsureEnvironmentInput): Promise<
       heartbeat: input.heartbeat,
       signal: input.signal,
     });
-    const manifest: EnvironmentManifest = {
-      key: plan.key,
-      name: plan.name,
-      repo: plan.repo,
-      baseSha: plan.baseSha,
-      setup: plan.setup,
-      files: plan.files,
-      interpreter: plan.interpreter,
-      installer,
-      packages,
-      setupMs: Date.now() - started,
-      builtAt: new Date().toISOString(),
-      hostId: input.hostId,
-    };
-    await writeFile(path.join(staging, MANIFEST_NAME), `${JSON.stringify(manifest, null, 2)}\n`);
-    // A folder left by a build that died after its rename but before its manifest could not exist (the manifest is
-    // written first); one without a manifest is a broken leftover and goes.
-    if (existsSync(entryDir) && !readManifest(entryDir)) await rm(entryDir, { recursive: true, force: true });
-    await rename(staging, entryDir);
+    const manifest = await placeBuilt({ plan, staging, entryDir, packages, started, hostId: input.hostId });
     input.log?.(`built environment ${plan.name} in ${manifest.setupMs} ms (${packages.length} packages)`);
     return refOf(manifest, entryDir, true, manifest.setupMs);
   } finally {
     await rm(staging, { recursive: true, force: true });
     if (lock.kind === 'acquired') await lock.release();
   }
+}
+
+/** Writes the manifest into the staging folder, then renames the folder into place whole. */
+async function placeBuilt(input: {
+  plan: EnvironmentPlan;
+  staging: string;
+  entryDir: string;
+  packages: string[];
+  started: number;
+  hostId: string;
+}): Promise<EnvironmentManifest> {
+  const { plan } = input;
+  const manifest: EnvironmentManifest = {
+    key: plan.key,
+    name: plan.name,
+    repo: plan.repo,
+    baseSha: plan.baseSha,
+    setup: plan.setup,
+    files: plan.files,
+    interpreter: plan.interpreter,
+    installer: plan.installer,
+    packages: input.packages,
+    setupMs: Date.now() - input.started,
+    builtAt: new Date().toISOString(),
+    hostId: input.hostId,
+  };
+  await writeFile(path.join(input.staging, MANIFEST_NAME), `${JSON.stringify(manifest, null, 2)}\n`);
+  // An entry without a manifest is a broken leftover (the manifest is written before the rename): it goes.
+  if (existsSync(input.entryDir) && !readManifest(input.entryDir))
+    await rm(input.entryDir, { recursive: true, force: true });
+  await rename(input.staging, input.entryDir);
+  return manifest;
 }

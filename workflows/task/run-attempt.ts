@@ -6,6 +6,7 @@ import type { AttemptFailure } from '../../domain/task-state.js';
 import { claimWorktree, hostActivities } from './proxies.js';
 import { checkpoint, passed, runNode, type AttemptContext, type FinalDecision } from './run-node.js';
 import { runNodes } from './run-nodes.js';
+import { prepareEnvironment } from './environment-step.js';
 
 export type AttemptResult =
   | { kind: 'passed'; commit: CommitResult; worktreeRemoved?: boolean }
@@ -40,29 +41,9 @@ export async function runAttempt(context: AttemptContext): Promise<AttemptResult
   const host = hostActivities(claim.hostQueue, spec, () => run.flushSearchAttributes());
   let result: AttemptResult | undefined;
   try {
-    // The repository's environment, on the attempt's host, before anything runs its code. Only tasks with the field
-    // (new since this step existed, so no recorded history holds one) take the step: no patch needed.
-    const environment = spec.environment;
-    if (environment) {
-      const prepared = await runNode(context, 'claim', async () =>
-        passed(
-          await host.prepareEnvironment(`environment, attempt ${ref.attempt}`, {
-            ...ref,
-            repo: spec.repo,
-            baseSha: claim.baseSha,
-            environment,
-            sandbox: { sandbox: spec.sandbox, network: spec.network, limits: spec.limits },
-            secretEnvNames: spec.secretEnvNames,
-          }),
-        ),
-      );
-      if (!prepared.ok) return (result = { kind: 'failed', ...prepared });
-      const { name, built, setupMs } = prepared.value;
-      record.environment = { name, built, setupMs };
-      claim.environment = prepared.value;
-    }
-    result = await runNodes(context, claim, host);
-    return result;
+    // The repository's environment first, when the task has one (workflows/task/environment-step.ts).
+    result = (spec.environment && (await prepareEnvironment(context, claim, host, spec.environment))) || undefined;
+    return (result ??= await runNodes(context, claim, host));
   } finally {
     // A commit that removed its worktree leaves nothing to clean: no scope (each costs the SDK's promise tracking).
     if (!(result?.kind === 'passed' && result.worktreeRemoved)) {
