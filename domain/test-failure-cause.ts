@@ -28,6 +28,8 @@ export interface TestRunFacts {
   ownModules?: readonly string[];
   /** False for a command that is not pytest: its exit codes carry no pytest meaning. Default true. */
   pytest?: boolean;
+  /** The built environment the run used (activities/environments): a missing package belongs in its set-up. */
+  environment?: string;
 }
 
 const line = (text: string, pattern: RegExp): RegExpMatchArray | undefined =>
@@ -68,14 +70,18 @@ export function causeOfTestRun(facts: TestRunFacts): FailureCause | undefined {
   const text = `${facts.stdout}\n${facts.stderr}`;
   if (facts.pytest === false) return testsFailed(facts, text);
   return (
-    environmentCause(text, facts.ownModules) ??
+    environmentCause(text, facts.ownModules, facts.environment) ??
     collectionError(text) ??
     pytestExitCause(facts, text) ??
     testsFailed(facts, text)
   );
 }
 
-function environmentCause(text: string, ownModules: readonly string[] | undefined): FailureCause | undefined {
+function environmentCause(
+  text: string,
+  ownModules: readonly string[] | undefined,
+  environment: string | undefined,
+): FailureCause | undefined {
   const missing = [...text.matchAll(/ModuleNotFoundError: No module named '([^']+)'/g)]
     .map((m) => m[1]!)
     .find((m) => isThirdPartyModule(m, ownModules));
@@ -83,7 +89,9 @@ function environmentCause(text: string, ownModules: readonly string[] | undefine
     const top = missing.split('.')[0]!;
     return cause(
       'MissingThirdPartyModule',
-      `install the package '${top}' in the worker's Python (module '${missing}' not found)`,
+      environment === undefined
+        ? `install the package '${top}' in the worker's Python (module '${missing}' not found)`
+        : `add the package '${top}' to the task's environment set-up (module '${missing}' not found in environment ${environment})`,
       { module: missing },
     );
   }

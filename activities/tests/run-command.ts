@@ -103,6 +103,7 @@ export async function runCommand(input: RunTestsInput): Promise<TestRunResult> {
     stderr: stderrTail,
     counts,
     ownModules,
+    ...(environment ? { environment: environment.name } : {}),
   });
   const { patterns } = interpreted;
   // A report that is not a plain file is the run's cause whatever pytest's exit said (a link at its path while pytest

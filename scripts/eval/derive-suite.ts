@@ -14,7 +14,9 @@ import { parseSuite } from '../../domain/eval/parse-suite.js';
 import type { SuiteInstance } from '../../domain/eval/suite.js';
 import type { TestCaseResult } from '../../domain/records.js';
 import { resolveWorkerSandbox, sandboxPolicyFor } from '../../activities/sandbox/index.js';
-import { runTests } from '../../activities/tests/index.js';
+import { runTests, type TestEnvironment } from '../../activities/tests/index.js';
+import { environmentCacheDir, ensureEnvironment } from '../../activities/environments/index.js';
+import type { EnvironmentSpec } from '../../domain/environment.js';
 
 const git = async (dir: string, args: string[]) =>
   (await execa('git', ['-c', 'core.hooksPath=/dev/null', '-C', dir, ...args], { maxBuffer: 64 << 20 })).stdout;
@@ -25,6 +27,7 @@ async function runAt(
   overlay: { ref: string; paths: string[] },
   command: string[],
   env: Record<string, string>,
+  environment?: TestEnvironment,
 ) {
   await git(checkout, ['checkout', '--quiet', '--force', '--detach', sha]);
   await git(checkout, ['clean', '-qfdx']);
@@ -40,6 +43,7 @@ async function runAt(
     hostId: 'derive',
     sandbox: sandboxPolicyFor(resolveWorkerSandbox({ workDir })),
     maxCases: 50_000,
+    ...(environment ? { environment } : {}),
   });
   return new Map(result.cases.map((c: TestCaseResult) => [c.id, c.outcome]));
 }
@@ -47,7 +51,7 @@ async function runAt(
 async function derive(
   instance: SuiteInstance,
   suiteDir: string,
-  defaults: { testCommand?: string[]; testEnv?: Record<string, string> },
+  defaults: { testCommand?: string[]; testEnv?: Record<string, string>; environment?: EnvironmentSpec },
 ) {
   const mirror = instance.mirror ? path.resolve(suiteDir, instance.mirror) : undefined;
   const source = mirror && existsSync(mirror) ? mirror : instance.repo;
@@ -71,8 +75,23 @@ async function derive(
     const overlay = { ref: fix, paths: changed };
     const command = instance.testCommand ?? defaults.testCommand ?? ['python3', '-m', 'pytest'];
     const env = { ...defaults.testEnv, ...instance.testEnv };
-    const before = await runAt(checkout, base, overlay, command, env);
-    const after = await runAt(checkout, fix, overlay, command, env);
+    // The instance's environment, keyed at the base as the eval's tasks key it; both runs use it.
+    const spec = instance.environment ?? defaults.environment;
+    const workDir = path.join(os.tmpdir(), 'taskloop-derive');
+    const environment =
+      spec &&
+      (await ensureEnvironment({
+        repo: instance.repo,
+        repoPath: checkout,
+        baseSha: base,
+        spec,
+        cacheDir: environmentCacheDir(workDir),
+        policy: sandboxPolicyFor(resolveWorkerSandbox({ workDir })),
+        hostId: 'derive',
+        log: (line) => console.error(`${instance.id}: ${line}`),
+      }));
+    const before = await runAt(checkout, base, overlay, command, env, environment);
+    const after = await runAt(checkout, fix, overlay, command, env, environment);
     const failToPass = [...after].filter(([id, o]) => o === 'passed' && before.get(id) !== 'passed').map(([id]) => id);
     // Written short: a class or file whose every test passes both times is one id (see domain/eval/compact-ids.ts).
     const passToPass = compactNodeIds(

@@ -41,6 +41,19 @@ describe('causeOfTestRun', () => {
       message: "install the package 'requests' in the worker's Python (module 'requests.adapters' not found)",
       details: { module: 'requests.adapters' },
     });
+    // In a built environment the package belongs in the environment's set-up, not in the worker's Python.
+    expect(
+      run({
+        exitCode: 2,
+        stdout: collection("E   ModuleNotFoundError: No module named 'trio'"),
+        environment: 'jinja-8db29d1edae61727',
+      }),
+    ).toEqual({
+      kind: 'MissingThirdPartyModule',
+      message:
+        "add the package 'trio' to the task's environment set-up (module 'trio' not found in environment jinja-8db29d1edae61727)",
+      details: { module: 'trio' },
+    });
     expect(
       run({ exitCode: 2, stdout: collection("E   ModuleNotFoundError: No module named 'calc.extra'") }),
     ).toMatchObject({
