@@ -1,13 +1,15 @@
 // Environments per repository on the real dev server: built once in the sandbox (network for set-up only), cached by
 // key, shown read-only to every test run. The third-party package is a wheel built here (offline); pytest comes from
 // PyPI, as a user's set-up would fetch it.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import type { WorkflowHandle } from '@temporalio/client';
+import { artifactDirFor } from '../../activities/artifacts.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listEnvironments, environmentCacheDir } from '../../activities/environments/index.js';
-import { fixTurns, makeCalcProject } from '../support/calc-project.js';
+import { fixTurns, makeCalcProject, turn } from '../support/calc-project.js';
 import { activitiesIn } from '../support/history-activities.js';
 import { buildWheel } from '../support/python-wheel.js';
 import { useTestTemporal } from './support/temporal.js';
@@ -26,8 +28,14 @@ const calcNeedingGreetlib = {
   'requirements.txt': 'pytest\n',
 };
 
+/** The fix, checked with run_tests inside the attempt before finishing (the coder's runs use the environment too). */
+const fixCheckedTurns = () => {
+  const [edit, finish] = fixTurns();
+  return [edit!, turn('run_tests', {}), finish!];
+};
+
 async function makeProject(files: Record<string, string> = calcNeedingGreetlib) {
-  const project = await makeCalcProject({ coder: fixTurns() }, files);
+  const project = await makeCalcProject({ coder: fixCheckedTurns() }, files);
   await mkdir(path.join(project.repo, WHEEL_DIR), { recursive: true });
   const wheel = await buildWheel(path.join(project.repo, WHEEL_DIR), {
     name: 'greetlib',
@@ -42,6 +50,11 @@ async function makeProject(files: Record<string, string> = calcNeedingGreetlib) 
 
 describe('environments per repository', () => {
   const t = useTestTemporal('environments');
+  /** The attempt's artifact folder is per workflow run: the one run's folder. */
+  const onlyEntry = async (handle: WorkflowHandle) => {
+    const [entry] = await readdir(artifactDirFor(t.host.workDir, handle.workflowId, 1));
+    return entry ?? 'none';
+  };
   const cacheEntries = () => listEnvironments(environmentCacheDir(t.host.workDir));
 
   async function runTask(repo: string, scriptFile: string, environment?: EnvironmentSpec) {
@@ -68,6 +81,18 @@ describe('environments per repository', () => {
     expect(attempt?.test).toMatchObject({ outcome: 'passed', environment: { name: attempt?.environment?.name } });
     const history = (await handle.fetchHistory()).events ?? [];
     expect(activitiesIn(history).map(({ type }) => type)).toContain('prepareEnvironment');
+    // The coder's own run_tests ran in the environment too: both tests passed there, greetlib imported.
+    const coderRun = await readFile(
+      path.join(
+        artifactDirFor(t.host.workDir, handle.workflowId, 1),
+        await onlyEntry(handle),
+        'coder-tests',
+        'run-1',
+        'test-stdout.log',
+      ),
+      'utf8',
+    );
+    expect(coderRun).toMatch(/2 passed/);
 
     const without = await runTask(project.repo, project.scriptFile);
     expect(without.outcome.status).toBe('FAILED');
