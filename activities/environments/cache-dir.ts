@@ -3,6 +3,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { readSmallFile } from '../small-files.js';
+import { setupFailure } from './plan.js';
 
 export const MANIFEST_NAME = 'manifest.json';
 
@@ -31,7 +32,8 @@ export function environmentCacheDir(workDir: string, env: NodeJS.ProcessEnv = pr
   const shared = env.TASKLOOP_ENV_CACHE;
   if (shared !== undefined && shared !== '') {
     if (!path.isAbsolute(shared)) {
-      throw new Error(`TASKLOOP_ENV_CACHE=${JSON.stringify(shared)} must be an absolute folder path`);
+      // A setting of the worker: the task fails as an environment problem naming it, never as the change's fault.
+      throw setupFailure(`TASKLOOP_ENV_CACHE=${JSON.stringify(shared)} must be an absolute folder path`);
     }
     return shared;
   }
