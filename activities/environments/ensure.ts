@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DEFAULT_SETUP_TIMEOUT_MS, type EnvironmentSpec } from '../../domain/environment.js';
-import { ensureUv, UV_VERSION } from '../../platform/uv.js';
+import { ensureUv, UV_VERSION, UvMissing } from '../../platform/uv.js';
 import type { SandboxPolicy } from '../sandbox/policy.js';
 import { buildEnvironment } from './build.js';
 import { envDirOf, MANIFEST_NAME, readManifest, type EnvironmentManifest } from './cache-dir.js';
@@ -78,7 +78,9 @@ export async function ensureEnvironment(input: EnsureEnvironmentInput): Promise<
   const staging = path.join(input.cacheDir, `.staging-${plan.name}-${randomUUID().slice(0, 8)}`);
   try {
     input.log?.(`building environment ${plan.name}: ${plan.setup.length} set-up line(s)`);
-    const uv = await ensureUv();
+    const uv = await ensureUv().catch((error: unknown) => {
+      throw error instanceof UvMissing ? setupFailure(error.message) : error;
+    });
     await mkdir(staging, { recursive: true });
     const packages = await buildEnvironment({
       plan,
