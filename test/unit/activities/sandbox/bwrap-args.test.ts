@@ -78,6 +78,18 @@ describe('bwrapArgs', () => {
     expect(prlimitArgs({ ...defaultLimits, memoryMb: 256, processes: 64 })).toContain(`--as=${256 * 1024 * 1024}`);
   });
 
+  it('shows a built environment at its fixed path: read-only for tests, writable only while set-up builds it', () => {
+    const source = '/work/environments/calc-0123456789abcdef/env';
+    const indexOfMount = (args: string[], flag: string) =>
+      args.findIndex((arg, index) => arg === flag && args[index + 1] === source && args[index + 2] === '/taskloop/env');
+    const tests = bwrapArgs({ ...plan, mounts: [{ source, dest: '/taskloop/env' }] });
+    expect(indexOfMount(tests, '--ro-bind')).toBeGreaterThan(tests.lastIndexOf('--tmpfs'));
+    expect(indexOfMount(tests, '--bind')).toBe(-1);
+    const setup = bwrapArgs({ ...plan, mounts: [{ source, dest: '/taskloop/env', writable: true }] });
+    expect(indexOfMount(setup, '--bind')).toBeGreaterThan(-1);
+    expect(indexOfMount(setup, '--ro-bind')).toBe(-1);
+  });
+
   it('binds a read-only folder once, and not again inside another bound one, unless a link leads there', async () => {
     const root = await makeTempDir();
     dirs.push(root);
