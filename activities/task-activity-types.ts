@@ -1,7 +1,7 @@
 // The inputs and results of the task workflow's activities: what travels through history, so kept small.
 import type { Capability } from '../domain/capabilities.js';
 import type { Adaptation, HistoryEntry } from '../domain/learning/adaptations.js';
-import type { AttemptSummary, CommitResult, ReviewResult, TestRunResult } from '../domain/records.js';
+import type { AttemptSummary, ChangeSnapshot, CommitResult, ReviewResult, TestRunResult } from '../domain/records.js';
 import type { ModelOptions } from '../domain/model-options.js';
 import type { CoderAllowance } from './coder/run-coder.js';
 import type { VerdictModel } from './models/model-verdicts.js';
@@ -104,8 +104,10 @@ export interface CommitInput extends AttemptRef {
   worktreePath: string;
   branch: string;
   message: string;
-  /** The review staged the worktree, so the commit records exactly the reviewed change. */
+  /** Histories recorded before snapshots: the review staged the worktree. Read as "take the change now". */
   staged?: boolean;
+  /** The tree the review read (ReviewResult.treeSha): committed as it is. Absent: the change is taken now. */
+  treeSha?: string;
   secretEnvNames?: string[];
   /** When set, the committed worktree is removed too (its repository), so the attempt needs no removal call. */
   removeWorktree?: { repoPath: string };
@@ -120,8 +122,10 @@ export interface ReviewInput extends AttemptRef {
   allowedPaths: string[];
   allowTestEdits: boolean;
   secretEnvNames: string[];
-  /** The test node staged the change it tested: reviewed as staged (ReviewChangesInput.staged). */
+  /** Histories recorded before snapshots: the test node staged the change. Read as "take the change now". */
   staged?: boolean;
+  /** The change the test node took (TestRunResult.snapshot): the review reads that tree by id. */
+  snapshot?: ChangeSnapshot;
   /** When set, the reviewer model's verdict on the diff is merged into the policy checks. */
   model?: VerdictModelChoice;
   goal?: string;
@@ -137,7 +141,7 @@ export interface JudgeInput extends AttemptRef {
   /** The task's acceptance tests, which must pass (and exist). */
   acceptanceTests: string[];
   goal: string;
-  /** The staged diff's artifact (the review's), which the judge model reads. */
+  /** The diff artifact of the reviewed tree (the review's), which the judge model reads. */
   diffPath?: string;
   /** When set, the judge model's verdict is merged into the rules'. */
   model?: VerdictModelChoice;

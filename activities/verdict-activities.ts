@@ -32,7 +32,7 @@ export function createVerdictActivities(deps: VerdictDeps) {
           artifactDir: deps.artifactDir(input),
           hostId: deps.hostId,
           sandbox: sandboxPolicyFor(deps.workerSandbox),
-          staged: input.staged,
+          snapshot: input.snapshot,
         }),
       );
       if (!input.model) return review;

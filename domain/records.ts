@@ -108,6 +108,17 @@ export interface TestRunResult {
   ignoredRemoved?: string[];
   /** The node's staged change (diff.patch) when its tests did not pass: such a change never reaches the review. */
   diff?: ArtifactRef;
+  /** The change the node took before the tests ran, as a tree: the review and the commit read it by id. */
+  snapshot?: ChangeSnapshot;
+}
+
+/**
+ * An attempt's change taken as a git tree from the worktree's bytes (activities/git/snapshot-tree.ts), with what was
+ * not taken (a nested git folder, a FIFO or device, a file over the bounds) as findings. Small: an id and a few lines.
+ */
+export interface ChangeSnapshot {
+  treeSha: string;
+  findings: Finding[];
 }
 
 /** Model calls a reviewer or judge made, for the task's budget. */
@@ -135,6 +146,8 @@ export interface ReviewResult {
   changedFiles: string[];
   diffStat: { files: number; insertions: number; deletions: number };
   diff?: ArtifactRef;
+  /** The tree reviewed (a snapshot of the worktree): the commit records exactly this tree. */
+  treeSha?: string;
 }
 
 export interface JudgeResult {

@@ -25,7 +25,6 @@ export async function findDefinitions(worktreePath: string, texts: readonly stri
   const grep = await runReadOnlyGit(
     worktreePath,
     ['grep', '-I', '-o', '-E', definitionPattern(symbols), '--', '*.py', '*.pyi'],
-    10_000,
   );
   for (const line of grep.stdout.split('\n')) {
     const colon = line.indexOf(':');

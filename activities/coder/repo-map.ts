@@ -1,5 +1,5 @@
 // The repository map the coder starts from: every file git would see, with line counts for Python.
-import { openWorktreeSync } from '../git/run-git.js';
+import { listWorktreeFiles } from '../git/snapshot-tree.js';
 import { readConfinedFile } from '../untrusted-files.js';
 
 /** A larger file is listed without a count. */
@@ -17,10 +17,9 @@ async function countLines(worktreePath: string, file: string): Promise<number | 
   return text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
 }
 
-/** Tracked and untracked-not-ignored files of the worktree, sorted. */
+/** Tracked and untracked-not-ignored files of the worktree, sorted (walked as data: no git runs over it). */
 export async function listRepoFiles(worktreePath: string): Promise<string[]> {
-  const stdout = await openWorktreeSync(worktreePath).raw(['ls-files', '-co', '--exclude-standard', '-z']);
-  return [...new Set(stdout.split('\0').filter((name) => name !== ''))].sort();
+  return listWorktreeFiles(worktreePath);
 }
 
 /**

@@ -1,13 +1,15 @@
-// Commits an attempt's change once: the trailer `Taskloop-Run: <workflowId>/<attempt>` lets a retry find its own commit.
-import { GitError } from './git-error.js';
+// Commits an attempt's change once: the tree the review read (by its id) with `commit-tree`, never a `git commit` in
+// the worktree. The trailer `Taskloop-Run: <workflowId>/<attempt>` lets a retry find its own commit.
+import { ApplicationFailure } from '@temporalio/common';
 import { runTrailer, withRunTrailer } from '../../domain/commit-message.js';
 import type { CommitResult } from '../../domain/records.js';
 import { assertAttempt } from '../artifacts.js';
 import { branchForCommit } from './branch-for-commit.js';
 import { readRecordedBase } from './create-worktree.js';
 import { branchMismatch, nothingToCommit } from './failures.js';
-import { openWorktree, readWorktreeHead, type Git } from './run-git.js';
-import { runInOwnWorktree } from './stale-lock.js';
+import { readWorktreeHead, tryGit, type Git } from './run-git.js';
+import { snapshotWorktree } from './snapshot-tree.js';
+import { asGit, withTreeGit } from './tree-git.js';
 
 export interface CommitWorktreeInput {
   worktreePath: string;
@@ -17,83 +19,66 @@ export interface CommitWorktreeInput {
   attempt: number;
   /** The whole message (domain/commit-message.ts); the run trailer is added when it lacks one. */
   message: string;
-  /** True when the review staged the worktree (`git add -A`) and nothing changed since: commit what was reviewed. */
+  /** The tree the review read (ReviewResult.treeSha): committed byte for byte. Absent: the change is taken now. */
+  treeSha?: string;
+  /** Histories recorded before snapshots (the review staged the worktree): the change is taken now. */
   staged?: boolean;
-  /** When the activity started: an `index.lock` older than this is a crashed process's debris (default: now). */
   startedAtMs?: number;
 }
 
-// A fixed identity, so commits work on hosts without a git identity and are recognisable as the loop's own.
-// No automatic maintenance either: a commit would otherwise start `git maintenance` (or gc) in the background.
-const identity = [
-  'user.name=taskloop',
-  'user.email=taskloop@localhost',
-  'commit.gpgsign=false',
-  'maintenance.auto=false',
-  'gc.auto=0',
-];
-const author = 'taskloop <taskloop@localhost>';
-
 /**
- * Stages everything (unless the review did) and makes one commit carrying the run trailer on the worktree's detached
- * HEAD, then puts it on a branch of its own (see branchForCommit); a retry that finds that commit makes none
- * (created=false) and returns the branch holding it. Throws non-retryable `NothingToCommit`, `BranchMismatch` or
- * `InvalidWorktree`, retryable `GitLocked` (a stale `index.lock` from before `startedAtMs` is removed instead).
+ * Makes one commit of the reviewed tree on the attempt's HEAD (detached at the base) carrying the run trailer, moves
+ * that HEAD to it, then puts it on a branch of its own (see branchForCommit); a retry that finds that commit makes
+ * none (created=false) and returns the branch holding it. Throws non-retryable `NothingToCommit`, `BranchMismatch`,
+ * `InvalidWorktree` or `WorktreeTampered`.
  */
 export async function commitWorktree(input: CommitWorktreeInput): Promise<CommitResult> {
   assertAttempt(input.attempt);
-  const startedAtMs = input.startedAtMs ?? Date.now();
-  const git = await openWorktree(input.worktreePath, identity);
   const head = await readWorktreeHead(input.worktreePath);
   // Claims detach HEAD; a worktree made before that has the task's branch checked out, which a commit only advances.
   if (head.branch !== undefined && head.branch !== input.branch)
     throw branchMismatch(input.worktreePath, input.branch, head.branch);
-
   const trailer = runTrailer(input);
   const reflog = `taskloop: ${input.workflowId} attempt ${input.attempt}`;
   const base = await readRecordedBase(input.worktreePath);
-  // HEAD still at the base: no commit of this attempt can exist yet, so there is nothing to look for.
-  const own = head.sha !== undefined && head.sha === base ? undefined : await findOwnCommit(git, trailer, base);
-  if (own)
-    return {
-      sha: own,
-      branch: await branchForCommit(git, own, input.branch, reflog, input.worktreePath),
-      created: false,
-    };
+  return withTreeGit(input.worktreePath, async (treeGit) => {
+    const git = asGit(treeGit);
+    // HEAD still at the base: no commit of this attempt can exist yet, so there is nothing to look for.
+    const own = head.sha !== undefined && head.sha === base ? undefined : await findOwnCommit(git, trailer, base);
+    if (own)
+      return { sha: own, branch: await branchForCommit(git, own, input.branch, reflog, input.worktreePath), created: false };
 
-  // --cleanup=whitespace keeps "#123" lines; hooks are off for every taskloop git command (see run-git).
-  const commit = [
-    'commit',
-    '--quiet',
-    '--cleanup=whitespace',
-    `--author=${author}`,
-    '-m',
-    withRunTrailer(input.message, input),
-  ];
-  if (!input.staged) await runInOwnWorktree(git, input.worktreePath, startedAtMs, ['add', '-A']);
-  if (!(await tryCommit(git, input.worktreePath, startedAtMs, commit))) {
-    // The index may not hold the change after all (e.g. the review ran elsewhere): stage and try once more.
-    if (input.staged) await runInOwnWorktree(git, input.worktreePath, startedAtMs, ['add', '-A']);
-    if (!input.staged || !(await tryCommit(git, input.worktreePath, startedAtMs, commit)))
-      throw nothingToCommit(input.worktreePath);
-  }
-  const sha = (await readWorktreeHead(input.worktreePath)).sha ?? (await git.raw(['rev-parse', 'HEAD'])).trim();
-  return { sha, branch: await branchForCommit(git, sha, input.branch, reflog, input.worktreePath), created: true };
+    const parent = head.sha ?? (await git.raw(['rev-parse', '--verify', 'HEAD^{commit}'])).trim();
+    const tree = input.treeSha ?? (await takeTree(input.worktreePath, base ?? parent));
+    const parentTree = (await tryGit(git, ['rev-parse', '--verify', `${parent}^{tree}`]))?.trim();
+    if (parentTree === tree) throw nothingToCommit(input.worktreePath);
+    const message = Buffer.from(cleanupWhitespace(withRunTrailer(input.message, input)));
+    const sha = (await treeGit.text(['commit-tree', tree, '-p', parent, '-F', '-'], { input: message })).trim();
+    // The attempt's HEAD (detached, or the task's branch in an old worktree) moves only from the parent it had.
+    await git.raw(['update-ref', '-m', reflog, 'HEAD', sha, parent]);
+    return { sha, branch: await branchForCommit(git, sha, input.branch, reflog, input.worktreePath), created: true };
+  });
 }
 
-/** Commits; false when git says there is nothing to commit. */
-async function tryCommit(git: Git, worktreePath: string, startedAtMs: number, args: string[]): Promise<boolean> {
-  try {
-    await runInOwnWorktree(git, worktreePath, startedAtMs, args);
-    return true;
-  } catch (error) {
-    if (
-      error instanceof GitError &&
-      /nothing to commit|no changes added to commit|nothing added to commit/i.test(error.message)
-    )
-      return false;
-    throw error;
-  }
+/** The change taken now (a run whose review named no tree); what the snapshot could not take fails the commit. */
+async function takeTree(worktreePath: string, baseSha: string): Promise<string> {
+  const snapshot = await snapshotWorktree({ worktreePath, baseSha });
+  if (snapshot.findings.length > 0)
+    throw ApplicationFailure.create({
+      type: 'WorktreeTampered',
+      message: `the worktree ${worktreePath} holds what cannot be committed: ${snapshot.findings.map((f) => f.message).join('; ')}`,
+      nonRetryable: true,
+    });
+  return snapshot.treeSha;
+}
+
+/** The message as `git commit --cleanup=whitespace` leaves it: no trailing spaces or outer blank lines, no runs of them. */
+export function cleanupWhitespace(message: string): string {
+  const lines = message.split('\n').map((line) => line.replace(/\s+$/, ''));
+  const kept = lines.filter((line, index) => line !== '' || (index > 0 && lines[index - 1] !== ''));
+  while (kept[0] === '') kept.shift();
+  while (kept.at(-1) === '') kept.pop();
+  return `${kept.join('\n')}\n`;
 }
 
 // An attempt's commit sits at the tip of its branch; a bounded look-back keeps the search cheap in huge histories.

@@ -1,19 +1,17 @@
 // Removes an attempt's worktree, reporting whether it was clean; the branch (and any commit) stays.
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { GitError } from './git-error.js';
 import { isDirectorySync } from '../small-files.js';
 import { invalidWorktree } from './failures.js';
 import { pointerChange, recordedAttemptGitDir, removeAttemptGitDirRecord } from './attempt-git-dir.js';
 import { isDirectory, openRepo, privateGitDir, runGit, withRepoLock, type Git } from './run-git.js';
 import { canonical, isWorktreeOf } from './worktree-owner.js';
-
-// What `git worktree remove` (without --force) says when the worktree has changes or untracked files.
-const dirtyMessage = /contains modified or untracked files|is dirty/i;
+import { readRecordedBase } from './create-worktree.js';
+import { snapshotWorktree } from './snapshot-tree.js';
 
 /**
- * Removes the worktree: a plain `git worktree remove` succeeds only when it is clean (wasClean=true); a dirty one is
- * then force-removed (wasClean=false). Idempotent: a missing worktree gives removed=false (and wasClean=true).
+ * Removes the worktree without running git over it (its folder deleted, then its private git folder); wasClean says
+ * whether a snapshot of it showed no change. Idempotent: a missing worktree gives removed=false (and wasClean=true).
  * Refuses (non-retryable `InvalidWorktree`) a folder that is not a linked worktree of `repoPath`.
  */
 export async function removeWorktree(input: {
@@ -28,8 +26,10 @@ export async function removeWorktree(input: {
   if (!(await isWorktreeOf(worktreePath, input.repoPath))) {
     throw invalidWorktree(worktreePath, `is not a linked worktree of repository ${JSON.stringify(input.repoPath)}`);
   }
+  // Read before the repository's lock is taken: a big worktree's snapshot holds no other task's claim or commit.
+  const wasClean = input.committed !== true && (await isUnchanged(worktreePath));
   return withRepoLock(await canonical(input.repoPath), async () => {
-    const result = await removeRegistered(git, worktreePath, input.committed === true);
+    const result = await removeRegistered(git, worktreePath, wasClean);
     removeAttemptGitDirRecord(worktreePath);
     return result;
   });
@@ -38,27 +38,33 @@ export async function removeWorktree(input: {
 async function removeRegistered(
   git: Git,
   worktreePath: string,
-  committed: boolean,
+  wasClean: boolean,
 ): Promise<{ removed: boolean; wasClean: boolean }> {
   // A worktree whose `.git` was rewritten is deleted without git: `git worktree remove` would read that pointer.
   const gitDir = recordedAttemptGitDir(worktreePath);
   if (gitDir && pointerChange(worktreePath, gitDir) && (await deleteWorktree(worktreePath))) {
     return { removed: true, wasClean: false };
   }
-  if (committed) {
-    if (!(await deleteWorktree(worktreePath))) {
-      await runGit(git, ['worktree', 'remove', '--force', '--force', worktreePath]);
-    }
-    return { removed: true, wasClean: false };
-  }
-  try {
-    await git.raw(['worktree', 'remove', worktreePath]);
-    return { removed: true, wasClean: true };
-  } catch (error) {
-    const dirty = error instanceof GitError && dirtyMessage.test(error.message);
-    // Twice --force: a dirty or locked worktree goes too; a lock held by another git process is waited for.
+  if (!(await deleteWorktree(worktreePath))) {
+    // Twice --force: a dirty or locked worktree goes too (no status is run); a lock held by another git process is
+    // waited for.
     await runGit(git, ['worktree', 'remove', '--force', '--force', worktreePath]);
-    return { removed: true, wasClean: !dirty };
+  }
+  return { removed: true, wasClean };
+}
+
+/**
+ * Whether it was clean is read from its bytes (a snapshot): `git worktree remove` without --force would run `git
+ * status` over the worktree, and that reads its nested repositories and attributes (docs/security.md).
+ * True when a snapshot of the worktree equals its base (no change, nothing left out); false when it cannot tell. */
+async function isUnchanged(worktreePath: string): Promise<boolean> {
+  const base = await readRecordedBase(worktreePath);
+  if (!base) return false;
+  try {
+    const snapshot = await snapshotWorktree({ worktreePath, baseSha: base });
+    return snapshot.changedFiles.length === 0 && snapshot.findings.length === 0;
+  } catch {
+    return false;
   }
 }
 

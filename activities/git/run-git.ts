@@ -10,9 +10,8 @@ import { gitLocked, invalidRepo, invalidWorktree, worktreeError } from './failur
 
 // Output that other code parses must not depend on the user's color or path-quoting settings; and nothing taskloop's
 // git does may run a program a setting names: no hooks, fsmonitor, pager, editor, signing program or submodule
-// recursion. (Filters and diff drivers are defined only in the repository's and the user's own config: the worktree's
-// git folder is addressed explicitly, see openWorktree, so a git folder built inside the worktree is never read; and
-// diffs pass --no-ext-diff --no-textconv.)
+// recursion. (Filters and diff drivers are defined only in the repository's and the user's own config; and no git of
+// taskloop's runs over a worktree after repository code ran there: tree-git.ts.)
 const stableConfig = [
   'color.ui=false',
   'core.quotepath=false',
@@ -108,8 +107,9 @@ export async function assertRepo(git: Git, repoPath: string): Promise<void> {
     throw invalidRepo(repoPath, 'is not a git repository');
 }
 
-// The worktree's small files are read synchronously (activities/small-files.ts). Each function has a synchronous form
-// too, for a caller whose git process must be asked for before anything else it starts (stageAndListChanges).
+// The worktree's small files are read synchronously (activities/small-files.ts). No git command here has an attempt's
+// worktree as its work tree: after repository code ran there, taskloop's git names the git folder and no work tree
+// (tree-git.ts).
 
 /** A linked worktree's private git folder, read from its `.git` file (`gitdir: <path>`) without starting git. */
 export async function privateGitDir(worktreePath: string): Promise<string | undefined> {
@@ -140,30 +140,16 @@ export function readWorktreeHeadSync(worktreePath: string): { branch?: string; s
 }
 
 /**
- * Opens the linked worktree at `worktreePath` (checked without starting git) with its git folder named explicitly
- * (`--git-dir`, `--work-tree`): the recorded one, after checking that the worktree's `.git` still names it (throws
- * non-retryable `WorktreeTampered` otherwise). Throws `InvalidWorktree` (non-retryable) when it is missing or not a
- * linked worktree.
+ * The git folder of the worktree at `worktreePath`: the attempt's recorded one (checked as openWorktree says), else a
+ * plain checkout's `.git` folder (a coder's tools on the user's own repository), else the one its pointer names;
+ * throws `InvalidWorktree` when there is none.
  */
-export async function openWorktree(worktreePath: string, extraConfig: string[] = []): Promise<Git> {
-  return openWorktreeSync(worktreePath, extraConfig);
-}
-
-export function openWorktreeSync(worktreePath: string, extraConfig: string[] = []): Git {
+export function worktreeGitDir(worktreePath: string): string {
   if (!isDirectorySync(worktreePath)) throw invalidWorktree(worktreePath, 'does not exist');
-  return gitProcess(worktreePath, [...stableConfig, ...extraConfig], undefined, explicitGitDirArgs(worktreePath));
-}
-
-/**
- * `--git-dir` and `--work-tree` for taskloop's git in an attempt's worktree (see openWorktree), checked as it says;
- * throws `InvalidWorktree` when there is no git folder to name.
- */
-export function explicitGitDirArgs(worktreePath: string): string[] {
   const dotGit = path.join(worktreePath, '.git');
-  // A plain checkout (its .git a folder: a coder's tools on the user's own repository) names that folder.
   const gitDir = checkedAttemptGitDir(worktreePath) ?? (isDirectorySync(dotGit) ? dotGit : pointedGitDir(worktreePath));
   if (!gitDir || !isDirectorySync(gitDir)) throw invalidWorktree(worktreePath, 'is not a git work tree');
-  return [`--git-dir=${gitDir}`, `--work-tree=${path.resolve(worktreePath)}`];
+  return gitDir;
 }
 
 /** The settings every git command of taskloop's runs with, as `-c` arguments (for a caller that runs git itself). */

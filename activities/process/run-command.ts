@@ -15,6 +15,8 @@ export interface ShortCommand {
   cwd: string;
   /** The child's whole environment (default: the worker's environment at the time of the call). */
   env?: NodeJS.ProcessEnv;
+  /** Written to the child's stdin, which is then closed; without it stdin is closed at once. */
+  input?: Buffer;
 }
 
 /** Runs a short command to its end and returns its exit and output (whole, in memory: for small outputs only). */
@@ -23,12 +25,15 @@ export function runShortCommand(request: ShortCommand): Promise<ProcessResult> {
     const child = spawn(request.command, request.args, {
       cwd: request.cwd,
       env: request.env ?? process.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [request.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
+    // A child that exits before reading all of its input must not crash the worker with EPIPE.
+    child.stdin?.on('error', () => undefined);
+    child.stdin?.end(request.input);
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+    child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
+    child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
     child.on('error', reject);
     child.on('close', (code, signal) =>
       resolve({ code, signal, stdout: Buffer.concat(stdout), stderr: Buffer.concat(stderr) }),

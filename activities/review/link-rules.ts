@@ -24,16 +24,20 @@ export async function checkLinks(worktreePath: string, changedFiles: string[]): 
       const full = path.join(worktreePath, file);
       const stats = await lstat(full).catch(() => undefined);
       if (!stats?.isSymbolicLink()) return undefined;
-      const target = await readlink(full).catch(() => '');
-      const inside = linkTargetInRepo(file, target);
-      if (inside !== undefined && !intoGitFolder(inside)) return undefined;
-      const where = inside === undefined ? 'outside the repository' : "into the repository's .git folder";
-      return {
-        rule: 'link_out_of_repo',
-        message: `${file} is a symbolic link leading ${where} (${target}): commit the file itself, or a link to a file of the repository`,
-        file,
-      };
+      return linkFinding(file, await readlink(full).catch(() => ''));
     }),
   );
   return findings.filter((finding): finding is Finding => finding !== undefined);
+}
+
+/** The `link_out_of_repo` finding of a link at `file` whose target text is `target`; undefined when it stays inside. */
+export function linkFinding(file: string, target: string): Finding | undefined {
+  const inside = linkTargetInRepo(file, target);
+  if (inside !== undefined && !intoGitFolder(inside)) return undefined;
+  const where = inside === undefined ? 'outside the repository' : "into the repository's .git folder";
+  return {
+    rule: 'link_out_of_repo',
+    message: `${file} is a symbolic link leading ${where} (${target}): commit the file itself, or a link to a file of the repository`,
+    file,
+  };
 }

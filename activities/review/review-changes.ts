@@ -1,16 +1,18 @@
 // The review node's policy checks on an attempt's diff; the change passes when no rule finds anything.
-import type { Finding, ReviewResult } from '../../domain/records.js';
+import type { ChangeSnapshot, Finding, ReviewResult } from '../../domain/records.js';
 import { findAttributeDrivers } from '../../domain/attribute-drivers.js';
 import { findPlantedGitPaths, findSecretsInPaths } from '../../domain/path-findings.js';
 import { secretForms } from '../../domain/secret-forms.js';
 import { scrubText } from '../../domain/secrets.js';
 import { writeArtifact } from '../artifacts.js';
-import { diffStaged, diffWorktree, type WorktreeDiff } from '../git/diff-worktree.js';
+import { diffTree, type WorktreeDiff } from '../git/diff-worktree.js';
+import { snapshotWorktree } from '../git/snapshot-tree.js';
+import { readTreeFiles } from '../git/tree-blobs.js';
 import { parseAddedLines } from './added-lines.js';
 import { checkConflictMarkers, checkSecrets } from './content-rules.js';
 import { checkAllowedPaths, checkEmptyDiff, checkTestEdits } from './path-rules.js';
-import { checkLinks } from './link-rules.js';
-import { parsePythonSources, readPythonSources, type SourceRead } from './python-syntax.js';
+import { linkFinding } from './link-rules.js';
+import { MAX_SOURCE_BYTES, parsePythonSources, type SourceRead } from './python-syntax.js';
 import type { SandboxPolicy } from '../sandbox/index.js';
 
 export interface ReviewChangesInput {
@@ -25,34 +27,58 @@ export interface ReviewChangesInput {
   /** How the syntax check runs the worktree's files (the worker's sandbox by default). */
   sandbox?: SandboxPolicy;
   /**
-   * The test node staged the change it tested: the review reads the index as it is (what the tests ran against, and
-   * what the commit records), not the worktree, which the test run may have written to since.
+   * The change the test node took before the tests ran (its tree and findings): the review reads that tree, not the
+   * worktree, which the test run may have written to since. Absent (a run whose test node did not take one): the
+   * change is taken now.
    */
-  staged?: boolean;
+  snapshot?: ChangeSnapshot;
+}
+
+/** What the review reads of the change besides its diff: all of it from the tree, none from the worktree. */
+export interface ReviewedTree {
+  treeSha: string;
+  /** What the snapshot did not take (a nested git folder, a FIFO, a file over the bounds). */
+  snapshotFindings: Finding[];
+  /** The changed `.py` files of the tree. */
+  sources: SourceRead[];
+  /** The changed links of the tree, with their target text. */
+  links: { file: string; target: string }[];
 }
 
 /**
  * Runs the rules empty_diff, test_file_edited, path_not_allowed, conflict_marker, link_out_of_repo, secret_in_diff,
- * secret_in_path, git_folder_planted, git_attributes_driver and python_syntax, and stores the diff (secrets scrubbed) as the artifact diff.patch.
+ * secret_in_path, git_folder_planted, git_attributes_driver and python_syntax on the snapshot's tree (with the
+ * snapshot's own findings), and stores the diff (secrets scrubbed) as the artifact diff.patch. The result names the
+ * tree, which the commit records.
  */
 export async function reviewChanges(input: ReviewChangesInput): Promise<ReviewResult> {
-  const change = { worktreePath: input.worktreePath, baseSha: input.baseSha };
-  return reviewDiff(input, await (input.staged ? diffStaged(change) : diffWorktree(change)));
+  const { worktreePath, baseSha } = input;
+  const snapshot = input.snapshot ?? (await snapshotWorktree({ worktreePath, baseSha }));
+  const diff = await diffTree({ worktreePath, baseSha, treeSha: snapshot.treeSha });
+  const files = await readTreeFiles(worktreePath, snapshot.treeSha, diff.changedFiles, MAX_SOURCE_BYTES);
+  const sources: SourceRead[] = [];
+  const links: { file: string; target: string }[] = [];
+  for (const file of files) {
+    if (file.mode === '120000') links.push({ file: file.path, target: 'bytes' in file ? file.bytes.toString() : '' });
+    else if (file.path.endsWith('.py'))
+      sources.push(
+        'bytes' in file ? { name: file.path, source: file.bytes } : { name: file.path, tooLarge: file.tooLarge },
+      );
+  }
+  return reviewDiff(input, diff, { treeSha: snapshot.treeSha, snapshotFindings: snapshot.findings, sources, links });
 }
 
-/**
- * The review of a diff already taken (staged) by `diffWorktree`, so a caller that needs the diff too takes it once;
- * `sources` are the changed Python files when the caller read them already (before starting the tests).
- */
+/** The review of a diff and the tree it was taken from (see reviewChanges). */
 export async function reviewDiff(
   input: ReviewChangesInput,
   worktreeDiff: WorktreeDiff,
-  sources?: SourceRead[],
+  tree: ReviewedTree,
 ): Promise<ReviewResult> {
   const { diff, changedFiles, stat } = worktreeDiff;
   const added = parseAddedLines(diff);
   const secrets = checkSecrets(added, input.secretValues);
   const findings: Finding[] = [
+    ...tree.snapshotFindings,
     ...checkEmptyDiff(changedFiles),
     ...checkTestEdits(changedFiles, input.allowTestEdits),
     ...checkAllowedPaths(changedFiles, input.allowedPaths),
@@ -60,12 +86,9 @@ export async function reviewDiff(
     ...findPlantedGitPaths(changedFiles),
     ...findAttributeDrivers(added),
     ...checkConflictMarkers(added),
-    ...(await checkLinks(input.worktreePath, changedFiles)),
+    ...tree.links.flatMap((link) => linkFinding(link.file, link.target) ?? []),
     ...secrets.findings,
-    ...(await parsePythonSources(
-      sources ?? (await readPythonSources(input.worktreePath, changedFiles)),
-      input.sandbox,
-    )),
+    ...(await parsePythonSources(tree.sources, input.sandbox)),
   ];
   // A path may carry a secret base64- or hex-encoded too: those forms leave the record and the stored diff as well.
   const hidden = [...secretForms(input.secretValues), ...secrets.matches];
@@ -86,5 +109,6 @@ export async function reviewDiff(
     changedFiles: changedFiles.map((file) => scrubText(file, hidden)),
     diffStat: stat,
     diff: stored,
+    treeSha: tree.treeSha,
   };
 }

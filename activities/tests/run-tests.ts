@@ -57,15 +57,21 @@ export async function runTests(input: RunTestsInput): Promise<TestRunResult> {
   // The node's own run is staged as the review will see it (its ignored files removed: the tests see what the commit
   // would hold); the coder's runs (no path policy) see its worktree as it is.
   const change = pathPolicy ? await stageChange(worktreePath, pathPolicy) : undefined;
-  const refused = change && pathPolicy ? pathRuleFindings(change.changedFiles, pathPolicy, input.secretValues) : [];
-  if (refused.length > 0) return refusedResult(refused, input.sandbox);
-  const result = withIgnoredRemoved(await runCommand(input), change?.ignoredRemoved ?? []);
+  const snapshot = change && { treeSha: change.treeSha, findings: change.findings };
+  // What the snapshot could not take (a nested git folder, a FIFO) refuses the run too: the review says so.
+  const refused =
+    change && pathPolicy
+      ? [...change.findings, ...pathRuleFindings(change.changedFiles, pathPolicy, input.secretValues)]
+      : [];
+  if (refused.length > 0) return { ...refusedResult(refused, input.sandbox), ...(snapshot && { snapshot }) };
+  const ran = withIgnoredRemoved(await runCommand(input), change?.ignoredRemoved ?? []);
+  const result = snapshot ? { ...ran, snapshot } : ran;
   // A change that failed its tests never reaches the review, which stores the diff: stored here, so `taskloop show`
   // can show what a failed attempt changed.
   return change && result.outcome !== 'passed' ? { ...result, ...(await storeDiff(change, input)) } : result;
 }
 
-/** The staged change as diff.patch (scrubbed); nothing when git cannot diff it: the diff is for people, not the node. */
+/** The change's diff (of its tree) as diff.patch (scrubbed); nothing when git cannot diff it: the diff is for people. */
 async function storeDiff(change: StagedChange, input: RunTestsInput): Promise<Pick<TestRunResult, 'diff'>> {
   try {
     const { diff } = await change.diff();

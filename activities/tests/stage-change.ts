@@ -1,31 +1,33 @@
-// The test node's change, staged as the commit would hold it: the review's path rules run on its listed paths before
-// the tests start (a refused change never executes), and the tests see the change without the ignored files it made.
-import { diffStaged, diffWorktree, stageAndListChanges, type WorktreeDiff } from '../git/diff-worktree.js';
-import { removeIgnoredFiles, removeIgnoredPaths } from '../git/ignored-files.js';
+// The test node's change, taken as the commit would hold it: a tree built from the worktree's bytes (no git runs over
+// the worktree: activities/git/snapshot-tree.ts). The review's path rules run on its paths before the tests start (a
+// refused change never executes), and the tests see the change without the ignored files it made.
+import type { Finding } from '../../domain/records.js';
+import { diffTree, type WorktreeDiff } from '../git/diff-worktree.js';
+import { removeIgnoredPaths } from '../git/ignored-files.js';
+import { snapshotWorktree } from '../git/snapshot-tree.js';
 import type { PathPolicy } from './path-policy.js';
 
-/** The staged change: its changed paths now, for the path rules, and its diff when asked, for the content rules. */
+/** The change taken: its tree (which the review and the commit read by id), its paths, and what was not taken. */
 export interface StagedChange {
+  treeSha: string;
   changedFiles: string[];
+  /** The diff of its tree against the base, when asked (the tests' node stores it for a change that failed them). */
   diff: () => Promise<WorktreeDiff>;
+  /** What the snapshot did not take (a nested git folder, a FIFO, a file over the bounds): the tests do not run. */
+  findings: Finding[];
   /** Ignored files the attempt made, removed so the tests see what the commit would hold (activities/git/ignored-files.ts). */
   ignoredRemoved: string[];
 }
 
-/**
- * Stages the change and lists its paths (stageAndListChanges: the diff waits until it is asked for), and removes the
- * ignored files it lists; when that cannot be done, stages and diffs it at once (diffWorktree), lists the diff's paths
- * and removes the ignored files (one git process more).
- */
+/** Takes the change as a tree and removes the ignored files the snapshot listed. */
 export async function stageChange(worktreePath: string, policy: PathPolicy): Promise<StagedChange> {
-  const input = { worktreePath, baseSha: policy.baseSha };
-  // Its git processes are asked for at once, before the caller's next step (see stageAndListChanges).
-  const listed = await stageAndListChanges(input);
-  if (!listed) {
-    const diff = await diffWorktree(input);
-    const ignoredRemoved = await removeIgnoredFiles(worktreePath);
-    return { changedFiles: diff.changedFiles, diff: () => Promise.resolve(diff), ignoredRemoved };
-  }
-  const ignoredRemoved = await removeIgnoredPaths(worktreePath, listed.ignored);
-  return { changedFiles: listed.changedFiles, diff: () => diffStaged(input), ignoredRemoved };
+  const snapshot = await snapshotWorktree({ worktreePath, baseSha: policy.baseSha });
+  const ignoredRemoved = await removeIgnoredPaths(worktreePath, snapshot.ignored);
+  return {
+    treeSha: snapshot.treeSha,
+    changedFiles: snapshot.changedFiles,
+    diff: () => diffTree({ worktreePath, baseSha: policy.baseSha, treeSha: snapshot.treeSha }),
+    findings: snapshot.findings,
+    ignoredRemoved,
+  };
 }

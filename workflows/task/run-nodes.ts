@@ -125,9 +125,10 @@ export async function runNodes(context: AttemptContext, claim: Claim, host: Host
         allowedPaths: spec.allowedPaths,
         allowTestEdits: spec.allowTestEdits,
         secretEnvNames: spec.secretEnvNames,
-        // The test node staged what it tested: the review, the judge and the commit see that change, not what the
-        // test run may have written into the worktree since.
-        staged: true,
+        // The test node took the change as a tree before the tests ran: the review, the judge and the commit read
+        // that tree by id, not what the test run may have written into the worktree since (undefined in histories
+        // recorded before snapshots: the review takes the change itself).
+        snapshot: tested.value.snapshot,
       })
       .catch(keepVerdictSpending(record, 'reviewer', run));
     record.review = review;
@@ -168,7 +169,8 @@ export async function runNodes(context: AttemptContext, claim: Claim, host: Host
       worktreePath: claim.worktreePath,
       branch: claim.branch,
       message: commitMessage({ ...ref, goal: spec.goal, summary: record.coder?.summary }),
-      staged: true,
+      // The tree the review read: committed byte for byte.
+      treeSha: reviewed.value.treeSha,
       secretEnvNames: spec.secretEnvNames,
       removeWorktree: { repoPath: spec.repo },
     });

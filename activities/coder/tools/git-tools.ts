@@ -1,5 +1,6 @@
 // git_diff, git_log and show_file: read-only looks at the worktree's history and changes (INVESTIGATE_WORKTREE).
 import { z } from 'zod';
+import { diffWorktreeFrom } from '../../git/diff-worktree.js';
 import { defineTool } from './define-tool.js';
 import { boundText, runReadOnlyGit } from './git-command.js';
 import { resolveInWorktree } from './path-guard.js';
@@ -22,7 +23,7 @@ async function guardPath(
 export const gitDiffTool = defineTool({
   name: 'git_diff',
   capability: 'INVESTIGATE_WORKTREE',
-  description: 'Show your changes so far: the diff of the worktree against HEAD (or a ref), with new files listed.',
+  description: 'Show your changes so far: the diff of the worktree against HEAD (or a ref), new files included.',
   args: z.strictObject({
     path: z.string().min(1).optional().describe('Only this file or directory, relative to the repository root.'),
     ref: refSchema.optional().describe("Compare against this ref instead of HEAD, e.g. 'HEAD~1'."),
@@ -30,28 +31,16 @@ export const gitDiffTool = defineTool({
   async run({ path, ref }, context) {
     const guarded = await guardPath(context.root, path);
     if (!guarded.success) return { reply: guarded.error };
-    const diff = await runReadOnlyGit(context.root, [
-      'diff',
-      '--no-color',
-      '--no-ext-diff',
-      ref ?? 'HEAD',
-      ...guarded.pathspec,
-    ]);
-    if (diff.exitCode !== 0)
-      return { reply: `error: git diff failed (${diff.stderr.trim().split('\n')[0] ?? ''}); check the ref.` };
-    const untracked = await runReadOnlyGit(context.root, [
-      'ls-files',
-      '--others',
-      '--exclude-standard',
-      ...guarded.pathspec,
-    ]);
-    const created = untracked.stdout.split('\n').filter((line) => line !== '');
+    // The worktree is read as bytes into a tree and compared with the ref: no git runs over the worktree.
+    const diff = await diffWorktreeFrom(context.root, ref ?? 'HEAD', guarded.pathspec.slice(1));
+    if (!diff) return { reply: `error: ${ref ?? 'HEAD'} is not a commit; check the ref.` };
     const parts = [
-      diff.stdout.trim() === ''
-        ? '(no changes to tracked files)'
-        : boundText(diff.stdout.trimEnd(), MAX_DIFF_CHARS, 'pass a path to see one file'),
+      diff.diff.trim() === ''
+        ? '(no changes)'
+        : boundText(diff.diff.trimEnd(), MAX_DIFF_CHARS, 'pass a path to see one file'),
     ];
-    if (created.length > 0) parts.push(`new files (not in the diff above): ${created.join(', ')}`);
+    if (diff.findings.length > 0)
+      parts.push(`not taken (the commit would not hold these): ${diff.findings.map((f) => f.message).join('; ')}`);
     return { reply: parts.join('\n') };
   },
 });

@@ -1,5 +1,5 @@
-// search: find a text or regex in the worktree's files with `git grep` (tracked files, plus the files the coder
-// created), as `file:line: text`.
+// search: find a text or regex in the worktree's files with `git grep` over a snapshot of them (tracked files and
+// the files the coder created, as a tree of their bytes: no git runs over the worktree), as `file:line: text`.
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { defineTool } from './define-tool.js';
@@ -25,10 +25,6 @@ function parseMatches(stdout: string): [string, string][] {
     });
 }
 
-function isUnder(file: string, dir: string): boolean {
-  return dir === '.' || file === dir || file.startsWith(`${dir}/`);
-}
-
 export const searchTool = defineTool({
   name: 'search',
   capability: 'READ_REPOSITORY',
@@ -48,12 +44,8 @@ export const searchTool = defineTool({
       return { reply: `error: '${path}' does not exist in the repository.` };
     const where = resolved.data.relative;
     const options = ['-I', '-n', '-z', '--no-color', '--full-name', regex ? '-E' : '-F', '-e', pattern, '--'];
-    // Tracked files through the index (fast on big trees); the files this coder created searched by name, in parallel.
-    const created = [...context.changedFiles].filter((file) => isUnder(file, where)).sort();
-    const [tracked, own] = await Promise.all([
-      runReadOnlyGit(context.root, ['grep', ...options, where, ...excludeCaches]),
-      created.length === 0 ? undefined : runReadOnlyGit(context.root, ['grep', '--no-index', ...options, ...created]),
-    ]);
+    // A snapshot of the worktree (a tree of its bytes) holds the files this coder created too: one grep.
+    const tracked = await runReadOnlyGit(context.root, ['grep', ...options, where, ...excludeCaches]);
     if (tracked.exitCode > 1) {
       const why =
         tracked.stderr
@@ -67,9 +59,6 @@ export const searchTool = defineTool({
       return { reply: `error: search failed (${why}).` };
     }
     const matches = parseMatches(tracked.stdout);
-    const seen = new Set(matches.map(([file]) => file));
-    // A created file that is also tracked was searched already; deleted ones are simply not found.
-    matches.push(...parseMatches(own?.stdout ?? '').filter(([file]) => !seen.has(file)));
     if (matches.length === 0) return { reply: `no matches for '${pattern}' in '${where}'` };
     matches.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     const hits = matches.slice(0, maxMatches).map(([, hit]) => hit);

@@ -1,0 +1,244 @@
+// The change an attempt made, taken as a git tree without running git over the worktree. After repository code ran
+// there, the worktree is data: its files are read as bytes (regular files and links only, never followed, bounded;
+// see worktree-walk.ts), written into the repository's own object store with `hash-object --no-filters`, and put in a
+// tree with a private index (`update-index --index-info`, `write-tree`). Every git command here has the attempt's
+// recorded git folder and no work tree (tree-git.ts), so no configuration, attribute, nested repository or submodule
+// of the worktree is ever read. The review, the judge and the commit read this tree by its id (docs/architecture.md).
+import { createHash } from 'node:crypto';
+import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Finding } from '../../domain/records.js';
+import { readSmallFile } from '../small-files.js';
+import { readRecordedBase } from './create-worktree.js';
+import { unknownBaseSha } from './failures.js';
+import { GitError } from './git-error.js';
+import { ignoreRulesOf } from './ignore-rules.js';
+import { withTreeGit, type TreeGit } from './tree-git.js';
+import { finding, walkWorktree, type TreeEntry, type WalkedEntry } from './worktree-walk.js';
+
+/** Bounds of one snapshot: the worker reads each file whole, and every file of the worktree once. */
+export interface SnapshotLimits {
+  maxFiles: number;
+  maxFileBytes: number;
+  maxTotalBytes: number;
+}
+
+export const SNAPSHOT_LIMITS: SnapshotLimits = {
+  maxFiles: 200_000,
+  maxFileBytes: 100 * 1024 * 1024,
+  maxTotalBytes: 2 * 1024 * 1024 * 1024,
+};
+
+/** Findings kept per snapshot (the rest are counted in one more): payloads stay small. */
+const MAX_FINDINGS = 20;
+
+export interface WorktreeSnapshot {
+  /** The tree in the repository's object store holding the change: what the review reads and the commit records. */
+  treeSha: string;
+  /** Paths whose entry differs from the base commit's (added, modified, deleted, mode changed), sorted. */
+  changedFiles: string[];
+  /** Untracked paths the trusted ignore rules ignore (a folder as `name/`): never in the tree. */
+  ignored: string[];
+  /** What was not taken and why: a nested git folder, a FIFO or device, a file or change over the bounds. */
+  findings: Finding[];
+}
+
+export interface SnapshotInput {
+  worktreePath: string;
+  baseSha: string;
+  limits?: Partial<SnapshotLimits>;
+}
+
+/**
+ * Takes the worktree's change as a tree (see the file's comment). Throws non-retryable `UnknownBaseRef` when
+ * `baseSha` is not a commit, `InvalidWorktree` (or `WorktreeTampered`) when the worktree has no git folder of its own.
+ */
+export async function snapshotWorktree(input: SnapshotInput): Promise<WorktreeSnapshot> {
+  const limits = { ...SNAPSHOT_LIMITS, ...input.limits };
+  // A sha starting with "-" would be read as an option.
+  if (!/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(input.baseSha)) throw unknownBaseSha(input.baseSha, input.worktreePath);
+  return withTreeGit(input.worktreePath, async (git, privateDir) => {
+    const base = await listTree(git, input.baseSha, input.worktreePath);
+    const rules = ignoreRulesOf(readExclude(git.gitDir), await readIgnoreFiles(git, base));
+    const walked = walkWorktree(path.resolve(input.worktreePath), base, rules, limits);
+    const findings = [...walked.findings];
+    const algorithm = input.baseSha.length === 64 ? 'sha256' : 'sha1';
+    const blobs = hashEntries(input.worktreePath, walked.entries, base, { limits, privateDir, algorithm }, findings);
+    await writeBlobs(git, blobs.toWrite);
+    const entries = [...walked.kept, ...blobs.entries];
+    const index = path.join(privateDir, 'index');
+    const info = entries.map((entry) => `${entry.mode} ${entry.id}\t${entry.path}\0`).join('');
+    if (entries.length > 0) await git.run(['update-index', '-z', '--index-info'], { input: Buffer.from(info), index });
+    const treeSha = (await git.text(['write-tree'], { index })).trim();
+    return { treeSha, changedFiles: changedPaths(base, entries), ignored: walked.ignored, findings: bounded(findings) };
+  });
+}
+
+/** The base commit's tree, every entry (`ls-tree -r`, gitlinks included). */
+export async function listTree(git: TreeGit, commit: string, worktreePath: string): Promise<TreeEntry[]> {
+  let out: string;
+  try {
+    out = await git.text(['ls-tree', '-r', '-z', '--full-tree', `${commit}^{tree}`]);
+  } catch (error) {
+    if (error instanceof GitError) throw unknownBaseSha(commit, worktreePath);
+    throw error;
+  }
+  const entries: TreeEntry[] = [];
+  for (const record of out.split('\0')) {
+    const tab = record.indexOf('\t');
+    if (tab === -1) continue;
+    const [mode = '', , id = ''] = record.slice(0, tab).split(' ');
+    entries.push({ mode, id, path: record.slice(tab + 1) });
+  }
+  return entries;
+}
+
+/** The repository's `info/exclude` (in its common git folder, which repository code never sees). */
+function readExclude(gitDir: string): string {
+  const common = path.resolve(gitDir, (readSmallFile(path.join(gitDir, 'commondir')) ?? '.').trim());
+  return readSmallFile(path.join(common, 'info', 'exclude')) ?? '';
+}
+
+/** The base commit's `.gitignore` files, read from the object store (one `cat-file --batch`). */
+async function readIgnoreFiles(git: TreeGit, base: TreeEntry[]): Promise<{ path: string; text: string }[]> {
+  const files = base.filter((entry) => /(^|\/)\.gitignore$/.test(entry.path) && entry.mode.startsWith('1006'));
+  if (files.length === 0) return [];
+  const out = await git.run(['cat-file', '--batch'], { input: Buffer.from(files.map((f) => `${f.id}\n`).join('')) });
+  const read: { path: string; text: string }[] = [];
+  let offset = 0;
+  for (const file of files) {
+    const header = out.subarray(offset, out.indexOf(10, offset)).toString('utf8');
+    offset += header.length + 1;
+    const size = Number(header.split(' ')[2] ?? 0);
+    read.push({ path: file.path, text: out.subarray(offset, offset + size).toString('utf8') });
+    offset += size + 1;
+  }
+  return read;
+}
+
+interface HashedBlobs {
+  entries: TreeEntry[];
+  /** Copies of new contents in the private folder, with the id each must get. */
+  toWrite: { file: string; id: string }[];
+}
+
+/** Reads each entry's bytes (never through a link), hashes them as git does and copies what the store lacks. */
+function hashEntries(
+  worktreePath: string,
+  walked: WalkedEntry[],
+  base: TreeEntry[],
+  { limits, privateDir, algorithm }: { limits: SnapshotLimits; privateDir: string; algorithm: 'sha1' | 'sha256' },
+  findings: Finding[],
+): HashedBlobs {
+  const known = new Set(base.map((entry) => entry.id));
+  const hashed: HashedBlobs = { entries: [], toWrite: [] };
+  let total = 0;
+  for (const entry of walked) {
+    const read = entry.kind === 'link' ? readLink(worktreePath, entry.path) : readRegular(worktreePath, entry.path, limits);
+    if ('rule' in read) {
+      if (read.problem) findings.push(finding(read.rule, entry.path, read.problem));
+      continue;
+    }
+    total += read.bytes.length;
+    if (total > limits.maxTotalBytes) {
+      findings.push(finding('change_too_large', entry.path, `the worktree's files hold more than ${limits.maxTotalBytes} bytes: the change was not taken past ${entry.path}; delete generated files or split the task`));
+      break;
+    }
+    const id = blobId(read.bytes, algorithm);
+    hashed.entries.push({ mode: read.mode, id, path: entry.path });
+    if (!known.has(id)) {
+      const file = path.join(privateDir, `blob-${hashed.toWrite.length}`);
+      writeFileSync(file, read.bytes, { mode: 0o600 });
+      hashed.toWrite.push({ file, id });
+      known.add(id);
+    }
+  }
+  return hashed;
+}
+
+type Read = { bytes: Buffer; mode: string } | { problem?: string; rule: string };
+
+/** A regular file's bytes: opened without following a link and without waiting on a FIFO, checked, bounded. */
+function readRegular(root: string, relative: string, limits: SnapshotLimits): Read {
+  let fd: number;
+  try {
+    fd = openSync(path.join(root, relative), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return { rule: 'special_file' }; // gone meanwhile, or swapped for a link: not taken
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) return { rule: 'special_file', problem: `${relative} is not a regular file: only files and links can be committed; delete it` };
+    if (stats.size > limits.maxFileBytes)
+      return { rule: 'file_too_large', problem: `${relative} holds ${stats.size} bytes, more than the ${limits.maxFileBytes} a file may have: not taken; delete it or keep it out of the repository` };
+    const bytes = Buffer.alloc(stats.size);
+    let done = 0;
+    while (done < bytes.length) {
+      const count = readSync(fd, bytes, done, bytes.length - done, done);
+      if (count === 0) break;
+      done += count;
+    }
+    // Git records the owner's execute bit only.
+    return { bytes: bytes.subarray(0, done), mode: stats.mode & 0o100 ? '100755' : '100644' };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A link's target text, as git stores a link (mode 120000); the link is never followed. */
+function readLink(root: string, relative: string): Read {
+  try {
+    return { bytes: readlinkSync(path.join(root, relative), { encoding: 'buffer' }), mode: '120000' };
+  } catch {
+    return { rule: 'special_file' };
+  }
+}
+
+/** Git's object id of a blob: the hash of `blob <size>\0` and the bytes. */
+export function blobId(bytes: Buffer, algorithm: 'sha1' | 'sha256' = 'sha1'): string {
+  return createHash(algorithm).update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
+}
+
+/** Writes the copies into the object store (one `hash-object`, no filters) and checks git got the same ids. */
+async function writeBlobs(git: TreeGit, blobs: { file: string; id: string }[]): Promise<void> {
+  if (blobs.length === 0) return;
+  const input = Buffer.from(blobs.map((blob) => `${blob.file}\n`).join(''));
+  const ids = (await git.text(['hash-object', '-w', '--no-filters', '--stdin-paths'], { input })).trim().split('\n');
+  blobs.forEach((blob, index) => {
+    if (ids[index] !== blob.id) throw new Error(`git stored ${blob.file} as ${ids[index]}, not ${blob.id}`);
+  });
+}
+
+/** Paths whose entry differs between the base and the new tree, sorted. */
+function changedPaths(base: TreeEntry[], entries: TreeEntry[]): string[] {
+  const before = new Map(base.map((entry) => [entry.path, `${entry.mode} ${entry.id}`]));
+  const after = new Map(entries.map((entry) => [entry.path, `${entry.mode} ${entry.id}`]));
+  const changed = new Set<string>();
+  for (const [file, value] of after) if (before.get(file) !== value) changed.add(file);
+  for (const file of before.keys()) if (!after.has(file)) changed.add(file);
+  return [...changed].sort();
+}
+
+function bounded(findings: Finding[]): Finding[] {
+  if (findings.length <= MAX_FINDINGS) return findings;
+  const rest = findings.length - MAX_FINDINGS;
+  return [
+    ...findings.slice(0, MAX_FINDINGS),
+    { rule: findings[MAX_FINDINGS]?.rule ?? 'special_file', message: `and ${rest} more findings like these` },
+  ];
+}
+
+/**
+ * The worktree's files as a snapshot would take them (tracked and untracked-not-ignored, as `git ls-files -co
+ * --exclude-standard` lists them), by walking it as data: nothing is read but names and types.
+ */
+export async function listWorktreeFiles(worktreePath: string): Promise<string[]> {
+  return withTreeGit(worktreePath, async (git) => {
+    const head = async () => (await git.text(['rev-parse', '--verify', 'HEAD^{commit}'])).trim();
+    const baseSha = (await readRecordedBase(worktreePath)) ?? (await head());
+    const base = await listTree(git, baseSha, worktreePath);
+    const rules = ignoreRulesOf(readExclude(git.gitDir), await readIgnoreFiles(git, base));
+    const walked = walkWorktree(path.resolve(worktreePath), base, rules, SNAPSHOT_LIMITS);
+    return [...new Set([...walked.kept, ...walked.entries].map((entry) => entry.path))].sort();
+  });
+}
