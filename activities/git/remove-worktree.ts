@@ -4,10 +4,10 @@ import path from 'node:path';
 import { isDirectorySync } from '../small-files.js';
 import { invalidWorktree } from './failures.js';
 import { pointerChange, recordedAttemptGitDir, removeAttemptGitDirRecord } from './attempt-git-dir.js';
-import { isDirectory, openRepo, privateGitDir, runGit, withRepoLock, type Git } from './run-git.js';
+import { isDirectory, openRepo, privateGitDir, readWorktreeHead, runGit, withRepoLock, type Git } from './run-git.js';
 import { canonical, isWorktreeOf } from './worktree-owner.js';
 import { readRecordedBase } from './create-worktree.js';
-import { snapshotWorktree } from './snapshot-tree.js';
+import { changesInWorktree } from './snapshot-tree.js';
 
 /**
  * Removes the worktree without running git over it (its folder deleted, then its private git folder); wasClean says
@@ -58,11 +58,12 @@ async function removeRegistered(
  * status` over the worktree, and that reads its nested repositories and attributes (docs/security.md).
  * True when a snapshot of the worktree equals its base (no change, nothing left out); false when it cannot tell. */
 async function isUnchanged(worktreePath: string): Promise<boolean> {
-  const base = await readRecordedBase(worktreePath);
-  if (!base) return false;
+  // Against its HEAD: a worktree whose attempt committed is clean when it still holds just that commit.
+  const head = (await readWorktreeHead(worktreePath)).sha ?? (await readRecordedBase(worktreePath));
+  if (!head) return false;
   try {
-    const snapshot = await snapshotWorktree({ worktreePath, baseSha: base });
-    return snapshot.changedFiles.length === 0 && snapshot.findings.length === 0;
+    const changes = await changesInWorktree({ worktreePath, baseSha: head });
+    return changes.changedFiles.length === 0 && changes.findings.length === 0;
   } catch {
     return false;
   }

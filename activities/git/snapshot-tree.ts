@@ -54,23 +54,39 @@ export interface SnapshotInput {
  * `baseSha` is not a commit, `InvalidWorktree` (or `WorktreeTampered`) when the worktree has no git folder of its own.
  */
 export async function snapshotWorktree(input: SnapshotInput): Promise<WorktreeSnapshot> {
+  return takeWorktree(input, true);
+}
+
+/**
+ * What a snapshot would hold against `baseSha`, without writing anything into the object store (the change's paths,
+ * the ignored ones, the findings): e.g. whether a worktree about to be removed had a change.
+ */
+export async function changesInWorktree(input: SnapshotInput): Promise<Omit<WorktreeSnapshot, 'treeSha'>> {
+  const { treeSha: _unwritten, ...changes } = await takeWorktree(input, false);
+  return changes;
+}
+
+async function takeWorktree(input: SnapshotInput, write: boolean): Promise<WorktreeSnapshot> {
   const limits = { ...SNAPSHOT_LIMITS, ...input.limits };
-  // A sha starting with "-" would be read as an option.
-  if (!/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(input.baseSha)) throw unknownBaseSha(input.baseSha, input.worktreePath);
   return withTreeGit(input.worktreePath, async (git, privateDir) => {
+    // A sha starting with "-" would be read as an option.
+    if (!/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(input.baseSha)) throw unknownBaseSha(input.baseSha, input.worktreePath);
     const base = await listTree(git, input.baseSha, input.worktreePath);
     const rules = ignoreRulesOf(readExclude(git.gitDir), await readIgnoreFiles(git, base));
     const walked = walkWorktree(path.resolve(input.worktreePath), base, rules, limits);
     const findings = [...walked.findings];
     const algorithm = input.baseSha.length === 64 ? 'sha256' : 'sha1';
-    const blobs = hashEntries(input.worktreePath, walked.entries, base, { limits, privateDir, algorithm }, findings);
-    await writeBlobs(git, blobs.toWrite);
+    const copies = write ? privateDir : undefined;
+    const blobs = hashEntries(input.worktreePath, walked.entries, base, { limits, copies, algorithm }, findings);
     const entries = [...walked.kept, ...blobs.entries];
+    const taken = { changedFiles: changedPaths(base, entries), ignored: walked.ignored, findings: bounded(findings) };
+    if (!write) return { treeSha: '', ...taken };
+    await writeBlobs(git, blobs.toWrite);
     const index = path.join(privateDir, 'index');
     const info = entries.map((entry) => `${entry.mode} ${entry.id}\t${entry.path}\0`).join('');
     if (entries.length > 0) await git.run(['update-index', '-z', '--index-info'], { input: Buffer.from(info), index });
     const treeSha = (await git.text(['write-tree'], { index })).trim();
-    return { treeSha, changedFiles: changedPaths(base, entries), ignored: walked.ignored, findings: bounded(findings) };
+    return { treeSha, ...taken };
   });
 }
 
@@ -122,12 +138,19 @@ interface HashedBlobs {
   toWrite: { file: string; id: string }[];
 }
 
-/** Reads each entry's bytes (never through a link), hashes them as git does and copies what the store lacks. */
+/**
+ * Reads each entry's bytes (never through a link), hashes them as git does and, given a folder for `copies`, copies
+ * there what the store lacks.
+ */
 function hashEntries(
   worktreePath: string,
   walked: WalkedEntry[],
   base: TreeEntry[],
-  { limits, privateDir, algorithm }: { limits: SnapshotLimits; privateDir: string; algorithm: 'sha1' | 'sha256' },
+  {
+    limits,
+    copies,
+    algorithm,
+  }: { limits: SnapshotLimits; copies: string | undefined; algorithm: 'sha1' | 'sha256' },
   findings: Finding[],
 ): HashedBlobs {
   const known = new Set(base.map((entry) => entry.id));
@@ -146,8 +169,8 @@ function hashEntries(
     }
     const id = blobId(read.bytes, algorithm);
     hashed.entries.push({ mode: read.mode, id, path: entry.path });
-    if (!known.has(id)) {
-      const file = path.join(privateDir, `blob-${hashed.toWrite.length}`);
+    if (copies !== undefined && !known.has(id)) {
+      const file = path.join(copies, `blob-${hashed.toWrite.length}`);
       writeFileSync(file, read.bytes, { mode: 0o600 });
       hashed.toWrite.push({ file, id });
       known.add(id);

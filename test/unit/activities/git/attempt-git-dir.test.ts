@@ -8,7 +8,7 @@ import { simpleGit } from 'simple-git';
 import { afterEach, describe, expect, it } from 'vitest';
 import { attemptGitDirRecord } from '../../../../activities/git/attempt-git-dir.js';
 import { commitWorktree } from '../../../../activities/git/commit-worktree.js';
-import { stageAndListChanges } from '../../../../activities/git/diff-worktree.js';
+import { diffWorktree } from '../../../../activities/git/diff-worktree.js';
 import { removeWorktree } from '../../../../activities/git/remove-worktree.js';
 import { makeRepoWithWorktree, removeDirs } from '../../../support/git-repo.js';
 
@@ -41,7 +41,7 @@ describe('the attempt’s recorded git folder', () => {
     await writeFile(path.join(worktreePath, 'calc.py'), 'def add(a, b):\n    return a + b\n');
     await plantFakeGitDir(worktreePath, marker);
 
-    await expect(stageAndListChanges({ worktreePath, baseSha })).rejects.toMatchObject({ type: 'WorktreeTampered' });
+    await expect(diffWorktree({ worktreePath, baseSha })).rejects.toMatchObject({ type: 'WorktreeTampered' });
     const commit = commitWorktree({ worktreePath, branch, workflowId: 'wf-1', attempt: 1, message: 'm' });
     await expect(commit).rejects.toMatchObject({
       type: 'WorktreeTampered',

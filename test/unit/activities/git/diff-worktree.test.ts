@@ -3,7 +3,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createWorktree } from '../../../../activities/git/create-worktree.js';
-import { diffStaged, diffWorktree, stageAndListChanges } from '../../../../activities/git/diff-worktree.js';
+import { diffTree, diffWorktree } from '../../../../activities/git/diff-worktree.js';
 import { splitNumstatAndPatch } from '../../../../activities/git/git-process.js';
 import { makeRepo, makeTempDir, removeDirs, writeFiles } from '../../../support/git-repo.js';
 
@@ -51,10 +51,11 @@ describe('diffWorktree', () => {
 
   it('returns an empty diff for an untouched worktree', async () => {
     const { worktreePath, baseSha } = await setup();
-    expect(await diffWorktree({ worktreePath, baseSha })).toEqual({
+    expect(await diffWorktree({ worktreePath, baseSha })).toMatchObject({
       diff: '',
       changedFiles: [],
       stat: { files: 0, insertions: 0, deletions: 0 },
+      findings: [],
     });
   });
 
@@ -100,8 +101,8 @@ describe('diffWorktree stats', () => {
   });
 });
 
-describe('stageAndListChanges: the paths for the path rules while the change is staged, the diff afterwards', () => {
-  it('lists what the staged diff changes, and diffStaged then gives that diff', async () => {
+describe('diffWorktree: a snapshot of the worktree, diffed as trees', () => {
+  it('lists the change without touching the worktree’s index, and diffTree gives the same diff by the tree’s id', async () => {
     const { worktreePath, baseSha } = await setup();
     await writeFiles(worktreePath, {
       'pkg/deep/new_module.py': 'VALUE = 42\n',
@@ -114,36 +115,22 @@ describe('stageAndListChanges: the paths for the path rules while the change is 
     await rm(path.join(worktreePath, 'old.txt'));
     const expected = ['calc.py', 'données/é t.py', 'img.png', 'old.txt', 'pkg/deep/new_module.py', 'tab\there.txt'];
 
-    const listed = await stageAndListChanges({ worktreePath, baseSha });
-    expect(listed?.changedFiles.sort()).toEqual(expected);
-    // An ignored folder is listed as itself, apart from the change.
-    expect(listed?.ignored).toEqual(['build/']);
-    const staged = await diffStaged({ worktreePath, baseSha });
-    expect(staged.changedFiles.sort()).toEqual(expected);
-    // The same diff as staging and diffing in one go.
-    expect(await diffWorktree({ worktreePath, baseSha })).toEqual(staged);
+    const taken = await diffWorktree({ worktreePath, baseSha });
+    expect(taken.changedFiles.sort()).toEqual(expected);
+    // Nothing was staged: the worktree's own index still matches the base.
+    expect((await execa('git', ['diff', '--cached', '--name-only'], { cwd: worktreePath })).stdout).toBe('');
+    const { treeSha, findings, ...diff } = taken;
+    expect(findings).toEqual([]);
+    expect(await diffTree({ worktreePath, baseSha, treeSha })).toEqual(diff);
   });
 
-  it('lists nothing for an untouched worktree, and a change staged by an earlier run with what changed since', async () => {
-    const { worktreePath, baseSha } = await setup();
-    expect(await stageAndListChanges({ worktreePath, baseSha })).toEqual({ changedFiles: [], ignored: [] });
-    await writeFiles(worktreePath, { 'calc.py': 'changed = True\n' });
-    expect((await stageAndListChanges({ worktreePath, baseSha }))?.changedFiles).toEqual(['calc.py']);
-    // Staged already (a re-run of the node): the staged change and the worktree's own changes since both count.
-    await writeFiles(worktreePath, { 'new.py': 'n = 1\n' });
-    expect((await stageAndListChanges({ worktreePath, baseSha }))?.changedFiles.sort()).toEqual(['calc.py', 'new.py']);
-  });
-
-  it('gives up, staging nothing, when HEAD has moved from the base (a commit made in the worktree)', async () => {
+  it('takes files committed in the worktree (HEAD moved from the base) as part of the change against the base', async () => {
     const { worktreePath, baseSha } = await setup();
     await writeFiles(worktreePath, { 'tests/test_x.py': 'def test_x():\n    pass\n' });
     await execa('git', ['add', '-A'], { cwd: worktreePath });
     await execa('git', ['-c', 'user.name=t', '-c', 'user.email=t@e', 'commit', '-qm', 'hidden'], { cwd: worktreePath });
     await writeFiles(worktreePath, { 'calc.py': 'x = 1\n' });
 
-    expect(await stageAndListChanges({ worktreePath, baseSha })).toBeUndefined();
-    expect((await execa('git', ['diff', '--cached', '--name-only'], { cwd: worktreePath })).stdout).toBe('');
-    // The way then, against the base: the committed test file is part of the change.
     expect((await diffWorktree({ worktreePath, baseSha })).changedFiles.sort()).toEqual(['calc.py', 'tests/test_x.py']);
   });
 });

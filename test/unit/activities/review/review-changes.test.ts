@@ -59,19 +59,40 @@ describe('reviewChanges', () => {
     expect(existsSync(path.join(input.worktreePath, 'src', '__pycache__'))).toBe(false);
   });
 
-  it('reviews the change as staged when asked, not what was written to the worktree after the staging', async () => {
+  it('reviews the snapshot it is given by its tree, not what was written to the worktree after it was taken', async () => {
     const input = await setup();
     await writeFiles(input.worktreePath, { 'src/calc.py': 'def add(a, b):\n    return b + a\n' });
-    await reviewChanges(input);
-    // Written after the staging (a test run's output, say): outside the allowed paths, and a test edit.
+    const first = await reviewChanges(input);
+    // Written after the snapshot (a test run's output, say): outside the allowed paths, and a test edit.
     await writeFiles(input.worktreePath, { 'out.txt': 'written by the tests\n', 'tests/test_calc.py': 'x = 1\n' });
 
-    const staged = await reviewChanges({ ...input, staged: true });
-    expect(staged).toMatchObject({ passed: true, changedFiles: ['src/calc.py'] });
-    const restaged = await reviewChanges(input);
-    expect(restaged.passed).toBe(false);
-    expect(restaged.changedFiles.sort()).toEqual(['out.txt', 'src/calc.py', 'tests/test_calc.py']);
-    expect(rulesOf(restaged)).toContain('test_file_edited');
+    const snapshot = { treeSha: first.treeSha ?? '', findings: [] };
+    const reviewed = await reviewChanges({ ...input, snapshot });
+    expect(reviewed).toMatchObject({ passed: true, changedFiles: ['src/calc.py'], treeSha: first.treeSha });
+    const retaken = await reviewChanges(input);
+    expect(retaken.passed).toBe(false);
+    expect(retaken.changedFiles.sort()).toEqual(['out.txt', 'src/calc.py', 'tests/test_calc.py']);
+    expect(rulesOf(retaken)).toContain('test_file_edited');
+  });
+
+  it('reads sources and links from the tree: a link the tests removed afterwards is still found', async () => {
+    const input = await setup({ allowedPaths: [] });
+    await writeFiles(input.worktreePath, { 'src/bad.py': 'def broken(:\n' });
+    await symlink('/etc/passwd', path.join(input.worktreePath, 'src/passwd'));
+    const first = await reviewChanges(input);
+    await rm(path.join(input.worktreePath, 'src/passwd'));
+    await writeFiles(input.worktreePath, { 'src/bad.py': 'fine = 1\n' });
+
+    const reviewed = await reviewChanges({ ...input, snapshot: { treeSha: first.treeSha ?? '', findings: [] } });
+    expect(rulesOf(reviewed).sort()).toEqual(['link_out_of_repo', 'python_syntax']);
+  });
+
+  it('carries the snapshot’s own findings (a nested git folder) into the review', async () => {
+    const input = await setup();
+    await writeFiles(input.worktreePath, { 'src/calc.py': 'X = 1\n', 'src/vendored/.git/HEAD': 'ref: refs/heads/main\n' });
+    const result = await reviewChanges(input);
+    expect(result.passed).toBe(false);
+    expect(result.findings).toEqual([expect.objectContaining({ rule: 'nested_git', file: 'src/vendored' })]);
   });
 
   it('finds an empty diff', async () => {
