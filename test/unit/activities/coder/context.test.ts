@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -30,6 +31,12 @@ describe('buildRepoMap', () => {
     await writeFile(path.join(t.repo, 'new.py'), 'x = 1\n');
     await writeFile(path.join(t.repo, 'notes.txt'), 'n');
     await writeFile(path.join(t.repo, '.gitignore'), 'build/\nnotes.txt\n');
+    // Ignore rules are the base commit's (the worktree's copy is data): a .gitignore written now ignores nothing yet.
+    expect(await buildRepoMap(t.repo)).toBe(
+      '.gitignore\nREADME.md\ncalc/core.py (2 lines)\nnew.py (1 lines)\nnotes.txt',
+    );
+    execFileSync('git', ['-C', t.repo, 'add', '.gitignore']);
+    execFileSync('git', ['-C', t.repo, '-c', 'user.name=t', '-c', 'user.email=t@e', 'commit', '-qm', 'ignore']);
     expect(await buildRepoMap(t.repo)).toBe('.gitignore\nREADME.md\ncalc/core.py (2 lines)\nnew.py (1 lines)');
   });
 

@@ -1,4 +1,4 @@
-// The test node's own run: the change staged as the commit would hold it, the review's path rules checked on its paths
+// The test node's own run: the change taken as the commit would hold it (a snapshot tree), the review's path rules checked on its paths
 // before anything runs (a refused change never executes), the ignored files the attempt made removed first.
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -69,7 +69,8 @@ def add(a, b):
   });
 
   it('removes the ignored files the attempt made before the tests: an ignored conftest.py cannot pass a failing test', async () => {
-    const { baseSha, ...project } = await projectInWorktree();
+    // The base commit's .gitignore ignores them (the rules come from the base, never from the worktree's copy).
+    const { baseSha, ...project } = await projectInWorktree({ '.gitignore': 'conftest.py\nscratch/\n' });
     // Neither the path rules nor the commit see an ignored file, yet pytest loads it: this one turns failures into passes.
     const forcePass = [
       'import pytest',
@@ -81,7 +82,6 @@ def add(a, b):
     ].join('\n');
     const plant = () =>
       writeFiles(project.worktreePath, {
-        '.gitignore': 'conftest.py\nscratch/\n',
         'calc.py': 'def add(a, b):\n    return a - b\n',
         'tests/conftest.py': forcePass,
         'scratch/notes.txt': 'ignored folder\n',
@@ -109,9 +109,9 @@ function withPathRules(input: Omit<Awaited<ReturnType<typeof projectInWorktree>>
 }
 
 /** runTests input on a real linked worktree of a repository holding calc.py and the passing tests. */
-async function projectInWorktree() {
+async function projectInWorktree(baseFiles: Record<string, string> = {}) {
   const input = await makePythonProject(passingTests, dirs);
-  const repoPath = await makeRepo({ 'calc.py': calcModule, ...passingTests });
+  const repoPath = await makeRepo({ 'calc.py': calcModule, ...passingTests, ...baseFiles });
   dirs.push(repoPath);
   const claim = await createWorktree({
     repoPath,

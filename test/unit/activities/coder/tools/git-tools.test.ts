@@ -12,14 +12,16 @@ beforeEach(async () => {
 afterEach(() => t.cleanup());
 
 describe('git tools', () => {
-  it('git_diff shows changes against HEAD and lists new files', async () => {
+  it('git_diff shows changes against HEAD, new files included, from a snapshot of the worktree', async () => {
     const context = createToolContext(t.repo);
-    expect((await gitDiffTool.run({}, context)).reply).toBe('(no changes to tracked files)');
+    expect((await gitDiffTool.run({}, context)).reply).toBe('(no changes)');
     await writeFile(path.join(t.repo, 'calc.py'), 'def add(a, b):\n    return a + b\n');
     await writeFile(path.join(t.repo, 'extra.py'), 'X = 1\n');
     const { reply } = await gitDiffTool.run({}, context);
     expect(reply).toContain('-    return a - b\n+    return a + b');
-    expect(reply).toContain('new files (not in the diff above): extra.py');
+    expect(reply).toContain('+++ b/extra.py\n@@ -0,0 +1 @@\n+X = 1');
+    expect((await gitDiffTool.run({ path: 'extra.py' }, context)).reply).not.toContain('calc.py');
+    expect((await gitDiffTool.run({ ref: 'no-such-ref' }, context)).reply).toContain('is not a commit');
     expect((await gitDiffTool.run({ ref: '--output=/tmp/x' }, context)).reply).toContain("argument 'ref' of git_diff");
     expect((await gitDiffTool.run({ path: '../outside' }, context)).reply).toContain('refused');
   });

@@ -68,14 +68,14 @@ describe('search', () => {
     );
   });
 
-  it('finds the files the coder created, but not other untracked files', async () => {
+  it('searches what a commit would hold: the files the coder created and every other file not ignored', async () => {
     await writeFile(path.join(t.repo, 'stray.py'), 'def add_stray():\n');
     await writeFile(path.join(t.repo, 'calc', 'new.py'), 'def add_more():\n');
     const context = createToolContext(t.repo);
     context.changedFiles.add('calc/new.py');
     context.changedFiles.add('calc/core.py');
     expect((await searchTool.run({ pattern: 'def add' }, context)).reply).toBe(
-      'calc/core.py:1: def add(a, b):\ncalc/new.py:1: def add_more():',
+      'calc/core.py:1: def add(a, b):\ncalc/new.py:1: def add_more():\nstray.py:1: def add_stray():',
     );
     expect((await searchTool.run({ pattern: 'add_more', path: 'tests' }, context)).reply).toBe(
       "no matches for 'add_more' in 'tests'",
