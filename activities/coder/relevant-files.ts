@@ -22,10 +22,16 @@ export async function findDefinitions(worktreePath: string, texts: readonly stri
   const symbols = definableSymbols(texts).slice(0, MAX_SYMBOLS);
   const defined = new Map<string, Set<string>>();
   if (symbols.length === 0) return new Map();
-  const grep = await runReadOnlyGit(
-    worktreePath,
-    ['grep', '-I', '-o', '-E', definitionPattern(symbols), '--', '*.py', '*.pyi'],
-  );
+  const grep = await runReadOnlyGit(worktreePath, [
+    'grep',
+    '-I',
+    '-o',
+    '-E',
+    definitionPattern(symbols),
+    '--',
+    '*.py',
+    '*.pyi',
+  ]);
   for (const line of grep.stdout.split('\n')) {
     const colon = line.indexOf(':');
     if (colon <= 0) continue;

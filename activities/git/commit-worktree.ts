@@ -46,7 +46,11 @@ export async function commitWorktree(input: CommitWorktreeInput): Promise<Commit
     // HEAD still at the base: no commit of this attempt can exist yet, so there is nothing to look for.
     const own = head.sha !== undefined && head.sha === base ? undefined : await findOwnCommit(git, trailer, base);
     if (own)
-      return { sha: own, branch: await branchForCommit(git, own, input.branch, reflog, input.worktreePath), created: false };
+      return {
+        sha: own,
+        branch: await branchForCommit(git, own, input.branch, reflog, input.worktreePath),
+        created: false,
+      };
 
     const parent = head.sha ?? (await git.raw(['rev-parse', '--verify', 'HEAD^{commit}'])).trim();
     const tree = input.treeSha ?? (await takeTree(input.worktreePath, base ?? parent));

@@ -27,7 +27,7 @@ export interface DiffNumstat {
 }
 
 /**
- * A git client for `dir`. `globalArgs` come first (e.g. `--git-dir`, `--work-tree`), then each `config` setting as
+ * A git client for `dir`. `globalArgs` come first (e.g. `--git-dir`), then each `config` setting as
  * `-c`. Without `env` git gets gitEnv(): never the worker's whole environment (its secrets, API keys), so nothing git
  * might run (a filter, a credential helper) could be handed them.
  */

@@ -22,7 +22,10 @@ export async function pushBranch(input: {
   branch: string;
   sha: string;
 }): Promise<{ remote: string }> {
-  const git = openGit(input.worktreePath).env(remoteEnv);
+  // From the clone itself (bare, under the worker's folder): never with the worktree, where repository code ran, as
+  // the folder git starts in.
+  const clone = await cloneOf(input.worktreePath);
+  const git = openGit(clone).env(remoteEnv);
   const remote = redactUrls((await git.raw(['config', '--get', 'remote.origin.url'])).trim());
   try {
     await git.raw(['push', '--porcelain', 'origin', `${input.sha}:refs/heads/${input.branch}`]);
@@ -50,8 +53,18 @@ function rejectionReason(message: string): string {
 export async function isCachedCloneWorktree(worktreePath: string, workDir: string): Promise<boolean> {
   const privateDir = await privateGitDir(worktreePath);
   if (!privateDir) return false;
-  const relative = (readSmallFile(path.join(privateDir, 'commondir')) ?? '../..').trim();
-  const common = await canonical(path.resolve(privateDir, relative));
+  const common = await canonical(commonDirOf(privateDir));
   const repos = await canonical(path.resolve(workDir, 'repos'));
   return common.startsWith(`${repos}${path.sep}`);
+}
+
+/** The repository (common git folder) the attempt's recorded git folder belongs to. */
+async function cloneOf(worktreePath: string): Promise<string> {
+  const privateDir = await privateGitDir(worktreePath);
+  if (!privateDir) throw worktreeError('push', `${worktreePath} has no git folder of its own`);
+  return commonDirOf(privateDir);
+}
+
+function commonDirOf(privateDir: string): string {
+  return path.resolve(privateDir, (readSmallFile(path.join(privateDir, 'commondir')) ?? '../..').trim());
 }

@@ -146,25 +146,28 @@ function hashEntries(
   worktreePath: string,
   walked: WalkedEntry[],
   base: TreeEntry[],
-  {
-    limits,
-    copies,
-    algorithm,
-  }: { limits: SnapshotLimits; copies: string | undefined; algorithm: 'sha1' | 'sha256' },
+  { limits, copies, algorithm }: { limits: SnapshotLimits; copies: string | undefined; algorithm: 'sha1' | 'sha256' },
   findings: Finding[],
 ): HashedBlobs {
   const known = new Set(base.map((entry) => entry.id));
   const hashed: HashedBlobs = { entries: [], toWrite: [] };
   let total = 0;
   for (const entry of walked) {
-    const read = entry.kind === 'link' ? readLink(worktreePath, entry.path) : readRegular(worktreePath, entry.path, limits);
+    const read =
+      entry.kind === 'link' ? readLink(worktreePath, entry.path) : readRegular(worktreePath, entry.path, limits);
     if ('rule' in read) {
       if (read.problem) findings.push(finding(read.rule, entry.path, read.problem));
       continue;
     }
     total += read.bytes.length;
     if (total > limits.maxTotalBytes) {
-      findings.push(finding('change_too_large', entry.path, `the worktree's files hold more than ${limits.maxTotalBytes} bytes: the change was not taken past ${entry.path}; delete generated files or split the task`));
+      findings.push(
+        finding(
+          'change_too_large',
+          entry.path,
+          `the worktree's files hold more than ${limits.maxTotalBytes} bytes: the change was not taken past ${entry.path}; delete generated files or split the task`,
+        ),
+      );
       break;
     }
     const id = blobId(read.bytes, algorithm);
@@ -191,9 +194,16 @@ function readRegular(root: string, relative: string, limits: SnapshotLimits): Re
   }
   try {
     const stats = fstatSync(fd);
-    if (!stats.isFile()) return { rule: 'special_file', problem: `${relative} is not a regular file: only files and links can be committed; delete it` };
+    if (!stats.isFile())
+      return {
+        rule: 'special_file',
+        problem: `${relative} is not a regular file: only files and links can be committed; delete it`,
+      };
     if (stats.size > limits.maxFileBytes)
-      return { rule: 'file_too_large', problem: `${relative} holds ${stats.size} bytes, more than the ${limits.maxFileBytes} a file may have: not taken; delete it or keep it out of the repository` };
+      return {
+        rule: 'file_too_large',
+        problem: `${relative} holds ${stats.size} bytes, more than the ${limits.maxFileBytes} a file may have: not taken; delete it or keep it out of the repository`,
+      };
     const bytes = Buffer.alloc(stats.size);
     let done = 0;
     while (done < bytes.length) {

@@ -62,7 +62,13 @@ export function walkWorktree(root: string, base: TreeEntry[], rules: IgnoreRules
     }
     const nested = dir !== '' && names.some((name) => gitName.test(name));
     if (nested) {
-      walked.findings.push(finding('nested_git', dir, `${dir}/ holds a git folder (.git): another repository inside the change is never taken; delete ${dir}/.git, or commit its files as plain files`));
+      walked.findings.push(
+        finding(
+          'nested_git',
+          dir,
+          `${dir}/ holds a git folder (.git): another repository inside the change is never taken; delete ${dir}/.git, or commit its files as plain files`,
+        ),
+      );
       keepTrackedBelow(dir);
       return;
     }
@@ -70,7 +76,13 @@ export function walkWorktree(root: string, base: TreeEntry[], rules: IgnoreRules
       const relative = dir === '' ? name : `${dir}/${name}`;
       if (dir === '' && name === '.git') continue; // the worktree's own pointer (or a plain checkout's folder)
       if (gitName.test(name) || name.includes('\\')) {
-        walked.findings.push(finding('nested_git', relative, `${relative}: git refuses this name in a path (it reads as .git on some systems); rename it`));
+        walked.findings.push(
+          finding(
+            'nested_git',
+            relative,
+            `${relative}: git refuses this name in a path (it reads as .git on some systems); rename it`,
+          ),
+        );
         continue;
       }
       const stats = lstatSync(path.join(full, name), { throwIfNoEntry: false });
@@ -85,7 +97,13 @@ export function walkWorktree(root: string, base: TreeEntry[], rules: IgnoreRules
       // A submodule's folder: the commit keeps the gitlink; a repository made in it is a finding (visit says so).
       walked.kept.push(base);
       if (stats.isDirectory() && readdirSafe(path.join(root, relative)).some((name) => gitName.test(name)))
-        walked.findings.push(finding('nested_git', relative, `${relative}/ (a submodule's folder) holds a git folder made by the attempt: it is never read; delete ${relative}/.git`));
+        walked.findings.push(
+          finding(
+            'nested_git',
+            relative,
+            `${relative}/ (a submodule's folder) holds a git folder made by the attempt: it is never read; delete ${relative}/.git`,
+          ),
+        );
       return;
     }
     if (stats.isDirectory()) {
@@ -99,7 +117,13 @@ export function walkWorktree(root: string, base: TreeEntry[], rules: IgnoreRules
     }
     const kind = stats.isFile() ? 'file' : stats.isSymbolicLink() ? 'link' : undefined;
     if (!kind) {
-      walked.findings.push(finding('special_file', relative, `${relative} is ${specialKind(stats)}: only files and links can be committed; delete it`));
+      walked.findings.push(
+        finding(
+          'special_file',
+          relative,
+          `${relative} is ${specialKind(stats)}: only files and links can be committed; delete it`,
+        ),
+      );
       return;
     }
     if (!base && (underIgnored || rules.ignores(relative, false))) {
@@ -107,7 +131,13 @@ export function walkWorktree(root: string, base: TreeEntry[], rules: IgnoreRules
       return;
     }
     if (walked.entries.length >= limits.maxFiles) {
-      walked.findings.push(finding('change_too_large', relative, `the worktree holds more than ${limits.maxFiles} files: the change was not taken past ${relative}; delete generated files or split the task`));
+      walked.findings.push(
+        finding(
+          'change_too_large',
+          relative,
+          `the worktree holds more than ${limits.maxFiles} files: the change was not taken past ${relative}; delete generated files or split the task`,
+        ),
+      );
       throw new WalkStopped();
     }
     walked.entries.push({ path: relative, kind });

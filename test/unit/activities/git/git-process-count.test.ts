@@ -56,9 +56,9 @@ describe('git processes per attempt', () => {
     const trace = await readFile(traceFile, 'utf8');
     expect(trace).not.toContain('--work-tree');
     const commands = [...trace.matchAll(/ trace: built-in: git (?:-c \S+ |--\S+ )*(\S+)/g)].map((m) => m[1]);
-    expect(commands.filter((command) => ['status', 'add', 'commit', 'ls-files', 'grep'].includes(command ?? ''))).toEqual(
-      [],
-    );
+    expect(
+      commands.filter((command) => ['status', 'add', 'commit', 'ls-files', 'grep'].includes(command ?? '')),
+    ).toEqual([]);
 
     // Measured: 12 (claim 3: `git worktree add` and its children update-ref and reset; snapshot 4: ls-tree,
     // hash-object, update-index, write-tree; review 1: the diff of trees with its numstat; commit 4: the parent's tree,

@@ -11,10 +11,22 @@ const dirs: string[] = [];
 afterEach(() => removeDirs(dirs));
 
 async function setup(files: Record<string, string> = {}) {
-  const repoPath = await makeRepo({ 'README.md': '# demo\n', 'calc.py': 'X = 1\n', '.gitignore': 'build/\n*.log\n', ...files });
+  const repoPath = await makeRepo({
+    'README.md': '# demo\n',
+    'calc.py': 'X = 1\n',
+    '.gitignore': 'build/\n*.log\n',
+    ...files,
+  });
   const workDir = await makeTempDir();
   dirs.push(repoPath, workDir);
-  const created = await createWorktree({ repoPath, workDir, baseRef: 'main', taskId: 't1', workflowId: 'wf-1', attempt: 1 });
+  const created = await createWorktree({
+    repoPath,
+    workDir,
+    baseRef: 'main',
+    taskId: 't1',
+    workflowId: 'wf-1',
+    attempt: 1,
+  });
   return { repoPath, workDir, ...created };
 }
 
@@ -29,7 +41,12 @@ const lsTree = (repo: string, tree: string) =>
 describe('snapshotWorktree', () => {
   it('takes new, modified and deleted files as a tree in the repository, leaving ignored ones out and listing them', async () => {
     const { repoPath, worktreePath, baseSha } = await setup();
-    await writeFiles(worktreePath, { 'calc.py': 'X = 2\n', 'pkg/new.py': 'Y = 1\n', 'build/out.txt': 'a\n', 'run.log': 'b\n' });
+    await writeFiles(worktreePath, {
+      'calc.py': 'X = 2\n',
+      'pkg/new.py': 'Y = 1\n',
+      'build/out.txt': 'a\n',
+      'run.log': 'b\n',
+    });
     await writeFile(path.join(worktreePath, 'README.md'), '');
     execFileSync('rm', [path.join(worktreePath, 'README.md')]);
 

@@ -89,7 +89,10 @@ describe('reviewChanges', () => {
 
   it('carries the snapshot’s own findings (a nested git folder) into the review', async () => {
     const input = await setup();
-    await writeFiles(input.worktreePath, { 'src/calc.py': 'X = 1\n', 'src/vendored/.git/HEAD': 'ref: refs/heads/main\n' });
+    await writeFiles(input.worktreePath, {
+      'src/calc.py': 'X = 1\n',
+      'src/vendored/.git/HEAD': 'ref: refs/heads/main\n',
+    });
     const result = await reviewChanges(input);
     expect(result.passed).toBe(false);
     expect(result.findings).toEqual([expect.objectContaining({ rule: 'nested_git', file: 'src/vendored' })]);
