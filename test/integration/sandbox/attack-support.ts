@@ -31,9 +31,16 @@ export interface AttackRun {
 export async function runAttack(
   t: TestTemporal,
   coder: ScriptTurn[],
-  options: { env?: Record<string, string>; extra?: Record<string, unknown>; goal?: string } = {},
+  options: {
+    env?: Record<string, string>;
+    extra?: Record<string, unknown>;
+    goal?: string;
+    /** Changes the base repository before the task starts (e.g. a submodule's gitlink). */
+    prepare?: (repo: string) => Promise<void>;
+  } = {},
 ): Promise<AttackRun> {
   const project = await makeCalcProject({ coder });
+  await options.prepare?.(project.repo);
   const spec = taskSpec({
     repo: project.repo,
     goal: options.goal ?? 'fix add',
