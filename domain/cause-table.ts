@@ -161,6 +161,12 @@ export const causeTable: readonly CauseRow[] = [
   row('ReviewFinding', 'review', 'replan', 'new_attempt', { rule: 'test_file_edited' }),
   row('ReviewFinding', 'review', 'replan', 'new_attempt', { rule: 'path_not_allowed' }),
   row('ReviewFinding', 'review', 'split_task', 'fail', { rule: 'diff_too_large' }),
+  // What a snapshot of the worktree could not take (activities/git/snapshot-tree.ts): the change made it, so the next
+  // attempt is told; too many files or bytes is the task's size.
+  row('ReviewFinding', 'review', 'code_defect', 'new_attempt', { rule: 'nested_git' }),
+  row('ReviewFinding', 'review', 'code_defect', 'new_attempt', { rule: 'special_file' }),
+  row('ReviewFinding', 'review', 'code_defect', 'new_attempt', { rule: 'file_too_large' }),
+  row('ReviewFinding', 'review', 'split_task', 'fail', { rule: 'change_too_large' }),
   row('ReviewFinding', 'review', 'model_problem', 'new_attempt', { rule: 'model_verdict_invalid' }),
   row('JudgeFinding', 'judge', 'replan', 'new_attempt', { readWords: true }),
   row('JudgeFinding', 'judge', 'code_defect', 'new_attempt', { rule: 'tests_failed' }),

@@ -38,8 +38,6 @@ export interface Walked {
 // `.git` in any case, and the names Windows and macOS file systems read as `.git` (git refuses them in a path).
 const gitName = /^(\.git[. ]*|git~\d+)$/i;
 
-class WalkStopped extends Error {}
-
 /** Walks `root`; `base` is the base commit's tree, `rules` the trusted ignore rules. */
 export function walkWorktree(root: string, base: TreeEntry[], rules: IgnoreRules, limits: WalkLimits): Walked {
   const tracked = new Map(base.map((entry) => [entry.path, entry]));
@@ -73,6 +71,7 @@ export function walkWorktree(root: string, base: TreeEntry[], rules: IgnoreRules
       return;
     }
     for (const name of names) {
+      if (walked.stopped) return;
       const relative = dir === '' ? name : `${dir}/${name}`;
       if (dir === '' && name === '.git') continue; // the worktree's own pointer (or a plain checkout's folder)
       if (gitName.test(name) || name.includes('\\')) {
@@ -138,17 +137,13 @@ export function walkWorktree(root: string, base: TreeEntry[], rules: IgnoreRules
           `the worktree holds more than ${limits.maxFiles} files: the change was not taken past ${relative}; delete generated files or split the task`,
         ),
       );
-      throw new WalkStopped();
+      walked.stopped = true;
+      return;
     }
     walked.entries.push({ path: relative, kind });
   };
 
-  try {
-    visit('', false);
-  } catch (error) {
-    if (!(error instanceof WalkStopped)) throw error;
-    walked.stopped = true;
-  }
+  visit('', false);
   return walked;
 }
 
