@@ -125,6 +125,17 @@ export function walkWorktree(root: string, base: TreeEntry[], rules: IgnoreRules
       );
       return;
     }
+    // Git itself refuses these as links (a checkout would read a file outside the repository through them).
+    if (kind === 'link' && /^\.git(modules|attributes|ignore)$/i.test(relative.slice(relative.lastIndexOf('/') + 1))) {
+      walked.findings.push(
+        finding(
+          'special_file',
+          relative,
+          `${relative} is a symbolic link: git refuses one by this name; commit a file`,
+        ),
+      );
+      return;
+    }
     if (!base && (underIgnored || rules.ignores(relative, false))) {
       walked.ignored.push(relative);
       return;

@@ -89,6 +89,23 @@ describe('snapshotWorktree', () => {
     expect(snapshot.changedFiles).toEqual([]);
   });
 
+  it('refuses a .gitmodules or .gitattributes that is a link, as git does, and a name git reads as .git', async () => {
+    const { worktreePath, baseSha } = await setup();
+    await mkdir(path.join(worktreePath, 'sub'), { recursive: true });
+    await symlink('/etc/passwd', path.join(worktreePath, '.gitmodules'));
+    await symlink('/etc/passwd', path.join(worktreePath, 'sub', '.gitattributes'));
+    await writeFiles(worktreePath, { 'A/.GIT/x': 'x\n' });
+
+    const snapshot = await snapshotWorktree({ worktreePath, baseSha });
+
+    expect(snapshot.findings.map((f) => `${f.rule} ${f.file}`).sort()).toEqual([
+      'nested_git A',
+      'special_file .gitmodules',
+      'special_file sub/.gitattributes',
+    ]);
+    expect(snapshot.changedFiles).toEqual([]);
+  });
+
   it('leaves a nested repository out as a finding, and never runs the filter its config and attributes name', async () => {
     const { repoPath, worktreePath, baseSha } = await setup();
     const marker = path.join(await makeTempDir(), 'filter-ran');
