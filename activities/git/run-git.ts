@@ -140,9 +140,9 @@ export function readWorktreeHeadSync(worktreePath: string): { branch?: string; s
 }
 
 /**
- * The git folder of the worktree at `worktreePath`: the attempt's recorded one (checked as openWorktree says), else a
- * plain checkout's `.git` folder (a coder's tools on the user's own repository), else the one its pointer names;
- * throws `InvalidWorktree` when there is none.
+ * The git folder of the worktree at `worktreePath`: the attempt's recorded one (a `.git` that no longer names it
+ * throws `WorktreeTampered`), else a plain checkout's `.git` folder (a coder's tools on the user's own repository),
+ * else the one its pointer names; throws `InvalidWorktree` when there is none.
  */
 export function worktreeGitDir(worktreePath: string): string {
   if (!isDirectorySync(worktreePath)) throw invalidWorktree(worktreePath, 'does not exist');
