@@ -10,6 +10,7 @@ import type { EvalArmInput } from './eval-arm.js';
 import type { ProjectWorkflowInput } from './project.js';
 import type { LearningWorkflowInput } from './learning/learning-workflow.js';
 import type { TaskWorkflowInput } from './task.js';
+import { setWorkflowOptions } from '@temporalio/workflow';
 
 export { probeWorkflow } from './probe.js';
 
@@ -35,6 +36,15 @@ export async function learningWorkflow(input: LearningWorkflowInput) {
 export function reflectionWorkflow(input: LearningWorkflowInput) {
   return learningWorkflow(input);
 }
+
+// Task and eval workflows stay on the version that started them (the workers' default, PINNED). The long-lived ones
+// follow upgrades: on their next workflow task after a new version becomes current they run on it, so what the
+// project learned stays readable once old workers stop, and old versions drain. Their code must therefore replay
+// histories of earlier versions: changes to it go behind patched().
+const followsUpgrades = { versioningBehavior: 'AUTO_UPGRADE' } as const;
+setWorkflowOptions(followsUpgrades, projectWorkflow);
+setWorkflowOptions(followsUpgrades, learningWorkflow);
+setWorkflowOptions(followsUpgrades, reflectionWorkflow);
 
 export async function evalArmWorkflow(input: EvalArmInput) {
   const workflow = await import(/* webpackMode: "eager" */ './eval-arm.js');

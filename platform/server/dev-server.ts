@@ -25,6 +25,8 @@ export interface DevServerOptions {
   readyTimeoutMs?: number;
   /** The codec server the Web UI's browsers call to decode payloads (`taskloop codec-server`). */
   uiCodecEndpoint?: string;
+  /** Server settings (`--dynamic-config-value key=value`, the value as JSON); tests shorten waits with them. */
+  dynamicConfig?: Record<string, string | number | boolean>;
 }
 
 export interface RunningDevServer {
@@ -61,6 +63,8 @@ export function devServerArgs(options: DevServerOptions): string[] {
     );
   }
   for (const { name, type } of searchAttributeCliPairs()) args.push('--search-attribute', `${name}=${type}`);
+  for (const [key, value] of Object.entries(options.dynamicConfig ?? {}))
+    args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
   return args;
 }
 

@@ -31,6 +31,12 @@ export async function setup(project: TestProject): Promise<void> {
     headless: true,
     readyTimeoutMs: 90_000,
     logFile: path.join(logDir, 'server.log'),
+    // A version that stops being current is found drained after the grace period, then at each refresh (3 min
+    // each by default): seconds here, so upgrade-learning.test.ts sees it drain.
+    dynamicConfig: {
+      'matching.wv.VersionDrainageStatusVisibilityGracePeriod': '2s',
+      'matching.wv.VersionDrainageStatusRefreshInterval': '2s',
+    },
   });
   console.log(`integration tests: Temporal dev server at ${server.address} (log: ${logDir}/server.log)`);
   const bundle = await bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: quietBundler });

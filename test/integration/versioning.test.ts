@@ -1,59 +1,18 @@
 // Worker Deployment Versioning: a task started on version A stays on A while version B (with changed workflow
 // code) becomes current; a task started after that runs on B.
 import type { WorkflowHandle } from '@temporalio/client';
-import { bundleWorkflowCode, NativeConnection } from '@temporalio/worker';
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+import { bundleWorkflowCode } from '@temporalio/worker';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import type { TaskOutcome } from '../../domain/task-state.js';
-import { resolveTemporalTarget } from '../../platform/connection.js';
-import { createWorkerSet, runWorkerSet } from '../../workers/create-workers.js';
-import { promoteWhenRegistered } from '../../workers/deployment.js';
 import { pauseSignal, resumeSignal } from '../../workflows/messages.js';
-import { hostTaskQueue } from '../../workflows/task-queues.js';
 import { fixTurns, makeCalcProject } from '../support/calc-project.js';
 import { startTestTask, taskSpec, waitForState } from './support/tasks.js';
 import { uniqueId, useTestClient } from './support/temporal.js';
+import { startVersion } from './support/versions.js';
 
 const noop = () => undefined;
 const quiet = { log: noop, trace: noop, debug: noop, info: noop, warn: noop, error: noop };
-
-async function startVersion(
-  queue: string,
-  deploymentName: string,
-  buildId: string,
-  workflowBundle: { code: string } | { codePath: string },
-) {
-  const workDir = await mkdtemp(path.join(os.tmpdir(), `taskloop-${buildId}-`));
-  const hostId = uniqueId(`host-${buildId}`);
-  const connection = await NativeConnection.connect({ address: inject('temporalAddress') });
-  const workers = await createWorkerSet({
-    connection,
-    namespace: 'default',
-    host: { hostId, hostQueue: hostTaskQueue(hostId), workDir },
-    eventsFile: path.join(workDir, 'events.jsonl'),
-    taskQueue: queue,
-    workflowBundle,
-    shutdownGraceTime: '2s',
-    deployment: { deploymentName, buildId },
-  });
-  const running = runWorkerSet(workers);
-  const target = resolveTemporalTarget({
-    TEMPORAL_ADDRESS: inject('temporalAddress'),
-    TEMPORAL_CONFIG_FILE: path.join(workDir, 'none.toml'),
-  });
-  const current = await promoteWhenRegistered(target, { deploymentName, buildId, promote: true }, `test-${buildId}`);
-  return {
-    current,
-    async stop() {
-      for (const worker of workers) if (worker.getState() === 'RUNNING') worker.shutdown();
-      await running;
-      await connection.close();
-    },
-  };
-}
 
 async function versionOf(handle: WorkflowHandle) {
   const description = await handle.describe();

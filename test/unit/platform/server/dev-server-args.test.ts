@@ -32,4 +32,10 @@ describe('the dev server command line', () => {
     expect(headless).toContain('--headless');
     expect(headless).not.toContain('--ui-port');
   });
+
+  it('passes server settings as dynamic config values, each value as JSON', () => {
+    const args = devServerArgs({ cliPath: 'temporal', dynamicConfig: { 'a.b': '2s', 'c.d': 3 } });
+    expect(flagValues(args, '--dynamic-config-value')).toEqual(['a.b="2s"', 'c.d=3']);
+    expect(devServerArgs({ cliPath: 'temporal' })).not.toContain('--dynamic-config-value');
+  });
 });
