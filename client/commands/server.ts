@@ -3,17 +3,20 @@ import path from 'node:path';
 import { intFlag, parseFlags } from '../args.js';
 import { stateDir } from '../../platform/paths.js';
 import { startDevServer } from '../../platform/server/dev-server.js';
-import { recordServerPid, stopRecordedServer } from '../../platform/server/pid-file.js';
+import { splitAddress } from '../../platform/probe-address.js';
+import { recordServerPid, stopLocalServer } from '../../platform/server/pid-file.js';
 import { ensureTemporalCli } from '../../platform/server/temporal-cli.js';
-import { WorkFailed } from '../cli-errors.js';
+import { UsageError, WorkFailed } from '../cli-errors.js';
 import type { Command } from './command.js';
 
 const help = `Usage: taskloop server [--port 7233] [--ui-port 8233] [--ip 127.0.0.1] [--headless] [--db FILE | --memory] [--detach]
-       taskloop server stop
+       taskloop server stop [--db FILE]
 
 Starts \`temporal server start-dev\` with the search attributes TaskId, Project, Phase, TaskStatus, FailureClass and
 Attempt, keeping its state in a SQLite file (WAL) under .taskloop/ so runs survive a restart. Says so and exits 0
-when a Temporal server already answers on that address. Runs in the foreground until Ctrl-C unless --detach.
+when a Temporal server already answers on that address; refuses a database another dev server holds, naming it.
+Without --ip and --port it serves where TEMPORAL_ADDRESS points, when that is this machine. Runs in the foreground
+until Ctrl-C unless --detach.
 
   --port N       gRPC port (default 7233)          --ui-port N   Web UI port (default 8233)
   --ip ADDR      address to bind (default 127.0.0.1)
@@ -21,13 +24,14 @@ when a Temporal server already answers on that address. Runs in the foreground u
   --db FILE      SQLite file (default .taskloop/temporal.db)
   --detach       leave the server running in the background (log: .taskloop/server.log)
 
-\`taskloop server stop\` stops the server that --detach (or \`taskloop demo\`) left running; its state stays in the db file.`;
+\`taskloop server stop\` stops the server that --detach (or \`taskloop demo\`) left running, or else the dev server
+on the database (default .taskloop/temporal.db); its state stays in the db file.`;
 
 export const serverCommand: Command = {
   summary: 'start the local Temporal dev server (Web UI on :8233)',
   help,
   async run(argv) {
-    if (argv[0] === 'stop') return stopServer();
+    if (argv[0] === 'stop') return stopServer(argv.slice(1));
     const { values } = parseFlags('server', argv, {
       port: { type: 'string' },
       'ui-port': { type: 'string' },
@@ -37,13 +41,14 @@ export const serverCommand: Command = {
       memory: { type: 'boolean' },
       detach: { type: 'boolean' },
     });
-    const port = intFlag('server', 'port', values.port, 7233, 1, 65535);
+    const fromEnv = values.port === undefined && values.ip === undefined ? localAddressFromEnv() : undefined;
+    const port = fromEnv?.port ?? intFlag('server', 'port', values.port, 7233, 1, 65535);
     const uiPort = intFlag('server', 'ui-port', values['ui-port'], port + 1000, 1, 65535);
     const home = stateDir();
     const cliPath = await ensureTemporalCli({ log: (line) => console.error(line) });
     const server = await startDevServer({
       cliPath,
-      ip: values.ip ?? '127.0.0.1',
+      ip: fromEnv?.ip ?? values.ip ?? '127.0.0.1',
       port,
       uiPort,
       headless: values.headless ?? false,
@@ -70,12 +75,29 @@ export const serverCommand: Command = {
   },
 };
 
-async function stopServer(): Promise<number> {
-  const pid = await stopRecordedServer();
-  if (pid === undefined)
-    throw new WorkFailed(
-      'taskloop server stop: no detached server of this folder is running (none recorded in .taskloop/server.pid)',
+/** Where TEMPORAL_ADDRESS points when that is this machine; a remote one is refused (this starts a local server). */
+function localAddressFromEnv(env = process.env): { ip: string; port: number } | undefined {
+  const address = env.TEMPORAL_ADDRESS?.trim();
+  if (!address) return undefined;
+  const parts = splitAddress(address);
+  const local = parts && /^(127\.\d+\.\d+\.\d+|localhost|0\.0\.0\.0|::1)$/.test(parts.host);
+  if (!parts || !local)
+    throw new UsageError(
+      `taskloop server: TEMPORAL_ADDRESS=${address} is not host:port on this machine, and this starts a local server; unset it, or pass --ip and --port`,
     );
-  console.log(`Stopped the Temporal dev server (pid ${pid}); its state stays in .taskloop/temporal.db`);
+  return { ip: parts.host === 'localhost' ? '127.0.0.1' : parts.host, port: parts.port };
+}
+
+async function stopServer(argv: string[]): Promise<number> {
+  const { values } = parseFlags('server stop', argv, { db: { type: 'string' } });
+  const dbFile = path.resolve(values.db ?? path.join(stateDir(), 'temporal.db'));
+  const server = await stopLocalServer(dbFile);
+  if (server === undefined)
+    throw new WorkFailed(
+      `taskloop server stop: no Temporal dev server runs on ${dbFile}, and none is recorded in ${path.join(stateDir(), 'server.pid')}`,
+    );
+  console.log(
+    `Stopped the Temporal dev server at ${server.address} (pid ${server.pid})${server.dbFile ? `; its state stays in ${server.dbFile}` : ''}`,
+  );
   return 0;
 }

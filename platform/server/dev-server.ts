@@ -6,6 +6,7 @@ import { closeSync, openSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { searchAttributeCliPairs } from '../../workflows/search-attributes.js';
+import { findDevServersUsing } from './db-holders.js';
 import { findFreePort, isPortFree } from './ports.js';
 import { ensureSearchAttributes } from './search-attributes.js';
 
@@ -111,6 +112,14 @@ export async function startDevServer(options: DevServerOptions): Promise<Running
   if (await isTemporalServing(address)) {
     await ensureSearchAttributes(address, options.namespace ?? 'default');
     return { address, uiUrl, started: false, stop: async () => undefined };
+  }
+  if (options.dbFile) {
+    // A second server on the same SQLite file would fight the first over it (and a pid file would lose the first).
+    const [holder] = await findDevServersUsing(options.dbFile);
+    if (holder)
+      throw new DevServerError(
+        `${options.dbFile} is in use by the Temporal dev server with pid ${holder.pid} at ${holder.address}; use that one (export TEMPORAL_ADDRESS=${holder.address}) or stop it first (taskloop server stop)`,
+      );
   }
   if (!(await isPortFree(port, ip))) {
     throw new DevServerError(

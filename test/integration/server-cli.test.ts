@@ -1,11 +1,12 @@
 import { Client, Connection } from '@temporalio/client';
 import { execa } from 'execa';
 import { existsSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
+import { findDevServersUsing } from '../../platform/server/db-holders.js';
 import { isTemporalServing } from '../../platform/server/dev-server.js';
 import { findFreePort } from '../../platform/server/ports.js';
 import { runTaskloop, startTaskloop } from '../support/cli.js';
@@ -51,6 +52,42 @@ describe('taskloop server', () => {
     await again.close();
     second.kill('SIGINT');
     await second;
+  });
+
+  it('--detach serves at TEMPORAL_ADDRESS; a second server on its database is refused, naming it; stop finds it with no pid file', async () => {
+    const home = await mkdtemp(path.join(os.tmpdir(), 'taskloop-home-'));
+    const dbFile = path.join(home, 'temporal.db');
+    const pidFile = path.join(home, 'server.pid');
+    const port = await findFreePort();
+    const env = { ...cliEnv(), TASKLOOP_HOME: home, TEMPORAL_ADDRESS: `127.0.0.1:${port}` };
+    try {
+      const first = await runTaskloop(['server', '--detach', '--headless'], { env });
+      expect(first.exitCode, first.all).toBe(0);
+      expect(first.stdout).toContain(`serving at 127.0.0.1:${port}`);
+      const recorded = (await readFile(pidFile, 'utf8')).trim();
+      expect(await findDevServersUsing(dbFile)).toEqual([
+        { pid: Number(recorded), address: `127.0.0.1:${port}`, dbFile },
+      ]);
+
+      const other = await findFreePort();
+      const second = await runTaskloop(['server', '--detach', '--headless', '--port', String(other)], { env });
+      expect(second.exitCode).toBe(1);
+      expect(second.stderr.trim()).toBe(
+        `taskloop: ${dbFile} is in use by the Temporal dev server with pid ${recorded} at 127.0.0.1:${port}; use that one (export TEMPORAL_ADDRESS=127.0.0.1:${port}) or stop it first (taskloop server stop)`,
+      );
+      expect((await readFile(pidFile, 'utf8')).trim()).toBe(recorded);
+      expect(await isTemporalServing(`127.0.0.1:${other}`)).toBe(false);
+
+      await rm(pidFile);
+      const stop = await runTaskloop(['server', 'stop'], { env });
+      expect(stop.exitCode, stop.all).toBe(0);
+      expect(stop.stdout).toContain(`Stopped the Temporal dev server at 127.0.0.1:${port} (pid ${recorded})`);
+      for (let i = 0; i < 120 && (await findDevServersUsing(dbFile)).length > 0; i++)
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      expect(await findDevServersUsing(dbFile)).toEqual([]);
+    } finally {
+      for (const server of await findDevServersUsing(dbFile)) process.kill(server.pid, 'SIGTERM');
+    }
   });
 
   it('says so and exits 0 when a server is already up', async () => {
