@@ -24,6 +24,11 @@ const rules: { test: RegExp; reason: string; fix: string }[] = [
     fix: 'check the network and the host in TEMPORAL_ADDRESS',
   },
   {
+    test: /does not appear to use TLS/,
+    reason: 'TLS is on, but the server does not appear to use TLS',
+    fix: 'unset TEMPORAL_TLS (and the other TEMPORAL_TLS_* settings) for a plaintext server, or point TEMPORAL_ADDRESS at its TLS endpoint',
+  },
+  {
     test: /certificate|tls|ssl|handshake|WRONG_VERSION_NUMBER/i,
     reason: 'TLS handshake failed',
     fix: 'check TEMPORAL_TLS, TEMPORAL_TLS_CA_CERT_PATH and the client certificate settings (TLS on one side only?)',

@@ -1,10 +1,11 @@
 // One way to reach Temporal for the CLI and the worker: Temporal's standard environment variables and config
 // profiles (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS*, TEMPORAL_PROFILE), via envconfig.
+import path from 'node:path';
 import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
 import { loadClientConnectConfig, type ClientConnectConfig } from '@temporalio/envconfig';
 import { describeConnectFailure } from './connect-failure.js';
 import { withDeferredCaCerts } from './deferred-ca-certs.js';
-import { probeAddress } from './probe-address.js';
+import { probeAddress, probeTls } from './probe-address.js';
 import { cliTracingInterceptor, startTracing } from './tracing.js';
 import { clearPayloadsWarning, resolveHostCodec } from './codec/host-codec.js';
 
@@ -31,9 +32,7 @@ export function resolveTemporalTarget(env: NodeJS.ProcessEnv = process.env): Tem
   try {
     config = loadClientConnectConfig({ overrideEnvVars, profile: env.TEMPORAL_PROFILE });
   } catch (error) {
-    throw new ConnectionError(
-      `could not load the Temporal connection settings: ${(error as Error).message} (check TEMPORAL_CONFIG_FILE and TEMPORAL_PROFILE)`,
-    );
+    throw new ConnectionError(`could not load the Temporal connection settings: ${describeSettingsError(error, env)}`);
   }
   const address = config.connectionOptions.address ?? DEFAULT_ADDRESS;
   return {
@@ -41,6 +40,22 @@ export function resolveTemporalTarget(env: NodeJS.ProcessEnv = process.env): Tem
     address,
     namespace: config.namespace ?? DEFAULT_NAMESPACE,
   };
+}
+
+/** The environment variables that name a TLS file (envconfig reads each when the connection settings load). */
+const TLS_FILE_VARIABLES = [
+  'TEMPORAL_TLS_SERVER_CA_CERT_PATH',
+  'TEMPORAL_TLS_CLIENT_CERT_PATH',
+  'TEMPORAL_TLS_CLIENT_KEY_PATH',
+] as const;
+
+/** A file that could not be read is named with the variable that set it; anything else points at the config file. */
+function describeSettingsError(error: unknown, env: NodeJS.ProcessEnv): string {
+  const { message, path: file } = error as NodeJS.ErrnoException;
+  const variable =
+    file && TLS_FILE_VARIABLES.find((name) => env[name] && path.resolve(env[name]) === path.resolve(file));
+  if (variable) return `${variable}=${env[variable]} cannot be read (${message}); fix the path or unset ${variable}`;
+  return `${message} (check TEMPORAL_CONFIG_FILE and TEMPORAL_PROFILE)`;
 }
 
 /**
@@ -97,6 +112,12 @@ export async function refuseUnreachable(target: TemporalTarget): Promise<void> {
   if (target.connectionOptions.proxy) return;
   const probe = await probeAddress(target.address);
   if (probe.reachable === false) throw unreachable(target, probe.error);
+  const tlsOptions = target.connectionOptions.tls;
+  if (probe.reachable === true && tlsOptions) {
+    const serverName = typeof tlsOptions === 'object' ? tlsOptions.serverNameOverride : undefined;
+    const handshake = await probeTls(target.address, serverName);
+    if (handshake.reachable === false) throw unreachable(target, handshake.error);
+  }
 }
 
 /** One sentence: where, why in a few words, and what to do. */

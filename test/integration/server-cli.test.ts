@@ -134,6 +134,17 @@ describe('bad input to the CLI', () => {
     expect(result.stderr).not.toMatch(/tonic|ConnectError|Os \{/);
   });
 
+  it('says TLS is on but the server does not use it, for a command and the worker, without waiting out a timeout', async () => {
+    const env = { ...process.env, TEMPORAL_ADDRESS: inject('temporalAddress'), TEMPORAL_TLS: 'true' };
+    for (const command of [['list'], ['worker']]) {
+      const result = await runTaskloop(command, { env });
+      expect(result.exitCode).toBe(1);
+      expect(result.stderr.trim()).toBe(
+        `taskloop: cannot reach Temporal at ${inject('temporalAddress')} (namespace default): TLS is on, but the server does not appear to use TLS; unset TEMPORAL_TLS (and the other TEMPORAL_TLS_* settings) for a plaintext server, or point TEMPORAL_ADDRESS at its TLS endpoint.`,
+      );
+    }
+  });
+
   it('stops a worker whose server lacks the search attributes, naming the command that creates them', async () => {
     const port = await findFreePort();
     const bare = execa(

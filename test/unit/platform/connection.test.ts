@@ -48,6 +48,25 @@ describe('the connection from the standard Temporal environment', () => {
     ).toBe('other');
   });
 
+  it('names the variable that set a TLS file that cannot be read, not the config file', async () => {
+    const env = {
+      ...(await noConfigFile()),
+      TEMPORAL_TLS: 'true',
+      TEMPORAL_TLS_SERVER_CA_CERT_PATH: '/nonexistent/ca.pem',
+    };
+    const error = (() => {
+      try {
+        resolveTemporalTarget(env);
+      } catch (caught) {
+        return caught as Error;
+      }
+    })();
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error?.message).toMatch(
+      /^could not load the Temporal connection settings: TEMPORAL_TLS_SERVER_CA_CERT_PATH=\/nonexistent\/ca\.pem cannot be read \(ENOENT.*\); fix the path or unset TEMPORAL_TLS_SERVER_CA_CERT_PATH$/,
+    );
+  });
+
   // The address probe answers a refusal at once (gRPC would wait its whole 5 s connect timeout and say "deadline"):
   // its words, not a clock, show the probe answered.
   it('says a refused connection from the address probe, naming the address, "connection refused" and the fix', async () => {
