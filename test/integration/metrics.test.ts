@@ -1,7 +1,10 @@
 // `taskloop worker --metrics` serves the SDK's and taskloop's metrics; the numbers match the tasks' own records.
 import type { ResultPromise } from 'execa';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { TaskOutcome } from '../../domain/task-state.js';
+import { projectRoot } from '../../platform/paths.js';
 import { findFreePort } from '../../platform/server/ports.js';
 import { pauseSignal, cancelSignal } from '../../workflows/messages.js';
 import { startWorkerProcess } from '../support/cli.js';
@@ -31,6 +34,49 @@ const total = (samples: Sample[], name: string, where: Record<string, string> = 
   samples
     .filter((s) => s.name === name && Object.entries(where).every(([key, value]) => s.labels[key] === value))
     .reduce((sum, s) => sum + s.value, 0);
+
+/**
+ * The metric names a PromQL expression reads: identifiers left once strings, label matchers, ranges, grouping
+ * clauses and Grafana's variables are gone, that do not call a function and are no keyword or number.
+ */
+function metricNamesIn(expr: string): string[] {
+  const bare = expr
+    .replace(/"(?:[^"\\]|\\.)*"/g, '""')
+    .replace(/\{[^}]*\}/g, ' ')
+    .replace(/\[[^\]]*\]/g, ' ')
+    .replace(/\b(?:by|without|on|ignoring|group_left|group_right)\s*\([^)]*\)/g, ' ')
+    .replace(/\$\w+/g, ' ')
+    .replace(/(?<![\w:])\d+(?:\.\d+)?(?:e[+-]?\d+)?/gi, ' ');
+  const keywords = new Set(['and', 'or', 'unless', 'bool', 'offset', 'inf', 'nan']);
+  return [...bare.matchAll(/([a-zA-Z_:][\w:]*)(\s*\()?/g)]
+    .filter(([, name, call]) => !call && !keywords.has((name as string).toLowerCase()))
+    .map(([, name]) => name as string);
+}
+
+/** Every metric name the example Grafana dashboard's panels query. */
+async function dashboardMetricNames(): Promise<string[]> {
+  const file = path.join(projectRoot, 'examples', 'grafana', 'taskloop-dashboard.json');
+  const exprs: string[] = [];
+  const collect = (node: unknown): void => {
+    if (Array.isArray(node)) node.forEach(collect);
+    else if (node && typeof node === 'object')
+      for (const [key, value] of Object.entries(node))
+        if (key === 'expr' && typeof value === 'string') exprs.push(value);
+        else collect(value);
+  };
+  collect(JSON.parse(await readFile(file, 'utf8')));
+  return [...new Set(exprs.flatMap(metricNamesIn))].sort();
+}
+
+describe('reading metric names from PromQL', () => {
+  it('keeps metric names and drops functions, labels, ranges, groupings and variables', () => {
+    expect(
+      metricNamesIn(
+        'histogram_quantile(0.95, sum by (le, node) (rate(a_seconds_bucket{x!="y z"}[5m]))) / on(job) b_total + c[$__range] / 1e6',
+      ),
+    ).toEqual(['a_seconds_bucket', 'b_total', 'c']);
+  });
+});
 
 describe('taskloop worker --metrics', () => {
   const t = useTestClient();
@@ -115,5 +161,12 @@ describe('taskloop worker --metrics', () => {
     const after = await scrape();
     expect(total(after, 'taskloop_tasks_total', { status: 'CANCELLED' })).toBe(1);
     expect(total(after, 'taskloop_tasks_total')).toBe(2);
+
+    // Every metric the Grafana dashboard queries is one this worker exports: a panel on a name nobody exports
+    // stays empty without a word.
+    const names = await dashboardMetricNames();
+    expect(names.length).toBeGreaterThan(5);
+    const exported = new Set(after.map((sample) => sample.name));
+    expect(names.filter((name) => !exported.has(name))).toEqual([]);
   });
 });
