@@ -10,7 +10,7 @@ import type { EvalArmInput } from './eval-arm.js';
 import type { ProjectWorkflowInput } from './project.js';
 import type { LearningWorkflowInput } from './learning/learning-workflow.js';
 import type { TaskWorkflowInput } from './task.js';
-import { setWorkflowOptions } from '@temporalio/workflow';
+import { setWorkflowOptions, workflowInfo } from '@temporalio/workflow';
 
 export { probeWorkflow } from './probe.js';
 
@@ -40,8 +40,10 @@ export function reflectionWorkflow(input: LearningWorkflowInput) {
 // Task and eval workflows stay on the version that started them (the workers' default, PINNED). The long-lived ones
 // follow upgrades: on their next workflow task after a new version becomes current they run on it, so what the
 // project learned stays readable once old workers stop, and old versions drain. Their code must therefore replay
-// histories of earlier versions: changes to it go behind patched().
-const followsUpgrades = { versioningBehavior: 'AUTO_UPGRADE' } as const;
+// histories of earlier versions: changes to it go behind patched(). Only on versioned workers: the server refuses
+// a versioning behavior from a worker without a deployment version (every workflow task would fail).
+const followsUpgrades = () =>
+  workflowInfo().currentDeploymentVersion?.deploymentName ? { versioningBehavior: 'AUTO_UPGRADE' as const } : {};
 setWorkflowOptions(followsUpgrades, projectWorkflow);
 setWorkflowOptions(followsUpgrades, learningWorkflow);
 setWorkflowOptions(followsUpgrades, reflectionWorkflow);
