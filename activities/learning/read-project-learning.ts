@@ -6,7 +6,7 @@ import { WorkflowNotFoundError } from '@temporalio/common';
 import { createProjectLearning, historyForTask, type ProjectLearning } from '../../domain/learning/project-learning.js';
 import type { HistoryEntry } from '../../domain/learning/adaptations.js';
 import { learningQuery, memoryQuery } from '../../workflows/learning/messages.js';
-import { findLearningWorkflow } from './find-learning-workflow.js';
+import { findLearningWorkflow, workflowRunState } from './find-learning-workflow.js';
 
 /** The role whose learning workflow holds what the project learned (the only role that fails attempts today). */
 export const learningRole = 'coder';
@@ -26,6 +26,9 @@ export async function readProjectLearning(
   try {
     return await client.withDeadline(Date.now() + timeoutMs, async () => {
       const found = await findLearningWorkflow(client, project, learningRole);
+      // A project that never failed has no learning workflow: asked first, so no query fails (an error span).
+      if (found.workflowType === 'learningWorkflow' && (await workflowRunState(client, found.workflowId)) === 'none')
+        return createProjectLearning();
       // A workflow from before the rename may still be served by a worker of that release, which knows only `memory`.
       const query = found.workflowType === 'reflectionWorkflow' ? memoryQuery : learningQuery;
       return client.workflow.getHandle(found.workflowId).query(query);
