@@ -1,4 +1,5 @@
 // The project report as a terminal table: one row per task, then rates and totals.
+import { nextStepFor } from '../../domain/next-step.js';
 import type { ProjectReport } from '../../domain/project/project-report.js';
 import { formatTable } from './table.js';
 
@@ -19,8 +20,13 @@ export function formatProjectReport(report: ProjectReport): string {
     .filter(([, count]) => count > 0)
     .map(([state, count]) => `${count} ${state.toLowerCase()}`)
     .join(', ');
+  const next = report.tasks.flatMap((task) => {
+    const step = nextStepFor({ ...task, recommendation: task.failureClass });
+    return step ? [`next for ${task.id}: ${step}`] : [];
+  });
   return [
     table,
+    ...next,
     '',
     `tasks: ${report.total} (${counts}); pass rate at attempt 1: ${percent(report.passRateAtAttempt1)}, overall: ${percent(report.passRate)}`,
     `spend: ${report.spend.attempts} attempts, ${report.spend.modelRequests} model requests, ${report.spend.inputTokens} input + ${report.spend.outputTokens} output tokens, ${seconds(report.spend.taskTimeMs)} of task time`,

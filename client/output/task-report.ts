@@ -1,5 +1,6 @@
 // Human-readable text of a task: its live state (the `state` query) or its result (TaskOutcome).
 import type { AttemptRecord, TaskOutcome, TaskState } from '../../domain/task-state.js';
+import { nextStepFor } from '../../domain/next-step.js';
 import type { TelemetrySummary } from '../../domain/telemetry.js';
 import { formatTable } from './table.js';
 
@@ -12,11 +13,14 @@ export function formatOutcome(outcome: TaskOutcome): string {
     ? `; commit ${outcome.commit.sha.slice(0, 12)} on ${outcome.commit.branch}${outcome.commit.remote ? `, pushed to ${outcome.commit.remote}` : ''}`
     : '';
   const why = outcome.status === 'COMPLETED' ? '' : `: ${outcome.reason ?? 'no reason recorded'}`;
-  const next = outcome.recommendation ? `\nrecommendation: ${outcome.recommendation}` : '';
+  const recommendation = outcome.recommendation ? `\nrecommendation: ${outcome.recommendation}` : '';
+  const next = nextStepFor(outcome);
   return [
-    `${outcome.workflowId}: ${outcome.status} after ${attempts}${commit}${why}${next}`,
+    `${outcome.workflowId}: ${outcome.status} after ${attempts}${commit}${why}${recommendation}`,
     formatAttempts(outcome.attempts),
     formatTelemetry(outcome.telemetry),
+    // Last, so it is what a person reads when the command ends.
+    next ? `next: ${next}` : '',
   ]
     .filter(Boolean)
     .join('\n');

@@ -142,6 +142,10 @@ describe('taskloop run, status, pause, resume, cancel and retry as a person runs
     expect(status.stdout).toContain('FAILED');
     expect(status.stdout).toContain('code_defect');
     expect(status.stdout).toContain('attempt 1: removed before its tests, as git ignores them: tests/conftest.py');
+    // It ends with the command to run next: a retry with a hint for a code defect.
+    expect(status.stdout.trim().split('\n').at(-1)).toMatch(
+      new RegExp(`^next: taskloop retry ${failed.workflowId} --hint "[^"]+"`),
+    );
 
     const hint = 'add must return a + b, not a product';
     const retry = await taskloop(['retry', id, '--hint', hint]);

@@ -39,6 +39,12 @@ describe('formatOutcome', () => {
     );
     expect(lines[4]).toMatch(/^\s+2\s+FAILED\s+test/);
     expect(lines[5]).toMatch(/^telemetry: 0 model requests/);
+    // It ends with what to run next.
+    expect(lines.at(-1)).toBe(
+      'next: the task is too big for one change: split it into smaller tasks (a tasks file: taskloop schedule)',
+    );
+    const defect = formatOutcome({ ...outcome, recommendation: 'code_defect' }).split('\n');
+    expect(defect.at(-1)).toMatch(/^next: taskloop retry task-default-fix --hint "[^"]+"/);
   });
 
   it('names the git-ignored files the test node removed, under the attempts', () => {
