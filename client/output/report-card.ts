@@ -20,7 +20,7 @@ function cardLines(card: ReportCard): { label: string; lines: string[] }[] {
     {
       label: 'grade',
       lines: [
-        `${card.grade} (fidelity ${percent(card.fidelity)}, compression ${card.compression.toFixed(2)}, novel patterns ${card.novel.count})`,
+        `${card.grade} (fidelity ${percent(card.fidelity)}, pass at attempt 1 ${percent(card.passRateAt1)}, novel patterns ${card.novel.count})`,
       ],
     },
     {

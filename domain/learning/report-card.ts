@@ -35,7 +35,7 @@ export interface ReportCard {
   medianDurationMs: number;
   patterns: { pattern: string; count: number; share: number }[];
   novel: { count: number; taskIds: string[] };
-  /** Total accepted diff tokens / total prompt tokens (0 without prompt tokens). */
+  /** Total accepted diff tokens / total prompt tokens (0 without prompt tokens): shown with its trend, not graded. */
   compression: number;
   grade: Grade;
   trends: { fidelity: Trend; passRateAt1: Trend; compression: Trend };
@@ -52,10 +52,14 @@ export type PreviousCard = Pick<ReportCard, 'fidelity' | 'passRateAt1' | 'compre
 export const trendThreshold = 0.05;
 const epsilon = 1e-9;
 
-/** Grade by the reference thresholds (inclusive). */
-export function gradeRun(fidelity: number, compression: number, novelCount: number): Grade {
-  if (fidelity >= 0.9 && compression >= 5 && novelCount === 0) return 'A';
-  if (fidelity >= 0.75 && compression >= 3) return 'B';
+/**
+ * The grade, from how many tasks completed (fidelity), how many at their first attempt, and whether a failure of an
+ * unknown pattern appeared; thresholds inclusive (docs/learning.md). Compression is not graded: the ratio of diff to
+ * prompt tokens says nothing of whether the work was right, and graded a flawless run C.
+ */
+export function gradeRun(fidelity: number, passRateAt1: number, novelCount: number): Grade {
+  if (fidelity >= 0.9 && passRateAt1 >= 0.75 && novelCount === 0) return 'A';
+  if (fidelity >= 0.75 && passRateAt1 >= 0.5) return 'B';
   if (fidelity >= 0.6) return 'C';
   if (fidelity >= 0.4) return 'D';
   return 'F';
@@ -117,7 +121,7 @@ export function buildReportCard(tasks: readonly RunTask[], previous?: PreviousCa
     patterns: patternCounts.map((p) => ({ ...p, share: ratio(p.count, patternTotal) })),
     novel: { count: novelCount, taskIds: novelTasks.map((t) => t.taskId) },
     compression,
-    grade: gradeRun(fidelity, compression, novelCount),
+    grade: gradeRun(fidelity, passRateAt1, novelCount),
     trends: {
       fidelity: trendOf(fidelity, previous?.fidelity),
       passRateAt1: trendOf(passRateAt1, previous?.passRateAt1),

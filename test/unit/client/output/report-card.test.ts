@@ -32,8 +32,8 @@ describe('report card formatting', () => {
   it('prints grade, rates, patterns, novel tasks, trends with arrows, actions, skills and lessons', () => {
     const card = buildReportCard(tasks, { fidelity: 0.9, passRateAt1: 0.3, compression: 3 });
     const text = formatReportCard(card);
-    // fidelity 2/3, compression 90/30 = 3.00, one novel pattern: grade B needs 0.75, so C.
-    expect(text).toContain('grade      C (fidelity 67%, compression 3.00, novel patterns 1)');
+    // fidelity 2/3, one of three at attempt 1, one novel pattern: grade B needs fidelity 0.75, so C.
+    expect(text).toContain('grade      C (fidelity 67%, pass at attempt 1 33%, novel patterns 1)');
     expect(text).toContain('pass rate  at attempt 1 33%, by attempt 2 67%, of verdicts 67%');
     expect(text).toContain('patterns   wrong_constant 2 (67%)');
     expect(text).toMatch(/\n {13}unknown 1 \(33%\)/);

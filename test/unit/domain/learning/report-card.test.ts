@@ -101,13 +101,21 @@ describe('buildReportCard', () => {
     expect(Object.values(trends).map((t) => t.direction)).toEqual(['STABLE', 'STABLE', 'STABLE']);
   });
 
-  it('grades A at fidelity exactly 0.9 and compression exactly 5', () => {
+  it('grades A at fidelity exactly 0.9 with every completed task passing at attempt 1', () => {
     const tasks = [
       ...Array.from({ length: 9 }, (_, i) => task(`c${i}`, 'COMPLETED', { acceptedDiffTokens: 50, promptTokens: 10 })),
       task('f', 'FAILED', { promptTokens: 0, patterns: ['cross_dep'] }),
     ];
     const card = buildReportCard(tasks);
-    expect([card.fidelity, card.compression, card.grade]).toEqual([0.9, 5, 'A']);
+    expect([card.fidelity, card.passRateAt1, card.grade]).toEqual([0.9, 0.9, 'A']);
+  });
+
+  it('grades a flawless run A, however few diff tokens its prompts made (compression is not graded)', () => {
+    const tasks = Array.from({ length: 3 }, (_, i) =>
+      task(`c${i}`, 'COMPLETED', { acceptedDiffTokens: 40, promptTokens: 4000 }),
+    );
+    const card = buildReportCard(tasks);
+    expect([card.fidelity, card.passRateAt1, card.compression, card.grade]).toEqual([1, 1, 0.01, 'A']);
   });
 
   it('withholds A when a novel pattern appeared', () => {
@@ -149,19 +157,19 @@ describe('buildReportCard', () => {
 
 describe('gradeRun', () => {
   it.each([
-    [0.9, 5, 0, 'A'],
-    [0.9, 4.99, 0, 'B'],
-    [0.89, 5, 0, 'B'],
-    [0.75, 3, 0, 'B'],
-    [0.75, 2.99, 0, 'C'],
-    [0.74, 100, 0, 'C'],
+    [0.9, 0.75, 0, 'A'],
+    [0.9, 0.74, 0, 'B'],
+    [0.89, 1, 0, 'B'],
+    [0.75, 0.5, 0, 'B'],
+    [0.75, 0.49, 0, 'C'],
+    [0.74, 1, 0, 'C'],
     [0.6, 0, 0, 'C'],
     [0.59, 0, 0, 'D'],
     [0.4, 0, 0, 'D'],
-    [0.39, 9, 0, 'F'],
-    [1, 9, 1, 'B'],
-  ] as const)('grades fidelity %s, compression %s, novel %s as %s', (fidelity, compression, novel, grade) => {
-    expect(gradeRun(fidelity, compression, novel)).toBe(grade);
+    [0.39, 0.39, 0, 'F'],
+    [1, 1, 1, 'B'],
+  ] as const)('grades fidelity %s, pass at attempt 1 %s, novel %s as %s', (fidelity, passRateAt1, novel, grade) => {
+    expect(gradeRun(fidelity, passRateAt1, novel)).toBe(grade);
   });
 });
 
