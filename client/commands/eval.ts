@@ -130,7 +130,7 @@ export const evalCommand: Command = {
         handles.push(handle);
       }
       const results = await awaitArms(handles, say);
-      const report = buildEvalReport(results);
+      const report = buildEvalReport(results, undefined, maxRetries + 1);
       const promotion = values.promote
         ? await promoteFromEval(results, {
             file,

@@ -70,6 +70,12 @@ export async function writeEvalFiles(report: EvalReport, dir: string): Promise<{
   const json = path.join(dir, 'report.json');
   const svg = path.join(dir, 'resolved.svg');
   await writeFile(json, `${JSON.stringify(report, null, 2)}\n`);
-  await writeFile(svg, renderResolvedChart(`${report.suite}: resolved rate per arm and attempt`, report.arms));
+  await writeFile(
+    svg,
+    renderResolvedChart(`${report.suite}: resolved rate per arm and attempt`, report.arms, {
+      maxAttempts: report.maxAttempts,
+      comparisons: report.comparisons,
+    }),
+  );
   return { json, svg };
 }

@@ -52,6 +52,8 @@ export interface EvalReport {
   runs: Record<string, InstanceRun[]>;
   /** The bootstrap's seed, so anyone can recompute the intervals. */
   seed: number;
+  /** Attempts the suite allowed each instance (1 + maxRetries); absent in reports made before it was kept. */
+  maxAttempts?: number;
 }
 
 const rate = (part: number, whole: number) => (whole > 0 ? part / whole : 0);
@@ -127,7 +129,7 @@ export function compareArms(a: ArmResult, b: ArmResult, seed: number): Compariso
   };
 }
 
-export function buildEvalReport(results: readonly ArmResult[], seed = 42): EvalReport {
+export function buildEvalReport(results: readonly ArmResult[], seed = 42, maxAttempts?: number): EvalReport {
   const comparisons: Comparison[] = [];
   for (let i = 0; i < results.length; i++)
     for (let j = i + 1; j < results.length; j++)
@@ -139,5 +141,6 @@ export function buildEvalReport(results: readonly ArmResult[], seed = 42): EvalR
     comparisons,
     runs: Object.fromEntries(results.map((result) => [result.arm.id, result.runs])),
     seed,
+    ...(maxAttempts === undefined ? {} : { maxAttempts }),
   };
 }
