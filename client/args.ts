@@ -6,8 +6,9 @@ import { parseDuration } from './tasks/duration.js';
 type Options = NonNullable<ParseArgsConfig['options']>;
 
 export function parseFlags<T extends Options>(command: string, argv: string[], options: T, allowPositionals = false) {
+  let parsed;
   try {
-    return parseArgs({
+    parsed = parseArgs({
       args: joinNegativeValues(argv, options),
       options: { ...options, help: { type: 'boolean', short: 'h' } },
       strict: true,
@@ -17,6 +18,39 @@ export function parseFlags<T extends Options>(command: string, argv: string[], o
     const message = (error as Error).message.replace(/\. To specify a positional argument.*$/s, '');
     throw new UsageError(`taskloop ${command}: ${message} (see taskloop ${command} --help)`);
   }
+  if (probing) throw new FlagTable(command, options);
+  return parsed;
+}
+
+/** What a command's parseFlags was given: thrown, in place of running on, while its table is read. */
+export class FlagTable extends Error {
+  override name = 'FlagTable';
+  constructor(
+    readonly command: string,
+    readonly options: Options,
+  ) {
+    super(`the flags of taskloop ${command}`);
+  }
+}
+
+let probing = false;
+
+/**
+ * Runs a command only as far as its flags: its parseFlags parses `argv` as always (an unknown flag is the usual
+ * UsageError) and then hands over its option table instead of going on. Every command parses its flags before it
+ * does anything, so completion is generated from the tables the commands really parse with.
+ */
+export async function readFlagTable(run: () => Promise<unknown>): Promise<FlagTable> {
+  probing = true;
+  try {
+    await run();
+  } catch (error) {
+    if (error instanceof FlagTable) return error;
+    throw error;
+  } finally {
+    probing = false;
+  }
+  throw new Error('the command returned without parsing its flags');
 }
 
 /**

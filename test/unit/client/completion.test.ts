@@ -3,6 +3,9 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readFlagTable } from '../../../client/args.js';
+import { commandFlags } from '../../../client/commands/completion.js';
+import { commands } from '../../../client/commands/index.js';
 import { runTaskloop } from '../../support/cli.js';
 
 /** What bash offers for the words typed so far, with the script the CLI prints sourced. */
@@ -24,6 +27,42 @@ describe('taskloop completion', () => {
     expect(await bashCompletes(result.stdout, ['taskloop', 'sch'])).toEqual(['schedule']);
     expect(await bashCompletes(result.stdout, ['taskloop', 'run', '--max'])).toEqual(['--max-retries', '--max-steps']);
     expect(await bashCompletes(result.stdout, ['taskloop', '--address', 'h:1', 'watch', '--j'])).toEqual(['--json']);
+  });
+
+  it('offers only the flags a command parses, subcommands, and the values of closed-list flags', async () => {
+    const { stdout: script } = await runTaskloop(['completion', 'bash']);
+    // retry's help mentions run's --retry-window; retry itself refuses it, so it is not offered.
+    expect(await bashCompletes(script, ['taskloop', 'retry', '--'])).toEqual([
+      '--hint',
+      '--task',
+      '--address',
+      '--namespace',
+      '--no-color',
+      '--version',
+      '--help',
+    ]);
+    expect(await bashCompletes(script, ['taskloop', 'list', '--status', 'F'])).toEqual(['FAILED']);
+    expect(await bashCompletes(script, ['taskloop', 'list', '--class', 'code'])).toEqual(['code_defect']);
+    expect(await bashCompletes(script, ['taskloop', 'worker', '--sandbox', ''])).toEqual(['bwrap', 'none']);
+    expect(await bashCompletes(script, ['taskloop', 'server', 'st'])).toContain('stop');
+    expect(await bashCompletes(script, ['taskloop', 'server', 'stop', '--d'])).toEqual(['--db']);
+    expect(await bashCompletes(script, ['taskloop', 'model', 'serve', '--'])).toContain('--ctx');
+  });
+
+  it('every flag it completes is accepted by the command it completes it for', async () => {
+    const table = await commandFlags();
+    expect(Object.keys(table)).toEqual(expect.arrayContaining(Object.keys(commands)));
+    for (const [key, flags] of Object.entries(table)) {
+      const [name, sub] = key.split(' ') as [string, string | undefined];
+      const command = await commands[name]!.load();
+      for (const flag of flags) {
+        const prefix = sub ? [sub] : [];
+        const { options } = await readFlagTable(() => command.run([...prefix, '--help']));
+        const takesValue = options[flag.slice(2)]?.type === 'string';
+        const parsed = await readFlagTable(() => command.run([...prefix, flag, ...(takesValue ? ['x'] : [])]));
+        expect(parsed.command, `${key} ${flag}`).toBe(key);
+      }
+    }
   });
 
   it('zsh and fish get scripts naming every command', async () => {
