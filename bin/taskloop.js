@@ -6,6 +6,10 @@ import { fileURLToPath } from 'node:url';
 import { runWithCodeCache } from './code-cache.js';
 import { distIsCurrent } from './dist-state.js';
 
+// A non-empty NO_COLOR wins over FORCE_COLOR in taskloop (client/output/style.ts); with both set, Node would print
+// its own warning that it ignores NO_COLOR on every command. Dropped here, before anything asks about colours.
+if ((process.env.NO_COLOR ?? '') !== '' && process.env.FORCE_COLOR !== undefined) delete process.env.FORCE_COLOR;
+
 const root = fileURLToPath(new URL('..', import.meta.url));
 const compiled = fileURLToPath(new URL('../dist/cli/cli.cjs', import.meta.url));
 
