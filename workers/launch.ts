@@ -2,6 +2,7 @@
 // runs until a stop signal, and by the demo, which stops it when its batch is done.
 import { stopOwnedLocalServer } from '../platform/local-model/owned-server.js';
 import { NativeConnection, Runtime } from '@temporalio/worker';
+import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import { refuseUnreachable, resolveTemporalTarget, unreachable } from '../platform/connection.js';
 import { stateDir } from '../platform/paths.js';
@@ -38,6 +39,8 @@ export interface LaunchOptions {
   log?: (line: string) => void;
   /** The `--sandbox` flag (bwrap or none); TASKLOOP_SANDBOX when absent. */
   sandbox?: string;
+  /** Where the worker's log lines go instead of stderr (the demo: its live board stays in place on a terminal). */
+  logFile?: string;
 }
 
 export interface LaunchedWorker {
@@ -60,7 +63,9 @@ export async function launchWorker(options: LaunchOptions = {}): Promise<Launche
   const deployment = resolveDeployment(env, options.promote ?? env.TASKLOOP_PROMOTE === '1');
   if (!deployment.success) throw new Error(deployment.error);
   if (!runtimeInstalled) {
-    Runtime.install({ logger: new LineLogger(logSettings.data), telemetryOptions: telemetryOptions(metrics) });
+    const logFile = options.logFile;
+    const write = logFile ? (line: string) => appendFileSync(logFile, `${line}\n`) : undefined;
+    Runtime.install({ logger: new LineLogger(logSettings.data, write), telemetryOptions: telemetryOptions(metrics) });
     runtimeInstalled = true;
   }
   const target = resolveTemporalTarget(env);

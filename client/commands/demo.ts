@@ -55,7 +55,10 @@ export const demoCommand: Command = {
     log(`Made the Python project ${repo} (git, pytest tests, four bugs)`);
     const plan = await loadDemoPlan({ project, repo, model: values.model });
     const { launchWorker } = await import('../../workers/launch.js');
-    const worker = await launchWorker({ log, shutdownGraceTime: '5s' });
+    // The worker's log lines go to a file: on a terminal they would scroll the live board away.
+    const workerLog = path.join(runDir, 'worker.log');
+    const worker = await launchWorker({ log, shutdownGraceTime: '5s', logFile: workerLog });
+    log(`Worker log: ${workerLog}`);
     const { client, connection, target } = await connectClient();
     try {
       const workflowId = projectWorkflowId(project);

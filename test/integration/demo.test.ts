@@ -54,6 +54,10 @@ describe('taskloop demo', () => {
       expect(result.stderr).toMatch(new RegExp(`\\n {2}${id} +COMPLETED +${attempts} `));
     }
     expect(result.stderr).toContain(`Temporal is serving at ${inject('temporalAddress')}`);
+    // The worker's log lines go to the file the demo names, not between the lines of its board.
+    const workerLog = /Worker log: (\S+)/.exec(result.stderr)?.[1] ?? '';
+    expect(await readFile(workerLog, 'utf8')).toMatch(/\[INFO\] task fix-add: /);
+    expect(result.stderr).not.toMatch(/\[(INFO|WARN)\] /);
 
     // The temporal commands the demo prints, and the query and list examples of docs/cli.md, run as written on its ids.
     const project = /Started project project-(demo-\S+) with/.exec(result.stderr)?.[1] ?? '';
