@@ -91,7 +91,7 @@ export const runCommand: Command = {
       }
       if (!request.wait) {
         if (request.json) console.log(JSON.stringify({ workflowId: handle.workflowId, started }));
-        else console.log(formatFollowHints(target, handle.workflowId));
+        else console.log(await formatFollowHints(target, handle.workflowId));
         return 0;
       }
       say(`waiting for ${handle.workflowId} (Ctrl-C stops waiting, not the task)`);

@@ -133,7 +133,10 @@ export const scheduleCommand: Command = {
       }
       if (!values.wait) {
         if (json) console.log(JSON.stringify({ workflowId: handle.workflowId, started }));
-        else console.log(formatFollowHints(target, handle.workflowId).replace('taskloop status', 'taskloop watch'));
+        else
+          console.log(
+            (await formatFollowHints(target, handle.workflowId)).replace('taskloop status', 'taskloop watch'),
+          );
         return 0;
       }
       say(`watching ${handle.workflowId} (Ctrl-C stops watching, not the project)`);

@@ -1,5 +1,6 @@
 // Where to follow a task: the CLI command and, when Temporal runs locally, the Web UI page of the workflow.
 import type { TemporalTarget } from '../../platform/connection.js';
+import { probeAddress } from '../../platform/probe-address.js';
 
 const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]', '0.0.0.0']);
 
@@ -27,12 +28,20 @@ export function webUiUrl(
   return base && `${base}/${page}`;
 }
 
-/** The lines printed after a start without --wait. */
-export function formatFollowHints(
+/**
+ * The lines printed after a start without --wait. A guessed local Web UI is named only when something answers on
+ * its port: a dev server started --headless has none, and a link to nothing is worse than no link.
+ */
+export async function formatFollowHints(
   target: Pick<TemporalTarget, 'address' | 'namespace'>,
   workflowId: string,
   env: NodeJS.ProcessEnv = process.env,
-): string {
-  const url = webUiUrl(target, workflowId, env);
+): Promise<string> {
+  let url = webUiUrl(target, workflowId, env);
+  const base = webUiBase(target, env);
+  if (url && base && !env.TEMPORAL_UI_URL) {
+    const probe = await probeAddress(`127.0.0.1:${new URL(base).port}`, 300);
+    if (probe.reachable !== true) url = undefined;
+  }
   return [`follow it:  taskloop status ${workflowId}`, ...(url ? [`Web UI:     ${url}`] : [])].join('\n');
 }
