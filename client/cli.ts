@@ -37,7 +37,8 @@ async function main(argv: string[]): Promise<number> {
     console.log(`taskloop ${buildId()}`);
     return 0;
   }
-  if (!name || name === '--help' || name === '-h' || (name === 'help' && args.length === 0)) {
+  const helpOfHelp = name === 'help' && (args.length === 0 || args[0] === '--help' || args[0] === '-h');
+  if (!name || name === '--help' || name === '-h' || helpOfHelp) {
     console.log(usage());
     return name ? 0 : 2;
   }

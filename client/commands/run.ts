@@ -27,7 +27,8 @@ The same command twice is the same task (the id is derived from the goal and the
 
   --repo PATH              the git repository (required)
   --goal TEXT              what to achieve, e.g. "fix #218: cache_key is ignored" (required)
-  --model SPEC             the coder: openai:<model>, anthropic:<model> or scripted:<file> (path from here)
+  --model SPEC             the coder: openai:<model>, anthropic:<model>, local:<model> (a llama.cpp server the
+                           worker starts, after taskloop model install) or scripted:<file> (path from here)
   --reviewer-model SPEC    a model whose verdict joins the review's policy checks (same forms)
   --judge-model SPEC       a model whose verdict joins the judge's checks
   --skill-writer-model SPEC  the model that writes skills from recurring failures

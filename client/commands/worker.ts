@@ -19,8 +19,9 @@ serves the shared task queue \`taskloop\` and this host's own queue, and shuts d
   --promote            with TASKLOOP_DEPLOYMENT: make this worker's version current at start (new tasks run
                        on it; running tasks stay on the version that started them)
 
-Environment: TASKLOOP_WORK_DIR (worktrees and artifacts; default .taskloop/work), TASKLOOP_HOST_ID,
-TASKLOOP_EVENTS_FILE (default .taskloop/events.jsonl), TASKLOOP_PYTHON (default python3),
+Environment: TASKLOOP_HOME (taskloop's local state; default .taskloop at the project root), TASKLOOP_WORK_DIR
+(worktrees and artifacts; default $TASKLOOP_HOME/work), TASKLOOP_HOST_ID,
+TASKLOOP_EVENTS_FILE (default $TASKLOOP_HOME/events.jsonl), TASKLOOP_PYTHON (default python3),
 TASKLOOP_SANDBOX (bwrap|none), TASKLOOP_SANDBOX_MEMORY_MB, _PROCESSES, _FILE_SIZE_MB, _CPU_SECONDS, _OUTPUT_MB
 (default limits), TASKLOOP_METRICS (as --metrics), TASKLOOP_LOG_LEVEL (TRACE, DEBUG, INFO, WARN, ERROR; default INFO),
 TASKLOOP_LOG_FORMAT (text or json: one object per line with workflowId, taskId, attempt, node),
