@@ -48,7 +48,10 @@ export async function readEvalReport(reportFile: string): Promise<{ report: Eval
   const svgFile = path.join(path.dirname(reportFile), 'resolved.svg');
   const svg = existsSync(svgFile)
     ? await readFile(svgFile, 'utf8')
-    : renderResolvedChart(`${report.suite}: resolved rate per arm and attempt`, report.arms);
+    : renderResolvedChart(`${report.suite}: resolved rate per arm and attempt`, report.arms, {
+        maxAttempts: report.maxAttempts,
+        comparisons: report.comparisons,
+      });
   return { report, svg };
 }
 
