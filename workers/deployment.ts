@@ -100,3 +100,40 @@ export async function promoteWhenRegistered(
     await connection.close();
   }
 }
+
+/** The long-lived workflows: they follow upgrades (workflows/index.ts), task and eval workflows stay pinned. */
+const LONG_LIVED_TYPES = ['learningWorkflow', 'reflectionWorkflow', 'projectWorkflow'];
+
+/**
+ * Lets the running long-lived workflows of `taskQueue` that are still pinned (started by a release before they
+ * followed upgrades) follow them too: an auto-upgrade override, so the current version answers their queries and
+ * runs their next workflow task, and their old version can drain. Idempotent; returns how many it changed.
+ */
+export async function letLongLivedWorkflowsFollow(target: TemporalTarget, taskQueue: string): Promise<number> {
+  const connection = await Connection.connect({ ...target.connectionOptions, connectTimeout: '5s' });
+  const service = connection.workflowService;
+  const types = LONG_LIVED_TYPES.map((type) => JSON.stringify(type)).join(', ');
+  const query = `WorkflowType IN (${types}) AND ExecutionStatus = "Running" AND TaskQueue = ${JSON.stringify(taskQueue)} AND TemporalWorkflowVersioningBehavior = "Pinned"`;
+  let changed = 0;
+  try {
+    let nextPageToken: Uint8Array | undefined;
+    do {
+      const page = await service.listWorkflowExecutions({ namespace: target.namespace, query, nextPageToken });
+      for (const execution of page.executions ?? []) {
+        const workflowId = execution.execution?.workflowId;
+        if (!workflowId) continue;
+        await service.updateWorkflowExecutionOptions({
+          namespace: target.namespace,
+          workflowExecution: { workflowId },
+          workflowExecutionOptions: { versioningOverride: { autoUpgrade: true } },
+          updateMask: { paths: ['versioning_override'] },
+        });
+        changed++;
+      }
+      nextPageToken = page.nextPageToken?.length ? page.nextPageToken : undefined;
+    } while (nextPageToken);
+  } finally {
+    await connection.close();
+  }
+  return changed;
+}

@@ -22,7 +22,7 @@ import { LineLogger } from './logger.js';
 import { parseLogSettings } from './log-settings.js';
 import { telemetryOptions } from './telemetry.js';
 import { registerZeroCounters } from './zero-counters.js';
-import { promoteWhenRegistered, resolveDeployment } from './deployment.js';
+import { letLongLivedWorkflowsFollow, promoteWhenRegistered, resolveDeployment } from './deployment.js';
 import { buildId } from '../platform/version.js';
 import { otlpTracesUrl, startTracing } from '../platform/tracing.js';
 import { describeHostCodec, resolveHostCodec } from '../platform/codec/host-codec.js';
@@ -152,6 +152,12 @@ export async function launchWorker(options: LaunchOptions = {}): Promise<Launche
       log(
         `  deployment ${version.deploymentName}, build id ${version.buildId}: ${current ? 'current (new tasks start here; running ones stay pinned to their version)' : `not current; ${promoteHint}`}`,
       );
+      // Learning and project workflows of a release before they followed upgrades: taken along once (not fatal).
+      const moved = await letLongLivedWorkflowsFollow(target, taskQueue).catch((error: unknown) => {
+        log(`  could not let pinned learning and project workflows follow upgrades: ${(error as Error).message}`);
+        return 0;
+      });
+      if (moved > 0) log(`  ${moved} learning or project workflow(s) pinned by an earlier release now follow upgrades`);
     }
     return {
       host,

@@ -12,6 +12,8 @@ import { meanFiles, wrongMean } from './support/mean-project.js';
 import { startTestTask, taskOutcome, taskSpec } from './support/tasks.js';
 import { eventually, uniqueId, useTestClient } from './support/temporal.js';
 import { startVersion, type RunningVersion } from './support/versions.js';
+import { resolveTemporalTarget } from '../../platform/connection.js';
+import { letLongLivedWorkflowsFollow } from '../../workers/deployment.js';
 
 const LONG_TEST_MS = 300_000;
 const goal = (n: number) => `Fix calc.mean returning the wrong average (case ${n})`;
@@ -110,4 +112,50 @@ describe('upgrading workers keeps what the project learned', () => {
     },
     LONG_TEST_MS,
   );
+
+  it('a learning workflow an earlier release pinned to A follows upgrades once a version lets it: B answers after A stops', async () => {
+    const queue = uniqueId('upgrade-pinned');
+    const deploymentName = uniqueId('taskloop-pinned');
+    const bundle = { codePath: inject('workflowBundlePath') };
+    const project = uniqueId('pinned');
+    const workflowId = learningWorkflowId(project, 'coder');
+    learningWorkflows.push(workflowId);
+    const a = await startVersion(queue, deploymentName, 'A', bundle);
+    versions.push(a);
+    // As a release before this one left it: pinned to the version that started it.
+    // (The server may take a moment to see version A on the queue before it accepts a start pinned to it.)
+    const learning = await eventually('a start pinned to A', () =>
+      t.client.workflow
+        .start('learningWorkflow', {
+          taskQueue: queue,
+          workflowId,
+          args: [{ project, role: 'coder', learning: { enabled: true, roles: ['coder'] } }],
+          versioningOverride: { pinnedTo: { deploymentName, buildId: 'A' } },
+        })
+        .catch((error: Error) => {
+          if (String(error.cause ?? error).includes('is not present in task queue')) return undefined;
+          throw error;
+        }),
+    );
+    await eventually('the learning workflow running on A', async () =>
+      (await learning.query(learningQuery).catch(() => undefined)) ? true : undefined,
+    );
+    const b = await startVersion(queue, deploymentName, 'B', bundle);
+    versions.push(b);
+    await a.stop();
+
+    const target = resolveTemporalTarget({
+      TEMPORAL_ADDRESS: inject('temporalAddress'),
+      TEMPORAL_CONFIG_FILE: '/nonexistent/temporal.toml',
+    });
+    // What every versioned worker does at its start (visibility needs a moment to list the workflow).
+    await eventually('the pinned learning workflow let follow', async () =>
+      (await letLongLivedWorkflowsFollow(target, queue)) > 0 ? true : undefined,
+    );
+    const learned = await eventually('an answer from version B', async () =>
+      learning.query(learningQuery).catch(() => undefined),
+    );
+    expect(learned.skills).toEqual([]);
+    expect(await letLongLivedWorkflowsFollow(target, queue)).toBe(0);
+  });
 });
