@@ -15,6 +15,7 @@ const summary = (id: string, label: string, resolvedByAttempt: number[]): ArmSum
   tokens: 100,
   costUsd: 0,
   wallTimePerInstanceMs: 1000,
+  testTimePerInstanceMs: 500,
   failureClasses: {},
 });
 
