@@ -3,8 +3,7 @@
 // files key an environment, what `auto` installs).
 import { z } from 'zod';
 
-/** Set-up longer than this is stopped (task field `environment.timeoutMs`). */
-export const DEFAULT_SETUP_TIMEOUT_MS = 20 * 60_000;
+export { DEFAULT_SETUP_TIMEOUT_MS, environmentFields, setupTimeoutOf } from './environment-timeout.js';
 
 /**
  * The task field `environment`: `auto` (the set-up is read from the repository's dependency files) or the set-up
@@ -23,11 +22,6 @@ export const environmentSpecSchema = z.union([
   }),
 ]);
 export type EnvironmentSpec = z.infer<typeof environmentSpecSchema>;
-
-/** The object form, `auto` written out. */
-export function environmentFields(spec: EnvironmentSpec): Exclude<EnvironmentSpec, 'auto'> {
-  return spec === 'auto' ? {} : spec;
-}
 
 const rootDependencyFile = /^(pyproject\.toml|setup\.cfg|setup\.py|(requirements|constraints)[\w.-]*\.txt)$/;
 const nestedRequirements = /^requirements\/[\w.-]+\.txt$/;

@@ -15,7 +15,7 @@ import {
   WorkflowIdReusePolicy,
 } from '@temporalio/workflow';
 import type { EvalActivities, TaskloopActivities } from '../activities/index.js';
-import { DEFAULT_SETUP_TIMEOUT_MS, environmentFields } from '../domain/environment.js';
+import { setupTimeoutOf } from '../domain/environment-timeout.js';
 import type { VerifyInstanceInput } from '../activities/eval/index.js';
 import { unverified, type Verification } from '../domain/eval/resolve.js';
 import { instanceRunOf, type ArmResult, type ArmSpec, type InstanceRun } from '../domain/eval/records.js';
@@ -69,7 +69,7 @@ async function prepareEnvironments(input: EvalArmInput): Promise<void> {
     const id = JSON.stringify([spec.repo, spec.baseRef, spec.environment]);
     if (seen.has(id)) continue;
     seen.add(id);
-    const timeoutMs = environmentFields(spec.environment).timeoutMs ?? DEFAULT_SETUP_TIMEOUT_MS;
+    const timeoutMs = setupTimeoutOf(spec.environment);
     const { prepareEnvironment } = proxyActivities<Pick<TaskloopActivities, 'prepareEnvironment'>>({
       taskQueue: workflowInfo().taskQueue,
       startToCloseTimeout: timeoutMs + 5 * 60_000,

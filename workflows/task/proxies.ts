@@ -16,7 +16,8 @@ import {
 import { RetryState } from '@temporalio/common';
 import type { Claim, TaskloopActivities } from '../../activities/index.js';
 import type { TaskEvent } from '../../domain/events.js';
-import { DEFAULT_SETUP_TIMEOUT_MS, environmentFields, type EnvironmentSpec } from '../../domain/environment.js';
+import type { EnvironmentSpec } from '../../domain/environment.js';
+import { setupTimeoutOf } from '../../domain/environment-timeout.js';
 
 const retry = (maximumAttempts: number): ActivityOptions['retry'] => ({
   initialInterval: '1s',
@@ -146,8 +147,7 @@ export function hostActivities(
   const heartbeatTimeout = heartbeatTimeoutMs;
   const bound = { taskQueue: hostQueue, scheduleToStartTimeout: hostLostAfterMs };
   const waitForCancel = { cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED };
-  const setupTimeoutMs =
-    (timeouts.environment && environmentFields(timeouts.environment).timeoutMs) ?? DEFAULT_SETUP_TIMEOUT_MS;
+  const setupTimeoutMs = setupTimeoutOf(timeouts.environment);
   return {
     // Found in the cache in well under a second, or built: the set-up's own timeout, plus planning and unpacking.
     prepareEnvironment: bind(

@@ -1,0 +1,16 @@
+// The environment step's time bound, apart from the field's schema: workflow code reads it, and the task workflow's
+// modules stay free of zod (test/unit/workflows/lazy-workflows.test.ts: every execution evaluates them again).
+import type { EnvironmentSpec } from './environment.js';
+
+/** Set-up longer than this is stopped (task field `environment.timeoutMs`). */
+export const DEFAULT_SETUP_TIMEOUT_MS = 20 * 60_000;
+
+/** The object form, `auto` written out. */
+export function environmentFields(spec: EnvironmentSpec): Exclude<EnvironmentSpec, 'auto'> {
+  return spec === 'auto' ? {} : spec;
+}
+
+/** How long the set-up of `spec` may take. */
+export function setupTimeoutOf(spec: EnvironmentSpec | undefined): number {
+  return (spec && environmentFields(spec).timeoutMs) ?? DEFAULT_SETUP_TIMEOUT_MS;
+}
