@@ -142,6 +142,7 @@ export function createOpenAIProvider(options: {
         messages: request.messages.map(toOpenAIMessage),
         ...(request.tools.length === 0 ? {} : { tools: request.tools.map(toOpenAITool) }),
         ...(options.parameters?.temperature === undefined ? {} : { temperature: options.parameters.temperature }),
+        ...(options.parameters?.seed === undefined ? {} : { seed: options.parameters.seed }),
         [limitField]: maxTokens,
       },
       { signal: requestSignal(request.signal), timeout, fetchOptions: http.fetchOptions(timeout) },
