@@ -15,6 +15,7 @@ const RETRY_TEMPERATURE_CAP = 1;
 /** The sampling of an attempt after `earlierAttempts` attempts of the same task, from the version's own `base`. */
 export function samplingForAttempt<T extends Sampling>(base: T, earlierAttempts: number): T {
   if (earlierAttempts <= 0) return base;
-  const warmer = Math.min(RETRY_TEMPERATURE_CAP, RETRY_TEMPERATURE + RETRY_TEMPERATURE_STEP * (earlierAttempts - 1));
+  const steps = RETRY_TEMPERATURE + RETRY_TEMPERATURE_STEP * (earlierAttempts - 1);
+  const warmer = Math.min(RETRY_TEMPERATURE_CAP, Math.round(steps * 100) / 100);
   return { ...base, temperature: Math.max(base.temperature ?? 0, warmer), seed: earlierAttempts + 1 };
 }

@@ -32,6 +32,8 @@ export TASKLOOP_AGENTS_FILE="$root/examples/local-model/registry.json"
 # Started directly (not through the function), so $! is the process itself and the trap stops it.
 node "$root/bin/taskloop.js" server --port "$port" --headless --memory >"$out/server.log" 2>&1 &
 server=$!
+# The worker exits when it cannot reach Temporal: start it once the server serves (slow on a loaded machine).
+for _ in $(seq 120); do grep -q 'serving at' "$out/server.log" && break; sleep 1; done
 node "$root/bin/taskloop.js" worker >"$out/worker.log" 2>&1 &
 worker=$!
 trap 'status=$?; kill $worker $server 2>/dev/null; wait $worker $server 2>/dev/null; exit $status' EXIT
