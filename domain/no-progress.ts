@@ -1,6 +1,7 @@
 // Signs that a coder run is stuck: the same call again and again, the same reply again and again (with or without a
-// call), turn after turn with no change and no test run, or tool calls cut off by the output limit turn after turn. The run then ends early as CoderStuck (model_problem)
-// with a reason the next attempt is told, instead of spending its remaining steps.
+// call), turn after turn with no change and no test run, or tool calls cut off by the output limit turn after turn.
+// The run then ends early as CoderStuck (model_problem) with a reason the next attempt is told, instead of spending
+// its remaining steps.
 
 export interface NoProgressLimits {
   /** The same call (tool and arguments) this many times in a row. */
