@@ -122,6 +122,14 @@ export function unknownTextToolNames(content: string, toolNames: readonly string
       const hasArguments = ['arguments', 'parameters', 'args', 'input'].some((key) => key in inner);
       if (typeof name === 'string' && hasArguments && !tools.has(name) && !names.includes(name)) names.push(name);
     }
+    // JSON the model broke (a Python """ string in it) still names its tool: read the name where the object does not parse.
+    if (values.some(isObject)) continue;
+    for (const match of source.matchAll(
+      /"(?:name|tool)"\s*:\s*"([^"\\\n]+)"\s*,\s*"(?:arguments|parameters|args|input)"\s*:/g,
+    )) {
+      const name = match[1] ?? '';
+      if (!tools.has(name) && !names.includes(name)) names.push(name);
+    }
   }
   return names;
 }

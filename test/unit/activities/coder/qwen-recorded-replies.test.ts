@@ -61,6 +61,15 @@ describe('replies recorded from llama-server with Qwen2.5-Coder-0.5B', () => {
     expect(answer).not.toContain('You replied without calling a tool');
   });
 
+  it('answers a call whose JSON does not parse, naming a tool that does not exist, with the tools there are', async () => {
+    server.push(
+      { body: await recorded('qwen2.5-coder-0.5b-broken-json-unknown-tool.json') },
+      { body: chatReply('', [{ name: 'finish', arguments: { summary: 'gave up' } }]) },
+    );
+    await runCoder(await input());
+    expect(answerAfter(1)).toMatch(/^There is no tool named 'fix_calc_mean': nothing was run\. The tools are: /);
+  });
+
   it('ends the attempt as CoderStuck when the same reply comes three times, with no call it could run', async () => {
     const same = await recorded('llama-server-qwen2.5-coder-0.5b-same-reply.json');
     server.push(...[1, 2, 3, 4, 5, 6].map(() => ({ body: same })));
