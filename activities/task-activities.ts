@@ -28,6 +28,7 @@ import { coderModelSettings } from './models/provider-env.js';
 import { createModelProvider } from './models/router.js';
 import { resolveSecretValues, scrubForSink } from './secret-values.js';
 import { refuseSecretInGoal } from './secret-in-task.js';
+import { samplingForAttempt } from '../domain/retry-sampling.js';
 import { processRecordsDir, resolveWorkerSandbox, sandboxPolicyFor, type WorkerSandbox } from './sandbox/index.js';
 import { runTests } from './tests/index.js';
 import { createVerdictActivities } from './verdict-activities.js';
@@ -137,8 +138,11 @@ export function createTaskActivities(deps: ActivityDeps) {
           role: 'coder',
           startTurn,
           cwd: deps.cwd ?? process.cwd(),
-          parameters: agent.parameters,
+          // A retry samples differently from the attempts before it (domain/retry-sampling.ts).
+          parameters: samplingForAttempt(agent.parameters, input.previousAttempts.length),
         });
+        // Scripted turns are a fixed sequence that cannot react to a refusal: only a model is coached.
+        const coached = !input.modelSpec.startsWith('scripted:');
         const result = await runCoder({
           worktreePath: input.worktreePath,
           goal: input.goal,
@@ -167,6 +171,9 @@ export function createTaskActivities(deps: ActivityDeps) {
             ...activityContext(),
           },
           extraSections: learning.sections,
+          ...(coached
+            ? { coaching: { refuseTestEdits: input.allowTestEdits === false, refuseEmptyFinish: true } }
+            : {}),
           repoFiles,
           resume,
           ...coderModelSettings(process.env, input.modelOptions, agent.parameters.contextWindow),

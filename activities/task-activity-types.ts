@@ -70,6 +70,8 @@ export interface CoderInput extends AttemptRef {
     /** The attempt's environment, when the task declares one. */
     environment?: TestEnvironment;
   };
+  /** The task's allowTestEdits: when false, a coached coder's edits of test files are refused at the tool. */
+  allowTestEdits?: boolean;
   /** The task's sandbox fields (mode, network, limits): the coder's test runs are isolated like the test node's. */
   sandbox?: TaskSandboxFields;
 }

@@ -1,6 +1,7 @@
-// Signs that a coder run is stuck: the same call again and again, turn after turn with no change and no test run,
-// or tool calls cut off by the output limit turn after turn. The run then ends early as CoderStuck (model_problem)
-// with a reason the next attempt is told, instead of spending its remaining steps.
+// Signs that a coder run is stuck: the same call again and again, the same reply again and again (with or without a
+// call), turn after turn with no change and no test run, or tool calls cut off by the output limit turn after turn.
+// The run then ends early as CoderStuck (model_problem) with a reason the next attempt is told, instead of spending
+// its remaining steps.
 
 export interface NoProgressLimits {
   /** The same call (tool and arguments) this many times in a row. */
@@ -19,6 +20,9 @@ export interface ProgressWatch {
   /** The last turn's calls, and how many turns in a row made exactly those (a model replaying one reply). */
   lastTurn?: string;
   sameTurnCount?: number;
+  /** The last reply (text and calls), and how many turns in a row sent exactly it. */
+  lastReply?: string;
+  sameReplyCount?: number;
   idleTurns: number;
   truncatedTurns: number;
 }
@@ -28,6 +32,8 @@ export const startWatch = (): ProgressWatch => ({ sameCallCount: 0, idleTurns: 0
 export interface TurnFacts {
   /** Each call of the turn as `name {arguments}` (stable key order), in order. */
   calls: string[];
+  /** The whole reply, text and calls (replyKey); absent in facts recorded before it was watched. */
+  reply?: string;
   changed: boolean;
   ranTests: boolean;
   truncated: boolean;
@@ -46,11 +52,14 @@ export function watchTurn(
   }
   const turnKey = turn.calls.join('\n');
   const sameTurnCount = turn.calls.length > 0 && turnKey === watch.lastTurn ? (watch.sameTurnCount ?? 1) + 1 : 1;
+  const sameReplyCount =
+    turn.reply !== undefined && turn.reply === watch.lastReply ? (watch.sameReplyCount ?? 1) + 1 : 1;
   const next: ProgressWatch = {
     lastCall,
     sameCallCount,
     lastTurn: turnKey,
     sameTurnCount,
+    ...(turn.reply === undefined ? {} : { lastReply: turn.reply, sameReplyCount }),
     idleTurns: turn.changed || turn.ranTests ? 0 : watch.idleTurns + 1,
     truncatedTurns: turn.truncated ? watch.truncatedTurns + 1 : 0,
   };
@@ -69,12 +78,25 @@ export function watchTurn(
       watch: next,
       stop: `no progress: the same ${turn.calls.length} calls were made ${sameTurnCount} turns in a row (${clip(turnKey.replace(/\n/g, '; '))}); read their replies, then do something else`,
     };
+  if (sameReplyCount >= limits.repeatedCalls)
+    return {
+      watch: next,
+      stop: `no progress: the same reply was sent ${sameReplyCount} turns in a row (${clip(turn.reply ?? '')}); the answers to it will not change: call one of the offered tools by its exact name, or do something else`,
+    };
   if (next.idleTurns >= limits.idleTurns)
     return {
       watch: next,
       stop: `no progress: ${next.idleTurns} turns in a row without a change to the code or a test run; read less, and make the change the goal asks for early`,
     };
   return { watch: next };
+}
+
+/** A reply's key: its text (whitespace collapsed) and its calls, so the same reply sent twice compares equal. */
+export function replyKey(
+  content: string,
+  calls: readonly { name: string; arguments: Record<string, unknown> }[],
+): string {
+  return [content.replace(/\s+/g, ' ').trim(), ...calls.map((call) => callKey(call.name, call.arguments))].join('\n');
 }
 
 /** A call's key: its name and arguments with keys sorted, so the same call written twice compares equal. */

@@ -32,7 +32,7 @@ export const providers = [
   {
     name: 'local',
     form: 'local:<model>',
-    example: 'local:gemma3-270m',
+    example: 'local:qwen2.5-coder-1.5b',
     protocol: 'a llama.cpp server the worker starts itself (after `taskloop model install`)',
   },
   {

@@ -46,6 +46,8 @@ export interface CoderTelemetry {
   textToolCalls?: number;
   /** Tool calls whose arguments were not a JSON object (cut off by the output limit, say), answered with a request for a shorter one. */
   truncatedToolCalls?: number;
+  /** Replies that called an offered tool with JSON-object arguments (native or written as text): the well-formed ones. */
+  offeredToolReplies?: number;
 }
 
 export interface CoderResult {
@@ -177,6 +179,8 @@ export interface AttemptSummary {
   failureClass?: string;
   failureReason?: string;
   coderSummary?: string;
+  /** The files the attempt's coder changed (absent in summaries made before they were carried). */
+  changedFiles?: string[];
   reviewFindings: Finding[];
   judgeFindings: Finding[];
   test?: Pick<TestRunResult, 'counts' | 'stdoutExcerpt' | 'stderrExcerpt' | 'ignoredRemoved'>;

@@ -133,6 +133,7 @@ export function summarizeAttempt(record: AttemptRecord): AttemptSummary {
     failureClass: record.failure?.failureClass,
     failureReason: record.failure?.reason,
     coderSummary: record.coder?.summary,
+    ...(record.coder ? { changedFiles: record.coder.changedFiles } : {}),
     reviewFindings: record.review?.findings ?? [],
     judgeFindings: record.judge?.findings ?? [],
     test: record.test

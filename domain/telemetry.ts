@@ -40,6 +40,10 @@ export function addTelemetry(a: CoderTelemetry, b: CoderTelemetry): CoderTelemet
     modelServerWaits: (a.modelServerWaits ?? 0) + (b.modelServerWaits ?? 0),
     textToolCalls: (a.textToolCalls ?? 0) + (b.textToolCalls ?? 0),
     truncatedToolCalls: (a.truncatedToolCalls ?? 0) + (b.truncatedToolCalls ?? 0),
+    // Absent in records made before it was counted: a sum of those stays without it.
+    ...(a.offeredToolReplies === undefined && b.offeredToolReplies === undefined
+      ? {}
+      : { offeredToolReplies: (a.offeredToolReplies ?? 0) + (b.offeredToolReplies ?? 0) }),
   };
 }
 

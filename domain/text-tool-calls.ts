@@ -83,20 +83,83 @@ function pythonCall(text: string, tools: ReadonlySet<string>): TextToolCall[] {
   return calls;
 }
 
-/** The tool calls written in `content`, in order; none when it names no offered tool. */
-export function readTextToolCalls(content: string, toolNames: readonly string[]): TextToolCall[] {
-  const tools = new Set(toolNames);
+/** The fenced blocks and `<tool_call>` tags of `content`, or the whole of it when it has neither. */
+function callSources(content: string): string[] {
   const blocks = [
     ...[...content.matchAll(/```[a-z_]*\s*\n([\s\S]*?)```/gi)].map((m) => m[1] ?? ''),
     ...[...content.matchAll(/<tool_call>([\s\S]*?)<\/tool_call>/gi)].map((m) => m[1] ?? ''),
   ];
-  const sources = blocks.length > 0 ? blocks : [content];
+  return blocks.length > 0 ? blocks : [content];
+}
+
+/** The tool calls written in `content`, in order; none when it names no offered tool. */
+export function readTextToolCalls(content: string, toolNames: readonly string[]): TextToolCall[] {
+  const tools = new Set(toolNames);
   const calls: TextToolCall[] = [];
-  for (const source of sources) {
+  for (const source of callSources(content)) {
     const whole = parseJson(source.trim());
     const values = Array.isArray(whole) ? whole : whole !== undefined ? [whole] : jsonObjects(source).map(parseJson);
     const found = values.map((value) => callOf(value, tools)).filter((call) => call !== undefined);
     calls.push(...(found.length > 0 ? found : pythonCall(source, tools)));
   }
   return calls;
+}
+
+/**
+ * The names of calls written in `content` in a call's shape (`{"name": …, "arguments": …}` and the like) that name no
+ * offered tool: `fix_calc.add`, or a heading of the prompt copied as a name. They are answered with the offered names.
+ */
+export function unknownTextToolNames(content: string, toolNames: readonly string[]): string[] {
+  const tools = new Set(toolNames);
+  const names: string[] = [];
+  for (const source of callSources(content)) {
+    const whole = parseJson(source.trim());
+    const values = Array.isArray(whole) ? whole : whole !== undefined ? [whole] : jsonObjects(source).map(parseJson);
+    for (const value of values) {
+      if (!isObject(value)) continue;
+      const inner = isObject(value.function) ? value.function : value;
+      const name = [inner.name, inner.tool, inner.tool_name, value.function].find((v) => typeof v === 'string');
+      const hasArguments = ['arguments', 'parameters', 'args', 'input'].some((key) => key in inner);
+      if (typeof name === 'string' && hasArguments && !tools.has(name) && !names.includes(name)) names.push(name);
+    }
+    // JSON the model broke (a Python """ string in it) still names its tool: read the name where the object does not parse.
+    if (values.some(isObject)) continue;
+    for (const match of source.matchAll(
+      /"(?:name|tool)"\s*:\s*"([^"\\\n]+)"\s*,\s*"(?:arguments|parameters|args|input)"\s*:/g,
+    )) {
+      const name = match[1] ?? '';
+      if (!tools.has(name) && !names.includes(name)) names.push(name);
+    }
+  }
+  return names;
+}
+
+/**
+ * True when `content` ends inside a tool call: an open code fence, an open `<tool_call>` tag, or an unclosed JSON
+ * object that names a call. A reply cut by the output limit there lost a call; one cut in prose did not.
+ */
+export function endsInsideCall(content: string): boolean {
+  if ((content.match(/```/g) ?? []).length % 2 === 1) return true;
+  if ((content.match(/<tool_call>/gi) ?? []).length > (content.match(/<\/tool_call>/gi) ?? []).length) return true;
+  const lastOpen = openObjectStart(content);
+  return lastOpen !== undefined && /"(?:name|function|tool)"\s*:/.test(content.slice(lastOpen));
+}
+
+/** Where the outermost `{` still open at the end of `text` starts (strings respected), if one is. */
+function openObjectStart(text: string): number | undefined {
+  let depth = 0;
+  let start: number | undefined;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (inString) {
+      if (char === '\\') i++;
+      else if (char === '"') inString = false;
+    } else if (char === '"' && depth > 0) inString = true;
+    else if (char === '{') {
+      if (depth === 0) start = i;
+      depth++;
+    } else if (char === '}' && depth > 0 && --depth === 0) start = undefined;
+  }
+  return depth > 0 ? start : undefined;
 }

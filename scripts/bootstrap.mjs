@@ -22,9 +22,13 @@ function run(command, args, what) {
 }
 
 const flags = process.argv.slice(2);
-const unknown = flags.filter((flag) => flag !== '--local-model');
+// `--local-model` installs the default model, `--local-model=NAME` that one (`all`: every bundled model).
+const localModelFlag = flags.find((flag) => flag === '--local-model' || flag.startsWith('--local-model='));
+const unknown = flags.filter((flag) => flag !== localModelFlag);
 if (unknown.length > 0) {
-  say(`unknown flag ${unknown[0]}: the only flag is --local-model (also build and cache the local model)`);
+  say(
+    `unknown flag ${unknown[0]}: the only flag is --local-model[=NAME] (also build and cache the local model; NAME as taskloop model install --model takes)`,
+  );
   process.exit(2);
 }
 
@@ -84,5 +88,12 @@ run(
 // The CLI runs compiled JavaScript from dist/ (fast start); rebuild it whenever the sources changed.
 run(process.execPath, [path.join(root, 'scripts', 'build.mjs'), '--if-stale'], 'building dist/ (npm run build)');
 
-if (flags.includes('--local-model'))
-  run(process.execPath, [path.join(root, 'bin', 'taskloop.js'), 'model', 'install'], 'installing the local model');
+if (localModelFlag) {
+  const name = localModelFlag.slice('--local-model='.length);
+  const modelArgs = name === '' ? [] : ['--model', name];
+  run(
+    process.execPath,
+    [path.join(root, 'bin', 'taskloop.js'), 'model', 'install', ...modelArgs],
+    'installing the local model',
+  );
+}

@@ -24,10 +24,33 @@ function fenced(label: string, text: string): string[] {
   return text.trim() === '' ? [`${label}: (empty)`] : [`${label}:`, '```', text.replace(/\n$/, ''), '```'];
 }
 
+/**
+ * What the next attempt should not do again, from what this one did: said plainly, because a small model given only
+ * the evidence replayed attempt 1 word for word.
+ */
+function notToRepeat(summary: AttemptSummary): string[] {
+  const items: string[] = [];
+  const changed = summary.changedFiles;
+  if (changed !== undefined && changed.length === 0)
+    items.push('ending without changing a file: make the change the goal asks for with replace_in_file');
+  const reason = summary.failureReason ?? '';
+  if (/no progress: the same (call|reply|\d+ calls)/.test(reason))
+    items.push('the same call or reply again: its answer will not change');
+  if (/no tool named|unknown tool/i.test(reason)) items.push('calling a tool by a name that is not in the tool list');
+  if (changed && changed.length > 0 && summary.test && summary.test.counts.failed + summary.test.counts.errors > 0)
+    items.push(`the same change to ${changed.join(', ')}: the tests still failed with it`);
+  return items;
+}
+
 function formatAttempt(summary: AttemptSummary): string {
-  const failure = summary.failureClass ? `, failure class: ${summary.failureClass}` : '';
-  const lines = [`## Attempt ${summary.attempt}: ${summary.status}${failure}`];
+  // A sentence, not a name-like heading: models copied "Attempt 1: REWORK_REQUIRED, failure class: …" as a tool name.
+  const failure = summary.failureClass ? `, ${summary.failureClass}` : '';
+  const lines = [`## What attempt ${summary.attempt} did (ended ${summary.status}${failure})`];
   if (summary.failureReason) lines.push(`Why it failed: ${summary.failureReason}`);
+  if (summary.changedFiles !== undefined)
+    lines.push(
+      `Files it changed: ${summary.changedFiles.length > 0 ? summary.changedFiles.join(', ') : 'none (it changed no file)'}`,
+    );
   lines.push(`Coder summary: ${summary.coderSummary?.trim() || '(none)'}`);
   lines.push(...formatFindings('Review findings', summary.reviewFindings));
   lines.push(...formatFindings('Judge findings', summary.judgeFindings));
@@ -46,6 +69,8 @@ function formatAttempt(summary: AttemptSummary): string {
   } else {
     lines.push('Tests: not run');
   }
+  const avoid = notToRepeat(summary);
+  if (avoid.length > 0) lines.push('Do not repeat:', ...avoid.map((item) => `- ${item}`));
   return lines.join('\n');
 }
 

@@ -32,6 +32,7 @@ import { readRelevantFiles } from './relevant-files.js';
 import { saveProgress, TRANSCRIPT_NAME, type CoderHeartbeat, type SavedProgress } from './progress.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import { toolsFor, type ToolCaller } from './tools/registry.js';
+import type { Coaching } from './tools/coaching.js';
 import type { InAttemptTests } from './tools/test-runner.js';
 import type { ToolContext } from './tools/types.js';
 
@@ -64,6 +65,8 @@ export interface RunCoderInput {
   agent?: { label: string; capabilities: readonly Capability[] };
   /** How run_tests runs the task's tests; without it run_tests replies that there is no test command. */
   tests?: InAttemptTests;
+  /** What the tools refuse that cannot help the task (tools/coaching.ts); nothing when absent. */
+  coaching?: Coaching;
   /** Most estimated tokens one request may hold, fixed (tests); by default from the context window's plan. */
   maxContextTokens?: number;
   /** The context window a person set (variable or agent version), used when the server does not report one. */
@@ -162,10 +165,12 @@ export async function runCoder(input: RunCoderInput): Promise<CoderResult> {
   let watch = startWatch();
   const context: ToolContext = {
     root: input.worktreePath,
-    telemetry: { ...emptyTelemetry(), ...resumed?.progress.telemetry },
+    // offeredToolReplies starts at 0 in a new run, so a run with no well-formed reply says so (eval's rate).
+    telemetry: { ...emptyTelemetry(), offeredToolReplies: 0, ...resumed?.progress.telemetry },
     failedReplacePaths: new Set(),
     changedFiles: new Set(resumed?.progress.changedFiles ?? []),
     tests: input.tests,
+    ...(input.coaching ? { coaching: input.coaching } : {}),
   };
   const { telemetry } = context;
   // The model the spec asks for (`openai:gemma` asks for `gemma`); a reply naming another is recorded.

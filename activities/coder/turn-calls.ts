@@ -1,10 +1,11 @@
 // Running one model turn's tool calls: calls written as text are taken when the reply has no native ones, a call cut
-// off by the output limit is answered with a request for a shorter one (never run), and the turn's facts are handed
-// to the no-progress watch (domain/no-progress.ts).
-import { callKey, type TurnFacts } from '../../domain/no-progress.js';
-import { readTextToolCalls } from '../../domain/text-tool-calls.js';
+// off by the output limit is answered with a request for a shorter one (never run), a call of a tool that does not
+// exist is answered with the tools that do, and the turn's facts are handed to the no-progress watch
+// (domain/no-progress.ts).
+import { callKey, replyKey, type TurnFacts } from '../../domain/no-progress.js';
+import { endsInsideCall, readTextToolCalls, unknownTextToolNames } from '../../domain/text-tool-calls.js';
 import type { AssistantTurn, ChatMessage, ToolCall } from '../models/types.js';
-import { runToolCall, type ToolCaller } from './tools/registry.js';
+import { runToolCall, toolsFor, type ToolCaller } from './tools/registry.js';
 import type { ToolContext } from './tools/types.js';
 
 const nudge = 'You replied without calling a tool. Use the tools to make the change, then call finish with a summary.';
@@ -22,6 +23,29 @@ export function withTextToolCalls(
   context.telemetry.textToolCalls = (context.telemetry.textToolCalls ?? 0) + found.length;
   const toolCalls: ToolCall[] = found.map((call, index) => ({ id: `text_${step}_${index}`, ...call }));
   return { ...turn, toolCalls };
+}
+
+/** The answer to a reply that wrote calls of tools that do not exist: the names it used and the ones there are. */
+function unknownToolsReply(names: string[], offered: string[]): string {
+  const quoted = names.map((name) => `'${name}'`).join(', ');
+  return (
+    `There is no tool named ${quoted}: nothing was run. The tools are: ${offered.join(', ')}. Call one of them by ` +
+    `its exact name, e.g. {"name": "read_file", "arguments": {"path": "<file>"}}.`
+  );
+}
+
+/** What the model is told after a reply with no call it could run. */
+function noCallReply(turn: AssistantTurn, offered: string[]): { content: string; truncated: boolean } {
+  const unknown = unknownTextToolNames(turn.content, offered);
+  if (unknown.length > 0) return { content: unknownToolsReply(unknown, offered), truncated: false };
+  if (turn.finishReason !== 'length') return { content: nudge, truncated: false };
+  // Cut inside a call: the call was lost to the limit. Cut in prose: no call was made, and none was cut.
+  if (endsInsideCall(turn.content))
+    return {
+      content: `Your reply was cut off by the output limit in the middle of a tool call, so it was not run. Make a shorter call: change a few lines at a time with replace_in_file.`,
+      truncated: true,
+    };
+  return { content: `Your reply was cut off by the output limit before it called a tool. ${nudge}`, truncated: false };
 }
 
 /** The reply to a call whose arguments are not a JSON object: why nothing ran, and how to call again. */
@@ -50,8 +74,12 @@ export async function runTurnCalls(input: {
 }): Promise<{ finished?: string; facts: TurnFacts }> {
   const { turn, messages, context } = input;
   const before = { ...context.telemetry };
+  const offered = toolsFor(input.caller.capabilities).map((tool) => tool.spec.name);
   let finished: string | undefined;
   let truncated = false;
+  // Well formed: the reply called a tool it was offered, with arguments that are a JSON object (the eval's rate).
+  if (turn.toolCalls.some((call) => call.invalidArguments === undefined && offered.includes(call.name)))
+    context.telemetry.offeredToolReplies = (context.telemetry.offeredToolReplies ?? 0) + 1;
   for (const call of turn.toolCalls) {
     input.signal?.throwIfAborted();
     if (call.invalidArguments !== undefined) {
@@ -73,15 +101,16 @@ export async function runTurnCalls(input: {
     }
   }
   if (turn.toolCalls.length === 0) {
-    const cut = turn.finishReason === 'length';
-    messages.push({ role: 'user', content: cut ? `Your reply was cut off by the output limit. ${nudge}` : nudge });
-    truncated = cut;
+    const answer = noCallReply(turn, offered);
+    messages.push({ role: 'user', content: answer.content });
+    truncated = answer.truncated;
   }
   const after = context.telemetry;
   return {
     ...(finished === undefined ? {} : { finished }),
     facts: {
       calls: turn.toolCalls.map((call) => callKey(call.name, call.arguments)),
+      reply: replyKey(turn.content, turn.toolCalls),
       changed: after.mutationOperations > before.mutationOperations,
       ranTests: (after.inAttemptTestRuns ?? 0) > (before.inAttemptTestRuns ?? 0),
       truncated,

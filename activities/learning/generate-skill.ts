@@ -8,6 +8,7 @@ import type { FailureEvent } from '../../domain/learning/failure-event.js';
 import { parseSkillDraft, type SkillDraft } from '../../domain/learning/skill-draft.js';
 import { mergeSkill } from '../../domain/learning/project-learning.js';
 import { skillId, type Skill } from '../../domain/learning/skills.js';
+import { loadAgent } from '../models/agent-registry.js';
 import { createModelProvider } from '../models/router.js';
 import { defaultSkillsDir } from './report-failure.js';
 import { buildSkillPrompt } from './skill-prompt.js';
@@ -60,10 +61,13 @@ async function askModel(
   input: GenerateSkillInput & { modelSpec: string },
   deps: GenerateSkillDeps,
 ): Promise<SkillDraft> {
+  // The skill writer's version in the registry sets its output limit and temperature, as every role's does.
+  const { agent } = await loadAgent('skillWriter');
   const provider = await createModelProvider(input.modelSpec, {
     role: 'skillWriter',
     startTurn: input.startTurn,
     cwd: deps.cwd,
+    parameters: agent.parameters,
   });
   const turn = await provider.complete({ role: 'skillWriter', messages: buildSkillPrompt(input), tools: [] });
   const draft = parseSkillDraft(turn.content);

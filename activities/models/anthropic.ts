@@ -2,6 +2,7 @@
 // its own retries off.
 import Anthropic from '@anthropic-ai/sdk';
 import { callContext, callSettings, maxTokensOf } from './call-settings.js';
+import { boundedHttp, type BoundedHttp } from './http-client.js';
 import { missingKey, toProviderFailure, toProviderFault } from './provider-errors.js';
 import type { ProviderEndpoint } from './provider-env.js';
 import { ModelProblem } from './types.js';
@@ -113,13 +114,16 @@ export function createAnthropicProvider(options: {
   role: ModelRole;
   endpoint: ProviderEndpoint;
   parameters?: ModelParameters;
+  /** The HTTP client (tests shorten its limits); by default one bounded by each call's timeout. */
+  http?: BoundedHttp;
 }): ModelProvider {
   const { model, endpoint } = options;
   const spec = `anthropic:${model}`;
+  const http = options.http ?? boundedHttp();
   const baseURL = endpoint.baseURL ?? ANTHROPIC_URL;
   if (!endpoint.apiKey && !endpoint.baseURL)
     throw missingKey(spec, options.role, endpoint.keyVariable, endpoint.baseVariable);
-  const client = new Anthropic({ baseURL, apiKey: endpoint.apiKey ?? 'no-key', maxRetries: 0 });
+  const client = new Anthropic({ baseURL, apiKey: endpoint.apiKey ?? 'no-key', maxRetries: 0, fetch: http.fetch });
   const maxTokens = maxTokensOf(options.role, options.parameters);
   const base = { spec, role: options.role, baseURL, keyVariable: endpoint.keyVariable };
 
@@ -131,6 +135,8 @@ export function createAnthropicProvider(options: {
       const { system, turns } = toAnthropicMessages(request.messages);
       const settings = callSettings(request, maxTokens, endpoint);
       let reply: unknown;
+      const startedAt = Date.now();
+      http.takeCut();
       try {
         reply = await client.messages.create(
           {
@@ -149,12 +155,17 @@ export function createAnthropicProvider(options: {
                 }),
             ...(options.parameters?.temperature === undefined ? {} : { temperature: options.parameters.temperature }),
           },
-          { signal: requestSignal(request.signal), timeout: settings.timeoutMs },
+          {
+            signal: requestSignal(request.signal),
+            timeout: settings.timeoutMs,
+            fetchOptions: http.fetchOptions(settings.timeoutMs),
+          },
         );
       } catch (error) {
-        const fault = toProviderFault(error, Anthropic);
+        const cut = http.takeCut();
+        const fault = cut ? { kind: 'cut' as const, ...cut } : toProviderFault(error, Anthropic);
         if (!fault) throw error;
-        throw toProviderFailure(fault, callContext(base, settings), Date.now());
+        throw toProviderFailure(fault, callContext(base, settings, startedAt), Date.now());
       }
       return readMessage(reply, spec);
     },

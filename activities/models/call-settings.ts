@@ -37,9 +37,14 @@ export function callSettings(
   return { maxTokens, timeoutMs, timeoutSource };
 }
 
-/** The fault context of one call (its own timeout). */
-export const callContext = (base: Omit<FaultContext, 'timeoutMs' | 'timeoutSource'>, settings: CallSettings) => ({
+/** The fault context of one call (its own timeout, and when it was sent). */
+export const callContext = (
+  base: Omit<FaultContext, 'timeoutMs' | 'timeoutSource' | 'startedAt'>,
+  settings: CallSettings,
+  startedAt?: number,
+): FaultContext => ({
   ...base,
   timeoutMs: settings.timeoutMs,
   timeoutSource: settings.timeoutSource,
+  ...(startedAt === undefined ? {} : { startedAt }),
 });

@@ -3,6 +3,7 @@
 import OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { callContext, callSettings, maxTokensOf } from './call-settings.js';
+import { boundedHttp, type BoundedHttp } from './http-client.js';
 import { missingKey, toProviderFailure, toProviderFault } from './provider-errors.js';
 import type { ProviderEndpoint } from './provider-env.js';
 import { readServerContextWindow } from './server-context.js';
@@ -112,9 +113,12 @@ export function createOpenAIProvider(options: {
   role: ModelRole;
   endpoint: ProviderEndpoint;
   parameters?: ModelParameters;
+  /** The HTTP client (tests shorten its limits); by default one bounded by each call's timeout. */
+  http?: BoundedHttp;
 }): ModelProvider {
   const { model, endpoint } = options;
   const spec = `openai:${model}`;
+  const http = options.http ?? boundedHttp();
   const baseURL = endpoint.baseURL ?? OPENAI_URL;
   if (!endpoint.apiKey && !endpoint.baseURL)
     throw missingKey(spec, options.role, endpoint.keyVariable, endpoint.baseVariable);
@@ -122,6 +126,7 @@ export function createOpenAIProvider(options: {
     baseURL,
     apiKey: endpoint.apiKey ?? (endpoint.baseURL ? NO_KEY : undefined),
     maxRetries: 0,
+    fetch: http.fetch,
   });
   const maxTokens = maxTokensOf(options.role, options.parameters);
   // OpenAI's own API takes the newer field; compatible servers (llama.cpp, Ollama, vLLM) the older one. A 400 naming
@@ -137,9 +142,10 @@ export function createOpenAIProvider(options: {
         messages: request.messages.map(toOpenAIMessage),
         ...(request.tools.length === 0 ? {} : { tools: request.tools.map(toOpenAITool) }),
         ...(options.parameters?.temperature === undefined ? {} : { temperature: options.parameters.temperature }),
+        ...(options.parameters?.seed === undefined ? {} : { seed: options.parameters.seed }),
         [limitField]: maxTokens,
       },
-      { signal: requestSignal(request.signal), timeout },
+      { signal: requestSignal(request.signal), timeout, fetchOptions: http.fetchOptions(timeout) },
     );
 
   return {
@@ -149,6 +155,8 @@ export function createOpenAIProvider(options: {
     async complete(request: CompletionRequest): Promise<AssistantTurn> {
       const settings = callSettings(request, maxTokens, endpoint);
       let completion: unknown;
+      const startedAt = Date.now();
+      http.takeCut();
       try {
         completion = await send(request, settings.timeoutMs).catch((error: unknown) => {
           const other = otherLimitField(error, limitField);
@@ -157,9 +165,10 @@ export function createOpenAIProvider(options: {
           return send(request, settings.timeoutMs);
         });
       } catch (error) {
-        const fault = toProviderFault(error, OpenAI);
+        const cut = http.takeCut();
+        const fault = cut ? { kind: 'cut' as const, ...cut } : toProviderFault(error, OpenAI);
         if (!fault) throw error;
-        throw toProviderFailure(fault, callContext(base, settings), Date.now());
+        throw toProviderFailure(fault, callContext(base, settings, startedAt), Date.now());
       }
       return readCompletion(completion, spec);
     },

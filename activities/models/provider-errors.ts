@@ -8,6 +8,8 @@ import { ModelProblem } from './types.js';
 export type ProviderFault =
   | { kind: 'status'; status: number; headers?: { get(name: string): string | null } | null; detail: string }
   | { kind: 'timeout' }
+  /** The HTTP client's own limit ended the request (activities/models/http-client.ts), not taskloop's timeout. */
+  | { kind: 'cut'; limit: 'headers' | 'body'; limitMs: number; elapsedMs: number }
   | { kind: 'connection'; detail: string }
   | { kind: 'malformed'; detail: string };
 
@@ -43,6 +45,8 @@ export interface FaultContext {
   timeoutMs: number;
   /** How the timeout was set, and how to change it. */
   timeoutSource?: string;
+  /** When the call was sent (epoch ms): a "timeout" long before `timeoutMs` was not taskloop's. */
+  startedAt?: number;
 }
 
 const MAX_RETRY_AFTER_MS = 15 * 60_000;
@@ -71,12 +75,7 @@ export function toProviderFailure(
   const who = `${context.spec} (${context.role}) at ${context.baseURL}`;
   if (fault.kind === 'malformed')
     return new ModelProblem(`the reply of ${context.spec} was malformed: ${fault.detail}`);
-  if (fault.kind === 'timeout') {
-    return ApplicationFailure.create({
-      type: 'ProviderTimeout',
-      message: `${who} did not answer within ${context.timeoutMs} ms (${context.timeoutSource ?? 'raise TASKLOOP_MODEL_TIMEOUT_MS for slow servers'})`,
-    });
-  }
+  if (fault.kind === 'cut' || fault.kind === 'timeout') return timeoutFailure(fault, context, who, nowMs);
   if (fault.kind === 'connection') {
     return ApplicationFailure.create({
       type: 'ProviderUnreachable',
@@ -117,6 +116,33 @@ export function toProviderFailure(
     type: 'ProviderRequestRejected',
     nonRetryable: true,
     message: `${who} rejected the request with HTTP ${status}: ${fault.detail}; check the model name in '${context.spec}' and the server`,
+  });
+}
+
+/** A call that ran out of time: taskloop's own timeout, the HTTP client's limit, or a cut by something in between. */
+function timeoutFailure(
+  fault: Extract<ProviderFault, { kind: 'cut' | 'timeout' }>,
+  context: FaultContext,
+  who: string,
+  nowMs: number,
+): ApplicationFailure {
+  const source = context.timeoutSource ?? 'raise TASKLOOP_MODEL_TIMEOUT_MS for slow servers';
+  if (fault.kind === 'cut') {
+    return ApplicationFailure.create({
+      type: 'ProviderTimeout',
+      message: `${who}: the HTTP client's ${fault.limit} timeout of ${fault.limitMs} ms ended the call after ${fault.elapsedMs} ms, before taskloop's own timeout of ${context.timeoutMs} ms (${source})`,
+    });
+  }
+  const elapsed = context.startedAt === undefined ? undefined : nowMs - context.startedAt;
+  // Ended well before its timeout: something else cut the connection, and the message must not blame the timeout.
+  if (elapsed !== undefined && elapsed < context.timeoutMs * 0.9)
+    return ApplicationFailure.create({
+      type: 'ProviderTimeout',
+      message: `${who}: the connection was ended after ${elapsed} ms, before taskloop's own timeout of ${context.timeoutMs} ms, by something between taskloop and the model (a proxy's or the server's own time limit)`,
+    });
+  return ApplicationFailure.create({
+    type: 'ProviderTimeout',
+    message: `${who} did not answer within ${context.timeoutMs} ms (${source})`,
   });
 }
 

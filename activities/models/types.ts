@@ -47,6 +47,8 @@ export interface ModelParameters {
   maxTokens?: number;
   /** The context window, when the agent version states it (the server's own figure wins). */
   contextWindow?: number;
+  /** A sampling seed (sent where the API takes one: OpenAI-compatible servers); a retry sets its own. */
+  seed?: number;
 }
 
 export const modelRoles = ['coder', 'reviewer', 'judge', 'skillWriter'] as const;

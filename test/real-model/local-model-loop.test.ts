@@ -1,6 +1,7 @@
-// The loop through a real llama-server serving Gemma 3 270M, started by the worker itself (`local:gemma3-270m`).
+// The loop through a real llama-server serving the bundled Qwen2.5-Coder-0.5B-Instruct, started by the worker itself
+// (`local:qwen2.5-coder-0.5b`; tier-model.ts says why the 0.5B).
 // Asserted: what holds whatever the model says (protocol, usage, states, classes, cleanup, budgets, restarts).
-// Recorded, not asserted: whether the tiny model fixes anything (it mostly does not).
+// Recorded, not asserted: whether the small model fixes anything.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolSpecsFor } from '../../activities/coder/tools/registry.js';
 import { createModelProvider } from '../../activities/models/router.js';
@@ -11,6 +12,7 @@ import { localModelPaths } from '../../platform/local-model/pins.js';
 import { makeCalcProject } from '../support/calc-project.js';
 import { startTestTask, taskOutcome, taskSpec, waitForState } from '../integration/support/tasks.js';
 import { eventually, useTestTemporal } from '../integration/support/temporal.js';
+import { tierLocalSpec, tierModel, tierOpenAISpec } from './tier-model.js';
 import { expectNothingLeft, expectTruthfulEnd, isAlive, recordOutcome, writeBoundedRegistry } from './support.js';
 
 const goal = 'Fix add in calc.py: it must return the sum of a and b';
@@ -38,10 +40,10 @@ async function rememberServer(): Promise<{ pid: number; port: number; baseURL: s
   return server;
 }
 
-describe('the local model through the worker (local:gemma3-270m)', () => {
+describe(`the local model through the worker (${tierLocalSpec})`, () => {
   it('answers a coder request well formed: a turn, usage counted, the tools rendered into the prompt', async () => {
     const create = () =>
-      createModelProvider('local:gemma3-270m', {
+      createModelProvider(tierLocalSpec, {
         role: 'coder',
         cwd: process.cwd(),
         parameters: { temperature: 0, maxTokens: 16 },
@@ -73,7 +75,7 @@ describe('the local model through the worker (local:gemma3-270m)', () => {
     const spec = taskSpec({
       repo: project.repo,
       goal,
-      models: { coder: 'local:gemma3-270m' },
+      models: { coder: tierLocalSpec },
       maxRetries: 0,
       maxCoderSteps: 2,
       budgets: { maxModelCalls: 1 },
@@ -98,7 +100,7 @@ describe('the local model through the worker (local:gemma3-270m)', () => {
     const spec = taskSpec({
       repo: project.repo,
       goal,
-      models: { coder: 'local:gemma3-270m' },
+      models: { coder: tierLocalSpec },
       maxRetries: 0,
       maxCoderSteps: 2,
     });
@@ -134,7 +136,7 @@ describe('the local model through the worker (local:gemma3-270m)', () => {
     process.env.TASKLOOP_CODER_OPENAI_BASE_URL = baseURL;
     try {
       const project = await makeCalcProject({});
-      const spec = taskSpec({ repo: project.repo, goal, models: { coder: 'openai:gemma3-270m' } });
+      const spec = taskSpec({ repo: project.repo, goal, models: { coder: tierOpenAISpec } });
       const started = Date.now();
       const outcome = await taskOutcome(await startTestTask(temporal.client, temporal.host.taskQueue, spec));
       await recordOutcome('server down at start', outcome, Date.now() - started);
@@ -153,14 +155,14 @@ describe('the local model through the worker (local:gemma3-270m)', () => {
   });
 
   it('fails with a typed ContextOverflow naming the window and the setting when the server holds too small a context', async () => {
-    const paths = localModelPaths();
+    const paths = localModelPaths(process.env, tierModel);
     const port = await findFreePort();
     // 1,024 tokens: less than the system prompt and the tools' schemas alone, so nothing fitted can fit.
     const server = await startLlamaServer({ binary: paths.serverBinary, model: paths.model, port, ctx: 1024 });
     process.env.TASKLOOP_CODER_OPENAI_BASE_URL = server.baseURL;
     try {
       const project = await makeCalcProject({});
-      const spec = taskSpec({ repo: project.repo, goal, models: { coder: 'openai:gemma3-270m' }, maxRetries: 0 });
+      const spec = taskSpec({ repo: project.repo, goal, models: { coder: tierOpenAISpec }, maxRetries: 0 });
       const started = Date.now();
       const outcome = await taskOutcome(await startTestTask(temporal.client, temporal.host.taskQueue, spec));
       await recordOutcome('context too small (-c 1024)', outcome, Date.now() - started);

@@ -67,6 +67,7 @@ export function coderInputOf(run: TaskRun, claim: Claim, previousAttempts: Attem
       ...(claim.environment ? { environment: testEnvironmentOf(claim.environment) } : {}),
     },
     sandbox: { sandbox: spec.sandbox, network: spec.network, limits: spec.limits },
+    allowTestEdits: spec.allowTestEdits,
   };
 }
 

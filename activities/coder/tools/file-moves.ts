@@ -2,6 +2,7 @@
 import { lstat, mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { refusedTestEdit } from './coaching.js';
 import { defineTool } from './define-tool.js';
 import { resolveInWorktree } from './path-guard.js';
 
@@ -15,6 +16,8 @@ export const deleteFileTool = defineTool({
   async run(args, context) {
     const resolved = await resolveInWorktree(context.root, args.path);
     if (!resolved.success) return { reply: resolved.error };
+    const refusedEdit = refusedTestEdit(context, resolved.data.relative);
+    if (refusedEdit !== undefined) return { reply: refusedEdit };
     const info = await lstat(resolved.data.absolute).catch(() => undefined);
     if (!info) return { reply: `error: '${args.path}' does not exist.` };
     if (info.isDirectory()) return { reply: `error: '${args.path}' is a directory; delete its files one by one.` };
@@ -35,6 +38,8 @@ export const moveFileTool = defineTool({
     if (!from.success) return { reply: from.error };
     const to = await resolveInWorktree(context.root, args.to);
     if (!to.success) return { reply: to.error };
+    const refusedEdit = refusedTestEdit(context, from.data.relative) ?? refusedTestEdit(context, to.data.relative);
+    if (refusedEdit !== undefined) return { reply: refusedEdit };
     const info = await lstat(from.data.absolute).catch(() => undefined);
     if (!info?.isFile()) return { reply: `error: '${args.from}' is not a file in the repository.` };
     if (await lstat(to.data.absolute).catch(() => undefined))

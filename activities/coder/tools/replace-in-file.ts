@@ -2,7 +2,9 @@
 // similar block), else the reply shows the real lines.
 import { z } from 'zod';
 import { matchEdit, type EditMatch } from '../../../domain/edit-match.js';
+import { refusedTestEdit } from './coaching.js';
 import { defineTool } from './define-tool.js';
+import { numbersRemovedNote, withoutReadFileNumbers } from './line-numbers.js';
 import { findClosestRegion, formatRegion, occurrenceLines } from './closest-lines.js';
 import { resolveInWorktree } from './path-guard.js';
 import type { ToolContext, ToolOutcome } from './types.js';
@@ -61,10 +63,22 @@ export const replaceInFileTool = defineTool({
     context.telemetry.patchMismatches += 1;
   },
   async run(args, context) {
-    const { path, old } = args;
+    const { path } = args;
     const resolved = await resolveInWorktree(context.root, path);
     if (!resolved.success) return fail(context, undefined, resolved.error);
     const { relative } = resolved.data;
+    const refusedEdit = refusedTestEdit(context, relative);
+    if (refusedEdit !== undefined) return { reply: refusedEdit };
+    const oldText = withoutReadFileNumbers(args.old);
+    const newText = withoutReadFileNumbers(args.new);
+    const old = oldText.text;
+    // Told at the tool: an edit that changes nothing was answered "replaced 1 occurrence", and the attempt learned
+    // nothing from it.
+    if (old === newText.text)
+      return {
+        reply: `error: old and new are the same text, so nothing would change in ${relative}; nothing was changed. Put the corrected code in new.`,
+      };
+    const notes = `${oldText.stripped ? numbersRemovedNote('old') : ''}${newText.stripped ? numbersRemovedNote('new') : ''}`;
 
     const read = await readWorktreeFile(context.root, resolved.data);
     if (!read.ok) {
@@ -73,9 +87,13 @@ export const replaceInFileTool = defineTool({
     }
     const { text } = read;
     // Exact, else ignoring whitespace, else the one most similar block (domain/edit-match.ts).
-    const match = matchEdit(text, old, args.new);
+    const match = matchEdit(text, old, newText.text);
     if (match.kind === 'none' || match.kind === 'ambiguous')
       return fail(context, relative, describeMismatch(relative, text, old));
+    if (text.slice(match.start, match.end) === match.replacement)
+      return {
+        reply: `error: the lines old matched at line ${match.line} of ${relative} already read as new; nothing was changed. Read the file and change what the goal asks for.`,
+      };
 
     const refused = await writeWorktreeFile(
       context.root,
@@ -86,6 +104,6 @@ export const replaceInFileTool = defineTool({
     context.telemetry.patchSuccesses += 1;
     context.telemetry.mutationOperations += 1;
     context.changedFiles.add(relative);
-    return { reply: `replaced 1 occurrence in ${relative} at line ${match.line}${rungNote(match)}` };
+    return { reply: `replaced 1 occurrence in ${relative} at line ${match.line}${rungNote(match)}${notes}` };
   },
 });

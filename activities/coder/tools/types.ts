@@ -2,6 +2,7 @@
 import type { Capability } from '../../../domain/capabilities.js';
 import type { CoderTelemetry } from '../../../domain/records.js';
 import type { ToolSpec } from '../../models/types.js';
+import type { Coaching } from './coaching.js';
 import type { InAttemptTests } from './test-runner.js';
 
 /** Mutable state of one coder run that tools read and update. */
@@ -15,6 +16,10 @@ export interface ToolContext {
   changedFiles: Set<string>;
   /** How run_tests runs the task's tests; absent when the run has no test command. */
   tests?: InAttemptTests;
+  /** What the tools refuse that cannot help the task (coaching.ts); absent: nothing. */
+  coaching?: Coaching;
+  /** A finish with no change was refused already in this run (it is refused once). */
+  emptyFinishRefused?: boolean;
 }
 
 /** What a tool hands back: the reply text for the model, and `finished` when it ends the run. */

@@ -3,7 +3,9 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { refusedTestEdit } from './coaching.js';
 import { defineTool } from './define-tool.js';
+import { numbersRemovedNote, withoutReadFileNumbers } from './line-numbers.js';
 import { resolveInWorktree } from './path-guard.js';
 import { writeWorktreeFile } from './worktree-file.js';
 
@@ -19,6 +21,9 @@ export const writeFileTool = defineTool({
     const resolved = await resolveInWorktree(context.root, args.path);
     if (!resolved.success) return { reply: resolved.error };
     const { absolute, relative } = resolved.data;
+    const refusedEdit = refusedTestEdit(context, relative);
+    if (refusedEdit !== undefined) return { reply: refusedEdit };
+    const { text: content, stripped } = withoutReadFileNumbers(args.content);
     try {
       await mkdir(path.dirname(absolute), { recursive: true });
     } catch (error) {
@@ -26,7 +31,7 @@ export const writeFileTool = defineTool({
       const why = code === 'ENOTDIR' || code === 'EEXIST' ? 'a parent of it is a file' : String(code);
       return { reply: `error: cannot write '${args.path}': ${why}.` };
     }
-    const refused = await writeWorktreeFile(context.root, resolved.data, args.content);
+    const refused = await writeWorktreeFile(context.root, resolved.data, content);
     if (refused !== undefined) return { reply: `error: cannot write '${args.path}': ${refused}.` };
     const { telemetry } = context;
     telemetry.writeFileOperations += 1;
@@ -34,7 +39,7 @@ export const writeFileTool = defineTool({
     // Rewriting a whole file after a failed patch on it is the fallback the telemetry tracks.
     if (context.failedReplacePaths.has(relative)) telemetry.writeFileFallbacks += 1;
     context.changedFiles.add(relative);
-    const lines = args.content === '' ? 0 : args.content.split('\n').length - (args.content.endsWith('\n') ? 1 : 0);
-    return { reply: `wrote ${relative} (${lines} lines)` };
+    const lines = content === '' ? 0 : content.split('\n').length - (content.endsWith('\n') ? 1 : 0);
+    return { reply: `wrote ${relative} (${lines} lines)${stripped ? numbersRemovedNote('content') : ''}` };
   },
 });

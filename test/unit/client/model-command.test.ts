@@ -38,12 +38,26 @@ describe('taskloop model', () => {
     expect((await refusal(['serve', '--host', 'x'])).code).toBe(2);
   });
 
+  it('refuses a model it does not bundle, naming the ones it does', async () => {
+    const install = await refusal(['install', '--model', 'gemma3-270m']);
+    expect(install).toEqual({
+      code: 2,
+      message: 'taskloop model install: --model is "gemma3-270m"; use qwen2.5-coder-1.5b, qwen2.5-coder-0.5b, all',
+    });
+    // `all` installs; one server serves one model.
+    expect((await refusal(['serve', '--model', 'all'])).message).toBe(
+      'taskloop model serve: --model is "all"; use qwen2.5-coder-1.5b, qwen2.5-coder-0.5b',
+    );
+  });
+
   it('says to install first when this machine has no build (exit 1)', async () => {
     process.env.XDG_CACHE_HOME = await mkdtemp(path.join(os.tmpdir(), 'no-model-'));
     const error = await modelCommand.run(['serve']).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(WorkFailed);
     expect(exitCodeFor(error)).toBe(1);
-    expect((error as Error).message).toMatch(/the local model is not installed .*run taskloop model install first/);
+    expect((error as Error).message).toMatch(
+      /the local model is not installed .*run taskloop model install --model qwen2.5-coder-1.5b first/,
+    );
     expect(error).not.toBeInstanceOf(UsageError);
   });
 });

@@ -81,7 +81,7 @@ describe('buildCoderMessages', () => {
       secretValues: [],
     });
     const text = user.content;
-    expect(text).toContain('## Attempt 1: failed, failure class: test_failure');
+    expect(text).toContain('## What attempt 1 did (ended failed, test_failure)');
     expect(text).toContain('Coder summary: Changed add to use minus.');
     expect(text).toContain('- [test_file_edited] (tests/test_core.py:3) tests were edited');
     expect(text).toContain('- [tests_fail] pytest failed');

@@ -141,6 +141,7 @@ describe('runCoder', () => {
       modelServerWaits: 0,
       textToolCalls: 0,
       truncatedToolCalls: 0,
+      offeredToolReplies: 5,
     });
     const summary = summarizeTelemetry([result.telemetry], { tasks: 1, acceptedTasks: 1 });
     expect(summary).toMatchObject({

@@ -149,3 +149,36 @@ describe('generateSkill', () => {
     });
   });
 });
+
+describe('the skill writer’s model settings', () => {
+  it('sends the registry version’s maxTokens and temperature, as every other role does', async () => {
+    const { startLocalModelServer, chatReply } = await import('../models/support/local-model-server.js');
+    const server = await startLocalModelServer([
+      { body: chatReply(JSON.stringify({ whenItApplies: 'Fixing keys', whatToDo: 'Read it.' })) },
+    ]);
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'taskloop-'));
+    const registry = path.join(dir, 'registry.json');
+    const version = (parameters: object) => ({ prompt: 'builtin', parameters });
+    await writeFile(
+      registry,
+      JSON.stringify({
+        coder: { champion: 'c', versions: { c: version({}) } },
+        reviewer: { champion: 'r', versions: { r: version({}) } },
+        judge: { champion: 'j', versions: { j: version({}) } },
+        skillWriter: { champion: 's', versions: { s: version({ maxTokens: 300, temperature: 0.4 }) } },
+      }),
+    );
+    const saved = { ...process.env };
+    process.env.TASKLOOP_AGENTS_FILE = registry;
+    process.env.OPENAI_BASE_URL = `${server.url}/v1`;
+    try {
+      const { input, deps } = await setUp([]);
+      await generateSkill({ ...input(0, ['task-p-t1']), modelSpec: 'openai:writer' }, deps);
+      expect(server.requests).toHaveLength(1);
+      expect(server.requests[0]?.body).toMatchObject({ model: 'writer', max_tokens: 300, temperature: 0.4 });
+    } finally {
+      process.env = saved;
+      await server.close();
+    }
+  });
+});

