@@ -50,9 +50,31 @@ export function isSourceOrTest(file: string): boolean {
   return /\.pyi?$/.test(file) || /(^|\/)tests?\//.test(file);
 }
 
-/** Names in the texts that can be defined in Python (`_DescriptorBase`, `cache_key`): identifiers, not file names. */
+// A name ending in one of these is a file name (`cache.py`, `foo.toml`), not a dotted Python name.
+const fileExtension = /\.(py|pyi|pyc|toml|json|ya?ml|txt|md|rst|cfg|ini|lock|sh|c|h|html|csv)$/i;
+
+/** The parts of a dotted Python name (`tomli.loads`: `tomli`, `loads`); none for a file name. */
+const dottedParts = (symbol: string): string[] =>
+  symbol.includes('.') && !fileExtension.test(symbol) ? symbol.split('.') : [];
+
+/**
+ * Names in the texts that can be defined in Python (`_DescriptorBase`, `cache_key`): identifiers, not file names; a
+ * dotted name gives its parts (`tomli.loads` gives `loads`, which a goal names far more often than a file).
+ */
 export function definableSymbols(texts: readonly string[]): string[] {
-  return extractSymbols(texts).filter((symbol) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(symbol) && symbol.length >= 4);
+  const parts = extractSymbols(texts).flatMap((symbol) => [symbol, ...dottedParts(symbol)]);
+  return [...new Set(parts)].filter((symbol) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(symbol) && symbol.length >= 4);
+}
+
+/** What a file is to the ranking: a Python module, a Python test, data under a tests folder, or anything else. */
+export function fileKind(file: string): 'module' | 'test' | 'test-data' | 'other' {
+  if (file.split('/').some((part) => part.startsWith('.'))) return 'other';
+  const underTests = /(^|\/)tests?\//.test(file);
+  if (/\.pyi?$/.test(file)) {
+    const base = file.split('/').at(-1) ?? file;
+    return underTests || /^test_|_test\.pyi?$|^conftest\.py$/.test(base) ? 'test' : 'module';
+  }
+  return underTests ? 'test-data' : 'other';
 }
 
 /** An extended regular expression for `git grep -E` finding where `symbols` are defined (def or class). */
@@ -62,8 +84,10 @@ export function definitionPattern(symbols: readonly string[]): string {
 
 /**
  * Files most likely relevant, best first, at most `max`: where a symbol of the texts is defined (`definedIn`: file →
- * symbols defined there), named outright, or whose name is a symbol (`cache.py` for `cache`). Source and test files
- * always come before any other file (a CI config or an issue template matching a word of the goal).
+ * symbols defined there), named outright, or whose name is a symbol (`cache.py` for `cache`). Python files always
+ * come before any other file (a CI config or an issue template matching a word of the goal), and a module before a
+ * test of the same score. A data file (a `.toml` fixture under tests/) counts only when named: a word of its path
+ * matching a word of the goal is no evidence (tomli's 700 fixtures named `str`, `type`, `file` crowded out its parser).
  */
 export function rankRelevantFiles(
   files: readonly string[],
@@ -71,24 +95,28 @@ export function rankRelevantFiles(
   max = 5,
   definedIn: ReadonlyMap<string, number> = new Map(),
 ): string[] {
-  const symbols = new Set(extractSymbols(texts).map((symbol) => symbol.toLowerCase()));
+  const named = extractSymbols(texts).flatMap((symbol) => [symbol, ...dottedParts(symbol)]);
+  const symbols = new Set(named.map((symbol) => symbol.toLowerCase()));
   const mentioned = texts.join('\n');
   const scored = files.map((file, index) => {
     const base = (file.split('/').at(-1) ?? file).toLowerCase();
     const stem = base.replace(/\.[^.]+$/, '');
+    const kind = fileKind(file);
+    const python = kind === 'module' || kind === 'test';
     let score = mentioned.includes(file) ? 5 : 0;
     score += 4 * Math.min(definedIn.get(file) ?? 0, 3);
     if (symbols.has(base)) score += 3;
-    if (symbols.has(stem)) score += 2;
-    score += file
-      .toLowerCase()
-      .split(/[/._-]/)
-      .filter((token) => token.length >= 3 && symbols.has(token)).length;
-    return { file, index, score, source: isSourceOrTest(file) ? 0 : 1 };
+    if (python && symbols.has(stem)) score += 2;
+    if (python)
+      score += file
+        .toLowerCase()
+        .split(/[/._-]/)
+        .filter((token) => token.length >= 3 && symbols.has(token)).length;
+    return { file, index, score, source: python ? 0 : isSourceOrTest(file) ? 1 : 2, module: kind === 'module' ? 0 : 1 };
   });
   return scored
     .filter((entry) => entry.score > 0)
-    .sort((a, b) => a.source - b.source || b.score - a.score || a.index - b.index)
+    .sort((a, b) => a.source - b.source || b.score - a.score || a.module - b.module || a.index - b.index)
     .slice(0, max)
     .map((entry) => entry.file);
 }

@@ -1,9 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   boundTranscript,
   definableSymbols,
   definitionPattern,
   extractSymbols,
+  fileKind,
   fitToBudget,
   isSourceOrTest,
   rankRelevantFiles,
@@ -86,7 +88,33 @@ describe('rankRelevantFiles with definitions and file kinds', () => {
       new Map([['src/pkg/core.py', 1]]),
     );
     expect(ranked.slice(0, 2)).toEqual(['src/pkg/core.py', 'src/pkg/cache.py']);
-    expect(ranked.indexOf('.github/workflows/ci.yml')).toBeGreaterThan(1);
+    // A word of a CI config's path matching a word of the goal is no evidence: only a file named outright counts.
+    expect(ranked).not.toContain('.github/workflows/ci.yml');
+  });
+
+  it('ranks the module a dotted goal names over data files whose path words match the goal (tomli, recorded)', () => {
+    // The listing of tomli at the parent of 4e245a4 (838 files, 700 of them .toml fixtures) and that instance's goal:
+    // before, `tomli.loads` was one symbol, so `loads` was never looked up and five .toml fixtures were ranked instead.
+    const files = readFileSync(new URL('../../fixtures/small-coder/tomli-files.txt', import.meta.url), 'utf8')
+      .split('\n')
+      .filter(Boolean);
+    const goal =
+      "tomli.loads(b'...') (bytes, or any non-str) raises AttributeError; it should raise TypeError saying a str object was expected, naming the type given.";
+    expect(definableSymbols([goal])).toContain('loads');
+    // Without the definitions (git grep), tomli's modules tie on the name `tomli`; no fixture comes in.
+    expect(rankRelevantFiles(files, [goal], 5)).toContain('src/tomli/_parser.py');
+    expect(rankRelevantFiles(files, [goal], 5).filter((file) => file.endsWith('.toml'))).toEqual([]);
+    expect(rankRelevantFiles(files, [goal], 5, new Map([['src/tomli/_parser.py', 1]]))[0]).toBe('src/tomli/_parser.py');
+  });
+
+  it('puts a module before a test of the same score, and tells file kinds apart', () => {
+    expect(rankRelevantFiles(['tests/test_cache.py', 'src/cache.py'], ['the cache is wrong'])).toEqual([
+      'src/cache.py',
+      'tests/test_cache.py',
+    ]);
+    expect(
+      ['src/a.py', 'tests/test_a.py', 'a_test.py', 'conftest.py', 'tests/data/x.toml', 'README.md'].map(fileKind),
+    ).toEqual(['module', 'test', 'test', 'test', 'test-data', 'other']);
   });
 
   it('tells source and test files from the rest', () => {
