@@ -155,7 +155,12 @@ export function createTaskActivities(deps: ActivityDeps) {
           hostId: deps.hostId,
           allowance: input.allowance,
           systemPrompt: prompt,
-          agent: { label: agentLabel(agent), capabilities: agent.capabilities },
+          agent: {
+            label: agentLabel(agent),
+            capabilities: agent.capabilities,
+            ...(agent.context ? { context: agent.context } : {}),
+            ...(agent.tools ? { tools: agent.tools } : {}),
+          },
           tests: input.tests && {
             command: input.tests.command,
             testEnv: input.tests.testEnv,

@@ -34,6 +34,17 @@ export const agentVersionSchema = z.strictObject({
   description: z.string().optional(),
   /** What this version may do; the role's defaults when absent (see domain/capabilities.ts). */
   capabilities: z.array(capabilitySchema).optional(),
+  /**
+   * What the coder's first message brings: `repository` (the file list and the ranked files, the default) or
+   * `evidence` (the tests run at the base first; their failures, then the code the traceback and the goal name).
+   */
+  context: z.enum(['repository', 'evidence']).optional(),
+  /** The coder's tools by name, when fewer than its capabilities allow (a small set for small models); must hold finish. */
+  tools: z
+    .array(z.string().regex(/^[a-z_]+$/))
+    .min(1)
+    .refine((names) => names.includes('finish'), 'must include finish, or the coder cannot end its turn')
+    .optional(),
 });
 export type AgentVersion = z.infer<typeof agentVersionSchema>;
 

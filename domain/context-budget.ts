@@ -62,8 +62,14 @@ const dottedParts = (symbol: string): string[] =>
  * dotted name gives its parts (`tomli.loads` gives `loads`, which a goal names far more often than a file).
  */
 export function definableSymbols(texts: readonly string[]): string[] {
-  const parts = extractSymbols(texts).flatMap((symbol) => [symbol, ...dottedParts(symbol)]);
-  return [...new Set(parts)].filter((symbol) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(symbol) && symbol.length >= 4);
+  const symbols = extractSymbols(texts);
+  const parts = symbols.flatMap(dottedParts);
+  // A short name (`add`) counts only where it is written as code: called, or part of a dotted name.
+  const called = new Set(texts.flatMap((text) => [...text.matchAll(/([A-Za-z_][A-Za-z0-9_]*)\(/g)].map((m) => m[1])));
+  const asCode = (symbol: string) => symbol.length >= 4 || parts.includes(symbol) || called.has(symbol);
+  return [...new Set(symbols.flatMap((symbol) => [symbol, ...dottedParts(symbol)]))].filter(
+    (symbol) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(symbol) && symbol.length >= 3 && asCode(symbol),
+  );
 }
 
 /** What a file is to the ranking: a Python module, a Python test, data under a tests folder, or anything else. */

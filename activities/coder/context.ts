@@ -99,12 +99,15 @@ export function buildCoderMessages(input: {
   /** Room for skills and adaptations: titled sections added before the closing instruction. */
   extraSections?: { title: string; text: string }[];
   maxContextTokens?: number;
+  /** Sections that replace the goal, the repository map and the relevant files (an evidence-first version's). */
+  opening?: ContextSection[];
+  /** The closing instruction, when the version has its own. */
+  closing?: string;
 }): ChatMessage[] {
-  const sections: ContextSection[] = [
-    { text: `# Goal\n${input.goal.trim()}` },
-    { text: `# Repository files\n${input.repoMap}`, trimOrder: 100 },
-  ];
-  if (input.relevantFiles && input.relevantFiles.length > 0) {
+  const sections: ContextSection[] = input.opening
+    ? [...input.opening]
+    : [{ text: `# Goal\n${input.goal.trim()}` }, { text: `# Repository files\n${input.repoMap}`, trimOrder: 100 }];
+  if (!input.opening && input.relevantFiles && input.relevantFiles.length > 0) {
     const files = input.relevantFiles.map((file) => fenced(`## ${file.path}`, file.excerpt).join('\n'));
     sections.push({ text: `# Files most likely relevant\n${files.join('\n\n')}`, trimOrder: 200 });
   }
@@ -122,7 +125,9 @@ export function buildCoderMessages(input: {
   if (input.hint !== undefined && input.hint.trim() !== '') {
     sections.push({ text: `# Hint from a human\n${input.hint.trim()}` });
   }
-  sections.push({ text: 'Start by reading the relevant files, make the change with the tools, then call finish.' });
+  sections.push({
+    text: input.closing ?? 'Start by reading the relevant files, make the change with the tools, then call finish.',
+  });
   const fitted = fitToBudget(sections, input.maxContextTokens ?? DEFAULT_CONTEXT_TOKENS);
   const messages: ChatMessage[] = [
     { role: 'system', content: input.systemPrompt ?? buildSystemPrompt(coderTools) },

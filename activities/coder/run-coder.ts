@@ -2,7 +2,8 @@
 import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import { defaultCapabilities, type Capability } from '../../domain/capabilities.js';
-import { boundTranscript } from '../../domain/context-budget.js';
+import { boundTranscript, type ContextSection } from '../../domain/context-budget.js';
+import { EVIDENCE_CLOSING } from '../../domain/evidence-first/evidence-prompt.js';
 import type { FailureCause } from '../../domain/failure-causes.js';
 import { causeOfCoderResult } from '../../domain/node-causes.js';
 import type { ArtifactRef, CoderResult } from '../../domain/records.js';
@@ -26,6 +27,8 @@ import { callModel } from './model-call.js';
 import { runTurnCalls, withTextToolCalls } from './turn-calls.js';
 import { withSpending } from './spending.js';
 import { buildCoderMessages, buildRepoMap } from './context.js';
+import { gatherEvidenceOpening } from './evidence-context.js';
+import { refuseUnknownTools } from './tool-names.js';
 import { listRepoFiles } from './repo-map.js';
 import type { AttemptSummary } from './context.js';
 import { readRelevantFiles } from './relevant-files.js';
@@ -61,8 +64,16 @@ export interface RunCoderInput {
   allowance?: CoderAllowance;
   /** The agent version's system prompt (tool lines at `{{tools}}`); the built-in one when absent. */
   systemPrompt?: string;
-  /** The agent version that runs and its capabilities; the built-in coder when absent. */
-  agent?: { label: string; capabilities: readonly Capability[] };
+  /**
+   * The agent version that runs: its capabilities, what its first message brings (`evidence`: the tests at the base,
+   * then the code they and the goal name) and the tools it lists; the built-in coder when absent.
+   */
+  agent?: {
+    label: string;
+    capabilities: readonly Capability[];
+    context?: 'repository' | 'evidence';
+    tools?: readonly string[];
+  };
   /** How run_tests runs the task's tests; without it run_tests replies that there is no test command. */
   tests?: InAttemptTests;
   /** What the tools refuse that cannot help the task (tools/coaching.ts); nothing when absent. */
@@ -100,15 +111,37 @@ function overAllowance(telemetry: ToolContext['telemetry'], allowance: CoderAllo
   return undefined;
 }
 
-/** The system prompt and the first user message: goal, repo map, relevant files, earlier attempts, hint. */
+/**
+ * The system prompt and the first user message: goal, repo map, relevant files, earlier attempts, hint; for an
+ * evidence-first version, the base test run's evidence and the code it names instead of the map (`opening`, made once
+ * per run: a refit after a context overflow reuses it rather than running the tests again).
+ */
 async function firstMessages(
   input: RunCoderInput,
   systemPrompt: string,
   maxContextTokens: number,
+  opening: { sections?: Promise<ContextSection[]> },
 ): Promise<ChatMessage[]> {
   const { worktreePath, goal, hint, previousAttempts } = input;
   // One listing of the worktree for both (a git process; tens of ms on a large repository).
   const files = await (input.repoFiles ?? listRepoFiles(worktreePath));
+  if (input.agent?.context === 'evidence') {
+    opening.sections ??= gatherEvidenceOpening({ worktreePath, goal, hint, files, tests: input.tests }).then(
+      (gathered) => gathered.opening,
+    );
+    return buildCoderMessages({
+      goal,
+      repoMap: '',
+      opening: await opening.sections,
+      closing: EVIDENCE_CLOSING,
+      previousAttempts,
+      hint,
+      secretValues: input.secretValues,
+      systemPrompt,
+      extraSections: input.extraSections,
+      maxContextTokens,
+    });
+  }
   const [repoMap, relevantFiles] = await Promise.all([
     buildRepoMap(worktreePath, { files }),
     readRelevantFiles({ worktreePath, goal, hint, previousAttempts, files }),
@@ -143,9 +176,14 @@ export async function runCoder(input: RunCoderInput): Promise<CoderResult> {
   signal?.throwIfAborted();
   const resumed = input.resume;
   const caller: ToolCaller = input.agent
-    ? { agent: input.agent.label, capabilities: input.agent.capabilities }
+    ? {
+        agent: input.agent.label,
+        capabilities: input.agent.capabilities,
+        ...(input.agent.tools ? { tools: input.agent.tools } : {}),
+      }
     : { agent: 'coder/builtin', capabilities: defaultCapabilities.coder };
-  const tools = toolsFor(caller.capabilities);
+  const tools = toolsFor(caller.capabilities, caller.tools);
+  if (caller.tools) refuseUnknownTools(caller.tools, caller.agent);
   const toolSpecs = tools.map((tool) => tool.spec);
   const systemPrompt = buildSystemPrompt(tools, input.systemPrompt);
   const window: ContextInputs = {
@@ -157,7 +195,8 @@ export async function runCoder(input: RunCoderInput): Promise<CoderResult> {
     signal,
   };
   let plan = await planCoderContext(window);
-  const messages = resumed?.messages ?? (await firstMessages(input, systemPrompt, plan.firstMessageBudget));
+  const opening: { sections?: Promise<ContextSection[]> } = {};
+  const messages = resumed?.messages ?? (await firstMessages(input, systemPrompt, plan.firstMessageBudget, opening));
   // Only the goal and the latest evidence are left when the first message is fitted: past the window, no turn can run.
   if (!resumed) assertPromptFits(messages, plan, window);
   let refitted = false;
@@ -252,7 +291,7 @@ export async function runCoder(input: RunCoderInput): Promise<CoderResult> {
         refitted = true;
         plan = tightenPlan(plan, error.message, window);
         if (messages.length === 2 && !resumed)
-          messages.splice(0, 2, ...(await firstMessages(input, systemPrompt, plan.firstMessageBudget)));
+          messages.splice(0, 2, ...(await firstMessages(input, systemPrompt, plan.firstMessageBudget, opening)));
         step -= 1;
         continue;
       }

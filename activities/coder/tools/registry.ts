@@ -33,9 +33,9 @@ export const coderTools: readonly CoderTool[] = [
   finishTool,
 ];
 
-/** The tools an agent with `granted` capabilities is offered. */
-export const toolsFor = (granted: readonly Capability[]): CoderTool[] =>
-  coderTools.filter((tool) => granted.includes(tool.capability));
+/** The tools an agent with `granted` capabilities is offered; only those `named` when its version lists them. */
+export const toolsFor = (granted: readonly Capability[], named?: readonly string[]): CoderTool[] =>
+  coderTools.filter((tool) => granted.includes(tool.capability) && (!named || named.includes(tool.spec.name)));
 
 /** The tool specs offered to the model. */
 export const toolSpecsFor = (granted: readonly Capability[]): ToolSpec[] => toolsFor(granted).map((tool) => tool.spec);
@@ -44,15 +44,19 @@ export const toolSpecsFor = (granted: readonly Capability[]): ToolSpec[] => tool
 export interface ToolCaller {
   agent: string;
   capabilities: readonly Capability[];
+  /** The tools its version lists, when it offers fewer than its capabilities allow. */
+  tools?: readonly string[];
 }
 
 /** Runs one tool call; an unknown or ungranted tool is a reply to the model, not an exception. */
 export async function runToolCall(call: ToolCall, context: ToolContext, caller: ToolCaller): Promise<ToolOutcome> {
   const tool = coderTools.find((candidate) => candidate.spec.name === call.name);
-  const offered = toolsFor(caller.capabilities)
+  const offered = toolsFor(caller.capabilities, caller.tools)
     .map((candidate) => candidate.spec.name)
     .join(', ');
   if (!tool) return { reply: `error: there is no tool named '${call.name}'. The tools are: ${offered}.` };
+  if (caller.tools && !caller.tools.includes(tool.spec.name))
+    return { reply: `error: ${call.name} is not one of your tools. Your tools are: ${offered}.` };
   if (!caller.capabilities.includes(tool.capability)) {
     context.telemetry.refusedToolCalls = (context.telemetry.refusedToolCalls ?? 0) + 1;
     return {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   agentLabel,
@@ -82,6 +83,40 @@ describe('agent versions', () => {
   it('refuses a registry whose champion is not one of its versions, naming the field', () => {
     const parsed = parseAgentRegistry({ reviewer: { champion: 'r2', versions: { r1: {} } } });
     expect(parsed).toEqual({ success: false, error: 'reviewer.champion: champion must name one of the versions' });
+  });
+
+  it("reads a version's first-message kind and its own tool list; a tool list without finish is refused", () => {
+    const parsed = parseAgentRegistry({
+      coder: {
+        champion: 's',
+        versions: { s: { context: 'evidence', tools: ['read_file', 'replace_in_file', 'run_tests', 'finish'] } },
+      },
+    });
+    expect(parsed.success && selectAgentVersion(parsed.data, 'coder').success).toBe(true);
+    const selected = parsed.success ? selectAgentVersion(parsed.data, 'coder') : undefined;
+    expect(selected?.success && selected.data).toMatchObject({
+      context: 'evidence',
+      tools: ['read_file', 'replace_in_file', 'run_tests', 'finish'],
+    });
+    expect(parseAgentRegistry({ coder: { champion: 's', versions: { s: { tools: ['read_file'] } } } })).toEqual({
+      success: false,
+      error: 'coder.versions.s.tools: must include finish, or the coder cannot end its turn',
+    });
+    expect(parseAgentRegistry({ coder: { champion: 's', versions: { s: { context: 'tour' } } } }).success).toBe(false);
+  });
+
+  it('ships the small-model versions in agents/registry.json, valid', () => {
+    const shipped = parseAgentRegistry(
+      JSON.parse(readFileSync(new URL('../../../agents/registry.json', import.meta.url), 'utf8')),
+    );
+    expect(shipped.success).toBe(true);
+    const versions = shipped.success ? (shipped.data.coder?.versions ?? {}) : {};
+    expect(versions['coder-evidence']).toMatchObject({ context: 'evidence' });
+    expect(versions['coder-small']).toMatchObject({
+      context: 'evidence',
+      tools: ['read_file', 'replace_in_file', 'run_tests', 'finish'],
+      prompt: 'prompts/coder-small.md',
+    });
   });
 
   it('labels versions and collects those an attempt used for the commit record', () => {
