@@ -15,6 +15,8 @@ import { resolveInstances } from '../eval/resolve-instances.js';
 import { awaitArms, startOrFindArm } from '../eval/run-arms.js';
 import { showEvalStatus } from '../eval/status.js';
 import { readSuiteFile } from '../eval/suite-file.js';
+import { writePredictions } from '../eval/predictions.js';
+import { readSweBenchSuite } from '../eval/swe-bench-suite.js';
 import { withTaskClient } from '../tasks/task-client.js';
 import type { Command } from './command.js';
 
@@ -22,7 +24,8 @@ const help = `Usage: taskloop eval SUITE --model SPEC [--model SPEC]… [--agent
                      [--concurrency N] [--max-retries 0-2] [--out DIR] [--json] [--promote] [--task-queue Q]
        taskloop eval status [EVAL_ID] [--json]
 
-Runs every instance of the suite (YAML, see schemas/eval-suite.schema.json) once per arm: each combination of
+Runs every instance of the suite (YAML, see schemas/eval-suite.schema.json; or a SWE-bench-style .jsonl, one
+instance a line, for which each arm also writes predictions-<arm>.jsonl for the official harness) once per arm: each combination of
 --model, --agents and --learning is an arm, and each arm is one durable workflow eval-<eval id>-<arm> running the
 instances as task workflows. After a task ends, its committed sha (or the base ref when it committed nothing) is
 checked out afresh and FAIL_TO_PASS and PASS_TO_PASS run in the sandbox: resolved means all of the first pass and
@@ -33,7 +36,7 @@ all of the second still pass. The same command again resumes the same eval (fini
   --learning LIST     on, off or on,off (default on): off adapts no attempt and makes no skill
   --concurrency N     instances at once per arm (1-16, default 2)
   --max-retries N     new attempts after a failure (default the suite's defaults.maxRetries, else 1)
-  --out DIR           where report.json and resolved.svg go (default .taskloop/eval/<eval id>)
+  --out DIR           where report.json, resolved.svg and predictions go (default .taskloop/eval/<eval id>)
   --promote           make the best coder version champion when the interval of its lead over the champion's
                       arm excludes 0; otherwise say why and leave the registry as it is
   --json              print the report as JSON
@@ -97,14 +100,19 @@ export const evalCommand: Command = {
     }
     const concurrency = intFlag('eval', 'concurrency', values.concurrency, 2, 1, 16);
     const suiteFile = path.resolve(positionals[0]);
-    const { suite, text } = await readSuiteFile(suiteFile);
+    const cacheDir = path.join(stateDir(), 'eval', 'repos');
+    // A .jsonl file is SWE-bench-style instances; each arm then also writes the harness's predictions file.
+    const sweBench = /\.jsonl$/i.test(suiteFile);
+    const { suite, text } = sweBench
+      ? await readSweBenchSuite(suiteFile, { cacheDir })
+      : await readSuiteFile(suiteFile);
     const maxRetries = intFlag('eval', 'max-retries', values['max-retries'], suite.defaults?.maxRetries ?? 1, 0, 2);
     const arms = planArms({ models, agents: agents ?? [undefined], learning });
     const evalId = evalIdOf(suite.name, text, arms, `retries=${maxRetries}`);
     const evalDir = path.join(stateDir(), 'eval', evalId);
     const instances = await resolveInstances(suite, {
       suiteDir: path.dirname(suiteFile),
-      cacheDir: path.join(stateDir(), 'eval', 'repos'),
+      cacheDir,
       scriptsDir: path.join(evalDir, 'scripts'),
     });
     const inputs = await planArmInputs({
@@ -141,11 +149,24 @@ export const evalCommand: Command = {
           })
         : undefined;
       const files = await writeEvalFiles({ ...report, ...(promotion ? { promotion } : {}) }, values.out ?? evalDir);
-      if (json) console.log(JSON.stringify({ ...report, ...(promotion ? { promotion } : {}), files }, null, 2));
+      const predictions = sweBench ? await writePredictions(results, instances, values.out ?? evalDir) : [];
+      if (json)
+        console.log(
+          JSON.stringify(
+            {
+              ...report,
+              ...(promotion ? { promotion } : {}),
+              files: { ...files, ...(sweBench ? { predictions } : {}) },
+            },
+            null,
+            2,
+          ),
+        );
       else {
         console.log(formatEvalReport(report));
         if (promotion) console.log(`\n${promotion.promote ? 'promoted' : 'not promoted'}: ${promotion.reason}`);
         console.log(`\nwrote ${files.json} and ${files.svg}`);
+        for (const written of predictions) console.log(`wrote ${written} (SWE-bench predictions)`);
       }
       return 0;
     });

@@ -135,7 +135,7 @@ async function commitOf(repo: string, ref: string, field: string): Promise<strin
 }
 
 /** The instance's repository on this machine: a path as it is, a URL cloned (bare, once) into the eval cache. */
-async function localRepository(
+export async function localRepository(
   instance: SuiteInstance,
   at: string,
   options: { suiteDir: string; cacheDir: string },
