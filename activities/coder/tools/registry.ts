@@ -55,8 +55,10 @@ export async function runToolCall(call: ToolCall, context: ToolContext, caller: 
     .map((candidate) => candidate.spec.name)
     .join(', ');
   if (!tool) return { reply: `error: there is no tool named '${call.name}'. The tools are: ${offered}.` };
-  if (caller.tools && !caller.tools.includes(tool.spec.name))
+  if (caller.tools && !caller.tools.includes(tool.spec.name)) {
+    context.telemetry.refusedToolCalls = (context.telemetry.refusedToolCalls ?? 0) + 1;
     return { reply: `error: ${call.name} is not one of your tools. Your tools are: ${offered}.` };
+  }
   if (!caller.capabilities.includes(tool.capability)) {
     context.telemetry.refusedToolCalls = (context.telemetry.refusedToolCalls ?? 0) + 1;
     return {

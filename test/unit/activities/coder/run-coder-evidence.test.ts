@@ -102,6 +102,7 @@ describe('runCoder, an evidence-first version with the small tool set', () => {
       'assert -1 == 3',
     );
     expect(result.telemetry.inAttemptTestRuns ?? 0).toBe(0);
+    expect(result.telemetry.refusedToolCalls).toBe(1);
   });
 
   it('keeps the prompt prefix byte for byte across turns (the server cache reuses it)', async () => {
