@@ -36,7 +36,19 @@ function splitDiff(diff: string): FileDiff[] {
  * or edits; a test class's name comes from the nearest class line above at a lower indent, seen in the hunk.
  */
 export function testsChangedByDiff(diff: string): string[] {
-  const ids = new Set<string>();
+  const { added, edited } = classifyTestChanges(diff);
+  const changed = new Set([...added, ...edited]);
+  return [...changed];
+}
+
+/**
+ * The tests a diff adds (their `def` line is new) and those it edits (the `def` line was there before: the base has
+ * an older version of the test, which the task's own test run holds), each in the order the diff has them.
+ */
+export function classifyTestChanges(diff: string): { added: string[]; edited: string[] } {
+  const ids = new Map<string, 'added' | 'edited'>();
+  // A test whose `def` line the diff removes and adds again (a rewritten signature) was there before: an edit.
+  const removed = new Set<string>();
   for (const file of splitDiff(diff)) {
     if (!isTestPath(file.path)) continue;
     for (const hunk of file.hunks) {
@@ -44,6 +56,7 @@ export function testsChangedByDiff(diff: string): string[] {
       const headerClass = classLine.exec(hunk.header);
       if (headerClass) classes = [{ indent: (headerClass[1] ?? '').length, name: headerClass[2] ?? '' }];
       let current = testOf(hunk.header, classes);
+      let kind: 'added' | 'edited' = 'edited';
       for (const raw of hunk.lines) {
         const line = raw.slice(1);
         const cls = classLine.exec(line);
@@ -55,13 +68,37 @@ export function testsChangedByDiff(diff: string): string[] {
           continue;
         }
         const def = defLine.exec(line);
-        if (def && !raw.startsWith('-')) current = testOf(line, classes);
-        else if (/^\S/.test(line) && line.trim() !== '' && !raw.startsWith('-')) current = undefined;
-        if (raw[0] !== ' ' && current && line.trim() !== '') ids.add(`${file.path}::${current}`);
+        if (def && raw.startsWith('-')) removed.add(`${file.path}::${testOf(line, classes) ?? ''}`);
+        if (def && !raw.startsWith('-')) {
+          current = testOf(line, classes);
+          kind = raw.startsWith('+') ? 'added' : 'edited';
+        } else if (/^\S/.test(line) && line.trim() !== '' && !raw.startsWith('-')) current = undefined;
+        if (raw[0] !== ' ' && current && line.trim() !== '') {
+          const id = `${file.path}::${current}`;
+          if (!ids.has(id)) ids.set(id, kind);
+        }
       }
     }
   }
-  return [...ids];
+  const kindOf = (id: string, kind: 'added' | 'edited') => (removed.has(id) ? 'edited' : kind);
+  const of = (kind: 'added' | 'edited') => [...ids].filter(([id, k]) => kindOf(id, k) === kind).map(([id]) => id);
+  return { added: of('added'), edited: of('edited') };
+}
+
+/**
+ * The edited tests that fail when their old versions (the ones the task's own tests hold) run against the fixed code:
+ * the loop's test node fails them however right the change, so the instance cannot be resolved through the loop.
+ * `oldTestsOnFix`: outcome per node id of the base's test files run at the fix.
+ */
+export function rewrittenTestConflicts(
+  edited: readonly string[],
+  oldTestsOnFix: ReadonlyMap<string, string>,
+): { id: string; outcome: string }[] {
+  return edited.flatMap((id) => {
+    const outcomes = [...oldTestsOnFix].filter(([caseId]) => caseId === id || caseId.startsWith(`${id}[`));
+    const bad = outcomes.find(([, outcome]) => outcome !== 'passed' && outcome !== 'skipped');
+    return bad ? [{ id, outcome: bad[1] }] : [];
+  });
 }
 
 function testOf(line: string, classes: { indent: number; name: string }[]): string | undefined {

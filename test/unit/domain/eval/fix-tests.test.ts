@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { isTestPath, testsChangedByDiff } from '../../../../domain/eval/fix-tests.js';
+import {
+  classifyTestChanges,
+  isTestPath,
+  rewrittenTestConflicts,
+  testsChangedByDiff,
+} from '../../../../domain/eval/fix-tests.js';
 
 const diff = `diff --git a/src/lib.py b/src/lib.py
 --- a/src/lib.py
@@ -34,6 +39,41 @@ describe('testsChangedByDiff', () => {
       'tests/test_lib.py::TestThing::test_method',
       'tests/test_lib.py::test_new',
       'tests/test_lib.py::test_old',
+    ]);
+  });
+
+  it("tells the tests a fix adds from the existing tests it rewrites (their old versions are the task's own)", () => {
+    expect(classifyTestChanges(diff)).toEqual({
+      added: ['tests/test_lib.py::test_new'],
+      edited: ['tests/test_lib.py::test_old', 'tests/test_lib.py::TestThing::test_method'],
+    });
+    const renamedSignature = [
+      'diff --git a/tests/test_a.py b/tests/test_a.py',
+      '--- a/tests/test_a.py',
+      '+++ b/tests/test_a.py',
+      '@@ -1,2 +1,2 @@',
+      '-def test_x(tmp_path):',
+      '+def test_x(tmp_path, monkeypatch):',
+      '     assert 1',
+    ].join('\n');
+    expect(classifyTestChanges(renamedSignature)).toEqual({ added: [], edited: ['tests/test_a.py::test_x'] });
+  });
+
+  it('names the rewritten tests whose old versions fail on the fixed code, with how', () => {
+    const oldOnFix = new Map([
+      ['tests/test_lib.py::test_old', 'failed'],
+      ['tests/test_lib.py::TestThing::test_method', 'passed'],
+      ['tests/test_lib.py::test_p[1]', 'passed'],
+      ['tests/test_lib.py::test_p[2]', 'error'],
+    ]);
+    expect(
+      rewrittenTestConflicts(
+        ['tests/test_lib.py::test_old', 'tests/test_lib.py::TestThing::test_method', 'tests/test_lib.py::test_p'],
+        oldOnFix,
+      ),
+    ).toEqual([
+      { id: 'tests/test_lib.py::test_old', outcome: 'failed' },
+      { id: 'tests/test_lib.py::test_p', outcome: 'error' },
     ]);
   });
 
