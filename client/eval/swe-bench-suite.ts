@@ -126,6 +126,7 @@ export async function readSweBenchSuite(
       passToPass: row.PASS_TO_PASS,
       ...(row.test_command ? { testCommand: row.test_command } : {}),
       ...(row.test_env ? { testEnv: row.test_env } : {}),
+      ...(row.max_steps === undefined ? {} : { hints: { maxSteps: row.max_steps } }),
     });
   }
   const suite: Suite = {

@@ -34,10 +34,11 @@ export const sweBenchRowSchema = z.looseObject({
   problem_statement: z.string().min(1),
   FAIL_TO_PASS: testList.pipe(z.array(z.string()).min(1)),
   PASS_TO_PASS: testList,
-  // taskloop's own, ignored by the harness: where to clone from, and how the tests run (pytest by default).
+  // taskloop's own, ignored by the harness: where to clone from, how the tests run (pytest by default), step limit.
   mirror: z.string().min(1).optional(),
   test_command: z.array(z.string().min(1)).min(1).optional(),
   test_env: z.record(z.string(), z.string()).optional(),
+  max_steps: z.number().int().min(1).max(200).optional(),
 });
 export type SweBenchRow = z.infer<typeof sweBenchRowSchema>;
 
@@ -68,6 +69,7 @@ const help: Record<string, { expected: string; fix: string }> = {
   test_command: { expected: 'an argv list', fix: 'e.g. ["python3", "-m", "pytest"]' },
   test_env: { expected: 'a mapping of names to strings', fix: 'e.g. {"PYTHONPATH": "src"}' },
   mirror: { expected: 'a local path to clone from', fix: 'leave it out to clone from GitHub' },
+  max_steps: { expected: 'a whole number from 1 to 200', fix: "the coder's step limit per attempt, e.g. 20" },
 };
 
 function valueAt(row: unknown, path: readonly PropertyKey[]): unknown {

@@ -65,6 +65,19 @@ describe('parseSweBenchJsonl', () => {
     ]);
   });
 
+  it("reads taskloop's own fields, and names a bad one with its fix", () => {
+    const parsed = parseSweBenchJsonl(withRow({ max_steps: 8, test_env: { PYTHONPATH: 'src' } }));
+    expect(parsed.success && parsed.rows[0]).toMatchObject({ max_steps: 8, test_env: { PYTHONPATH: 'src' } });
+    const bad = parseSweBenchJsonl(withRow({ max_steps: 0 }));
+    expect(bad.success ? [] : bad.issues).toEqual([
+      {
+        line: 1,
+        field: 'max_steps',
+        message: "expected a whole number from 1 to 200, got 0; fix: the coder's step limit per attempt, e.g. 20",
+      },
+    ]);
+  });
+
   it('refuses an empty file', () => {
     expect(parseSweBenchJsonl('\n\n')).toEqual({
       success: false,
