@@ -2,80 +2,41 @@
 // gold patch and test patch applied to base_commit on a private index and kept as a commit of their own
 // (refs/taskloop/swe-bench/<id>), which the suite then names as the instance's fix: its parent is the base, its test
 // files are laid over the checkout for verification, its other files are the oracle. Nothing touches a work tree.
-import { readFile, mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { execa } from 'execa';
 import { goalOf, parseSweBenchJsonl, type SweBenchRow } from '../../domain/eval/swe-bench.js';
 import type { Suite } from '../../domain/eval/suite.js';
 import { UsageError } from '../cli-errors.js';
+import { commitPatches } from './patch-commit.js';
 import { localRepository } from './resolve-instances.js';
 
-const safe = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', '-c', 'protocol.ext.allow=never'];
-// A fixed identity and date: the same row gives the same commit id every time.
-const commitEnv = {
-  GIT_TERMINAL_PROMPT: '0',
-  GIT_AUTHOR_NAME: 'taskloop',
-  GIT_AUTHOR_EMAIL: 'taskloop@localhost',
-  GIT_COMMITTER_NAME: 'taskloop',
-  GIT_COMMITTER_EMAIL: 'taskloop@localhost',
-  GIT_AUTHOR_DATE: '2000-01-01T00:00:00Z',
-  GIT_COMMITTER_DATE: '2000-01-01T00:00:00Z',
-};
 /** The test command when a row names none: pytest, as SWE-bench's pytest repositories run. */
 export const DEFAULT_SWE_BENCH_COMMAND = ['python3', '-m', 'pytest', '-p', 'no:cacheprovider'];
 
-async function gitIn(
-  repo: string,
-  args: string[],
-  options: { input?: string; index?: string } = {},
-): Promise<{ ok: boolean; stdout: string; stderr: string }> {
-  const result = await execa('git', [...safe, '-C', repo, ...args], {
-    reject: false,
-    env: { ...commitEnv, ...(options.index ? { GIT_INDEX_FILE: options.index } : {}) },
-    ...(options.input === undefined ? {} : { input: options.input }),
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  return { ok: !result.failed, stdout: result.stdout, stderr: result.stderr };
-}
-
 /** The commit holding base_commit with the row's patch and test patch applied; a patch that does not apply is named. */
 async function fixCommitOf(repo: string, row: SweBenchRow, at: string): Promise<string> {
-  const base = await gitIn(repo, ['rev-parse', '--verify', '--quiet', `${row.base_commit}^{commit}`]);
-  if (!base.ok)
+  const made = await commitPatches({
+    repo,
+    base: row.base_commit,
+    patches: [
+      { name: 'patch', diff: row.patch },
+      { name: 'test_patch', diff: row.test_patch },
+    ],
+    ref: `refs/taskloop/swe-bench/${row.instance_id}`,
+    message: `SWE-bench ${row.instance_id}: patch and test_patch on ${row.base_commit.slice(0, 12)}`,
+  });
+  if (made.ok) return made.sha;
+  if (made.problem === 'base')
     throw new UsageError(
       `${at}: base_commit: ${row.base_commit} is not a commit of ${row.repo}; fix: check the row, or point mirror at a clone that has it`,
     );
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'taskloop-swe-'));
-  const index = path.join(dir, 'index');
-  try {
-    await gitIn(repo, ['read-tree', row.base_commit], { index });
-    for (const field of ['patch', 'test_patch'] as const) {
-      const applied = await gitIn(repo, ['apply', '--cached', '--whitespace=nowarn', '-'], {
-        input: row[field],
-        index,
-      });
-      if (!applied.ok)
-        throw new UsageError(
-          `${at}: ${field}: does not apply to base_commit ${row.base_commit.slice(0, 12)} (${applied.stderr.split('\n')[0] ?? ''}); fix: copy ${field} whole from the dataset (a unified diff against base_commit)`,
-        );
-    }
-    const tree = await gitIn(repo, ['write-tree'], { index });
-    const message = `SWE-bench ${row.instance_id}: patch and test_patch on ${row.base_commit.slice(0, 12)}`;
-    const commit = await gitIn(repo, ['commit-tree', tree.stdout.trim(), '-p', row.base_commit, '-m', message]);
-    const sha = commit.stdout.trim();
-    if (
-      !tree.ok ||
-      !commit.ok ||
-      !(await gitIn(repo, ['update-ref', `refs/taskloop/swe-bench/${row.instance_id}`, sha])).ok
-    )
-      throw new UsageError(
-        `${at}: cannot write the fix commit into ${repo} (${commit.stderr || tree.stderr}); fix: check the eval cache's disk`,
-      );
-    return sha;
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  if (made.problem === 'apply')
+    throw new UsageError(
+      `${at}: ${made.patch}: does not apply to base_commit ${row.base_commit.slice(0, 12)} (${made.detail}); fix: copy ${made.patch} whole from the dataset (a unified diff against base_commit)`,
+    );
+  throw new UsageError(
+    `${at}: cannot write the fix commit into ${repo} (${made.detail}); fix: check the eval cache's disk`,
+  );
 }
 
 /** The suite name of a file: its base name, in the letters a suite name allows. */
