@@ -4,7 +4,7 @@
 // sandboxed runner) and written as the same report rows, beside the taskloop arms of a report.json when given.
 //
 //   npx tsx bench/peer/mini-swe-agent.ts SUITE --python VENV/bin/python --base-url http://127.0.0.1:8080/v1
-//     --model qwen2.5-coder-0.5b [--max-steps 8] [--mode tool|text] [--temperature 0] [--with REPORT.json]
+//     --model qwen2.5-coder-0.5b [--max-steps 8] [--max-tokens 2048] [--mode tool|text] [--temperature 0] [--with REPORT.json]
 //     [--only ID,ID] [--out DIR]
 //
 // mini-swe-agent runs its commands unsandboxed in a throwaway clone, as its local environment does for any user;
@@ -37,6 +37,9 @@ const { values, positionals } = parseArgs({
     'max-steps': { type: 'string', default: '8' },
     mode: { type: 'string', default: 'tool' },
     temperature: { type: 'string', default: '0' },
+    // The same output limit as the taskloop arm it is compared with (coder-1: 2048; coder-small: 1024): without one
+    // a small model's reply can run to the end of the context window.
+    'max-tokens': { type: 'string', default: '2048' },
     with: { type: 'string' },
     only: { type: 'string' },
     out: { type: 'string' },
@@ -90,6 +93,7 @@ async function runPeer(instance: ResolvedInstance, workDir: string): Promise<{ r
       step_limit: maxSteps,
       mode: values.mode,
       temperature: Number(values.temperature),
+      max_tokens: Number(values['max-tokens']),
       trajectory: path.join(workDir, 'trajectories', `${instance.id}.traj.json`),
       out: path.join(dir, 'result.json'),
     };

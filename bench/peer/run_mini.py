@@ -2,7 +2,7 @@
 
 Input: a JSON file with task, cwd, model (a litellm name, e.g. openai/qwen2.5-coder-0.5b), base_url, step_limit,
 mode ("tool": the swebench.yaml config with native tool calls; "text": swebench_backticks.yaml, commands in fenced
-blocks), temperature, trajectory (where mini-swe-agent saves its trajectory) and out (this script's result JSON).
+blocks), temperature, max_tokens (the output limit of each reply), trajectory (where mini-swe-agent saves its trajectory) and out (this script's result JSON).
 The agent runs as its own swebench configs run it, with its local environment (bash in the checkout).
 """
 
@@ -31,6 +31,7 @@ def main() -> None:
             "api_base": args["base_url"],
             "api_key": "none",
             "temperature": args["temperature"],
+            "max_tokens": args["max_tokens"],
             "drop_params": True,
             "timeout": args.get("request_timeout_s", 900),
         },
