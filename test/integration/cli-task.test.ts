@@ -163,7 +163,7 @@ describe('taskloop run, status, pause, resume, cancel and retry as a person runs
     }[];
     const firstUser = transcript.find((message) => message.role === 'user')?.content ?? '';
     expect(firstUser).toContain(`# Hint from a human\n${hint}`);
-    expect(firstUser).toContain('Attempt 2');
+    expect(firstUser).toContain('What attempt 2 did');
     expect(
       await eventually('two runs of the workflow id', async () =>
         (await runIds(t.client, id)).length === 2 ? true : undefined,

@@ -32,8 +32,9 @@ describe('a worker crash at each node of an attempt', () => {
       const run = await CrashRun.start(t.client, {
         files: slowFiles,
         coder: phase === 'code' ? slowCoder() : fixTurns(),
-        // All take milliseconds with git run directly: a slower git keeps the crash inside their activity.
-        slowGit: { claim: ['worktree'], review: ['diff'], commit: ['commit'] }[phase as string],
+        // All take milliseconds with git run directly: a slower git keeps the crash inside their activity (the commit
+        // writes its tree's commit with `git commit-tree`: the worktree is data, docs/security.md).
+        slowGit: { claim: ['worktree'], review: ['diff'], commit: ['commit-tree'] }[phase as string],
       });
       // The claim is a local activity inside a workflow task, where no query sees its phase: its slowed git shows it
       // (`git worktree add`, activities/git/create-worktree.ts).

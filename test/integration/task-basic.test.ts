@@ -95,7 +95,7 @@ describe('the task workflow on a real server, real git and real pytest', () => {
       content: string;
     }[];
     const firstUser = transcript.find((message) => message.role === 'user');
-    expect(firstUser?.content).toContain('Attempt 1');
+    expect(firstUser?.content).toContain('What attempt 1 did');
     expect(firstUser?.content).toContain('assert 6 == 5');
   });
 
