@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { simpleGit } from 'simple-git';
@@ -6,6 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { commitWorktree } from '../../../../activities/git/commit-worktree.js';
 import { createWorktree } from '../../../../activities/git/create-worktree.js';
 import { removeWorktree } from '../../../../activities/git/remove-worktree.js';
+import { withRepoLock } from '../../../../activities/git/run-git.js';
+import { canonical } from '../../../../activities/git/worktree-owner.js';
 import { makeRepoWithWorktree, makeTempDir, removeDirs } from '../../../support/git-repo.js';
 
 const dirs: string[] = [];
@@ -22,6 +24,45 @@ async function registeredPaths(repoPath: string): Promise<string[]> {
 }
 
 describe('removeWorktree', () => {
+  // A worktree of 120,000 files took minutes to delete under the repository's lock, holding every other claim and
+  // commit in the repository (issue 51): its files now go after the lock is released.
+  it("deletes a big worktree's files after releasing the repository lock", async () => {
+    const { repoPath, worktreePath, branch } = await setup();
+    await writeFile(path.join(worktreePath, 'new.py'), 'x = 1\n');
+    await commitWorktree({ worktreePath, branch, workflowId: 'wf-1', attempt: 1, message: 'm' });
+    for (let folder = 0; folder < 30; folder += 1) {
+      const dir = path.join(worktreePath, 'build', `d${folder}`);
+      await mkdir(dir, { recursive: true });
+      await Promise.all(Array.from({ length: 1000 }, (_, file) => writeFile(path.join(dir, `f${file}.o`), 'x')));
+    }
+    const parent = path.dirname(worktreePath);
+    const leftovers = () =>
+      readdirSync(parent).filter((name) => name.startsWith(`${path.basename(worktreePath)}.removing-`));
+    const removal = removeWorktree({ repoPath, worktreePath, committed: true });
+    // Once the folder has been moved aside, the lock is taken while its 30,000 files are still being deleted.
+    const deadline = Date.now() + 30_000;
+    while (leftovers().length === 0) {
+      if (Date.now() > deadline) throw new Error('the worktree was never moved aside to be deleted outside the lock');
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    const stillDeleting = await withRepoLock(await canonical(repoPath), async () => leftovers().length > 0);
+    expect(stillDeleting).toBe(true);
+    expect(await removal).toEqual({ removed: true, wasClean: false });
+    expect(leftovers()).toEqual([]);
+    expect(existsSync(worktreePath)).toBe(false);
+    expect(await registeredPaths(repoPath)).toHaveLength(1);
+  }, 60_000);
+
+  it('deletes what a removal killed while deleting left, when the removal is retried', async () => {
+    const { repoPath, worktreePath } = await setup();
+    const left = `${worktreePath}.removing-deadbeef`;
+    await mkdir(path.join(left, 'build'), { recursive: true });
+    await writeFile(path.join(left, 'build', 'f.o'), 'x');
+    await removeWorktree({ repoPath, worktreePath, committed: true });
+    expect(existsSync(left)).toBe(false);
+    expect(existsSync(worktreePath)).toBe(false);
+  });
+
   it('removes a committed worktree, reports it clean, and keeps the branch', async () => {
     const { repoPath, worktreePath, branch } = await setup();
     await writeFile(path.join(worktreePath, 'new.py'), 'x = 1\n');
