@@ -74,7 +74,7 @@ export async function runTurnCalls(input: {
 }): Promise<{ finished?: string; facts: TurnFacts }> {
   const { turn, messages, context } = input;
   const before = { ...context.telemetry };
-  const offered = toolsFor(input.caller.capabilities).map((tool) => tool.spec.name);
+  const offered = toolsFor(input.caller.capabilities, input.caller.tools).map((tool) => tool.spec.name);
   let finished: string | undefined;
   let truncated = false;
   // Well formed: the reply called a tool it was offered, with arguments that are a JSON object (the eval's rate).

@@ -28,7 +28,7 @@ sed -e "s/^project: demo/project: $project/" \
 
 port=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
 export TEMPORAL_ADDRESS="127.0.0.1:$port" TASKLOOP_TASK_QUEUE="$project" TASKLOOP_HOME="$out/state"
-export TASKLOOP_AGENTS_FILE="$root/examples/local-model/registry.json"
+export TASKLOOP_AGENTS_FILE="${AGENTS_FILE:-$root/examples/local-model/registry.json}"
 # Started directly (not through the function), so $! is the process itself and the trap stops it.
 node "$root/bin/taskloop.js" server --port "$port" --headless --memory >"$out/server.log" 2>&1 &
 server=$!

@@ -6,9 +6,10 @@ import { refusedTestEdit } from './coaching.js';
 import { defineTool } from './define-tool.js';
 import { numbersRemovedNote, withoutReadFileNumbers } from './line-numbers.js';
 import { findClosestRegion, formatRegion, occurrenceLines } from './closest-lines.js';
-import { resolveInWorktree } from './path-guard.js';
+import { describePlaces, filesContaining, onlyPlace } from './files-containing.js';
+import { resolveInWorktree, type ResolvedPath } from './path-guard.js';
 import type { ToolContext, ToolOutcome } from './types.js';
-import { readWorktreeFile, writeWorktreeFile } from './worktree-file.js';
+import { readWorktreeFile, writeWorktreeFile, type WorktreeRead } from './worktree-file.js';
 
 function describeMismatch(path: string, text: string, old: string): string {
   const lines = text.split('\n');
@@ -63,47 +64,88 @@ export const replaceInFileTool = defineTool({
     context.telemetry.patchMismatches += 1;
   },
   async run(args, context) {
-    const { path } = args;
-    const resolved = await resolveInWorktree(context.root, path);
+    const resolved = await resolveInWorktree(context.root, args.path);
     if (!resolved.success) return fail(context, undefined, resolved.error);
-    const { relative } = resolved.data;
-    const refusedEdit = refusedTestEdit(context, relative);
-    if (refusedEdit !== undefined) return { reply: refusedEdit };
     const oldText = withoutReadFileNumbers(args.old);
     const newText = withoutReadFileNumbers(args.new);
-    const old = oldText.text;
+    const edit = {
+      old: oldText.text,
+      new: newText.text,
+      notes: `${oldText.stripped ? numbersRemovedNote('old') : ''}${newText.stripped ? numbersRemovedNote('new') : ''}`,
+    };
     // Told at the tool: an edit that changes nothing was answered "replaced 1 occurrence", and the attempt learned
     // nothing from it.
-    if (old === newText.text)
+    if (edit.old === edit.new)
       return {
-        reply: `error: old and new are the same text, so nothing would change in ${relative}; nothing was changed. Put the corrected code in new.`,
+        reply: `error: old and new are the same text, so nothing would change in ${resolved.data.relative}; nothing was changed. Put the corrected code in new.`,
       };
-    const notes = `${oldText.stripped ? numbersRemovedNote('old') : ''}${newText.stripped ? numbersRemovedNote('new') : ''}`;
-
     const read = await readWorktreeFile(context.root, resolved.data);
-    if (!read.ok) {
-      const hint = read.problem === 'missing' ? ' (use write_file to create it)' : '';
-      return fail(context, relative, `error: '${path}' ${read.why}${hint}.`);
-    }
-    const { text } = read;
-    // Exact, else ignoring whitespace, else the one most similar block (domain/edit-match.ts).
-    const match = matchEdit(text, old, newText.text);
-    if (match.kind === 'none' || match.kind === 'ambiguous')
-      return fail(context, relative, describeMismatch(relative, text, old));
-    if (text.slice(match.start, match.end) === match.replacement)
-      return {
-        reply: `error: the lines old matched at line ${match.line} of ${relative} already read as new; nothing was changed. Read the file and change what the goal asks for.`,
-      };
-
-    const refused = await writeWorktreeFile(
-      context.root,
-      resolved.data,
-      text.slice(0, match.start) + match.replacement + text.slice(match.end),
-    );
-    if (refused !== undefined) return fail(context, relative, `error: cannot write '${path}': ${refused}.`);
-    context.telemetry.patchSuccesses += 1;
-    context.telemetry.mutationOperations += 1;
-    context.changedFiles.add(relative);
-    return { reply: `replaced 1 occurrence in ${relative} at line ${match.line}${rungNote(match)}${notes}` };
+    if (!read.ok && read.problem === 'missing') return editWhereOldIs(args.path, edit, context);
+    return editFile(resolved.data, read, edit, context);
   },
 });
+
+interface Edit {
+  old: string;
+  new: string;
+  /** What the reply adds (line numbers taken out of old or new). */
+  notes: string;
+}
+
+/**
+ * The path named does not exist: when `old` occurs exactly once in one file outside the tests, the edit is made there
+ * and the reply says so (small models copy their prompt's example path with the right text); else the reply names
+ * the files holding `old`.
+ */
+async function editWhereOldIs(named: string, edit: Edit, context: ToolContext): Promise<ToolOutcome> {
+  const places = await filesContaining(context.root, edit.old);
+  const only = onlyPlace(places);
+  if (only !== undefined) {
+    const resolved = await resolveInWorktree(context.root, only.relative);
+    if (resolved.success) {
+      const read = await readWorktreeFile(context.root, resolved.data);
+      const outcome = await editFile(resolved.data, read, edit, context);
+      return {
+        ...outcome,
+        reply: `note: '${named}' does not exist; old occurs once, in ${only.relative}, so the edit was made there. ${outcome.reply}`,
+      };
+    }
+  }
+  const where =
+    places.length > 0
+      ? ` old occurs in ${describePlaces(places)}: call replace_in_file with one of those paths.`
+      : ' old occurs in no file of the repository either: copy the path and the lines from the code shown to you.';
+  return fail(context, undefined, `error: '${named}' does not exist; nothing was changed.${where}`);
+}
+
+/** Replaces `edit.old` in a file that was read (or says why not). */
+async function editFile(
+  file: ResolvedPath,
+  read: WorktreeRead,
+  edit: Edit,
+  context: ToolContext,
+): Promise<ToolOutcome> {
+  const { relative } = file;
+  const refusedEdit = refusedTestEdit(context, relative);
+  if (refusedEdit !== undefined) return { reply: refusedEdit };
+  if (!read.ok) return fail(context, relative, `error: '${relative}' ${read.why}.`);
+  const { text } = read;
+  // Exact, else ignoring whitespace, else the one most similar block (domain/edit-match.ts).
+  const match = matchEdit(text, edit.old, edit.new);
+  if (match.kind === 'none' || match.kind === 'ambiguous')
+    return fail(context, relative, describeMismatch(relative, text, edit.old));
+  if (text.slice(match.start, match.end) === match.replacement)
+    return {
+      reply: `error: the lines old matched at line ${match.line} of ${relative} already read as new; nothing was changed. Read the file and change what the goal asks for.`,
+    };
+  const refused = await writeWorktreeFile(
+    context.root,
+    file,
+    text.slice(0, match.start) + match.replacement + text.slice(match.end),
+  );
+  if (refused !== undefined) return fail(context, relative, `error: cannot write '${relative}': ${refused}.`);
+  context.telemetry.patchSuccesses += 1;
+  context.telemetry.mutationOperations += 1;
+  context.changedFiles.add(relative);
+  return { reply: `replaced 1 occurrence in ${relative} at line ${match.line}${rungNote(match)}${edit.notes}` };
+}

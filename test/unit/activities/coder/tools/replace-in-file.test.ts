@@ -121,8 +121,13 @@ describe('replace_in_file', () => {
     expect(context.telemetry).toMatchObject({ patchAttempts: 2, patchMismatches: 2 });
   });
 
-  it('tells the model to use write_file when the file does not exist', async () => {
-    const outcome = await replaceInFileTool.run({ path: 'pkg/none.py', old: 'a', new: 'b' }, createToolContext(t.repo));
-    expect(outcome.reply).toContain("'pkg/none.py' does not exist (use write_file to create it)");
+  it('says the file does not exist and that old occurs in no file either', async () => {
+    const outcome = await replaceInFileTool.run(
+      { path: 'pkg/none.py', old: 'no such text', new: 'b' },
+      createToolContext(t.repo),
+    );
+    expect(outcome.reply).toBe(
+      "error: 'pkg/none.py' does not exist; nothing was changed. old occurs in no file of the repository either: copy the path and the lines from the code shown to you.",
+    );
   });
 });

@@ -1,0 +1,85 @@
+// The small-model coder (coder-small: four tools) against replies recorded from a real llama-server serving
+// Qwen2.5-Coder-1.5B-Instruct (local:qwen2.5-coder-1.5b) on the demo task fix-add (issue 52): the model made the right
+// edit at the example path its prompt shows (src/pkg/mod.py), and, told to create the file with write_file, called
+// write_file, which its version does not offer, and was told it had called no tool.
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCoder, type RunCoderInput } from '../../../../activities/coder/run-coder.js';
+import { createModelProvider } from '../../../../activities/models/router.js';
+import { chatReply, startLocalModelServer, type LocalModelServer } from '../models/support/local-model-server.js';
+import { createTempRepo, type TempRepo } from './fixtures.js';
+
+const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../fixtures/model-replies');
+const recorded = async (name: string) =>
+  (JSON.parse(await readFile(path.join(fixtures, name), 'utf8')) as { reply: unknown }).reply;
+const finish = { body: chatReply('', [{ name: 'finish', arguments: { summary: 'add adds' } }]) };
+
+let server: LocalModelServer;
+let t: TempRepo;
+beforeEach(async () => {
+  server = await startLocalModelServer();
+  t = await createTempRepo({
+    'calc.py': 'def add(a, b):\n    return a - b\n\n\ndef sub(a, b):\n    return a - b\n',
+    'stats.py': 'def spread(values):\n    return max(values) - min(values)\n',
+    'tests/test_calc.py': 'from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n',
+  });
+});
+afterEach(async () => {
+  await server.close();
+  await t.cleanup();
+});
+
+async function input(): Promise<RunCoderInput> {
+  const provider = await createModelProvider('openai:qwen2.5-coder-1.5b', {
+    role: 'coder',
+    cwd: '/',
+    env: { OPENAI_BASE_URL: `${server.url}/v1`, TASKLOOP_MODEL_TIMEOUT_MS: '5000' },
+    parameters: { maxTokens: 512 },
+  });
+  return {
+    ...{ worktreePath: t.repo, goal: 'Fix calc.add: it subtracts instead of adding', provider, maxSteps: 4 },
+    ...{ previousAttempts: [], secretValues: [], artifactDir: t.artifacts, hostId: 'h' },
+    agent: {
+      label: 'coder/coder-small',
+      capabilities: ['READ_REPOSITORY', 'WRITE_WORKTREE', 'RUN_TESTS'],
+      tools: ['read_file', 'replace_in_file', 'run_tests', 'finish'],
+    },
+  };
+}
+
+const answerAfter = (n: number) =>
+  (server.requests[n]?.body.messages as { role: string; content: string }[]).at(-1)?.content ?? '';
+
+describe('replies recorded from llama-server with Qwen2.5-Coder-1.5B (coder-small)', () => {
+  it('makes an edit at a path that does not exist where old occurs once, and says so', async () => {
+    // 'return a - b' occurs twice in calc.py in this repository: the edit must not guess between them.
+    await writeFile(path.join(t.repo, 'calc.py'), 'def add(a, b):\n    return a - b\n');
+    server.push({ body: await recorded('qwen2.5-coder-1.5b-example-path.json') }, finish);
+    const result = await runCoder(await input());
+    expect(answerAfter(1)).toBe(
+      "note: 'src/pkg/mod.py' does not exist; old occurs once, in calc.py, so the edit was made there. replaced 1 occurrence in calc.py at line 2",
+    );
+    expect(await readFile(path.join(t.repo, 'calc.py'), 'utf8')).toBe('def add(a, b):\n    return a + b\n');
+    expect(result).toMatchObject({ status: 'finished', changedFiles: ['calc.py'] });
+  });
+
+  it('changes nothing where old occurs more than once, and names the places', async () => {
+    server.push({ body: await recorded('qwen2.5-coder-1.5b-example-path.json') }, finish);
+    const result = await runCoder(await input());
+    expect(answerAfter(1)).toBe(
+      "error: 'src/pkg/mod.py' does not exist; nothing was changed. old occurs in calc.py (lines 2, 6): call replace_in_file with one of those paths.",
+    );
+    expect(await readFile(path.join(t.repo, 'calc.py'), 'utf8')).toContain('return a - b');
+    expect(result.changedFiles).toEqual([]);
+  });
+
+  it('answers a text call of a tool the version does not offer with the tools it does', async () => {
+    server.push({ body: await recorded('qwen2.5-coder-1.5b-write-file-not-offered.json') }, finish);
+    await runCoder(await input());
+    expect(answerAfter(1)).toMatch(
+      /^There is no tool named 'write_file': nothing was run\. The tools are: read_file, replace_in_file, run_tests, finish\./,
+    );
+  });
+});
