@@ -98,6 +98,13 @@ export interface RunCoderInput {
   signal?: AbortSignal;
 }
 
+/** The run's coaching: a finish after an untested edit is refused too where the version can run the tests. */
+function coachingFor(coaching: Coaching, toolNames: string[], tests: InAttemptTests | undefined): Coaching {
+  return toolNames.includes('run_tests') && tests !== undefined
+    ? { ...coaching, refuseUntestedFinish: true }
+    : coaching;
+}
+
 /** Why the next turn may not run, or undefined while the allowance lasts. */
 function overAllowance(telemetry: ToolContext['telemetry'], allowance: CoderAllowance | undefined): string | undefined {
   if (!allowance) return undefined;
@@ -185,6 +192,7 @@ export async function runCoder(input: RunCoderInput): Promise<CoderResult> {
   const tools = toolsFor(caller.capabilities, caller.tools);
   if (caller.tools) refuseUnknownTools(caller.tools, caller.agent);
   const toolSpecs = tools.map((tool) => tool.spec);
+  const toolNames = toolSpecs.map((spec) => spec.name);
   const systemPrompt = buildSystemPrompt(tools, input.systemPrompt);
   const window: ContextInputs = {
     provider: input.provider,
@@ -200,7 +208,6 @@ export async function runCoder(input: RunCoderInput): Promise<CoderResult> {
   // Only the goal and the latest evidence are left when the first message is fitted: past the window, no turn can run.
   if (!resumed) assertPromptFits(messages, plan, window);
   let refitted = false;
-  const toolNames = toolSpecs.map((spec) => spec.name);
   let watch = startWatch();
   const context: ToolContext = {
     root: input.worktreePath,
@@ -209,7 +216,7 @@ export async function runCoder(input: RunCoderInput): Promise<CoderResult> {
     failedReplacePaths: new Set(),
     changedFiles: new Set(resumed?.progress.changedFiles ?? []),
     tests: input.tests,
-    ...(input.coaching ? { coaching: input.coaching } : {}),
+    ...(input.coaching ? { coaching: coachingFor(input.coaching, toolNames, input.tests) } : {}),
   };
   const { telemetry } = context;
   // The model the spec asks for (`openai:gemma` asks for `gemma`); a reply naming another is recorded.

@@ -1,7 +1,7 @@
 // Running one model turn's tool calls: calls written as text are taken when the reply has no native ones, a call cut
 // off by the output limit is answered with a request for a shorter one (never run), a call of a tool that does not
-// exist is answered with the tools that do, and the turn's facts are handed to the no-progress watch
-// (domain/no-progress.ts).
+// exist is answered with the tools that do, a finish after a failed call of the same reply is not run, and the turn's
+// facts are handed to the no-progress watch (domain/no-progress.ts).
 import { callKey, replyKey, type TurnFacts } from '../../domain/no-progress.js';
 import { endsInsideCall, readTextToolCalls, unknownTextToolNames } from '../../domain/text-tool-calls.js';
 import type { AssistantTurn, ChatMessage, ToolCall } from '../models/types.js';
@@ -9,6 +9,10 @@ import { runToolCall, toolsFor, type ToolCaller } from './tools/registry.js';
 import type { ToolContext } from './tools/types.js';
 
 const nudge = 'You replied without calling a tool. Use the tools to make the change, then call finish with a summary.';
+
+const finishAfterFailure =
+  'error: finish was not run: a call before it in this reply failed (see its answer), so the work it announces was ' +
+  'not done. Fix what that answer says, check with the tools, then call finish in a reply of its own.';
 
 /** `turn` with the tool calls its text holds when it has no native ones (counted as text tool calls). */
 export function withTextToolCalls(
@@ -77,6 +81,8 @@ export async function runTurnCalls(input: {
   const offered = toolsFor(input.caller.capabilities, input.caller.tools).map((tool) => tool.spec.name);
   let finished: string | undefined;
   let truncated = false;
+  // A reply that plans edit, test, finish in one go: when a call before finish failed, the finish rests on it.
+  let failedBefore = false;
   // Well formed: the reply called a tool it was offered, with arguments that are a JSON object (the eval's rate).
   if (turn.toolCalls.some((call) => call.invalidArguments === undefined && offered.includes(call.name)))
     context.telemetry.offeredToolReplies = (context.telemetry.offeredToolReplies ?? 0) + 1;
@@ -84,6 +90,7 @@ export async function runTurnCalls(input: {
     input.signal?.throwIfAborted();
     if (call.invalidArguments !== undefined) {
       truncated = true;
+      failedBefore = true;
       context.telemetry.truncatedToolCalls = (context.telemetry.truncatedToolCalls ?? 0) + 1;
       messages.push({
         role: 'tool',
@@ -93,8 +100,14 @@ export async function runTurnCalls(input: {
       });
       continue;
     }
+    if (call.name === 'finish' && failedBefore) {
+      context.telemetry.refusedToolCalls = (context.telemetry.refusedToolCalls ?? 0) + 1;
+      messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content: finishAfterFailure });
+      continue;
+    }
     const outcome = await runToolCall(call, context, input.caller);
     messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content: outcome.reply });
+    if (/^error\b/i.test(outcome.reply)) failedBefore = true;
     if (outcome.finished) {
       finished = outcome.finished.summary;
       break;

@@ -1,5 +1,6 @@
 // Refusals at the tool of what cannot help the task: an edit to a test file the task does not allow (the review would
-// refuse the attempt for it afterwards) and a finish before any change (refused once, with why). They coach a model
+// refuse the attempt for it afterwards), a finish before any change and a finish after an edit no passing test run has
+// checked (each refused once, with why). They coach a model
 // while it can still change course; scripted turns are a fixed sequence that cannot react, so a run of them is not
 // coached (the review's rule still refuses their test edits).
 import { isTestFile } from '../../../domain/paths.js';
@@ -11,6 +12,11 @@ export interface Coaching {
   refuseTestEdits: boolean;
   /** `finish` before any file was changed is refused once. */
   refuseEmptyFinish: boolean;
+  /**
+   * `finish` after an edit no passing test run has checked is refused once (set by the coder loop when the version
+   * has run_tests and the task a test command).
+   */
+  refuseUntestedFinish?: boolean;
 }
 
 /** Why an edit of `relative` is refused, or undefined when it may go ahead. */

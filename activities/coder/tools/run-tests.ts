@@ -115,6 +115,11 @@ export const runTestsTool = defineTool({
       artifactDir,
       timeoutMs,
     });
+    context.lastTestRun = {
+      passed: result.outcome === 'passed',
+      mutationsBefore: context.telemetry.mutationOperations,
+      summary: `${result.outcome}: ${result.counts.passed} of ${result.counts.total} passed`,
+    };
     return { reply: formatTestReply(result, tests.maxRuns - used - 1) };
   },
 });

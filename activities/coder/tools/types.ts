@@ -20,6 +20,10 @@ export interface ToolContext {
   coaching?: Coaching;
   /** A finish with no change was refused already in this run (it is refused once). */
   emptyFinishRefused?: boolean;
+  /** A finish after an untested edit was refused already in this run (it is refused once). */
+  untestedFinishRefused?: boolean;
+  /** The latest run_tests: whether it passed, and the edits made before it (telemetry.mutationOperations then). */
+  lastTestRun?: { passed: boolean; mutationsBefore: number; summary: string };
 }
 
 /** What a tool hands back: the reply text for the model, and `finished` when it ends the run. */

@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCoder, type RunCoderInput } from '../../../../activities/coder/run-coder.js';
 import { createModelProvider } from '../../../../activities/models/router.js';
 import { chatReply, startLocalModelServer, type LocalModelServer } from '../models/support/local-model-server.js';
+import { resolveWorkerSandbox, sandboxPolicyFor } from '../../../../activities/sandbox/index.js';
 import { createTempRepo, type TempRepo } from './fixtures.js';
 
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../fixtures/model-replies');
@@ -31,7 +32,7 @@ afterEach(async () => {
   await t.cleanup();
 });
 
-async function input(): Promise<RunCoderInput> {
+async function input(overrides: Partial<RunCoderInput> = {}): Promise<RunCoderInput> {
   const provider = await createModelProvider('openai:qwen2.5-coder-1.5b', {
     role: 'coder',
     cwd: '/',
@@ -46,8 +47,28 @@ async function input(): Promise<RunCoderInput> {
       capabilities: ['READ_REPOSITORY', 'WRITE_WORKTREE', 'RUN_TESTS'],
       tools: ['read_file', 'replace_in_file', 'run_tests', 'finish'],
     },
+    ...overrides,
   };
 }
+
+/** The task's tests for run_tests, and the coaching the task activity gives a model coder. */
+const withTests = (): Partial<RunCoderInput> => ({
+  tests: {
+    command: ['python3', '-m', 'pytest', '-q', '-p', 'no:cacheprovider'],
+    testEnv: {},
+    sandbox: sandboxPolicyFor(resolveWorkerSandbox({ workDir: t.artifacts })),
+    timeoutMs: 120_000,
+    secretValues: [],
+    artifactDir: t.artifacts,
+    hostId: 'h',
+    maxRuns: 3,
+  },
+  coaching: { refuseTestEdits: true, refuseEmptyFinish: true },
+});
+const replace = (old: string, replacement: string) => ({
+  body: chatReply('', [{ name: 'replace_in_file', arguments: { path: 'calc.py', old, new: replacement } }]),
+});
+const runTests = { body: chatReply('', [{ name: 'run_tests', arguments: {} }]) };
 
 const answerAfter = (n: number) =>
   (server.requests[n]?.body.messages as { role: string; content: string }[]).at(-1)?.content ?? '';
@@ -81,5 +102,54 @@ describe('replies recorded from llama-server with Qwen2.5-Coder-1.5B (coder-smal
     expect(answerAfter(1)).toMatch(
       /^There is no tool named 'write_file': nothing was run\. The tools are: read_file, replace_in_file, run_tests, finish\./,
     );
+  });
+
+  it('does not run a finish that follows a failed call in the same reply', async () => {
+    await writeFile(
+      path.join(t.repo, 'tests/test_calc.py'),
+      'from calc import mean\n\n\ndef test_mean():\n    assert mean([1, 2, 3]) == 2\n',
+    );
+    await writeFile(path.join(t.repo, 'calc.py'), 'def mean(values):\n    return sum(values) / (len(values) + 1)\n');
+    // Then two finishes: the first, with nothing changed, is refused (once).
+    server.push({ body: await recorded('qwen2.5-coder-1.5b-edit-test-finish.json') }, finish, finish);
+    const result = await runCoder(await input(withTests()));
+    const answers = (server.requests[1]?.body.messages as { role: string; content: string }[]).slice(-3);
+    // The edit named the test file only (where old is): refused; the tests still ran; finish was not run.
+    expect(answers[0]?.content).toMatch(
+      /^error: 'src\/pkg\/mod.py' does not exist; nothing was changed\. old occurs in tests\/test_calc.py \(line 5\)/,
+    );
+    expect(answers[1]?.content).toMatch(/^tests failed: 1 total, 0 passed, 1 failed/);
+    expect(answers[2]?.content).toMatch(/^error: finish was not run: a call before it in this reply failed/);
+    expect(result.status).toBe('finished');
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('refuses once a finish after an edit no passing test run has checked, and lets it through after one', async () => {
+    server.push(
+      replace('def add(a, b):\n    return a - b', 'def add(a, b):\n    return a + b'),
+      finish,
+      runTests,
+      finish,
+    );
+    const result = await runCoder(await input(withTests()));
+    expect(answerAfter(2)).toMatch(/^error: finish refused: the tests have not run since you changed the code/);
+    expect(answerAfter(3)).toMatch(/^tests passed: 1 total, 1 passed/);
+    expect(result).toMatchObject({ status: 'finished', changedFiles: ['calc.py'] });
+    expect(server.requests).toHaveLength(4);
+  });
+
+  it('refuses a finish after a failing run of the edit, once: the second finish ends the run', async () => {
+    server.push(
+      replace('def add(a, b):\n    return a - b', 'def add(a, b):\n    return a * b'),
+      runTests,
+      finish,
+      finish,
+    );
+    const result = await runCoder(await input(withTests()));
+    expect(answerAfter(3)).toMatch(
+      /^error: finish refused: the last test run after your edit did not pass \(failed: 0 of 1 passed\)/,
+    );
+    expect(result.status).toBe('finished');
+    expect(server.requests).toHaveLength(4);
   });
 });
