@@ -7,6 +7,12 @@ import { UsageError } from '../cli-errors.js';
 import { formatTasksFileErrors, loadTasksFile } from '../tasks-file/load.js';
 import { exampleDir } from './prepare-repo.js';
 
+/**
+ * What a bundled local model (`local:`) runs the demo with: the coder version made for small models (the tests' evidence
+ * first, four tools) and a step bound for a CPU, where one turn of the 1.5B takes 10 to 90 s.
+ */
+export const LOCAL_MODEL_DEMO = { coderVersion: 'coder-small', maxCoderSteps: 8 } as const;
+
 export async function loadDemoPlan(input: { project: string; repo: string; model?: string }): Promise<ProjectPlan> {
   const loaded = await loadTasksFile(path.join(exampleDir, 'tasks.yaml'));
   if (!loaded.success) throw new Error(`the demo's tasks file is broken:\n${formatTasksFileErrors(loaded.errors)}`);
@@ -16,6 +22,7 @@ export async function loadDemoPlan(input: { project: string; repo: string; model
     );
   }
   const plan = loaded.data;
+  const local = input.model?.startsWith('local:') === true;
   return {
     ...plan,
     project: input.project,
@@ -27,6 +34,12 @@ export async function loadDemoPlan(input: { project: string; repo: string; model
         project: input.project,
         repo: input.repo,
         models: input.model ? { ...task.spec.models, coder: input.model } : task.spec.models,
+        ...(local
+          ? {
+              agents: { ...task.spec.agents, coder: LOCAL_MODEL_DEMO.coderVersion },
+              maxCoderSteps: LOCAL_MODEL_DEMO.maxCoderSteps,
+            }
+          : {}),
       },
     })),
   };
