@@ -111,10 +111,16 @@ async function editWhereOldIs(named: string, edit: Edit, context: ToolContext): 
       };
     }
   }
+  const done =
+    places.length === 0 && edit.new.trim() !== ''
+      ? onlyPlace(await filesContaining(context.root, edit.new))
+      : undefined;
   const where =
     places.length > 0
       ? ` old occurs in ${describePlaces(places)}: call replace_in_file with one of those paths.`
-      : ' old occurs in no file of the repository either: copy the path and the lines from the code shown to you.';
+      : done !== undefined
+        ? ` old occurs in no file, and new is already in ${done.relative} at line ${done.lines[0]} (an earlier edit made it): run_tests to check it, then finish.`
+        : ' old occurs in no file of the repository either: copy the path and the lines from the code shown to you.';
   return fail(context, undefined, `error: '${named}' does not exist; nothing was changed.${where}`);
 }
 

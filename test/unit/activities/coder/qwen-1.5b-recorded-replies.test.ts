@@ -86,6 +86,16 @@ describe('replies recorded from llama-server with Qwen2.5-Coder-1.5B (coder-smal
     expect(result).toMatchObject({ status: 'finished', changedFiles: ['calc.py'] });
   });
 
+  it('says an edit sent again was made already, and where (the 1.5B repeated its first call)', async () => {
+    await writeFile(path.join(t.repo, 'calc.py'), 'def add(a, b):\n    return a - b\n');
+    const again = { body: await recorded('qwen2.5-coder-1.5b-example-path.json') };
+    server.push(again, again, finish);
+    await runCoder(await input());
+    expect(answerAfter(2)).toBe(
+      "error: 'src/pkg/mod.py' does not exist; nothing was changed. old occurs in no file, and new is already in calc.py at line 2 (an earlier edit made it): run_tests to check it, then finish.",
+    );
+  });
+
   it('changes nothing where old occurs more than once, and names the places', async () => {
     server.push({ body: await recorded('qwen2.5-coder-1.5b-example-path.json') }, finish);
     const result = await runCoder(await input());
