@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { planArms, builtinArmModels } from '../../domain/eval/arms.js';
 import { buildEvalReport } from '../../domain/eval/report.js';
+import { selectByTags } from '../../domain/eval/select-tags.js';
 import { modelSpecPattern } from '../../domain/task-spec.js';
 import { stateDir } from '../../platform/paths.js';
 import { SHARED_TASK_QUEUE } from '../../workflows/task-queues.js';
@@ -21,7 +22,8 @@ import { withTaskClient } from '../tasks/task-client.js';
 import type { Command } from './command.js';
 
 const help = `Usage: taskloop eval SUITE --model SPEC [--model SPEC]… [--agents V1,V2] [--learning on,off]
-                     [--concurrency N] [--max-retries 0-2] [--out DIR] [--json] [--promote] [--task-queue Q]
+                     [--tags T1,T2] [--concurrency N] [--max-retries 0-2] [--out DIR] [--json] [--promote]
+                     [--task-queue Q]
        taskloop eval status [EVAL_ID] [--json]
 
 Runs every instance of the suite (YAML, see schemas/eval-suite.schema.json; or a SWE-bench-style .jsonl, one
@@ -34,6 +36,7 @@ all of the second still pass. The same command again resumes the same eval (fini
   --model SPEC        a coder model (repeatable): provider:model, or oracle (each instance's upstream fix) or noop
   --agents LIST       coder agent versions of agents/registry.json (default: the champion)
   --learning LIST     on, off or on,off (default on): off adapts no attempt and makes no skill
+  --tags LIST         run only the instances with any of these tags (a suite instance's tags field), e.g. one-line
   --concurrency N     instances at once per arm (1-16, default 2)
   --max-retries N     new attempts after a failure (default the suite's defaults.maxRetries, else 1)
   --out DIR           where report.json, resolved.svg and predictions go (default .taskloop/eval/<eval id>)
@@ -47,6 +50,7 @@ const options = {
   model: { type: 'string', multiple: true },
   agents: { type: 'string' },
   learning: { type: 'string' },
+  tags: { type: 'string' },
   concurrency: { type: 'string' },
   'max-retries': { type: 'string' },
   out: { type: 'string' },
@@ -103,12 +107,17 @@ export const evalCommand: Command = {
     const cacheDir = path.join(stateDir(), 'eval', 'repos');
     // A .jsonl file is SWE-bench-style instances; each arm then also writes the harness's predictions file.
     const sweBench = /\.jsonl$/i.test(suiteFile);
-    const { suite, text } = sweBench
+    const { suite: whole, text } = sweBench
       ? await readSweBenchSuite(suiteFile, { cacheDir })
       : await readSuiteFile(suiteFile);
+    const tags = list(values.tags) ?? [];
+    const selected = selectByTags(whole, tags);
+    if (!selected.success) throw new UsageError(`taskloop eval: --tags ${values.tags}: ${selected.error}`);
+    const suite = selected.data;
     const maxRetries = intFlag('eval', 'max-retries', values['max-retries'], suite.defaults?.maxRetries ?? 1, 0, 2);
     const arms = planArms({ models, agents: agents ?? [undefined], learning });
-    const evalId = evalIdOf(suite.name, text, arms, `retries=${maxRetries}`);
+    // A part of the suite is an eval of its own; without --tags the id is the one it always was (runs resume).
+    const evalId = evalIdOf(suite.name, text, arms, `retries=${maxRetries}${tags.length > 0 ? ` tags=${tags}` : ''}`);
     const evalDir = path.join(stateDir(), 'eval', evalId);
     const instances = await resolveInstances(suite, {
       suiteDir: path.dirname(suiteFile),

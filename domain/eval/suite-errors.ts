@@ -26,6 +26,11 @@ const help: Record<string, { expected: string; fix: string }> = {
   'instances.*.passToPass': { expected: 'a list of pytest node ids', fix: 'list tests that must keep passing' },
   'instances.*.passToPass.*': nodeIdHelp,
   'instances.*.testCommand': { expected: 'an argv list', fix: 'set testCommand to e.g. ["python3", "-m", "pytest"]' },
+  'instances.*.tags': { expected: 'a list of labels', fix: 'set tags to e.g. [one-line]' },
+  'instances.*.tags.*': {
+    expected: 'a label of letters, digits, ".", "_" or "-" (up to 40)',
+    fix: 'write the tag as e.g. one-line',
+  },
   'instances.*.hints.maxSteps': { expected: 'a whole number from 1 to 200', fix: 'set maxSteps to e.g. 30' },
   'defaults.maxRetries': { expected: 'a whole number from 0 to 2', fix: 'set maxRetries to 0, 1 or 2' },
   'defaults.testTimeoutMs': { expected: 'milliseconds from 1000 to 7200000', fix: 'set testTimeoutMs to e.g. 600000' },

@@ -44,6 +44,8 @@ export const suiteInstanceSchema = z.strictObject({
   hints: suiteHintsSchema.optional(),
   /** Scripted coder turns that apply the known fix (relative to the suite file); derived from fixCommit when left out. */
   oracle: z.string().min(1).optional(),
+  /** Labels to run a part of the suite by (`taskloop eval --tags one-line`), e.g. a tier of one-line fixes. */
+  tags: z.array(z.string().regex(namePattern)).optional(),
 });
 
 export const suiteDefaultsSchema = z.strictObject({

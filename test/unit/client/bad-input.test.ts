@@ -134,4 +134,19 @@ describe('bad inputs exit 2 naming the field, the value and the fix', () => {
     expect(skipped.exitCode, skipped.all).toBe(1);
     expect(skipped.stderr).toContain('connection refused');
   });
+
+  it('eval --tags that no instance carries names the tags given and those the suite has', async () => {
+    const suite = path.join(dir, 'tiers.yaml');
+    const instance = (id: string, tags: string) =>
+      `  - { id: ${id}, repo: ./repo, baseRef: main, goal: g, failToPass: [t.py::a], passToPass: [], tags: ${tags} }`;
+    await writeFile(
+      suite,
+      ['name: tiers', 'instances:', instance('a', '[one-line]'), instance('b', '[slow]')].join('\n'),
+    );
+    const result = await taskloop(['eval', suite, '--model', 'oracle', '--tags', 'oneline']);
+    expect(result.exitCode, result.all).toBe(2);
+    expect(result.stderr).toContain(
+      "taskloop eval: --tags oneline: no instance of suite tiers has the tags oneline; its instances' tags: one-line, slow (fix: pass one of those, or add tags: [...] to its instances)",
+    );
+  });
 });
