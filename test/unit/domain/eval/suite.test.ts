@@ -75,11 +75,13 @@ describe('the suite JSON Schema', () => {
 });
 
 describe('the starter suite', () => {
-  it('is a valid suite of at least 12 upstream fixes from several projects, each with its tests', async () => {
+  it('is a valid suite of at least 30 upstream fixes from several projects, each with its tests', async () => {
     const result = parseSuite(parse(await readFile(path.join(projectRoot, 'evals', 'starter.yaml'), 'utf8')));
     if (!result.success) throw new Error(result.issues.map((issue) => `${issue.field}: ${issue.message}`).join('\n'));
     const { instances } = result.data;
-    expect(instances.length).toBeGreaterThanOrEqual(12);
+    expect(instances.length).toBeGreaterThanOrEqual(30);
+    // The tier where small models have a chance: `taskloop eval evals/starter.yaml --tags one-line`.
+    expect(instances.filter((instance) => instance.tags?.includes('one-line')).length).toBeGreaterThanOrEqual(10);
     expect(new Set(instances.map((instance) => instance.repo)).size).toBeGreaterThanOrEqual(3);
     expect(instances.every((i) => i.fixCommit?.length === 40 && (i.failToPass?.length ?? 0) > 0)).toBe(true);
     expect(instances.some((instance) => instance.repo.includes('cachetools'))).toBe(false);
