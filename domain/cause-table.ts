@@ -96,6 +96,11 @@ const thrown = (kind: CauseKind, nodes: Nodes, failureClass: FailureClass, retry
 
 const models: readonly RaisingNode[] = ['code', 'review', 'judge'];
 const hostNodes: readonly RaisingNode[] = ['code', 'test', 'review', 'judge', 'commit'];
+/**
+ * The review's path rules and what a snapshot could not take: checked by the test node before the tests run, which
+ * fails with the finding (runs started since the patch decisions-in-workflow); the review checks them again.
+ */
+const refusedAtTest: readonly RaisingNode[] = ['test', 'review'];
 
 /** The table: cause (and rule) → nodes → class → retry kind. */
 export const causeTable: readonly CauseRow[] = [
@@ -155,18 +160,18 @@ export const causeTable: readonly CauseRow[] = [
   row('ReviewFinding', 'review', 'code_defect', 'new_attempt', { rule: 'empty_diff' }),
   row('ReviewFinding', 'review', 'code_defect', 'new_attempt', { rule: 'link_out_of_repo' }),
   // A path holding a secret (or its base64/hex form), a planted .git, a .gitattributes naming a driver: never committed.
-  row('ReviewFinding', 'review', 'code_defect', 'new_attempt', { rule: 'secret_in_path' }),
-  row('ReviewFinding', 'review', 'code_defect', 'new_attempt', { rule: 'git_folder_planted' }),
+  row('ReviewFinding', refusedAtTest, 'code_defect', 'new_attempt', { rule: 'secret_in_path' }),
+  row('ReviewFinding', refusedAtTest, 'code_defect', 'new_attempt', { rule: 'git_folder_planted' }),
   row('ReviewFinding', 'review', 'code_defect', 'new_attempt', { rule: 'git_attributes_driver' }),
-  row('ReviewFinding', 'review', 'replan', 'new_attempt', { rule: 'test_file_edited' }),
-  row('ReviewFinding', 'review', 'replan', 'new_attempt', { rule: 'path_not_allowed' }),
+  row('ReviewFinding', refusedAtTest, 'replan', 'new_attempt', { rule: 'test_file_edited' }),
+  row('ReviewFinding', refusedAtTest, 'replan', 'new_attempt', { rule: 'path_not_allowed' }),
   row('ReviewFinding', 'review', 'split_task', 'fail', { rule: 'diff_too_large' }),
   // What a snapshot of the worktree could not take (activities/git/snapshot-tree.ts): the change made it, so the next
   // attempt is told; too many files or bytes is the task's size.
-  row('ReviewFinding', 'review', 'code_defect', 'new_attempt', { rule: 'nested_git' }),
-  row('ReviewFinding', 'review', 'code_defect', 'new_attempt', { rule: 'special_file' }),
-  row('ReviewFinding', 'review', 'code_defect', 'new_attempt', { rule: 'file_too_large' }),
-  row('ReviewFinding', 'review', 'split_task', 'fail', { rule: 'change_too_large' }),
+  row('ReviewFinding', refusedAtTest, 'code_defect', 'new_attempt', { rule: 'nested_git' }),
+  row('ReviewFinding', refusedAtTest, 'code_defect', 'new_attempt', { rule: 'special_file' }),
+  row('ReviewFinding', refusedAtTest, 'code_defect', 'new_attempt', { rule: 'file_too_large' }),
+  row('ReviewFinding', refusedAtTest, 'split_task', 'fail', { rule: 'change_too_large' }),
   row('ReviewFinding', 'review', 'model_problem', 'new_attempt', { rule: 'model_verdict_invalid' }),
   row('JudgeFinding', 'judge', 'replan', 'new_attempt', { readWords: true }),
   row('JudgeFinding', 'judge', 'code_defect', 'new_attempt', { rule: 'tests_failed' }),

@@ -74,11 +74,27 @@ function countFailingModules(test: TestRunResult): number {
 
 /** A review's or judge's rejection, classed by the rule of its weightiest finding (a rejected approach first). */
 export function causeOfFindings(kind: 'ReviewFinding' | 'JudgeFinding', findings: readonly Finding[]): FailureCause {
-  const first = findings.find((finding) => approachRules.has(finding.rule)) ?? findings[0];
-  if (!first)
-    return { kind, message: `${kind === 'ReviewFinding' ? 'review' : 'judge'} rejected the change without a finding` };
-  const rules = [...new Set(findings.map((finding) => finding.rule))];
   const verb = kind === 'ReviewFinding' ? 'review rejected the change' : 'judge rejected the attempt';
+  return findingsCause(kind, verb, findings);
+}
+
+/**
+ * A change the review's path rules refused (a test file edited, a path outside the allowed ones, a secret in a path, a
+ * planted git folder, what the snapshot could not take): the test node's failure, its tests never run. The finding
+ * is the review's, classed by the same row as when the review raises it.
+ */
+export function causeOfRefusal(findings: readonly Finding[]): FailureCause {
+  return findingsCause('ReviewFinding', "tests not run: the review's path rules refused the change", findings);
+}
+
+function findingsCause(
+  kind: 'ReviewFinding' | 'JudgeFinding',
+  verb: string,
+  findings: readonly Finding[],
+): FailureCause {
+  const first = findings.find((finding) => approachRules.has(finding.rule)) ?? findings[0];
+  if (!first) return { kind, message: `${verb} without a finding` };
+  const rules = [...new Set(findings.map((finding) => finding.rule))];
   return { kind, rule: first.rule, message: `${verb}: ${rules.join(', ')}: ${first.message}`.slice(0, 500) };
 }
 

@@ -134,7 +134,8 @@ export function summarizeAttempt(record: AttemptRecord): AttemptSummary {
     failureReason: record.failure?.reason,
     coderSummary: record.coder?.summary,
     ...(record.coder ? { changedFiles: record.coder.changedFiles } : {}),
-    reviewFindings: record.review?.findings ?? [],
+    // The review's path rules refuse a change at the test node (its findings are the review's): told as the review's.
+    reviewFindings: record.review?.findings ?? record.test?.refused ?? [],
     judgeFindings: record.judge?.findings ?? [],
     test: record.test
       ? {

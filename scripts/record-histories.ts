@@ -23,7 +23,7 @@ const scenarios: { name: string; coder: ScriptTurn[]; spec?: Partial<TaskSpecInp
   { name: 'fails-then-passes', coder: [...wrongTurns(), ...fixTurns()] },
   { name: 'retries-exhausted', coder: [...wrongTurns(), ...wrongTurns()], spec: { maxRetries: 1 } },
   {
-    name: 'review-rejects-test-edit',
+    name: 'path-rules-refuse-test-edit',
     coder: [
       turn('write_file', { path: 'tests/test_calc.py', content: 'def test_nothing():\n    assert True\n' }),
       turn('finish', { summary: 'cheat' }),

@@ -25,7 +25,7 @@ batch in examples/calc/tasks.yaml (five tasks, one depending on two others) with
   fix-add           edits wrongly, runs the tests inside its attempt, reads the failure, fixes: passes at attempt 1
   fix-mean          fails its tests at attempt 1 and passes at attempt 2 with the pytest evidence
   fix-median        fails the same way as fix-mean, then passes at attempt 2; the two failures make a skill
-  fix-mul-doc       is rejected by review (it edits a test) and passes when retried
+  fix-mul-doc       edits a test: refused at the test node (no test runs), and passes when retried
   document-spread   waits for fix-mean and fix-median, is offered the skill, then passes
 It shows live progress, prints the report, the skill and the Web UI address of the project.
 

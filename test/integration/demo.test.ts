@@ -58,6 +58,17 @@ describe('taskloop demo', () => {
     const workerLog = /Worker log: (\S+)/.exec(result.stderr)?.[1] ?? '';
     expect(await readFile(workerLog, 'utf8')).toMatch(/\[INFO\] task fix-add: /);
     expect(result.stderr).not.toMatch(/\[(INFO|WARN)\] /);
+    // fix-mul-doc's first attempt edits a test: the review's path rules refuse it at the test node, no test runs and
+    // the review is never asked.
+    const events = (await readFile(path.join(home, 'events.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map(
+        (line) => JSON.parse(line) as { type: string; taskId: string; attempt: number; data: Record<string, unknown> },
+      )
+      .filter((event) => event.taskId === 'fix-mul-doc' && event.attempt === 1);
+    expect(events.map((event) => event.type)).toEqual(['TEST_FAILED', 'TASK_FAILED']);
+    expect(events[0]?.data.refused).toMatchObject([{ rule: 'test_file_edited' }]);
 
     // The temporal commands the demo prints, and the query and list examples of docs/cli.md, run as written on its ids.
     const project = /Started project project-(demo-\S+) with/.exec(result.stderr)?.[1] ?? '';

@@ -131,7 +131,7 @@ describe('the task workflow on a real server, real git and real pytest', () => {
     expect(await git(project.repo, 'branch', '--list', 'taskloop/*')).toBe('');
   });
 
-  it('retries after the review rejects an edit to a test file', async () => {
+  it("retries after the review's path rules refuse an edit to a test file at the test node", async () => {
     const cheat = [
       turn('write_file', { path: 'tests/test_calc.py', content: 'def test_nothing():\n    assert True\n' }),
       turn('finish', { summary: 'simplified tests' }),
@@ -146,12 +146,14 @@ describe('the task workflow on a real server, real git and real pytest', () => {
     const outcome = await handle.result();
 
     expect(outcome.status).toBe('COMPLETED');
-    expect(outcome.attempts[0]?.failure).toMatchObject({ node: 'review', failureClass: 'replan' });
-    expect(outcome.attempts[0]?.review?.findings.map((finding) => finding.rule)).toContain('test_file_edited');
+    expect(outcome.attempts[0]?.failure).toMatchObject({ node: 'test', failureClass: 'replan' });
+    expect(outcome.attempts[0]?.failure?.cause).toMatchObject({ kind: 'ReviewFinding', rule: 'test_file_edited' });
+    expect(outcome.attempts[0]?.test?.refused?.map((finding) => finding.rule)).toContain('test_file_edited');
+    expect(outcome.attempts[0]?.review).toBeUndefined();
     const types = (await readEvents(t.host.eventsFile))
       .filter((event) => event.workflowId === handle.workflowId)
       .map((event) => event.type);
-    expect(types).toEqual(['REVIEW_FAILED', 'TASK_FAILED', 'COMMIT_CREATED', 'TASK_COMPLETED']);
+    expect(types).toEqual(['TEST_FAILED', 'TASK_FAILED', 'COMMIT_CREATED', 'TASK_COMPLETED']);
   });
 
   it('fails at once when the test command does not exist: no node re-run, no second coder attempt', async () => {

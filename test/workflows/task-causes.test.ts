@@ -13,6 +13,7 @@ import {
   reviewPassed,
   testsFailedWith,
   testsPassed,
+  testsRefused,
   type NodeName,
   type StubScript,
 } from './support/stubs.js';
@@ -30,6 +31,9 @@ function inject(row: CauseRow & { nodes: readonly (TaskNode & NodeName)[] }): In
   const cause: FailureCause = { kind: row.kind, message, ...(row.rule ? { rule: row.rule } : {}) };
   const finding = { rule: row.rule ?? `${row.kind === 'ReviewFinding' ? 'model_review' : 'model_judge'}`, message };
   const node = row.nodes[0]!;
+  // The review's path rules refuse a change at the test node, before its tests run.
+  if (row.kind === 'ReviewFinding' && node === 'test')
+    return { node, script: { test: [testsRefused([finding]), testsPassed] } };
   if (row.kind === 'ReviewFinding')
     return { node, script: { review: [{ ...reviewPassed, passed: false, findings: [finding] }, reviewPassed] } };
   if (row.kind === 'JudgeFinding')
@@ -104,6 +108,27 @@ describe('every cause in the table leads to its retry kind', () => {
       });
     },
   );
+});
+
+describe("a change the review's path rules refused", () => {
+  it('fails the test node with their finding, the review never called; the next attempt is told why', async () => {
+    const finding = { rule: 'test_file_edited', file: 'tests/test_calc.py', message: 'a test file was edited' };
+    await server.withStubs({ test: [testsRefused([finding]), testsPassed] }, async (run) => {
+      const outcome = await outcomeOf(await startStubTask(run));
+      expect(outcome.status).toBe('COMPLETED');
+      const failure = outcome.attempts[0]?.failure;
+      expect(failure).toMatchObject({ node: 'test', failureClass: 'replan' });
+      expect(failure?.cause).toMatchObject({ kind: 'ReviewFinding', rule: 'test_file_edited' });
+      expect(failure?.reason).toBe(
+        "tests not run: the review's path rules refused the change: test_file_edited: a test file was edited",
+      );
+      // One review: the second attempt's. The refused change never reached it.
+      expect(run.stubs.calls.review).toHaveLength(1);
+      expect(run.stubs.calls.code[1]?.previousAttempts[0]?.reviewFindings).toEqual([finding]);
+      const events = run.stubs.calls.events.filter((event) => event.type === 'TEST_FAILED');
+      expect(events.map((event) => event.data)).toMatchObject([{ refused: [finding] }]);
+    });
+  });
 });
 
 describe('evidence that the task is too big fails it as split_task', () => {

@@ -5,7 +5,14 @@ import type { TaskEvent } from '../../domain/events.js';
 import { retryUpdate, stateQuery } from '../../workflows/messages.js';
 import { activitiesIn } from '../support/history-activities.js';
 import { useStubServer, type StubRun } from './support/environment.js';
-import { asDefault, coderFinished, judgeByRules, testsFailedWith, type StubScript } from './support/stubs.js';
+import {
+  asDefault,
+  coderFinished,
+  judgeModelPasses,
+  judgeModelRejects,
+  testsFailedWith,
+  type StubScript,
+} from './support/stubs.js';
 import { outcomeOf, startStubTask, stubSpec, waitForState } from './support/tasks.js';
 
 const eventTypes = (run: StubRun) => run.stubs.calls.events.map((event: TaskEvent) => event.type);
@@ -20,7 +27,7 @@ describe('hints, retry windows, limits and lost hosts', () => {
   it('an ambiguous goal waits for a hint, and the next attempt gets it', async () => {
     const ambiguous = { rule: 'model_judge', message: 'the goal is ambiguous: round half up or half even?' };
     const script: StubScript = {
-      judge: [(input) => ({ ...judgeByRules(input), passed: false, findings: [ambiguous] }), judgeByRules],
+      judge: [judgeModelRejects([ambiguous]), judgeModelPasses],
     };
     await server.withStubs(script, async (run) => {
       const spec = stubSpec(run, { models: { coder: 'scripted:coder.json', judge: 'scripted:judge.json' } });
@@ -95,17 +102,21 @@ describe('hints, retry windows, limits and lost hosts', () => {
       expect(eventTypes(run).at(-1)).toBe('TASK_RETRY_EXHAUSTED');
       const history = (await handle.fetchHistory()).events ?? [];
       const patches = history.filter((event) => event.markerRecordedEventAttributes?.markerName === 'core_patch');
-      // The patch markers, the path's and the repeated timeout's, first in the first workflow task: no `patched()`
-      // waits on a local activity's result (workflows/task/task-run.ts, TASK_PATH_PATCH).
+      // The patch markers, the path's, the repeated timeout's and the decisions', first in the first workflow task: no
+      // `patched()` waits on a local activity's result (workflows/task/task-run.ts, TASK_PATH_PATCH).
       const patchIds = patches.map((patch) => {
         const data = patch.markerRecordedEventAttributes?.details?.['patch-data']?.payloads?.[0]?.data;
         return (JSON.parse(Buffer.from(data ?? '').toString()) as { id: string }).id;
       });
-      expect(patchIds).toEqual(['task-path-decided-at-start', 'repeated-test-timeout-is-code']);
-      // Both among the first workflow task's commands (events 5 on, before the next workflow task is scheduled).
+      expect(patchIds).toEqual([
+        'task-path-decided-at-start',
+        'repeated-test-timeout-is-code',
+        'decisions-in-workflow',
+      ]);
+      // All among the first workflow task's commands (events 5 on, before the next workflow task is scheduled).
       const nextTask = history.find((event) => Number(event.eventId) > 4 && event.workflowTaskScheduledEventAttributes);
       expect(Number(patches[0]?.eventId)).toBe(5);
-      expect(Number(patches[1]?.eventId)).toBeLessThan(Number(nextTask?.eventId));
+      expect(Number(patches.at(-1)?.eventId)).toBeLessThan(Number(nextTask?.eventId));
       // The local activities: each attempt's claim, and the report of its failure to the learning workflow; no events' one.
       const local = activitiesIn(history).filter((activity) => activity.local);
       expect(local.map((activity) => activity.type)).toEqual([

@@ -2,7 +2,7 @@
 // result the workflow reads, and one pure decision on it; pause and cancel are honoured at the checkpoint before each.
 import { findMissingCapability } from '../../domain/capabilities.js';
 import { commitMessage } from '../../domain/commit-message.js';
-import { causeOfCoderResult, causeOfTestResult } from '../../domain/node-causes.js';
+import { causeOfCoderResult, causeOfRefusal, causeOfTestResult } from '../../domain/node-causes.js';
 import { agentVersionsOf, summarizeAttempt } from '../../domain/task-state.js';
 import type { Claim } from '../../activities/index.js';
 import type { CoderResult, ReviewResult, TestRunResult } from '../../domain/records.js';
@@ -75,7 +75,7 @@ async function codeNode({ context, claim, host, ref }: AttemptNodes): Promise<No
   });
 }
 
-/** The task's tests in the sandbox, the review's path rules checked first. */
+/** The task's tests in the sandbox, the review's path rules checked first: a change they refuse fails here. */
 async function testNode({ context, claim, host, ref }: AttemptNodes): Promise<NodeResult<TestRunResult>> {
   const { run } = context;
   const record = run.currentAttempt;
@@ -83,10 +83,19 @@ async function testNode({ context, claim, host, ref }: AttemptNodes): Promise<No
   const tested = await runNode(context, 'test', async () => {
     const test = await host.runTests(`pytest, attempt ${ref.attempt}`, { ...ref, ...testInputOf(run, claim) });
     record.test = test;
-    // A change the review's path rules refused never ran: the review node finds the same rules broken and says so.
+    // A change the review's path rules refused never ran: it fails here with their finding. Runs started before
+    // DECISIONS_IN_WORKFLOW_PATCH passed it on, and their review node found the same rules broken.
+    if (test.refused && run.decidesInWorkflow) return failed(causeOfRefusal(test.refused));
     return test.outcome === 'passed' || test.refused ? passed(test) : failed(causeOfTestResult(test));
   });
-  if (!tested.ok) run.emit('TEST_FAILED', { counts: record.test?.counts, reason: tested.failure.reason });
+  if (!tested.ok) {
+    const refused = record.test?.refused;
+    run.emit('TEST_FAILED', {
+      counts: record.test?.counts,
+      reason: tested.failure.reason,
+      ...(refused && { refused }),
+    });
+  }
   return tested;
 }
 

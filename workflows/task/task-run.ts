@@ -58,6 +58,13 @@ export const TASK_PATH_PATCH = 'task-path-decided-at-start';
  */
 export const HANG_IS_CODE_PATCH = 'repeated-test-timeout-is-code';
 
+/**
+ * The patch after which each decision is taken where a reader looks for it: a change the review's path rules refused
+ * fails the test node with that finding (before it, the test node passed it on for the review to refuse). Asked at
+ * the run's start, as HANG_IS_CODE_PATCH is.
+ */
+export const DECISIONS_IN_WORKFLOW_PATCH = 'decisions-in-workflow';
+
 export interface CarriedEvidence {
   attempts: AttemptRecord[];
   turnsConsumed: number;
@@ -84,6 +91,8 @@ export class TaskRun {
 
   /** Started since HANG_IS_CODE_PATCH: a test node timing out again after a re-run is the code's fault. */
   readonly repeatedTimeoutIsCode: boolean;
+  /** Started since DECISIONS_IN_WORKFLOW_PATCH: a refused change fails the test node. */
+  readonly decidesInWorkflow: boolean;
 
   constructor(
     readonly spec: TaskSpec,
@@ -91,6 +100,7 @@ export class TaskRun {
   ) {
     deprecatePatch(TASK_PATH_PATCH);
     this.repeatedTimeoutIsCode = patched(HANG_IS_CODE_PATCH);
+    this.decidesInWorkflow = patched(DECISIONS_IN_WORKFLOW_PATCH);
     const attempts = carried?.attempts ?? [];
     this.state = {
       workflowId: workflowInfo().workflowId,

@@ -36,7 +36,7 @@ describe('the attack suite: proofs and guards', () => {
     expect(await git(forged.repo, 'branch', '--list', forged.branch)).toBe('');
   });
 
-  it('a secret in a file or folder name and a .gitattributes filter are review findings: nothing committed, paths redacted', async () => {
+  it("a secret in a file or folder name and a .gitattributes filter are the review's findings (the first refused at the test node): nothing committed, paths redacted", async () => {
     const [named, attributes] = await Promise.all([
       runAttack(t, guardTurns.secretPaths(declared, workerValue), {
         extra: { secretEnvNames: ['ATTACK_PATH_DECLARED'] },
@@ -47,7 +47,9 @@ describe('the attack suite: proofs and guards', () => {
     expect(named.outcome.status).toBe('FAILED');
     expect(named.outcome.commit).toBeUndefined();
     expect(await git(named.repo, 'branch', '--list', named.branch)).toBe('');
-    const findings = named.outcome.attempts[0]?.review?.findings ?? [];
+    // The review's path rules refused the change at the test node, before any test ran.
+    expect(named.outcome.attempts[0]?.failure?.node).toBe('test');
+    const findings = named.outcome.attempts[0]?.test?.refused ?? [];
     expect(
       findings
         .filter((finding) => finding.rule === 'secret_in_path')

@@ -35,11 +35,12 @@ describe('the attack suite: nested repositories', () => {
     expect(existsSync(marker('test-run'))).toBe(false);
     expect(existsSync(marker('git-diff'))).toBe(false);
 
-    // The test node found the nested repositories in the worktree's bytes: the tests did not run, the review says why,
-    // and nothing was committed.
+    // The test node found the nested repositories in the worktree's bytes: the tests did not run, the node failed with
+    // the finding, and nothing was committed.
     expect(testRun.outcome.status).toBe('FAILED');
     expect(causeOf(testRun.outcome)).toBe('ReviewFinding');
-    const findings = testRun.outcome.attempts[0]?.review?.findings ?? [];
+    expect(testRun.outcome.attempts[0]?.failure?.node).toBe('test');
+    const findings = testRun.outcome.attempts[0]?.test?.refused ?? [];
     expect(findings.filter((finding) => finding.rule === 'nested_git').map((finding) => finding.file)).toEqual(
       expect.arrayContaining(['vendored', 'sub']),
     );

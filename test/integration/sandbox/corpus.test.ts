@@ -149,8 +149,8 @@ describe('the attack corpus, run as real tasks', () => {
 
 function expectRefusedConftest(outcome: TaskOutcome): void {
   const attempt = outcome.attempts[0];
-  expect(attempt?.failure?.node).toBe('review');
-  expect(attempt?.review?.findings.map((finding) => finding.rule)).toContain('test_file_edited');
+  expect(attempt?.failure?.node).toBe('test');
+  expect(attempt?.test?.refused?.map((finding) => finding.rule)).toContain('test_file_edited');
   expect(attempt?.test?.durationMs).toBe(0);
 }
 

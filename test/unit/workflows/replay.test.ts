@@ -35,15 +35,22 @@ describe('recorded task and learning histories replay against the current workfl
   const taskScenarios = [
     'fails-then-passes',
     'passes-at-attempt-1',
+    'path-rules-refuse-test-edit',
     'paused-then-cancelled',
     'paused-then-resumed',
     'retries-exhausted',
     'retry-window-hint',
-    'review-rejects-test-edit',
   ];
-  // `*.before-repeated-timeout.json`: recorded before the patch repeated-test-timeout-is-code (workflows/task/task-run.ts).
+  // The scenarios' earlier shapes (workflows/task/task-run.ts): `*.before-decisions-in-workflow.json` recorded before
+  // the patch decisions-in-workflow, `*.before-repeated-timeout.json` before repeated-test-timeout-is-code. The scenario
+  // path-rules-refuse-test-edit was review-rejects-test-edit before the first: its change was refused at the review.
+  const earlier = (name: string) => (name === 'path-rules-refuse-test-edit' ? 'review-rejects-test-edit' : name);
   const shapes = [
-    ...taskScenarios.flatMap((name) => [`${name}.json`, `${name}.before-repeated-timeout.json`]),
+    ...taskScenarios.flatMap((name) => [
+      `${name}.json`,
+      `${earlier(name)}.before-decisions-in-workflow.json`,
+      `${earlier(name)}.before-repeated-timeout.json`,
+    ]),
     'learning.before-rename.run-1.json',
     'learning.before-rename.run-2.json',
     'learning.run-1.json',

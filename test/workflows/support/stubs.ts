@@ -6,7 +6,14 @@ import type { TaskloopActivities } from '../../../activities/index.js';
 import type { TaskEvent } from '../../../domain/events.js';
 import type { FailureCause } from '../../../domain/failure-causes.js';
 import { judgeAttempt } from '../../../domain/judge.js';
-import type { CoderResult, CommitResult, JudgeResult, ReviewResult, TestRunResult } from '../../../domain/records.js';
+import type {
+  CoderResult,
+  CommitResult,
+  Finding,
+  JudgeResult,
+  ReviewResult,
+  TestRunResult,
+} from '../../../domain/records.js';
 
 type Activities = TaskloopActivities;
 type In<K extends keyof Activities> = Parameters<Activities[K]>[0];
@@ -94,6 +101,20 @@ export function testsFailedWith(cause: FailureCause): TestRunResult {
     ],
     stdoutExcerpt: cause.message,
     cause,
+  };
+}
+
+/** A change the review's path rules refused: the test activity ran nothing (activities/tests/run-tests.ts). */
+export function testsRefused(findings: Finding[]): TestRunResult {
+  return {
+    ...testsPassed,
+    outcome: 'error',
+    exitCode: null,
+    counts: { total: 0, passed: 0, failed: 0, errors: 0, skipped: 0 },
+    cases: [],
+    stdoutExcerpt: '',
+    reason: `tests not run: the review's path rules refused the change (${findings.map((f) => f.rule).join(', ')})`,
+    refused: findings,
   };
 }
 
