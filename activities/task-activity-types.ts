@@ -1,7 +1,14 @@
 // The inputs and results of the task workflow's activities: what travels through history, so kept small.
 import type { Capability } from '../domain/capabilities.js';
 import type { Adaptation, HistoryEntry } from '../domain/learning/adaptations.js';
-import type { AttemptSummary, ChangeSnapshot, CommitResult, ReviewResult, TestRunResult } from '../domain/records.js';
+import type {
+  AttemptSummary,
+  ChangeSnapshot,
+  CommitResult,
+  JudgeResult,
+  ReviewResult,
+  TestRunResult,
+} from '../domain/records.js';
 import type { ModelOptions } from '../domain/model-options.js';
 import type { CoderAllowance } from './coder/run-coder.js';
 import type { VerdictModel } from './models/model-verdicts.js';
@@ -136,7 +143,10 @@ export interface ReviewInput extends AttemptRef {
 /** A reviewer or judge model for one call: its spec, a pinned agent version, turns earlier attempts used. */
 export type VerdictModelChoice = Omit<VerdictModel, 'cwd'>;
 
-/** The judge node's input: what it verifies, and the judge model's choice when the task names one. */
+/**
+ * The judge node's input in runs started before the patch decisions-in-workflow: what it verifies, and the judge
+ * model's choice when the task names one (the activity ran the rules too).
+ */
 export interface JudgeInput extends AttemptRef {
   tests: TestRunResult;
   review: ReviewResult;
@@ -147,5 +157,17 @@ export interface JudgeInput extends AttemptRef {
   diffPath?: string;
   /** When set, the judge model's verdict is merged into the rules'. */
   model?: VerdictModelChoice;
+  secretEnvNames: string[];
+}
+
+/** The judge model's input: the workflow judged by the rules already; the model is told their evidence and findings. */
+export interface JudgeModelInput extends AttemptRef {
+  model: VerdictModelChoice;
+  goal: string;
+  /** What the rules of domain/judge.ts found, in the workflow. */
+  checks: Pick<JudgeResult, 'evidence' | 'findings'>;
+  test: Pick<TestRunResult, 'counts' | 'stdoutExcerpt'>;
+  /** The diff artifact of the reviewed tree (the review's), which the judge model reads. */
+  diffPath?: string;
   secretEnvNames: string[];
 }

@@ -1,5 +1,5 @@
 // The verification verdict of one attempt: tests pass, acceptance tests pass, review passed; evidence says what was checked.
-import type { Finding, JudgeResult, ReviewResult, TestCaseResult, TestRunResult } from './records.js';
+import type { Finding, JudgeResult, ModelVerdict, ReviewResult, TestCaseResult, TestRunResult } from './records.js';
 
 /**
  * True when a pytest case id is the acceptance id or names the same test: ids equal, one ends with `::` + the other,
@@ -74,4 +74,15 @@ export function judgeAttempt(input: {
   }
 
   return { passed: findings.length === 0, evidence, findings };
+}
+
+/** The rule judge's result with the judge model's verdict merged in: it passes only when both pass. */
+export function withModelVerdict(judgment: JudgeResult, verdict: ModelVerdict): JudgeResult {
+  return {
+    ...judgment,
+    passed: judgment.passed && verdict.passed,
+    findings: [...judgment.findings, ...verdict.findings],
+    agent: verdict.agent,
+    modelUsage: verdict.modelUsage,
+  };
 }

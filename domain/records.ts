@@ -152,6 +152,18 @@ export interface ReviewResult {
   treeSha?: string;
 }
 
+/**
+ * A reviewer's or judge's model verdict alone, as findings (its rule's, or `model_verdict_invalid` when it gave no
+ * valid verdict): the judge model's is merged into the rule judge's result by the workflow (domain/judge.ts).
+ */
+export interface ModelVerdict {
+  passed: boolean;
+  findings: Finding[];
+  /** The agent version that answered. */
+  agent: string;
+  modelUsage: VerdictUsage;
+}
+
 export interface JudgeResult {
   passed: boolean;
   /** The judge agent version whose model verdict was merged in, when a judge model is configured. */

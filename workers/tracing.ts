@@ -25,6 +25,7 @@ const nodeOfActivity: Record<string, string> = {
   runTests: 'test',
   reviewChanges: 'review',
   judgeChange: 'judge',
+  askJudgeModel: 'judge',
   commitWorktree: 'commit',
   removeWorktree: 'cleanup',
 };

@@ -2,7 +2,14 @@
 // role. Only the diff's stored artifact and bounded excerpts are sent to the model.
 import { readFile } from 'node:fs/promises';
 import { agentLabel, type AgentRole } from '../../domain/agents.js';
-import type { Finding, JudgeResult, ReviewResult, TestRunResult, VerdictUsage } from '../../domain/records.js';
+import type {
+  Finding,
+  JudgeResult,
+  ModelVerdict,
+  ReviewResult,
+  TestRunResult,
+  VerdictUsage,
+} from '../../domain/records.js';
 import { scrubText } from '../../domain/secrets.js';
 import { mergeVerdictReply } from '../../domain/verdict.js';
 import { loadAgent } from './agent-registry.js';
@@ -89,6 +96,25 @@ export async function reviewWithModel(input: {
   return verdictOf('reviewer', input.model, review, question, input.secretValues, input.call);
 }
 
+/** What the judge model is asked: the goal, the rules' checks so far, the test evidence and the diff. */
+async function judgeQuestion(input: {
+  checks: Pick<JudgeResult, 'evidence' | 'findings'>;
+  goal: string;
+  test?: Pick<TestRunResult, 'counts' | 'stdoutExcerpt'>;
+  diffPath?: string;
+  model: VerdictModel;
+}): Promise<string> {
+  const tests = input.test
+    ? `${JSON.stringify(input.test.counts)}\n${input.test.stdoutExcerpt.slice(-4000)}`
+    : 'not run';
+  return [
+    `# Goal\n${input.goal}`,
+    `# Checks so far\n${input.checks.evidence.join('\n')}\n${listFindings(input.checks.findings)}`,
+    `# Tests\n${tests}`,
+    `# Diff\n${await readDiff(input.diffPath, maxDiffChars(input.model.contextWindow))}`,
+  ].join('\n\n');
+}
+
 /** Merges the judge model's verdict (goal, diff, test evidence) into the rule-based judgment. */
 export async function judgeWithModel(input: {
   judge: JudgeResult;
@@ -99,14 +125,21 @@ export async function judgeWithModel(input: {
   secretValues: string[];
   call?: VerdictCall;
 }): Promise<JudgeResult> {
-  const tests = input.test
-    ? `${JSON.stringify(input.test.counts)}\n${input.test.stdoutExcerpt.slice(-4000)}`
-    : 'not run';
-  const question = [
-    `# Goal\n${input.goal}`,
-    `# Checks so far\n${input.judge.evidence.join('\n')}\n${listFindings(input.judge.findings)}`,
-    `# Tests\n${tests}`,
-    `# Diff\n${await readDiff(input.diffPath, maxDiffChars(input.model.contextWindow))}`,
-  ].join('\n\n');
+  const question = await judgeQuestion({ ...input, checks: input.judge });
   return verdictOf('judge', input.model, input.judge, question, input.secretValues, input.call);
+}
+
+/** The judge model's verdict alone, as findings: the workflow judged by the rules and merges it (domain/judge.ts). */
+export async function judgeModelVerdict(input: {
+  checks: Pick<JudgeResult, 'evidence' | 'findings'>;
+  goal: string;
+  test: Pick<TestRunResult, 'counts' | 'stdoutExcerpt'>;
+  diffPath?: string;
+  model: VerdictModel;
+  secretValues: string[];
+  call?: VerdictCall;
+}): Promise<ModelVerdict> {
+  const question = await judgeQuestion(input);
+  const verdict = { passed: true, findings: [] };
+  return verdictOf('judge', input.model, verdict, question, input.secretValues, input.call);
 }

@@ -28,7 +28,8 @@ describe('a worker crash at each node of an attempt', () => {
   ] as const)(
     'at %s (%s kill): completes with one commit, no worktree, no process left, no duplicate event',
     async (phase, mode) => {
-      // Each node is an activity of its own, the review and the judge rules alone (no model).
+      // Each node is an activity of its own (the review's rules alone, no model), but the judge: its rules run in the
+      // workflow.
       const run = await CrashRun.start(t.client, {
         files: slowFiles,
         coder: phase === 'code' ? slowCoder() : fixTurns(),

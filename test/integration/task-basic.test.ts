@@ -54,15 +54,15 @@ describe('the task workflow on a real server, real git and real pytest', () => {
       .map((event) => event.type);
     expect(events).toEqual(['COMMIT_CREATED', 'TASK_COMPLETED']);
 
-    // Each node is one activity, the claim a local one of the workflow's worker (a marker, no task-queue hand-off);
-    // the commit removes the worktree it committed. No activity signals its own workflow.
+    // Each node is one activity, the claim a local one of the workflow's worker (a marker, no task-queue hand-off), the
+    // judge none (its rules run in the workflow; no judge model); the commit removes the worktree it committed. No
+    // activity signals its own workflow.
     const history = (await handle.fetchHistory()).events ?? [];
     expect(activitiesIn(history).map(({ type, local }) => ({ type, local }))).toEqual([
       { type: 'claimWorktree', local: true },
       { type: 'runCoder', local: false },
       { type: 'runTests', local: false },
       { type: 'reviewChanges', local: false },
-      { type: 'judgeChange', local: false },
       { type: 'commitWorktree', local: false },
     ]);
     const signals = history.flatMap((event) => event.workflowExecutionSignaledEventAttributes?.signalName ?? []);

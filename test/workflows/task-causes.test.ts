@@ -9,7 +9,8 @@ import {
   activityFails,
   asDefault,
   coderFinished,
-  judgeByRules,
+  judgeModelPasses,
+  judgeModelRejects,
   reviewPassed,
   testsFailedWith,
   testsPassed,
@@ -40,7 +41,7 @@ function inject(row: CauseRow & { nodes: readonly (TaskNode & NodeName)[] }): In
     return {
       node,
       script: {
-        judge: [(input) => ({ ...judgeByRules(input), passed: false, findings: [finding] }), judgeByRules],
+        judge: [judgeModelRejects([finding]), judgeModelPasses],
       },
     };
   // An activity throws it: the workflow reads the cause from the failure's type (the row's first one).
@@ -171,7 +172,7 @@ describe('a verdict in words picks the class, and the class its retry kind', () 
     async (failureClass, phrase) => {
       const finding = { rule: 'model_judge', message: `the attempt shows ${phrase} here` };
       const script: StubScript = {
-        judge: [(input) => ({ ...judgeByRules(input), passed: false, findings: [finding] }), judgeByRules],
+        judge: [judgeModelRejects([finding]), judgeModelPasses],
       };
       await server.withStubs(script, async (run) => {
         const spec = stubSpec(run, { models: { coder: 'scripted:coder.json', judge: 'scripted:judge.json' } });

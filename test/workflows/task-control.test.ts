@@ -34,11 +34,11 @@ function pauseAfter(run: () => StubRun, before: NodeName | undefined): StubScrip
 }
 
 /**
- * Starts a task that pauses before `node`; with no activity before it, the pause is sent with the start. The review and
- * the judge are rules alone (no model): each node is an activity of its own all the same.
+ * Starts a task that pauses before `node`; with no activity before it, the pause is sent with the start. The task names
+ * a judge model: the judge's rules run in the workflow, its model's verdict is the judge node's activity.
  */
 async function startPausedAt(run: StubRun, before: NodeName | undefined) {
-  const spec = stubSpec(run);
+  const spec = stubSpec(run, { models: { coder: 'scripted:coder.json', judge: 'scripted:judge.json' } });
   if (before) return startStubTask(run, spec);
   return run.client.workflow.signalWithStart('taskWorkflow', {
     taskQueue: run.taskQueue,
@@ -173,7 +173,7 @@ describe('pause and cancel at every node', () => {
     });
   });
 
-  it('runs each node as one activity of its own, the claim a local one: a pause sent during the tests holds before the review', async () => {
+  it('runs each node as one activity of its own, the claim a local one, the judge without a model none: a pause sent during the tests holds before the review', async () => {
     let current: StubRun | undefined;
     await server.withStubs(
       pauseAfter(() => current!, 'test'),
@@ -194,7 +194,6 @@ describe('pause and cancel at every node', () => {
           'runCoder',
           'runTests',
           'reviewChanges',
-          'judgeChange',
           'commitWorktree',
         ]);
       },

@@ -4,7 +4,7 @@ import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
 import { pauseSignal } from '../../workflows/messages.js';
 import { useStubServer, type StubRun } from './support/environment.js';
-import { asDefault, judgeByRules, testsFailedWith, type StubScript } from './support/stubs.js';
+import { asDefault, judgeModelRejects, testsFailedWith, type StubScript } from './support/stubs.js';
 import { startStubTask, stubSpec, waitForState } from './support/tasks.js';
 
 /** The current details as the Web UI gets them: the SDK's built-in metadata query. */
@@ -56,7 +56,7 @@ describe('the Web UI at a glance', () => {
       message: `the goal is ambiguous: ${'round half up or even? '.repeat(30)}`,
     };
     const script: StubScript = {
-      judge: [(input) => ({ ...judgeByRules(input), passed: false, findings: [ambiguous] })],
+      judge: [judgeModelRejects([ambiguous])],
     };
     await server.withStubs(script, async (run) => {
       const spec = stubSpec(run, { models: { coder: 'scripted:coder.json', judge: 'scripted:judge.json' } });

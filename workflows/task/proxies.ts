@@ -148,6 +148,8 @@ export function hostActivities(
   const bound = { taskQueue: hostQueue, scheduleToStartTimeout: hostLostAfterMs };
   const waitForCancel = { cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED };
   const setupTimeoutMs = setupTimeoutOf(timeouts.environment);
+  // The review's rules and a reviewer's or judge's model call.
+  const verdictOptions = { ...bound, startToCloseTimeout: '5 minutes', heartbeatTimeout, retry: retry(3) };
   return {
     // Found in the cache in well under a second, or built: the set-up's own timeout, plus planning and unpacking.
     prepareEnvironment: bind(
@@ -183,26 +185,10 @@ export function hostActivities(
       },
       beforeSchedule,
     ),
-    reviewChanges: bind(
-      'reviewChanges',
-      {
-        ...bound,
-        startToCloseTimeout: '5 minutes',
-        heartbeatTimeout,
-        retry: retry(3),
-      },
-      beforeSchedule,
-    ),
-    judgeChange: bind(
-      'judgeChange',
-      {
-        ...bound,
-        startToCloseTimeout: '5 minutes',
-        heartbeatTimeout,
-        retry: retry(3),
-      },
-      beforeSchedule,
-    ),
+    reviewChanges: bind('reviewChanges', verdictOptions, beforeSchedule),
+    // The judge node of runs started before the patch decisions-in-workflow (workflows/task/task-run.ts).
+    judgeChange: bind('judgeChange', verdictOptions, beforeSchedule),
+    askJudgeModel: bind('askJudgeModel', verdictOptions, beforeSchedule),
     commitWorktree: bind(
       'commitWorktree',
       {

@@ -5,7 +5,9 @@ import { commitMessage } from '../../domain/commit-message.js';
 import { causeOfCoderResult, causeOfRefusal, causeOfTestResult } from '../../domain/node-causes.js';
 import { agentVersionsOf, summarizeAttempt } from '../../domain/task-state.js';
 import type { Claim } from '../../activities/index.js';
-import type { CoderResult, ReviewResult, TestRunResult } from '../../domain/records.js';
+import { judgeAttempt, withModelVerdict } from '../../domain/judge.js';
+import type { CoderResult, JudgeResult, ModelVerdict, ReviewResult, TestRunResult } from '../../domain/records.js';
+import type { VerdictModelChoice } from '../../activities/task-activities.js';
 import { keepCoderSpending } from './coder-spending.js';
 import { keepVerdictSpending } from './verdict-spending.js';
 import { chooseAttemptAdaptations } from './learning.js';
@@ -135,8 +137,12 @@ async function reviewNode(
   return reviewed;
 }
 
-/** The judge's rules and, when the task names a judge model, its verdict. */
-async function judgeNode({ context, host, ref }: AttemptNodes, tests: TestRunResult, review: ReviewResult) {
+/**
+ * The judge's rules (domain/judge.ts), here in the workflow, and, when the task names a judge model, the model's
+ * verdict from its activity, merged in. Runs started before DECISIONS_IN_WORKFLOW_PATCH ran both in one activity.
+ */
+async function judgeNode(nodes: AttemptNodes, tests: TestRunResult, review: ReviewResult) {
+  const { context, host, ref } = nodes;
   const { run } = context;
   const { spec } = run;
   const record = run.currentAttempt;
@@ -145,21 +151,50 @@ async function judgeNode({ context, host, ref }: AttemptNodes, tests: TestRunRes
     const model = run.verdictModel('judge');
     const exhausted = model && run.exhaustedBudget();
     if (exhausted) return failed({ kind: 'BudgetExhausted', message: exhausted });
-    const judgment = await host
-      .judgeChange(`judge, attempt ${ref.attempt}`, {
-        ...ref,
-        tests,
-        review,
-        acceptanceTests: spec.acceptanceTests,
-        goal: spec.goal,
-        diffPath: review.diff?.path,
-        model,
-        secretEnvNames: spec.secretEnvNames,
-      })
-      .catch(keepVerdictSpending(record, 'judge', run));
-    record.judge = judgment;
-    return verdictOutcome('JudgeFinding', judgment);
+    if (!run.decidesInWorkflow) {
+      const judgment = await host
+        .judgeChange(`judge, attempt ${ref.attempt}`, {
+          ...ref,
+          tests,
+          review,
+          acceptanceTests: spec.acceptanceTests,
+          goal: spec.goal,
+          diffPath: review.diff?.path,
+          model,
+          secretEnvNames: spec.secretEnvNames,
+        })
+        .catch(keepVerdictSpending(record, 'judge', run));
+      record.judge = judgment;
+      return verdictOutcome('JudgeFinding', judgment);
+    }
+    const judgment = judgeAttempt({ tests, review, acceptanceTests: spec.acceptanceTests });
+    record.judge = model
+      ? withModelVerdict(judgment, await askJudgeModel(nodes, model, judgment, tests, review))
+      : judgment;
+    return verdictOutcome('JudgeFinding', record.judge);
   });
+}
+
+/** The judge model's verdict on the attempt, told what the rules found. */
+function askJudgeModel(
+  { context, host, ref }: AttemptNodes,
+  model: VerdictModelChoice,
+  checks: JudgeResult,
+  tests: TestRunResult,
+  review: ReviewResult,
+): Promise<ModelVerdict> {
+  const { run } = context;
+  return host
+    .askJudgeModel(`judge model, attempt ${ref.attempt}`, {
+      ...ref,
+      model,
+      goal: run.spec.goal,
+      checks: { evidence: checks.evidence, findings: checks.findings },
+      test: { counts: tests.counts, stdoutExcerpt: tests.stdoutExcerpt },
+      diffPath: review.diff?.path,
+      secretEnvNames: run.spec.secretEnvNames,
+    })
+    .catch(keepVerdictSpending(run.currentAttempt, 'judge', run));
 }
 
 /** One commit of the reviewed tree on the run's branch; the commit activity removes the worktree it committed. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { judgeAttempt, matchesAcceptanceId } from '../../../domain/judge.js';
+import { judgeAttempt, matchesAcceptanceId, withModelVerdict } from '../../../domain/judge.js';
 import type { ReviewResult, TestCaseResult, TestRunResult } from '../../../domain/records.js';
 
 function testRun(cases: TestCaseResult[], overrides: Partial<TestRunResult> = {}): TestRunResult {
@@ -144,5 +144,24 @@ describe('matchesAcceptanceId', () => {
     expect(
       judgeAttempt({ tests, review: passedReview, acceptanceTests: ['tests/test_x.py::test_y'] }).findings[0]?.rule,
     ).toBe('acceptance_failed');
+  });
+});
+
+describe('withModelVerdict', () => {
+  const usage = { modelSpec: 'scripted:judge.json', modelRequests: 1, inputTokens: 9, outputTokens: 3 };
+  const rules = { passed: true, evidence: ['tests: 2 passed'], findings: [] };
+  const rejection = { rule: 'model_judge', message: 'the docstring says nothing' };
+
+  it('passes only when the rules and the model both pass; the findings of both, the model agent and usage kept', () => {
+    expect(withModelVerdict(rules, { passed: true, findings: [], agent: 'judge/judge-1', modelUsage: usage })).toEqual({
+      ...rules,
+      agent: 'judge/judge-1',
+      modelUsage: usage,
+    });
+    const rejected = withModelVerdict(rules, { passed: false, findings: [rejection], agent: 'a', modelUsage: usage });
+    expect(rejected).toMatchObject({ passed: false, findings: [rejection], evidence: ['tests: 2 passed'] });
+    const failing = { ...rules, passed: false, findings: [{ rule: 'acceptance_missing', message: 'not found' }] };
+    const merged = withModelVerdict(failing, { passed: true, findings: [], agent: 'a', modelUsage: usage });
+    expect(merged).toMatchObject({ passed: false, findings: failing.findings });
   });
 });

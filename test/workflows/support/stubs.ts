@@ -1,6 +1,7 @@
 // Stub activities for the workflow tier. Tests script the task graph's nodes (claim, code, test, review, judge,
 // commit) and the skill writer; this file alone maps them onto the activities that serve them, so when activities
-// are merged or renamed (the removal folded into the commit) only it changes.
+// are merged or renamed (the removal folded into the commit) only it changes. The judge node's activity is its
+// model's: its rules run in the workflow, so the node calls it only for a task that names a judge model.
 import { ApplicationFailure } from '@temporalio/common';
 import type { TaskloopActivities } from '../../../activities/index.js';
 import type { TaskEvent } from '../../../domain/events.js';
@@ -10,7 +11,7 @@ import type {
   CoderResult,
   CommitResult,
   Finding,
-  JudgeResult,
+  ModelVerdict,
   ReviewResult,
   TestRunResult,
 } from '../../../domain/records.js';
@@ -25,7 +26,7 @@ interface NodeIO {
   code: [In<'runCoder'>, CoderResult];
   test: [In<'runTests'>, TestRunResult];
   review: [In<'reviewChanges'>, ReviewResult];
-  judge: [In<'judgeChange'>, JudgeResult];
+  judge: [In<'askJudgeModel'>, ModelVerdict];
   commit: [In<'commitWorktree'>, CommitResult];
   skill: [In<'generateSkill'>, Out<'generateSkill'>];
 }
@@ -118,9 +119,15 @@ export function testsRefused(findings: Finding[]): TestRunResult {
   };
 }
 
-/** The judge's verdict by the rules alone, as judgeChange gives it without a judge model. */
-export function judgeByRules(input: In<'judgeChange'>): JudgeResult {
-  return judgeAttempt({ tests: input.tests, review: input.review, acceptanceTests: input.acceptanceTests });
+/** A judge model that passes the attempt (the workflow merges its verdict into the rules'). */
+export function judgeModelPasses(input: In<'askJudgeModel'>): ModelVerdict {
+  const modelUsage = { modelSpec: input.model.modelSpec, modelRequests: 1, inputTokens: 100, outputTokens: 10 };
+  return { passed: true, findings: [], agent: 'judge/judge-1', modelUsage };
+}
+
+/** A judge model that rejects the attempt with these findings. */
+export function judgeModelRejects(findings: Finding[]): (input: In<'askJudgeModel'>) => ModelVerdict {
+  return (input) => ({ ...judgeModelPasses(input), passed: false, findings });
 }
 
 /** An activity failure that outlives its retries at once, typed so the workflow reads the cause kind from it. */
@@ -145,7 +152,7 @@ function defaults(hostQueue: string): { [K in NodeName]: Exclude<Step<K>, typeof
     code: coderFinished,
     test: testsPassed,
     review: reviewPassed,
-    judge: judgeByRules,
+    judge: judgeModelPasses,
     commit: (input) => ({ sha: 'c'.repeat(40), branch: input.branch, created: true }),
     skill: (input) => {
       const skill = {
@@ -183,7 +190,9 @@ export function createStubs(script: StubScript, hostQueue: string): Stubs {
     runCoder: (input) => call('code', input),
     runTests: (input) => call('test', input),
     reviewChanges: (input) => call('review', input),
-    judgeChange: (input) => call('judge', input),
+    askJudgeModel: (input) => call('judge', input),
+    // The judge node of runs started before the patch decisions-in-workflow: none in this tier.
+    judgeChange: async (input) => judgeAttempt(input),
     // Called only for a task with an `environment`; the tier's tasks declare none.
     prepareEnvironment: async (input) => ({
       key: 'stub',
