@@ -22,7 +22,7 @@ import {
   removeWorktree,
 } from './git/index.js';
 import { commitThenRemove } from './git/commit-then-remove.js';
-import { readClaimHistory, takeClaimLearningRead } from './learning/read-project-learning.js';
+import { readClaimHistory } from './learning/read-project-learning.js';
 import { loadAgent } from './models/agent-registry.js';
 import { coderModelSettings } from './models/provider-env.js';
 import { createModelProvider } from './models/router.js';
@@ -122,8 +122,8 @@ export function createTaskActivities(deps: ActivityDeps) {
               loadAgent('coder', { pinned: input.agentVersion }),
               buildLearningSections({
                 project: input.project ?? 'default',
-                // The claim of this attempt read what the project learned a moment ago on this host (a resumed or moved coder reads it).
-                learned: takeClaimLearningRead(input, input.project ?? 'default'),
+                // The skills the attempt's claim read, through the workflow (runs whose claim read none: read now).
+                offered: input.skills,
                 goal: input.goal,
                 adaptations: input.adaptations ?? [],
                 worktreePath: input.worktreePath,

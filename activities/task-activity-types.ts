@@ -16,6 +16,7 @@ import type { TaskSandboxFields } from './sandbox/index.js';
 import type { EnvironmentSpec } from '../domain/environment.js';
 import type { EnvironmentRef } from './environments/index.js';
 import type { PathPolicy, TestEnvironment } from './tests/index.js';
+import type { OfferedSkill } from './learning/load-skills.js';
 
 export interface AttemptRef {
   workflowId: string;
@@ -30,6 +31,8 @@ export interface ClaimInput extends AttemptRef {
   baseRef: string;
   /** A project whose history of similar tasks the claim reads too (it carries what a bookkeeping call would). */
   historyOf?: string;
+  /** The task's goal: the skills `historyOf` learned that match it are read too, for the coder. */
+  goal?: string;
 }
 
 export interface Claim {
@@ -43,6 +46,11 @@ export interface Claim {
   reused: boolean;
   /** The project's history of similar tasks, when `historyOf` was given and it could be read. */
   history?: HistoryEntry[];
+  /**
+   * The skills the project learned that match the goal (at most 5, a few lines each), read with the history: the
+   * workflow hands them to the attempt's coder. Absent when the claim read none (the coder then reads them itself).
+   */
+  skills?: OfferedSkill[];
   /** Why the history could not be read (the attempt adapts from the task alone). */
   historyError?: string;
   /** The attempt's environment: set by the workflow from the environment step (never by the claim itself). */
@@ -66,6 +74,8 @@ export interface CoderInput extends AttemptRef {
   modelOptions?: ModelOptions;
   /** The project, whose learned skills are offered when they match the goal. */
   project?: string;
+  /** The skills the attempt's claim read for this coder (Claim.skills); absent: the coder reads them itself. */
+  skills?: OfferedSkill[];
   /** What this attempt adapts (chosen by the workflow), shown to the coder with the reasons. */
   adaptations?: Adaptation[];
   /** The task's tests, for the coder's run_tests tool (absent: run_tests is not available). */

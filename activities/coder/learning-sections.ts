@@ -6,9 +6,8 @@ import { log } from '@temporalio/activity';
 import { describeAdaptation, type Adaptation } from '../../domain/learning/adaptations.js';
 import type { AttemptSummary } from '../../domain/records.js';
 import type { Skill } from '../../domain/learning/skills.js';
-import type { ProjectLearning } from '../../domain/learning/project-learning.js';
 import { readProjectLearningHere } from '../learning/read-project-learning.js';
-import { findSkillsFor, formatSkillsForPrompt } from '../learning/index.js';
+import { findSkillsFor, formatSkillsForPrompt, type OfferedSkill } from '../learning/index.js';
 import { readAdaptationContent, selfContainedStrategies } from './adaptation-content.js';
 
 export interface LearningSections {
@@ -56,11 +55,11 @@ export async function buildLearningSections(input: {
   previousAttempts?: AttemptSummary[];
   /** Where the project's skills come from (default: its learning workflow in Temporal). */
   readProjectSkills?: (project: string) => Promise<Skill[]>;
-  /** What the project learned, when the caller has read it already (the attempt's claim did): no read then. */
-  learned?: ProjectLearning;
+  /** The skills matching the goal, when the caller has them already (the attempt's claim read them): no read then. */
+  offered?: OfferedSkill[];
 }): Promise<LearningSections> {
-  const known = input.learned?.skills;
-  const skills = findSkillsFor(known ?? (await (input.readProjectSkills ?? readSkills)(input.project)), input.goal);
+  const skills =
+    input.offered ?? findSkillsFor(await (input.readProjectSkills ?? readSkills)(input.project), input.goal);
   const sections: LearningSections['sections'] = [];
   if (skills.length > 0) {
     sections.push({

@@ -7,6 +7,7 @@ import { createProjectLearning, historyForTask, type ProjectLearning } from '../
 import type { HistoryEntry } from '../../domain/learning/adaptations.js';
 import { learningQuery, memoryQuery } from '../../workflows/learning/messages.js';
 import { findLearningWorkflow, workflowRunState } from './find-learning-workflow.js';
+import { findSkillsFor, type OfferedSkill } from './load-skills.js';
 
 /** The role whose learning workflow holds what the project learned (the only role that fails attempts today). */
 export const learningRole = 'coder';
@@ -45,73 +46,22 @@ export function readProjectLearningHere(project: string): Promise<ProjectLearnin
 }
 
 /**
- * The claim reads what the project learned (for the workflow's adaptations) a moment before the coder of the same attempt,
- * on the same host, needs it again (for its skills): the claim's read is kept here for that coder, which then sends no
- * query of its own (a query costs a workflow task of the learning workflow when it exists, and a server round trip
- * always). Kept per workflow run and attempt, taken once; a read nobody takes (the attempt ended before its coder)
- * goes when it is older than KEPT_READ_MS or KEPT_READS newer ones are kept.
- */
-const keptReads = new Map<string, { learned: ProjectLearning; at: number }>();
-const KEPT_READS = 256;
-const KEPT_READ_MS = 60_000;
-
-/** The key of one attempt's read of what one project learned. */
-export interface LearningReadKey {
-  runId: string;
-  workflowId: string;
-  attempt: number;
-  project: string;
-}
-
-const keyOf = (key: LearningReadKey) => JSON.stringify([key.runId, key.workflowId, key.attempt, key.project]);
-
-/** Keeps the claim's read for the coder activity of the same attempt (takeKeptLearningRead). */
-export function keepLearningRead(key: LearningReadKey, learned: ProjectLearning, now = Date.now()): void {
-  for (const [id, kept] of keptReads) {
-    if (now - kept.at <= KEPT_READ_MS && keptReads.size < KEPT_READS) break;
-    keptReads.delete(id);
-  }
-  keptReads.delete(keyOf(key));
-  keptReads.set(keyOf(key), { learned, at: now });
-}
-
-/** The read the claim of this attempt kept on this host, once; undefined when there is none (read it then). */
-export function takeKeptLearningRead(key: LearningReadKey, now = Date.now()): ProjectLearning | undefined {
-  const id = keyOf(key);
-  const kept = keptReads.get(id);
-  keptReads.delete(id);
-  return kept && now - kept.at <= KEPT_READ_MS ? kept.learned : undefined;
-}
-
-/** This attempt's read of what `project` learned, inside its claim or coder activity. */
-function attemptReadKey(ref: { workflowId: string; attempt: number }, project: string): LearningReadKey {
-  const runId = Context.current().info.workflowExecution?.runId ?? 'no-run';
-  return { runId, workflowId: ref.workflowId, attempt: ref.attempt, project };
-}
-
-/**
- * Inside a claim: the project's history of similar tasks, from its learning workflow in Temporal (the same on every host); a
- * failure to read it only loses the adaptations. The read is kept for the attempt's coder activity.
+ * Inside a claim: the project's history of similar tasks, from its learning workflow in Temporal (the same on every
+ * host), and the skills it learned that match the goal: both go to the workflow in the claim's result, which hands the
+ * skills to the attempt's coder (no second read there). A failure to read only loses the adaptations and the skills
+ * (the coder then reads the skills itself).
  */
 export async function readClaimHistory(input: {
-  workflowId: string;
-  attempt: number;
   taskId: string;
   project: string;
-}): Promise<{ history?: HistoryEntry[]; historyError?: string }> {
+  /** The task's goal, which the skills are matched to; without it no skills are read. */
+  goal?: string;
+}): Promise<{ history?: HistoryEntry[]; skills?: OfferedSkill[]; historyError?: string }> {
   try {
     const learned = await readProjectLearningHere(input.project);
-    keepLearningRead(attemptReadKey(input, input.project), learned);
-    return { history: historyForTask(learned.history, input.taskId) };
+    const history = historyForTask(learned.history, input.taskId);
+    return input.goal === undefined ? { history } : { history, skills: findSkillsFor(learned.skills, input.goal) };
   } catch (error) {
     return { historyError: error instanceof Error ? error.message : String(error) };
   }
-}
-
-/** Inside a coder activity: what its attempt's claim read on this host (takeKeptLearningRead). */
-export function takeClaimLearningRead(
-  ref: { workflowId: string; attempt: number },
-  project: string,
-): ProjectLearning | undefined {
-  return takeKeptLearningRead(attemptReadKey(ref, project));
 }

@@ -48,6 +48,8 @@ export function coderInputOf(run: TaskRun, claim: Claim, previousAttempts: Attem
     hint: record.hint,
     secretEnvNames: spec.secretEnvNames,
     project: spec.project,
+    // What the claim read of the project's skills for this goal, handed on (the coder reads them itself without).
+    ...(claim.skills && { skills: claim.skills }),
     adaptations: record.adaptations,
     tests: {
       command: spec.testCommand,

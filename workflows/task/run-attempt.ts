@@ -29,6 +29,7 @@ export async function runAttempt(context: AttemptContext): Promise<AttemptResult
         baseRef: spec.baseRef,
         coderVersion: spec.agents?.coder,
         historyOf: spec.project,
+        goal: spec.goal,
       }),
     );
   });

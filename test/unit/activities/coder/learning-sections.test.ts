@@ -38,7 +38,7 @@ describe("the learning parts of the coder's context", () => {
     expect(built.sections[1]?.text).toContain('attempt 1 failed with wrong_constant');
   });
 
-  it("takes the skills from what the project learned, already read (the claim's), without reading it again", async () => {
+  it('takes the skills the claim read (handed on by the workflow) as they are, without reading them again', async () => {
     const whenItApplies = 'fix the add function';
     const skill = {
       id: skillId('wrong_operator', whenItApplies),
@@ -51,7 +51,7 @@ describe("the learning parts of the coder's context", () => {
     const asked: string[] = [];
     const built = await buildLearningSections({
       project: 'p',
-      learned: { skills: [skill], history: [] },
+      offered: [{ id: skill.id, whenItApplies, whatToDo: skill.whatToDo, hosts: [] }],
       readProjectSkills: (project) => {
         asked.push(project);
         return Promise.resolve([]);
