@@ -16,7 +16,9 @@ import {
   createProjectState,
   describeProgress,
   findTask,
+  readCarriedState,
   scheduledRunId,
+  type CarriedProjectState,
   type ProjectState,
 } from '../domain/project/project-state.js';
 import { nextActions } from '../domain/project/scheduling.js';
@@ -27,8 +29,11 @@ import { ProjectKey } from './search-attributes.js';
 
 export interface ProjectWorkflowInput {
   plan: ProjectPlan;
-  /** The whole state of the previous run (continue-as-new); when set, `plan.tasks` is not read. */
-  carried?: ProjectState;
+  /**
+   * The whole state of the previous run (continue-as-new); when set, `plan.tasks` is not read. A run of taskloop 0.1
+   * carried each record's status as `state`: read both.
+   */
+  carried?: CarriedProjectState;
   /** Continue as new once this many child runs have ended in one run (default 100), or when Temporal suggests it. */
   continueAsNewAfter?: number;
 }
@@ -36,7 +41,7 @@ export interface ProjectWorkflowInput {
 const DEFAULT_CONTINUE_AS_NEW_AFTER = 100;
 
 export async function projectWorkflow(input: ProjectWorkflowInput): Promise<ProjectReport> {
-  const state = input.carried ?? createCheckedState(input.plan);
+  const state = input.carried ? readCarriedState(input.carried) : createCheckedState(input.plan);
   const rotateAfter = input.continueAsNewAfter ?? DEFAULT_CONTINUE_AS_NEW_AFTER;
   let changed = true;
   const wake = (): void => {
@@ -85,7 +90,7 @@ function createCheckedState(plan: ProjectPlan): ProjectState {
 
 function cancelPendingTasks(state: ProjectState, now: string): void {
   for (const task of state.tasks) {
-    if (task.state === 'PENDING')
+    if (task.status === 'PENDING')
       markNotRun(task, 'CANCELLED', `project cancelled before it started: ${state.cancelReason ?? 'cancelled'}`, now);
   }
 }

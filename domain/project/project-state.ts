@@ -6,7 +6,7 @@ import type { TaskSpec } from '../task-spec.js';
 import type { TaskPhase } from '../task-state.js';
 import { emptyTelemetry } from '../telemetry.js';
 import type { PlannedMilestone, PlannedTask, ProjectPlan } from './plan.js';
-import type { TaskRunState } from './scheduling.js';
+import type { TaskRunStatus } from './scheduling.js';
 
 export interface ProjectTaskRecord {
   id: string;
@@ -15,7 +15,7 @@ export interface ProjectTaskRecord {
   dependsOn: string[];
   spec: TaskSpec;
   workflowId: string;
-  state: TaskRunState;
+  status: TaskRunStatus;
   /** Child runs started for this task; a retry starts another run of the same workflow id. */
   runs: number;
   /** Attempts over all runs. */
@@ -64,6 +64,25 @@ export interface ProjectState {
   runId?: string;
 }
 
+/**
+ * A task record as a worker of taskloop 0.1 carried it through continue-as-new, with `state` where it has `status`
+ * now. Read through {@link readCarriedState}; this alias goes with the release after 0.1, like the JSON one.
+ */
+export type CarriedTaskRecord = ProjectTaskRecord | (Omit<ProjectTaskRecord, 'status'> & { state: TaskRunStatus });
+export type CarriedProjectState = Omit<ProjectState, 'tasks'> & { tasks: CarriedTaskRecord[] };
+
+/** The state a previous run carried, each record with `status` whichever release wrote it; nothing else changes. */
+export function readCarriedState(carried: CarriedProjectState): ProjectState {
+  return {
+    ...carried,
+    tasks: carried.tasks.map((record) => {
+      if ('status' in record && record.status !== undefined) return record;
+      const { state, ...rest } = record as Extract<CarriedTaskRecord, { state: TaskRunStatus }>;
+      return { ...rest, status: state };
+    }),
+  };
+}
+
 export type ProjectStatus = 'RUNNING' | 'PAUSED' | 'COMPLETED' | 'CANCELLED';
 
 /** The run id of a scheduled run (the part after `project-<project>-`), or undefined for a plain start. */
@@ -101,7 +120,7 @@ export function createTaskRecord(task: PlannedTask, runId?: string): ProjectTask
     dependsOn: task.dependsOn,
     spec: task.spec,
     workflowId: runId ? `${taskWorkflowId(task.spec)}-${runId}` : taskWorkflowId(task.spec),
-    state: 'PENDING',
+    status: 'PENDING',
     runs: 0,
     attempts: 0,
     durationMs: 0,
@@ -124,10 +143,10 @@ export function findTask(state: ProjectState, id: string): ProjectTaskRecord {
   return record;
 }
 
-/** Count of tasks per state, for the Web UI's current details. */
+/** Count of tasks per status, for the Web UI's current details. */
 export function describeProgress(state: ProjectState): string {
-  const counts = new Map<TaskRunState, number>();
-  for (const task of state.tasks) counts.set(task.state, (counts.get(task.state) ?? 0) + 1);
-  const parts = [...counts].map(([taskState, count]) => `${count} ${taskState.toLowerCase()}`);
+  const counts = new Map<TaskRunStatus, number>();
+  for (const task of state.tasks) counts.set(task.status, (counts.get(task.status) ?? 0) + 1);
+  const parts = [...counts].map(([status, count]) => `${count} ${status.toLowerCase()}`);
   return `**${projectStatus(state)}**: ${state.tasks.length} tasks (${parts.join(', ')})`;
 }

@@ -1,13 +1,13 @@
-// The numbers of a finished (or running) project: per-task lines, counts per state and pass rates.
+// The numbers of a finished (or running) project: per-task lines, counts per status and pass rates.
 import type { ProjectTaskLine } from './project-task-line.js';
-import { taskRunStates } from './scheduling.js';
-import type { TaskRunState } from './scheduling.js';
+import { taskRunStatuses } from './scheduling.js';
+import type { TaskRunStatus } from './scheduling.js';
 
 export interface ProjectSummary {
   project: string;
   tasks: ProjectTaskLine[];
   total: number;
-  counts: Record<TaskRunState, number>;
+  counts: Record<TaskRunStatus, number>;
   /** Tasks completed at their first attempt / all tasks (0 when there are none). */
   passRateAtAttempt1: number;
   /** Tasks completed at any attempt / all tasks (0 when there are none). */
@@ -17,7 +17,7 @@ export interface ProjectSummary {
 
 /** Summarises task outcomes; a completed task without `passedAtAttempt` counts as passed at its last attempt. */
 export function summarizeProject(input: { project: string; tasks: ProjectTaskLine[] }): ProjectSummary {
-  const counts = Object.fromEntries(taskRunStates.map((state) => [state, 0])) as Record<TaskRunState, number>;
+  const counts = Object.fromEntries(taskRunStatuses.map((status) => [status, 0])) as Record<TaskRunStatus, number>;
   let firstAttemptPasses = 0;
   let totalDurationMs = 0;
   for (const task of input.tasks) {

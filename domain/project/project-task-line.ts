@@ -2,12 +2,12 @@
 // project's report (report --json, status --json once it ended) and the live report are made of these lines.
 import type { TaskPhase } from '../task-state.js';
 import type { ProjectTaskRecord } from './project-state.js';
-import type { TaskRunState } from './scheduling.js';
+import type { TaskRunStatus } from './scheduling.js';
 
 export interface ProjectTaskLine {
   id: string;
   /** PENDING, RUNNING, COMPLETED, FAILED, SKIPPED or CANCELLED: the word every JSON output uses. */
-  status: TaskRunState;
+  status: TaskRunStatus;
   workflowId: string;
   milestone: string;
   feature: string;
@@ -29,11 +29,11 @@ export interface ProjectTaskLine {
   reason?: string;
 }
 
-/** The line of one task record of the project workflow's state (which keeps its own field name, `state`). */
+/** The line of one task record of the project workflow's state. */
 export function toProjectTaskLine(task: ProjectTaskRecord): ProjectTaskLine {
   return {
     id: task.id,
-    status: task.state,
+    status: task.status,
     workflowId: task.workflowId,
     milestone: task.milestone,
     feature: task.feature,
@@ -58,7 +58,7 @@ export function toProjectTaskLine(task: ProjectTaskRecord): ProjectTaskLine {
  * 0.1): kept for one release so scripts reading `state` go on working.
  * @deprecated read `status`; `state` goes in the next release.
  */
-export type ProjectTaskLineWithAlias = ProjectTaskLine & { state: TaskRunState };
+export type ProjectTaskLineWithAlias = ProjectTaskLine & { state: TaskRunStatus };
 
 export function withStateAlias(line: ProjectTaskLine): ProjectTaskLineWithAlias {
   return { ...line, state: line.status };
@@ -66,11 +66,11 @@ export function withStateAlias(line: ProjectTaskLine): ProjectTaskLineWithAlias 
 
 /** A line from a worker or a report of before `status` (it had `state` only, or fewer fields): `status` filled in. */
 export function readProjectTaskLine(
-  line: ProjectTaskLine | (Omit<ProjectTaskLine, 'status'> & { state: TaskRunState }),
+  line: ProjectTaskLine | (Omit<ProjectTaskLine, 'status'> & { state: TaskRunStatus }),
 ): ProjectTaskLine {
   return 'status' in line && line.status !== undefined
     ? line
-    : { ...line, status: (line as { state: TaskRunState }).state };
+    : { ...line, status: (line as { state: TaskRunStatus }).state };
 }
 
 function dropUndefined<T extends object>(record: T): Partial<T> {

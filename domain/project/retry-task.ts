@@ -1,11 +1,11 @@
 // Retrying one task of a running project: which records go back to PENDING, or why the retry is refused.
 import type { ProjectState, ProjectTaskRecord } from './project-state.js';
-import type { TaskRunState } from './scheduling.js';
+import type { TaskRunStatus } from './scheduling.js';
 
 export type PlanRetryResult = { success: true; data: { reset: string[] } } | { success: false; error: string };
 
-const retryable: ReadonlySet<TaskRunState> = new Set(['FAILED', 'CANCELLED', 'SKIPPED']);
-const blocking: ReadonlySet<TaskRunState> = new Set(['FAILED', 'CANCELLED', 'SKIPPED']);
+const retryable: ReadonlySet<TaskRunStatus> = new Set(['FAILED', 'CANCELLED', 'SKIPPED']);
+const blocking: ReadonlySet<TaskRunStatus> = new Set(['FAILED', 'CANCELLED', 'SKIPPED']);
 
 /**
  * Decides what a retry of `taskId` resets: the task itself and every dependant that was SKIPPED because of it
@@ -22,17 +22,17 @@ export function planRetry(state: ProjectState, taskId: string): PlanRetryResult 
     const known = state.tasks.map((t) => t.id).join(', ');
     return { success: false, error: `taskId: no task '${taskId}' in project ${state.project} (tasks: ${known})` };
   }
-  if (!retryable.has(task.state)) {
+  if (!retryable.has(task.status)) {
     return {
       success: false,
-      error: `task '${taskId}' is ${task.state}: only FAILED, CANCELLED or SKIPPED tasks can be retried`,
+      error: `task '${taskId}' is ${task.status}: only FAILED, CANCELLED or SKIPPED tasks can be retried`,
     };
   }
-  const blocker = task.dependsOn.find((dep) => blocking.has(byId.get(dep)?.state ?? 'PENDING'));
+  const blocker = task.dependsOn.find((dep) => blocking.has(byId.get(dep)?.status ?? 'PENDING'));
   if (blocker !== undefined) {
     return {
       success: false,
-      error: `task '${taskId}' waits on '${blocker}', which is ${byId.get(blocker)!.state}; retry '${blocker}' instead (its skipped dependants run again with it)`,
+      error: `task '${taskId}' waits on '${blocker}', which is ${byId.get(blocker)!.status}; retry '${blocker}' instead (its skipped dependants run again with it)`,
     };
   }
   return { success: true, data: { reset: [taskId, ...findSkippedDependants(state.tasks, taskId)] } };
@@ -43,7 +43,7 @@ export function resetForRetry(state: ProjectState, reset: string[], hint?: strin
   const ids = new Set(reset);
   for (const task of state.tasks) {
     if (!ids.has(task.id)) continue;
-    task.state = 'PENDING';
+    task.status = 'PENDING';
     for (const key of ['startedAt', 'endedAt', 'failureClass', 'reason', 'hint'] as const) delete task[key];
   }
   const retried = state.tasks.find((task) => task.id === reset[0]);
@@ -56,7 +56,7 @@ function findSkippedDependants(tasks: ProjectTaskRecord[], taskId: string): stri
   for (let changed = true; changed;) {
     changed = false;
     for (const task of tasks) {
-      if (reached.has(task.id) || task.state !== 'SKIPPED') continue;
+      if (reached.has(task.id) || task.status !== 'SKIPPED') continue;
       if (task.dependsOn.some((dep) => reached.has(dep))) {
         reached.add(task.id);
         changed = true;

@@ -1,14 +1,14 @@
-// What the project workflow does next, decided from task states alone (called on every change).
+// What the project workflow does next, decided from task statuses alone (called on every change).
 import { validatePlanGraph } from './plan.js';
 import type { PlanGraphError } from './plan.js';
 
-export const taskRunStates = ['PENDING', 'RUNNING', 'COMPLETED', 'FAILED', 'SKIPPED', 'CANCELLED'] as const;
-export type TaskRunState = (typeof taskRunStates)[number];
+export const taskRunStatuses = ['PENDING', 'RUNNING', 'COMPLETED', 'FAILED', 'SKIPPED', 'CANCELLED'] as const;
+export type TaskRunStatus = (typeof taskRunStatuses)[number];
 
 export interface ScheduledTask {
   id: string;
   dependsOn: string[];
-  state: TaskRunState;
+  status: TaskRunStatus;
 }
 
 export interface NextActions {
@@ -20,7 +20,7 @@ export interface NextActions {
   done: boolean;
 }
 
-const blockingStates: ReadonlySet<TaskRunState> = new Set(['FAILED', 'SKIPPED', 'CANCELLED']);
+const blockingStatuses: ReadonlySet<TaskRunStatus> = new Set(['FAILED', 'SKIPPED', 'CANCELLED']);
 
 /**
  * Decides which tasks to start and which to skip. Starts respect plan order and the concurrency limit
@@ -28,19 +28,19 @@ const blockingStates: ReadonlySet<TaskRunState> = new Set(['FAILED', 'SKIPPED', 
  * starts, but skips are still reported because they launch no work.
  */
 export function nextActions(input: { tasks: ScheduledTask[]; concurrency: number; paused: boolean }): NextActions {
-  const state = new Map(input.tasks.map((task) => [task.id, task.state]));
+  const statusOf = new Map(input.tasks.map((task) => [task.id, task.status]));
   const skip: NextActions['skip'] = [];
   const markSkipped = (id: string, reason: string): void => {
     skip.push({ id, reason });
-    state.set(id, 'SKIPPED');
+    statusOf.set(id, 'SKIPPED');
   };
 
   // Repeat until no new skip appears, so a dependant of a task skipped in this call is skipped too.
   for (let changed = true; changed;) {
     changed = false;
     for (const task of input.tasks) {
-      if (state.get(task.id) !== 'PENDING') continue;
-      const reason = findBlockingReason(task, state);
+      if (statusOf.get(task.id) !== 'PENDING') continue;
+      const reason = findBlockingReason(task, statusOf);
       if (reason !== undefined) {
         markSkipped(task.id, reason);
         changed = true;
@@ -49,29 +49,29 @@ export function nextActions(input: { tasks: ScheduledTask[]; concurrency: number
   }
 
   const start: string[] = [];
-  const running = input.tasks.filter((task) => state.get(task.id) === 'RUNNING').length;
+  const running = input.tasks.filter((task) => statusOf.get(task.id) === 'RUNNING').length;
   const slots = input.paused ? 0 : Math.max(1, Math.floor(input.concurrency)) - running;
   for (const task of input.tasks) {
     if (start.length >= slots) break;
-    if (state.get(task.id) === 'PENDING' && task.dependsOn.every((dep) => state.get(dep) === 'COMPLETED'))
+    if (statusOf.get(task.id) === 'PENDING' && task.dependsOn.every((dep) => statusOf.get(dep) === 'COMPLETED'))
       start.push(task.id);
   }
 
-  const pending = input.tasks.filter((task) => state.get(task.id) === 'PENDING');
+  const pending = input.tasks.filter((task) => statusOf.get(task.id) === 'PENDING');
   // Nothing running and nothing startable while tasks wait: only a dependency cycle does that; end rather than hang.
   if (!input.paused && running === 0 && start.length === 0) {
     for (const task of pending)
       markSkipped(task.id, `dependency cycle: '${task.id}' waits on tasks that can never complete`);
   }
-  const done = start.length === 0 && running === 0 && input.tasks.every((task) => state.get(task.id) !== 'PENDING');
+  const done = start.length === 0 && running === 0 && input.tasks.every((task) => statusOf.get(task.id) !== 'PENDING');
   return { start, skip, done };
 }
 
-function findBlockingReason(task: ScheduledTask, state: Map<string, TaskRunState>): string | undefined {
+function findBlockingReason(task: ScheduledTask, statusOf: Map<string, TaskRunStatus>): string | undefined {
   for (const dep of task.dependsOn) {
-    const depState = state.get(dep);
-    if (depState === undefined) return `dependency '${dep}' is not in the project`;
-    if (blockingStates.has(depState)) return `dependency '${dep}' is ${depState}`;
+    const depStatus = statusOf.get(dep);
+    if (depStatus === undefined) return `dependency '${dep}' is not in the project`;
+    if (blockingStatuses.has(depStatus)) return `dependency '${dep}' is ${depStatus}`;
   }
   return undefined;
 }

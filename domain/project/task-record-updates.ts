@@ -6,7 +6,7 @@ import type { ProjectTaskRecord } from './project-state.js';
 /** A run starts now: RUNNING, one more run, and what the previous run left cleared. Returns the run's hint. */
 export function markStarted(record: ProjectTaskRecord, now: string): string | undefined {
   const hint = record.hint;
-  record.state = 'RUNNING';
+  record.status = 'RUNNING';
   record.runs += 1;
   record.startedAt = now;
   for (const key of ['endedAt', 'attempt', 'phase', 'failureClass', 'reason', 'hint', 'passedAtAttempt'] as const)
@@ -40,22 +40,22 @@ export function recordOutcome(record: ProjectTaskRecord, outcome: TaskOutcome, n
 /** A run ended without an outcome (it could not start, or its workflow failed, timed out or was terminated). */
 export function recordRunError(
   record: ProjectTaskRecord,
-  state: 'FAILED' | 'CANCELLED',
+  status: 'FAILED' | 'CANCELLED',
   reason: string,
   now: string,
 ): void {
-  endRun(record, state, now);
+  endRun(record, status, now);
   record.reason = reason;
 }
 
 /** A task that will never run: its start and end are both now, so reports show when it was decided. */
 export function markNotRun(
   record: ProjectTaskRecord,
-  state: 'SKIPPED' | 'CANCELLED',
+  status: 'SKIPPED' | 'CANCELLED',
   reason: string,
   now: string,
 ): void {
-  record.state = state;
+  record.status = status;
   record.reason = reason;
   record.endedAt = now;
   delete record.startedAt;
@@ -77,8 +77,8 @@ function recordLearning(record: ProjectTaskRecord, outcome: TaskOutcome): void {
   if (passing?.review?.diff) record.acceptedDiffBytes = passing.review.diff.bytes;
 }
 
-function endRun(record: ProjectTaskRecord, state: ProjectTaskRecord['state'], now: string): void {
-  record.state = state;
+function endRun(record: ProjectTaskRecord, status: ProjectTaskRecord['status'], now: string): void {
+  record.status = status;
   record.endedAt = now;
   if (record.startedAt !== undefined) record.durationMs += Math.max(0, Date.parse(now) - Date.parse(record.startedAt));
 }

@@ -11,7 +11,7 @@ export const bytesPerToken = 4;
  */
 export function toRunTasks(source: { tasks: readonly ProjectTaskRecord[] }): RunTask[] {
   return source.tasks.flatMap((task) => {
-    const status = runTaskStatuses.find((s) => s === task.state);
+    const status = runTaskStatuses.find((s) => s === task.status);
     if (status === undefined) return [];
     const runTask: RunTask = {
       taskId: task.id,

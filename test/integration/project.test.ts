@@ -108,7 +108,7 @@ describe('the project workflow on a real server, with real task workflows on one
 
     const paused = await waitForTask(handle, 'a', ['COMPLETED']);
     expect(paused.status).toBe('PAUSED');
-    expect(paused.tasks[1]).toMatchObject({ id: 'b', state: 'PENDING' });
+    expect(paused.tasks[1]).toMatchObject({ id: 'b', status: 'PENDING' });
     await expect(t.client.workflow.getHandle(paused.tasks[1]!.workflowId).describe()).rejects.toBeInstanceOf(
       WorkflowNotFoundError,
     );
@@ -135,7 +135,7 @@ describe('the project workflow on a real server, with real task workflows on one
     await releaseGate(plan.repo);
     await letChildFinish(view.tasks[0]!.workflowId);
     const failed = await waitForTask(handle, 'b', ['SKIPPED']);
-    expect(failed.tasks[0]).toMatchObject({ state: 'FAILED', attempt: 1, phase: 'done' });
+    expect(failed.tasks[0]).toMatchObject({ status: 'FAILED', attempt: 1, phase: 'done' });
 
     expect(await updateRefusal(handle.executeUpdate(retryTaskUpdate, { args: [{ taskId: 'b' }] }))).toContain(
       "retry 'a' instead",

@@ -2,6 +2,7 @@
 // limit, a failed task's dependants are skipped (naming it) while the others run, and pause and cancel hold or end it.
 import { describe, expect, it } from 'vitest';
 import { projectWorkflowId, type PlannedTask, type ProjectPlan } from '../../domain/project/plan.js';
+import { createProjectState, type CarriedProjectState } from '../../domain/project/project-state.js';
 import { cancelSignal, pauseSignal, projectStateQuery, resumeSignal } from '../../workflows/project-messages.js';
 import type { projectWorkflow } from '../../workflows/project.js';
 import { stateQuery } from '../../workflows/messages.js';
@@ -89,6 +90,29 @@ describe('the project workflow', () => {
       expect(states(report)).toEqual({ a: 'FAILED', b: 'SKIPPED', c: 'COMPLETED', d: 'SKIPPED' });
       expect(report.tasks.find((task) => task.id === 'b')?.reason).toContain("'a'");
       expect(run.stubs.calls.claim.map((call) => call.taskId).sort()).toEqual(['a', 'c']);
+    });
+  });
+
+  it('goes on from a state a worker of 0.1 carried through continue-as-new, whose records say `state`', async () => {
+    await server.withStubs({}, async (run) => {
+      const projectPlan = plan(run, [{ id: 'a' }, { id: 'b', dependsOn: ['a'] }], 1);
+      const current = createProjectState(projectPlan);
+      // Before `status` was the one word, each record carried its status as `state`: a done, b still to run.
+      const carried = {
+        ...current,
+        continuedAsNew: 1,
+        tasks: current.tasks.map(({ status: _status, ...record }, index) =>
+          index === 0 ? { ...record, state: 'COMPLETED', runs: 1, attempts: 1 } : { ...record, state: 'PENDING' },
+        ),
+      };
+      const handle = await run.client.workflow.start<typeof projectWorkflow>('projectWorkflow', {
+        taskQueue: run.taskQueue,
+        workflowId: projectWorkflowId(projectPlan.project),
+        args: [{ plan: { ...projectPlan, tasks: [], milestones: [] }, carried: carried as CarriedProjectState }],
+      });
+      const report = await handle.result();
+      expect(states(report)).toEqual({ a: 'COMPLETED', b: 'COMPLETED' });
+      expect(run.stubs.calls.claim.map((call) => call.taskId)).toEqual(['b']);
     });
   });
 

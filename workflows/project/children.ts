@@ -96,7 +96,7 @@ export class ProjectChildren {
           record.workflowId,
           this.state.cancelRequested ? projectCancelReason(this.state) : undefined,
         );
-        recordRunError(record, ended.state, ended.reason, new Date().toISOString());
+        recordRunError(record, ended.status, ended.reason, new Date().toISOString());
       }
     } finally {
       this.started.delete(record.id);
@@ -154,24 +154,24 @@ function describeRunError(
   error: unknown,
   workflowId: string,
   cancelReason?: string,
-): { state: 'FAILED' | 'CANCELLED'; reason: string } {
+): { status: 'FAILED' | 'CANCELLED'; reason: string } {
   if (error instanceof WorkflowExecutionAlreadyStartedError) {
     return {
-      state: 'FAILED',
+      status: 'FAILED',
       reason:
         `workflow ${workflowId} already exists and this project did not start it (it is running, or it completed before): ` +
         'wait for it or terminate it, then retry this task (retryTask) to run it under the project',
     };
   }
   if (isCancellation(error))
-    return { state: 'CANCELLED', reason: cancelReason ?? `task workflow ${workflowId} was cancelled` };
+    return { status: 'CANCELLED', reason: cancelReason ?? `task workflow ${workflowId} was cancelled` };
   if (error instanceof ChildWorkflowFailure) {
     const cause = error.cause;
     if (cause instanceof TerminatedFailure)
-      return { state: 'FAILED', reason: `task workflow ${workflowId} was terminated: ${cause.message}` };
+      return { status: 'FAILED', reason: `task workflow ${workflowId} was terminated: ${cause.message}` };
     if (cause instanceof TimeoutFailure)
-      return { state: 'FAILED', reason: `task workflow ${workflowId} timed out (${cause.timeoutType ?? 'timeout'})` };
-    return { state: 'FAILED', reason: `task workflow ${workflowId} failed: ${cause?.message ?? error.message}` };
+      return { status: 'FAILED', reason: `task workflow ${workflowId} timed out (${cause.timeoutType ?? 'timeout'})` };
+    return { status: 'FAILED', reason: `task workflow ${workflowId} failed: ${cause?.message ?? error.message}` };
   }
   throw error;
 }

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { expect } from 'vitest';
 import { projectWorkflowId, type PlannedTask, type ProjectPlan } from '../../../domain/project/plan.js';
 import type { ProjectReport } from '../../../domain/project/project-report.js';
-import type { TaskRunState } from '../../../domain/project/scheduling.js';
+import type { TaskRunStatus } from '../../../domain/project/scheduling.js';
 import { parseTaskSpec } from '../../../domain/task-spec.js';
 import { resumeSignal, stateQuery } from '../../../workflows/messages.js';
 import { projectStateQuery } from '../../../workflows/project-messages.js';
@@ -77,12 +77,12 @@ export function projectHelpers(t: TestTemporal) {
 
   const withoutHelpers = ({ planTask: _planTask, ...plan }: ProjectPlan & { planTask?: unknown }): ProjectPlan => plan;
 
-  function waitForTask(handle: ProjectHandle, id: string, states: TaskRunState[]) {
+  function waitForTask(handle: ProjectHandle, id: string, states: TaskRunStatus[]) {
     return eventually(
       `task ${id} to be ${states.join(' or ')}`,
       async () => {
         const view = await handle.query(projectStateQuery);
-        return states.includes(view.tasks.find((task) => task.id === id)!.state) ? view : undefined;
+        return states.includes(view.tasks.find((task) => task.id === id)!.status) ? view : undefined;
       },
       60_000,
     );

@@ -88,7 +88,7 @@ describe('appendTasks', () => {
     const result = validateAddedTasks(state, [newTask('b', ['a'])]);
     if (!result.success) throw new Error(result.error);
     appendTasks(state, result.data);
-    expect(state.tasks.map((task) => [task.id, task.state, task.workflowId])).toEqual([
+    expect(state.tasks.map((task) => [task.id, task.status, task.workflowId])).toEqual([
       ['a', 'PENDING', 'task-demo-a'],
       ['b', 'PENDING', 'task-demo-b'],
     ]);

@@ -5,14 +5,16 @@ import {
   describeProgress,
   findTask,
   projectStatus,
+  readCarriedState,
   scheduledRunId,
+  type CarriedProjectState,
 } from '../../../../domain/project/project-state.js';
 import { plannedTask, projectState } from './fixtures.js';
 
 describe('createProjectState', () => {
   it('makes one PENDING record per planned task, with the task workflow id and nothing spent', () => {
     const state = projectState(plannedTask('a'), plannedTask('b', 'a'));
-    expect(state.tasks.map((task) => [task.id, task.state, task.workflowId, task.dependsOn])).toEqual([
+    expect(state.tasks.map((task) => [task.id, task.status, task.workflowId, task.dependsOn])).toEqual([
       ['a', 'PENDING', 'task-demo-a', []],
       ['b', 'PENDING', 'task-demo-b', ['a']],
     ]);
@@ -60,7 +62,7 @@ describe('projectStatus', () => {
 describe('describeProgress', () => {
   it('counts tasks per state for the Web UI', () => {
     const state = projectState(plannedTask('a'), plannedTask('b'), plannedTask('c'));
-    state.tasks[0]!.state = 'COMPLETED';
+    state.tasks[0]!.status = 'COMPLETED';
     expect(describeProgress(state)).toBe('**RUNNING**: 3 tasks (1 completed, 2 pending)');
   });
 });
@@ -76,5 +78,19 @@ describe('findTask', () => {
 describe('projectWorkflowId', () => {
   it('is project-<project>', () => {
     expect(projectWorkflowId('demo')).toBe('project-demo');
+  });
+});
+
+describe('readCarriedState', () => {
+  it("gives each record of taskloop 0.1 (status as `state`) its `status`, and keeps today's records as they are", () => {
+    const current = projectState(plannedTask('a'), plannedTask('b', 'a'));
+    const [a, b] = current.tasks;
+    const { status: _status, ...oldA } = { ...a!, status: 'FAILED' as const, reason: 'tests still fail' };
+    const carried: CarriedProjectState = { ...current, tasks: [{ ...oldA, state: 'FAILED' }, b!] };
+    const read = readCarriedState(carried);
+    expect(read.tasks[0]).toEqual({ ...a, status: 'FAILED', reason: 'tests still fail' });
+    expect(read.tasks[0]).not.toHaveProperty('state');
+    expect(read.tasks[1]).toBe(b);
+    expect({ ...read, tasks: [] }).toEqual({ ...current, tasks: [] });
   });
 });

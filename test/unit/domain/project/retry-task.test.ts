@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { planRetry, resetForRetry } from '../../../../domain/project/retry-task.js';
-import type { TaskRunState } from '../../../../domain/project/scheduling.js';
+import type { TaskRunStatus } from '../../../../domain/project/scheduling.js';
 import { plannedTask, projectState } from './fixtures.js';
 
 /** a <- b <- c, a <- d; x independent, y <- x. */
-function stateWith(states: Record<string, TaskRunState>) {
+function stateWith(states: Record<string, TaskRunStatus>) {
   const state = projectState(
     plannedTask('a'),
     plannedTask('b', 'a'),
@@ -14,8 +14,8 @@ function stateWith(states: Record<string, TaskRunState>) {
     plannedTask('y', 'x'),
   );
   for (const task of state.tasks) {
-    task.state = states[task.id] ?? 'COMPLETED';
-    task.reason = `was ${task.state}`;
+    task.status = states[task.id] ?? 'COMPLETED';
+    task.reason = `was ${task.status}`;
     task.endedAt = '2024-01-01T00:00:05.000Z';
   }
   return state;
@@ -68,11 +68,11 @@ describe('resetForRetry', () => {
     state.tasks[0]!.failureClass = 'split_task';
     resetForRetry(state, ['a', 'b'], 'add, do not multiply');
     const [a, b] = state.tasks;
-    expect(a).toMatchObject({ state: 'PENDING', hint: 'add, do not multiply' });
-    expect(b).toMatchObject({ state: 'PENDING' });
+    expect(a).toMatchObject({ status: 'PENDING', hint: 'add, do not multiply' });
+    expect(b).toMatchObject({ status: 'PENDING' });
     for (const task of [a, b])
       for (const key of ['reason', 'endedAt', 'failureClass']) expect(task).not.toHaveProperty(key);
     expect(b).not.toHaveProperty('hint');
-    expect(state.tasks[2]!.state).toBe('COMPLETED');
+    expect(state.tasks[2]!.status).toBe('COMPLETED');
   });
 });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { addTasks, nextActions } from '../../../../domain/project/scheduling.js';
-import type { ScheduledTask, TaskRunState } from '../../../../domain/project/scheduling.js';
+import type { ScheduledTask, TaskRunStatus } from '../../../../domain/project/scheduling.js';
 
-const task = (id: string, state: TaskRunState, ...dependsOn: string[]): ScheduledTask => ({ id, state, dependsOn });
+const task = (id: string, status: TaskRunStatus, ...dependsOn: string[]): ScheduledTask => ({ id, status, dependsOn });
 
 describe('nextActions', () => {
   it('starts only tasks whose dependencies are all completed, in plan order', () => {
@@ -42,18 +42,18 @@ describe('nextActions', () => {
     for (let step = 0; step < 50; step += 1) {
       const actions = nextActions({ tasks, concurrency: 2, paused: false });
       if (actions.done) break;
-      for (const id of actions.start) tasks.find((t) => t.id === id)!.state = 'RUNNING';
-      const running = tasks.filter((t) => t.state === 'RUNNING');
+      for (const id of actions.start) tasks.find((t) => t.id === id)!.status = 'RUNNING';
+      const running = tasks.filter((t) => t.status === 'RUNNING');
       maxRunning = Math.max(maxRunning, running.length);
       // Finish one running task at a time, the oldest first.
       const finished = running[0]!;
       for (const dep of finished.dependsOn) expect(completedOrder).toContain(dep);
-      finished.state = 'COMPLETED';
+      finished.status = 'COMPLETED';
       completedOrder.push(finished.id);
     }
     expect(maxRunning).toBe(2);
     expect(completedOrder).toHaveLength(tasks.length);
-    expect(tasks.every((t) => t.state === 'COMPLETED')).toBe(true);
+    expect(tasks.every((t) => t.status === 'COMPLETED')).toBe(true);
   });
 
   it('starts nothing while paused', () => {

@@ -16,10 +16,10 @@ describe('task runs', () => {
   it('records a first-attempt pass: COMPLETED, attempt 1, duration from start to end, telemetry summed', () => {
     const record = projectState(plannedTask('a')).tasks[0]!;
     expect(markStarted(record, t0)).toBeUndefined();
-    expect(record).toMatchObject({ state: 'RUNNING', runs: 1, startedAt: t0 });
+    expect(record).toMatchObject({ status: 'RUNNING', runs: 1, startedAt: t0 });
     recordOutcome(record, outcome('COMPLETED', [attempt(1, 'PASSED', 3)]), t5);
     expect(record).toMatchObject({
-      state: 'COMPLETED',
+      status: 'COMPLETED',
       attempt: 1,
       attempts: 1,
       passedAtAttempt: 1,
@@ -39,7 +39,7 @@ describe('task runs', () => {
       outcome('FAILED', [attempt(1, 'FAILED')], { recommendation: 'split_task', reason: 'tests still fail' }),
       t5,
     );
-    expect(a).toMatchObject({ state: 'FAILED', failureClass: 'split_task', reason: 'tests still fail' });
+    expect(a).toMatchObject({ status: 'FAILED', failureClass: 'split_task', reason: 'tests still fail' });
     markStarted(b!, t0);
     recordOutcome(
       b!,
@@ -79,11 +79,16 @@ describe('task runs', () => {
     const [a, b, c] = projectState(plannedTask('a'), plannedTask('b'), plannedTask('c')).tasks;
     markStarted(a!, t0);
     recordRunError(a!, 'FAILED', 'task workflow was terminated', t5);
-    expect(a).toMatchObject({ state: 'FAILED', reason: 'task workflow was terminated', durationMs: 5000, attempts: 0 });
+    expect(a).toMatchObject({
+      status: 'FAILED',
+      reason: 'task workflow was terminated',
+      durationMs: 5000,
+      attempts: 0,
+    });
     markNotRun(b!, 'SKIPPED', "dependency 'a' is FAILED", t5);
-    expect(b).toMatchObject({ state: 'SKIPPED', reason: "dependency 'a' is FAILED", endedAt: t5, durationMs: 0 });
+    expect(b).toMatchObject({ status: 'SKIPPED', reason: "dependency 'a' is FAILED", endedAt: t5, durationMs: 0 });
     expect(b).not.toHaveProperty('startedAt');
     markNotRun(c!, 'CANCELLED', 'project cancelled', t5);
-    expect(c!.state).toBe('CANCELLED');
+    expect(c!.status).toBe('CANCELLED');
   });
 });
