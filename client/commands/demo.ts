@@ -4,6 +4,7 @@ import { projectWorkflowId } from '../../domain/project/plan.js';
 import { taskNodes } from '../../domain/records.js';
 import type { projectWorkflow } from '../../workflows/project.js';
 import { parseFlags } from '../args.js';
+import { withTaskLinesJson } from '../output/json-rows.js';
 import { connectClient } from '../../platform/connection.js';
 import { loadDemoPlan } from '../demo/demo-plan.js';
 import { prepareDemoRepo } from '../demo/prepare-repo.js';
@@ -92,7 +93,7 @@ export const demoCommand: Command = {
           taskIds: plan.tasks.map((task) => task.spec.id),
         }))
           log(line);
-      if (values.json) console.log(JSON.stringify(report, null, 2));
+      if (values.json) console.log(JSON.stringify(withTaskLinesJson(report), null, 2));
       return report.counts.COMPLETED === report.total ? 0 : 1;
     } finally {
       await connection.close();

@@ -1,5 +1,6 @@
 // `taskloop report PROJECT`: the project's report card: final once it has ended, live while it runs.
 import { parseFlags } from '../args.js';
+import { withTaskLinesJson } from '../output/json-rows.js';
 import { UsageError, WorkFailed } from '../cli-errors.js';
 import { formatProjectReport } from '../output/project-report.js';
 import { formatReportCard, formatReportCardMarkdown } from '../output/report-card.js';
@@ -50,7 +51,7 @@ export const reportCommand: Command = {
     );
     if (!('report' in reading))
       throw new WorkFailed(
-        `taskloop report: project ${reading.workflowId} has no report (workflow ${reading.workflowStatus}: ${reading.error})`,
+        `taskloop report: project ${reading.workflowId} has no report (workflow ${reading.executionStatus}: ${reading.error})`,
       );
     const { report } = reading;
     // Only a final report with its run's tasks gets a card: a live one would store a half-run.
@@ -58,7 +59,7 @@ export const reportCommand: Command = {
       'live' in report || !report.runTasks
         ? undefined
         : (await showReportCard(report.project, reading.runId, report.runTasks, new Date())).card;
-    if (values.json) console.log(JSON.stringify(card ? { ...report, card } : report, null, 2));
+    if (values.json) console.log(JSON.stringify({ ...withTaskLinesJson(report), ...(card ? { card } : {}) }, null, 2));
     else if (values.markdown)
       console.log([formatReportMarkdown(report), ...(card ? ['', formatReportCardMarkdown(card)] : [])].join('\n'));
     else {

@@ -124,7 +124,9 @@ async function refuseDifferentSpec(client: Client, handle: WorkflowHandle, spec:
 /** The task's own status (search attribute) while it runs or after it returned an outcome, else the workflow's. */
 async function describeStatus(handle: WorkflowHandle): Promise<string> {
   const description = await handle.describe();
-  const workflowStatus = description.status.name;
+  const executionStatus = description.status.name;
   const taskStatus = description.typedSearchAttributes.get(TaskStatusKey);
-  return taskStatus && (workflowStatus === 'RUNNING' || workflowStatus === 'COMPLETED') ? taskStatus : workflowStatus;
+  return taskStatus && (executionStatus === 'RUNNING' || executionStatus === 'COMPLETED')
+    ? taskStatus
+    : executionStatus;
 }

@@ -2,6 +2,7 @@
 // periodically; lists and deletes those schedules.
 import { SHARED_TASK_QUEUE } from '../../workflows/task-queues.js';
 import { intFlag, parseFlags } from '../args.js';
+import { withTaskLinesJson } from '../output/json-rows.js';
 import { UsageError } from '../cli-errors.js';
 import { watchProject } from '../watch/watch-project.js';
 import { createTaskBoard } from '../output/task-board.js';
@@ -148,7 +149,7 @@ export const scheduleCommand: Command = {
       await watchProject(handle, log, { board, reconnect });
       board?.done();
       const report = await reconnect(() => handle.result());
-      console.log(json ? JSON.stringify(report, null, 2) : formatProjectReport(report));
+      console.log(json ? JSON.stringify(withTaskLinesJson(report), null, 2) : formatProjectReport(report));
       return report.counts.COMPLETED === report.total ? 0 : 1;
     });
   },

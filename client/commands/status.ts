@@ -2,6 +2,7 @@
 import { parseFlags } from '../args.js';
 import { formatProjectReport } from '../output/project-report.js';
 import { formatProjectState } from '../output/project-state.js';
+import { projectStatusJson, taskStatusJson } from '../output/status-json.js';
 import { formatOutcome, formatState } from '../output/task-report.js';
 import { readProject } from '../projects/read-project.js';
 import { resolveTarget } from '../projects/resolve-target.js';
@@ -21,11 +22,12 @@ dependencies; once closed, its report.
 ID is a workflow id (task-<project>-<id> or project-<name>), a task id (looked up by the TaskId search
 attribute), or a project name.
 
-  --json   print {"workflowId", "workflowStatus", "taskQueue", "state" | "outcome" | "error"} as JSON; for a
-           project {"kind": "project", ..., "state" | "report" | "error"}, each task a line whose "status" is
-           PENDING, RUNNING, COMPLETED, FAILED, SKIPPED or CANCELLED, as in \`taskloop report --json\` (while the
-           project runs each line also has "state", the same word under its old name: it goes in the next
-           release, read "status")
+  --json   print {"workflowId", "executionStatus", "taskQueue", "state" | "outcome" | "error"} as JSON (a running
+           task adds "live", null without a coder heartbeat); for a project {"kind": "project", ..., "state" |
+           "report" | "error"}, each task a line whose "status" is PENDING, RUNNING, COMPLETED, FAILED, SKIPPED or
+           CANCELLED, with every field (null where it has none), as in \`taskloop report --json\`. Deprecated,
+           gone in the release after 0.1: "workflowStatus" (the same value as "executionStatus") and, while the
+           project runs, each line's "state" (the same word as "status"); see docs/cli.md#json-output
 
 Exit codes: 0 shown, 1 could not be read (e.g. no worker serves its task queue: said at once, naming the queue),
 2 unknown or ambiguous ID.`;
@@ -45,21 +47,21 @@ export const statusCommand: Command = {
       );
       if (target.kind === 'project') {
         const reading = await readProject(client, 'status', target.project);
-        if (values.json) console.log(JSON.stringify(reading, null, 2));
+        if (values.json) console.log(JSON.stringify(projectStatusJson(reading), null, 2));
         else if ('state' in reading) console.log(formatProjectState(reading.state));
         else if ('report' in reading)
           console.log(`${reading.workflowId}: ${reading.report.status}\n${formatProjectReport(reading.report)}`);
-        else console.log(`${reading.workflowId}: workflow ${reading.workflowStatus}: ${reading.error}`);
+        else console.log(`${reading.workflowId}: workflow ${reading.executionStatus}: ${reading.error}`);
         return 0;
       }
       const reading = await readTask(client, target.task);
-      if (values.json) console.log(JSON.stringify(reading, null, 2));
+      if (values.json) console.log(JSON.stringify(taskStatusJson(reading), null, 2));
       else if ('state' in reading)
         console.log(
           [formatState(reading.state), reading.live && formatLiveCoder(reading.live)].filter(Boolean).join('\n'),
         );
       else if ('outcome' in reading) console.log(formatOutcome(reading.outcome));
-      else console.log(`${reading.workflowId}: workflow ${reading.workflowStatus}: ${reading.error}`);
+      else console.log(`${reading.workflowId}: workflow ${reading.executionStatus}: ${reading.error}`);
       return 0;
     });
   },

@@ -1,6 +1,7 @@
 // `taskloop watch ID`: live progress of a task or a project until it ends, then its outcome or report.
 import { WorkflowFailedError } from '@temporalio/client';
 import { parseFlags } from '../args.js';
+import { withTaskLinesJson } from '../output/json-rows.js';
 import { WorkFailed } from '../cli-errors.js';
 import { watchProject } from '../watch/watch-project.js';
 import { formatProjectReport } from '../output/project-report.js';
@@ -75,7 +76,7 @@ export const watchCommand: Command = {
           `taskloop watch: project ${handle.workflowId} ended without a report: ${error.cause?.message ?? error.message}`,
         );
       });
-      console.log(json ? JSON.stringify(report, null, 2) : formatProjectReport(report));
+      console.log(json ? JSON.stringify(withTaskLinesJson(report), null, 2) : formatProjectReport(report));
       return report.counts.COMPLETED === report.total ? 0 : 1;
     });
   },

@@ -7,37 +7,50 @@ import { parseFlags } from '../args.js';
 import { formatTable } from '../output/table.js';
 import { withTaskClient } from '../tasks/task-client.js';
 
-interface Row {
+/**
+ * One eval arm workflow; what only its worker can answer is null when no worker answered. `executionStatus` is
+ * Temporal's status of the arm's workflow, the key `list --json` and `status --json` use; `status` repeats it under
+ * its 0.1 name and goes in the release after 0.1.
+ */
+export interface EvalStatusRow {
   workflowId: string;
+  executionStatus: string;
+  /** @deprecated read executionStatus. */
   status: string;
-  arm?: string;
-  done?: number;
-  total?: number;
-  resolved?: number;
+  arm: string | null;
+  done: number | null;
+  total: number | null;
+  resolved: number | null;
+}
+
+/** The row of one arm: its workflow's status, and its progress when it answered (`state`), else nulls. */
+export function toEvalStatusRow(workflowId: string, executionStatus: string, state?: ArmResult): EvalStatusRow {
+  return {
+    workflowId,
+    executionStatus,
+    status: executionStatus,
+    arm: state?.arm.label ?? null,
+    done: state?.runs.length ?? null,
+    total: state?.total ?? null,
+    resolved: state?.runs.filter((run) => run.verification.resolved).length ?? null,
+  };
 }
 
 export async function showEvalStatus(argv: string[]): Promise<number> {
   const { values, positionals } = parseFlags('eval status', argv, { json: { type: 'boolean' } }, true);
   const prefix = positionals[0] === undefined ? 'eval-' : `eval-${positionals[0]}-`;
   const rows = await withTaskClient(async ({ client }) => {
-    const found: Row[] = [];
+    const found: EvalStatusRow[] = [];
     const query = `WorkflowType = "evalArmWorkflow" AND WorkflowId STARTS_WITH "${prefix.replace(/"/g, '')}"`;
     for await (const execution of client.workflow.list({ query })) {
       const handle = client.workflow.getHandle<typeof evalArmWorkflow>(execution.workflowId);
-      const row: Row = { workflowId: execution.workflowId, status: execution.status.name };
+      let state: ArmResult | undefined;
       try {
-        const state: ArmResult =
-          execution.status.name === 'COMPLETED' ? await handle.result() : await handle.query(evalArmStateQuery);
-        Object.assign(row, {
-          arm: state.arm.label,
-          done: state.runs.length,
-          total: state.total,
-          resolved: state.runs.filter((run) => run.verification.resolved).length,
-        });
+        state = execution.status.name === 'COMPLETED' ? await handle.result() : await handle.query(evalArmStateQuery);
       } catch {
         // A running arm answers through a worker; without one only its status is known.
       }
-      found.push(row);
+      found.push(toEvalStatusRow(execution.workflowId, execution.status.name, state));
     }
     return found.sort((a, b) => a.workflowId.localeCompare(b.workflowId));
   });
@@ -49,9 +62,9 @@ export async function showEvalStatus(argv: string[]): Promise<number> {
         ['workflow', 'status', 'done', 'resolved', 'arm'],
         rows.map((row) => [
           row.workflowId,
-          row.status,
-          row.total === undefined ? '?' : `${row.done}/${row.total}`,
-          row.resolved === undefined ? '?' : String(row.resolved),
+          row.executionStatus,
+          row.total === null ? '?' : `${row.done}/${row.total}`,
+          row.resolved === null ? '?' : String(row.resolved),
           row.arm ?? '(no worker answered)',
         ]),
       ),

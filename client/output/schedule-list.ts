@@ -2,8 +2,8 @@
 import type { ProjectScheduleRow } from '../projects/schedules.js';
 import { formatTable } from './table.js';
 
-function formatEvery(ms: number | undefined): string {
-  if (ms === undefined) return '';
+function formatEvery(ms: number | null): string {
+  if (ms === null) return '';
   const units: [string, number][] = [
     ['d', 86_400_000],
     ['h', 3_600_000],

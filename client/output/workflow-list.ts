@@ -9,7 +9,7 @@ export function formatWorkflowList(rows: WorkflowRow[]): string {
     row.type,
     row.status,
     row.phase ?? '',
-    row.attempt === undefined ? '' : String(row.attempt),
+    row.attempt === null ? '' : String(row.attempt),
     row.failureClass ?? '',
     row.startTime.replace('T', ' ').replace(/\.\d+Z$/, 'Z'),
   ]);

@@ -1,4 +1,5 @@
-// The rows of `taskloop list`: one per workflow run that matches the visibility query, newest first.
+// The rows of `taskloop list`: one per workflow run that matches the visibility query, newest first. Every row has
+// every key; one with no value (a project's phase, an open run's close time) is null, as in every --json row.
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
 import { AttemptKey, FailureClassKey, PhaseKey, ProjectKey, TaskStatusKey } from '../../workflows/search-attributes.js';
 import { workflowTypes } from './list-query.js';
@@ -7,15 +8,16 @@ export interface WorkflowRow {
   workflowId: string;
   runId: string;
   type: 'task' | 'project' | string;
-  project?: string;
+  project: string | null;
   /** The task's own status (TaskStatus) while it has one, else the workflow's execution status. */
   status: string;
+  /** Temporal's status of the workflow run (its ExecutionStatus): RUNNING, COMPLETED, FAILED, CANCELLED, ... */
   executionStatus: string;
-  phase?: string;
-  attempt?: number;
-  failureClass?: string;
+  phase: string | null;
+  attempt: number | null;
+  failureClass: string | null;
   startTime: string;
-  closeTime?: string;
+  closeTime: string | null;
 }
 
 export async function listWorkflows(client: Client, query: string, limit: number): Promise<WorkflowRow[]> {
@@ -32,21 +34,18 @@ export function toRow(execution: WorkflowExecutionInfo): WorkflowRow {
   const type = Object.entries(workflowTypes).find(([, name]) => name === execution.type)?.[0] ?? execution.type;
   const executionStatus = execution.status.name;
   const taskStatus = attributes.get(TaskStatusKey);
-  const optional = {
-    project: attributes.get(ProjectKey),
-    phase: attributes.get(PhaseKey),
-    attempt: attributes.get(AttemptKey),
-    failureClass: attributes.get(FailureClassKey),
-    closeTime: execution.closeTime?.toISOString(),
-  };
   return {
     workflowId: execution.workflowId,
     runId: execution.runId,
     type,
+    project: attributes.get(ProjectKey) ?? null,
     status:
       taskStatus && (executionStatus === 'RUNNING' || executionStatus === 'COMPLETED') ? taskStatus : executionStatus,
     executionStatus,
+    phase: attributes.get(PhaseKey) ?? null,
+    attempt: attributes.get(AttemptKey) ?? null,
+    failureClass: attributes.get(FailureClassKey) ?? null,
     startTime: execution.startTime.toISOString(),
-    ...Object.fromEntries(Object.entries(optional).filter(([, value]) => value !== undefined)),
+    closeTime: execution.closeTime?.toISOString() ?? null,
   };
 }

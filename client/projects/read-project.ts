@@ -6,9 +6,9 @@ import { queryProjectState } from './query-project.js';
 import type { ResolvedProject } from './resolve-target.js';
 
 export type ProjectReading =
-  | { kind: 'project'; workflowId: string; workflowStatus: 'RUNNING'; taskQueue: string; state: ProjectStateView }
-  | { kind: 'project'; workflowId: string; workflowStatus: 'COMPLETED'; taskQueue: string; report: ProjectReport }
-  | { kind: 'project'; workflowId: string; workflowStatus: string; taskQueue: string; error: string };
+  | { kind: 'project'; workflowId: string; executionStatus: 'RUNNING'; taskQueue: string; state: ProjectStateView }
+  | { kind: 'project'; workflowId: string; executionStatus: 'COMPLETED'; taskQueue: string; report: ProjectReport }
+  | { kind: 'project'; workflowId: string; executionStatus: string; taskQueue: string; error: string };
 
 export async function readProject(
   client: Client,
@@ -16,17 +16,17 @@ export async function readProject(
   { handle, description }: ResolvedProject,
 ): Promise<ProjectReading> {
   const base = { kind: 'project' as const, workflowId: handle.workflowId, taskQueue: description.taskQueue };
-  const workflowStatus = description.status.name;
-  if (workflowStatus === 'RUNNING')
-    return { ...base, workflowStatus, state: await queryProjectState(client, command, handle, description.taskQueue) };
+  const executionStatus = description.status.name;
+  if (executionStatus === 'RUNNING')
+    return { ...base, executionStatus, state: await queryProjectState(client, command, handle, description.taskQueue) };
   try {
     const report = await handle.result();
-    if (workflowStatus === 'COMPLETED') return { ...base, workflowStatus, report };
-    return { ...base, workflowStatus, error: `closed as ${workflowStatus}` };
+    if (executionStatus === 'COMPLETED') return { ...base, executionStatus, report };
+    return { ...base, executionStatus, error: `closed as ${executionStatus}` };
   } catch (error) {
     const cause =
       error instanceof WorkflowFailedError ? (error.cause?.message ?? error.message) : (error as Error).message;
-    return { ...base, workflowStatus, error: cause };
+    return { ...base, executionStatus, error: cause };
   }
 }
 
@@ -37,7 +37,7 @@ export async function readProjectReport(
   project: ResolvedProject,
 ): Promise<
   | { report: ProjectReport | LiveProjectReport; runId: string }
-  | { workflowId: string; workflowStatus: string; error: string }
+  | { workflowId: string; executionStatus: string; error: string }
 > {
   const reading = await readProject(client, command, project);
   const runId = project.description.runId;

@@ -13,11 +13,12 @@ const SCHEDULE_PREFIX = 'schedule-';
 export interface ProjectScheduleRow {
   scheduleId: string;
   project: string;
-  everyMs?: number;
+  /** null where the schedule has no interval (one made by other means than `schedule --every`). */
+  everyMs: number | null;
   paused: boolean;
   nextRuns: string[];
   recentRuns: { workflowId: string; scheduledAt: string }[];
-  tasksFile?: string;
+  tasksFile: string | null;
 }
 
 export function projectScheduleId(project: string): string {
@@ -67,14 +68,14 @@ export async function listProjectSchedules(client: Client): Promise<ProjectSched
     rows.push({
       scheduleId: summary.scheduleId,
       project: memo.project ?? summary.scheduleId.replace(SCHEDULE_PREFIX, ''),
-      ...(every === undefined ? {} : { everyMs: Number(every) }),
+      everyMs: every === undefined ? null : Number(every),
       paused: summary.state.paused,
       nextRuns: summary.info.nextActionTimes.map((time) => time.toISOString()),
       recentRuns: summary.info.recentActions.map((action) => ({
         workflowId: action.action.workflow.workflowId,
         scheduledAt: action.scheduledAt.toISOString(),
       })),
-      ...(memo.tasksFile === undefined ? {} : { tasksFile: memo.tasksFile }),
+      tasksFile: memo.tasksFile ?? null,
     });
   }
   return rows.sort((a, b) => a.scheduleId.localeCompare(b.scheduleId));

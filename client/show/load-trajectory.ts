@@ -22,7 +22,7 @@ export async function loadTrajectory(
 ): Promise<TaskTrajectory> {
   const reading = await readTask(client, resolved);
   if ('error' in reading)
-    throw new WorkFailed(`taskloop show: ${reading.workflowId}: workflow ${reading.workflowStatus}: ${reading.error}`);
+    throw new WorkFailed(`taskloop show: ${reading.workflowId}: workflow ${reading.executionStatus}: ${reading.error}`);
   const record = 'state' in reading ? reading.state : reading.outcome;
   // A closed task's outcome holds no goal: its summary (the goal's first line) stands in.
   const goal =

@@ -9,35 +9,35 @@ import { queryTaskState } from './query-state.js';
 import type { ResolvedTask } from './resolve-task.js';
 
 export type TaskReading =
-  | { workflowId: string; workflowStatus: 'RUNNING'; taskQueue: string; state: TaskState; live?: LiveCoder }
+  | { workflowId: string; executionStatus: 'RUNNING'; taskQueue: string; state: TaskState; live?: LiveCoder }
   | {
       workflowId: string;
-      workflowStatus: 'COMPLETED' | 'FAILED' | 'CANCELLED';
+      executionStatus: 'COMPLETED' | 'FAILED' | 'CANCELLED';
       taskQueue: string;
       outcome: TaskOutcome;
     }
-  | { workflowId: string; workflowStatus: string; taskQueue: string; error: string };
+  | { workflowId: string; executionStatus: string; taskQueue: string; error: string };
 
 const withOutcome: readonly string[] = ['COMPLETED', 'FAILED', 'CANCELLED'];
 
 export async function readTask(client: Client, { handle, description }: ResolvedTask): Promise<TaskReading> {
   const base = { workflowId: handle.workflowId, taskQueue: description.taskQueue };
-  const workflowStatus = description.status.name;
-  if (workflowStatus === 'RUNNING') {
+  const executionStatus = description.status.name;
+  if (executionStatus === 'RUNNING') {
     const state = await queryTaskState(client, handle, description.taskQueue);
     const live = readLiveCoder(description);
-    return { ...base, workflowStatus, state, ...(live ? { live } : {}) };
+    return { ...base, executionStatus, state, ...(live ? { live } : {}) };
   }
   try {
     const outcome = await awaitOutcome('status', handle, console.error, description);
-    if (withOutcome.includes(workflowStatus))
-      return { ...base, workflowStatus: workflowStatus as 'COMPLETED' | 'FAILED' | 'CANCELLED', outcome };
-    return { ...base, workflowStatus, error: `closed as ${workflowStatus}` };
+    if (withOutcome.includes(executionStatus))
+      return { ...base, executionStatus: executionStatus as 'COMPLETED' | 'FAILED' | 'CANCELLED', outcome };
+    return { ...base, executionStatus, error: `closed as ${executionStatus}` };
   } catch (error) {
     if (error instanceof WorkFailed)
-      return { ...base, workflowStatus, error: error.message.replace(/^taskloop status: /, '') };
+      return { ...base, executionStatus, error: error.message.replace(/^taskloop status: /, '') };
     const cause =
       error instanceof WorkflowFailedError ? (error.cause?.message ?? error.message) : (error as Error).message;
-    return { ...base, workflowStatus, error: cause };
+    return { ...base, executionStatus, error: cause };
   }
 }

@@ -75,8 +75,15 @@ describe('taskloop schedule, list, status, pause, resume, watch and report on pr
       expect(JSON.parse(status.stdout)).toMatchObject({
         kind: 'project',
         workflowId,
+        executionStatus: 'COMPLETED',
         workflowStatus: 'COMPLETED',
         report: { status: 'COMPLETED', total: 2 },
+      });
+      // Every task line has every field: a completed task's failure class and reason are null, not missing.
+      expect(JSON.parse(status.stdout).report.tasks[0]).toMatchObject({
+        status: 'COMPLETED',
+        failureClass: null,
+        reason: null,
       });
       expect(byName.exitCode, byName.all).toBe(0);
       // The final report plus its learning card: both tasks passed at attempt 1.

@@ -274,8 +274,9 @@ describe('taskloop run, status, pause, resume, cancel and retry as a person runs
         taskloop(['retry', workflowIds.resumed]),
       ]);
       expect(json.exitCode, json.all).toBe(0);
-      const reading = JSON.parse(json.stdout) as { workflowStatus: string; state: TaskState };
-      expect(reading.workflowStatus).toBe('RUNNING');
+      const reading = JSON.parse(json.stdout) as { executionStatus: string; workflowStatus: string; state: TaskState };
+      // executionStatus is the one key; workflowStatus, its 0.1 name, repeats it for one release.
+      expect(reading).toMatchObject({ executionStatus: 'RUNNING', workflowStatus: 'RUNNING', live: null });
       expect(reading.state).toMatchObject({ status: 'PAUSED', paused: true, attempt: 1, phase: 'claim' });
       expect(reading.state.attempts.map((attempt) => attempt.status)).toEqual(['RUNNING']);
       expect(retry.exitCode).toBe(1);

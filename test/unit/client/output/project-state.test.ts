@@ -60,6 +60,7 @@ describe('formatWorkflowList and formatScheduleList', () => {
         project: 'calc',
         everyMs: 5_400_000,
         paused: false,
+        tasksFile: null,
         nextRuns: ['2026-01-01T01:00:00.000Z'],
         recentRuns: [{ workflowId: 'project-calc-2026-01-01T00:00:00Z', scheduledAt: '2026-01-01T00:00:00.000Z' }],
       },

@@ -47,7 +47,27 @@ describe('toRow', () => {
       attempt: 2,
       failureClass: 'model_problem',
       startTime: '2026-01-01T00:00:00.000Z',
+      closeTime: null,
     });
+  });
+
+  it('has every key in every row: null where there is no value (a project has no phase, attempt or class)', () => {
+    const row = toRow(execution('projectWorkflow', 'RUNNING', []));
+    expect(Object.keys(row)).toEqual([
+      'workflowId',
+      'runId',
+      'type',
+      'project',
+      'status',
+      'executionStatus',
+      'phase',
+      'attempt',
+      'failureClass',
+      'startTime',
+      'closeTime',
+    ]);
+    expect(row).toMatchObject({ project: null, phase: null, attempt: null, failureClass: null, closeTime: null });
+    expect(JSON.parse(JSON.stringify(row))).toEqual(row);
   });
 
   it("shows the workflow's status when the task status no longer tells (terminated), and projects by their execution status", () => {
