@@ -4,7 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runTaskloop } from '../support/cli.js';
+import { documentedBlock } from '../support/documented-commands.js';
 import { makeRepo } from '../support/git-repo.js';
+import { sampleMismatch } from '../support/sample-shape.js';
+
+const thisFile = 'test/integration/cli-env.test.ts';
 
 describe('taskloop env', () => {
   it('builds a repository’s environment once, lists it with its packages, reports a failed set-up, and cleans', async () => {
@@ -33,6 +37,12 @@ describe('taskloop env', () => {
     expect(failed.exitCode).toBe(1);
     expect(failed.stderr).toContain('`echo no-such-index >&2; exit 4` exited 4');
     expect(failed.stderr).toContain('no-such-index');
+    // environments.md's sample reason has this shape: the line and its exit code, then the end of its output.
+    const documented = await documentedBlock('docs/environments.md', `sample setup-failed: checked by ${thisFile}`);
+    const [firstLine = ''] = documented.split('\n');
+    const shape = [firstLine.replace(/`[^`]*`/, '`…`').replace(/exited \d+/, 'exited …'), '…'].join('\n');
+    const reason = failed.stderr.slice(failed.stderr.indexOf('environment set-up failed:'));
+    expect(sampleMismatch(reason, shape)).toBeUndefined();
 
     expect((await run(['clean'])).exitCode).toBe(2);
     const cleaned = await run(['clean', built.name, '--json']);

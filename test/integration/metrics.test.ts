@@ -11,6 +11,9 @@ import { startWorkerProcess } from '../support/cli.js';
 import { calcFiles, fixTurns, makeCalcProject, turn, wrongTurns, type ScriptTurn } from '../support/calc-project.js';
 import { startTestTask, taskSpec, waitForState, taskOutcome } from './support/tasks.js';
 import { uniqueId, useTestClient, workerProcessEnv } from './support/temporal.js';
+import { documentedBlock } from '../support/documented-commands.js';
+
+const thisFile = 'test/integration/metrics.test.ts';
 
 /** Tries to write outside the worktree only while add is wrong, so the fixed attempt passes. */
 const escapeTest =
@@ -168,5 +171,15 @@ describe('taskloop worker --metrics', () => {
     expect(names.length).toBeGreaterThan(5);
     const exported = new Set(after.map((sample) => sample.name));
     expect(names.filter((name) => !exported.has(name))).toEqual([]);
+
+    // operating.md's sample scrape has the shape of this one: each line's metric with the same label names.
+    const shapeOf = (sample: Sample) => `${sample.name}{${Object.keys(sample.labels).sort().join(',')}}`;
+    const documented = await documentedBlock('docs/operating.md', `sample metrics-scrape: checked by ${thisFile}`);
+    const scraped = new Set(after.map(shapeOf));
+    expect(
+      parsePrometheus(documented)
+        .map(shapeOf)
+        .filter((shape) => !scraped.has(shape)),
+    ).toEqual([]);
   });
 });

@@ -15,6 +15,10 @@ import { hostTaskQueue } from '../../workflows/task-queues.js';
 import { fixTurns, makeCalcProject } from '../support/calc-project.js';
 import { startTestTask, taskSpec } from './support/tasks.js';
 import { eventually, uniqueId } from './support/temporal.js';
+import { documentedBlock } from '../support/documented-commands.js';
+import { sampleMismatch } from '../support/sample-shape.js';
+
+const thisFile = 'test/integration/traces.test.ts';
 
 const verdict = (value: unknown) => ({ content: JSON.stringify(value) });
 const goal = 'Fix add in calc.py: the planted goal text';
@@ -116,5 +120,16 @@ describe('traces', () => {
     expect(errors.map((span) => [span.name, span.status.message])).toEqual([]);
     // No span carries the prompt: the goal text appears in no attribute.
     expect(JSON.stringify(spans.map((span) => span.attributes))).not.toContain('planted goal text');
+
+    // operating.md shows this tree: span names, children in start order (its notes after the names left out).
+    const childrenOf = (parent: ReadableSpan | undefined) =>
+      spans
+        .filter((span) => parentOf(span) === parent)
+        .sort((a, b) => a.startTime[0] - b.startTime[0] || a.startTime[1] - b.startTime[1]);
+    const tree = (parent: ReadableSpan | undefined, depth: number): string[] =>
+      childrenOf(parent).flatMap((span) => [`${'  '.repeat(depth)}${span.name}`, ...tree(span, depth + 1)]);
+    const sample = await documentedBlock('docs/operating.md', `sample task-spans: checked by ${thisFile}`);
+    const names = sample.replace(/(\S) {2,}\S.*$/gm, '$1');
+    expect(sampleMismatch(tree(undefined, 0).join('\n'), names)).toBeUndefined();
   });
 });
