@@ -92,7 +92,12 @@ describe('taskloop worker --metrics', () => {
   it('serves Prometheus metrics during and after real tasks that agree with their outcomes', async () => {
     const queue = uniqueId('metrics');
     const address = `127.0.0.1:${await findFreePort()}`;
-    ({ child: worker } = await startWorkerProcess(await workerProcessEnv(queue, { TASKLOOP_METRICS: address })));
+    const logFormat = { TASKLOOP_LOG_LEVEL: 'INFO', TASKLOOP_LOG_FORMAT: 'text' };
+    ({ child: worker } = await startWorkerProcess(
+      await workerProcessEnv(queue, { TASKLOOP_METRICS: address, ...logFormat }),
+    ));
+    let workerLog = '';
+    worker.all?.on('data', (chunk: Buffer) => (workerLog += chunk.toString()));
     const scrape = async () => parsePrometheus(await (await fetch(`http://${address}/metrics`)).text());
     // Before any task: the denial counter is already there, at 0 (an alert can tell "none" from "not exported").
     const atStart = await scrape();
@@ -181,5 +186,20 @@ describe('taskloop worker --metrics', () => {
         .map(shapeOf)
         .filter((shape) => !scraped.has(shape)),
     ).toEqual([]);
+
+    // And its sample log line, a phase change, has the shape of this worker's: time, level, the task and the two
+    // phases, then the same fields in the same order (each value one word: here another task, time and attempt).
+    const logSample = await documentedBlock('docs/operating.md', `sample phase-log-line: checked by ${thisFile}`);
+    const taskId = /task (\S+): /.exec(logSample)?.[1] ?? '';
+    const word = '\uE000';
+    const logShape = logSample
+      .replace(/^\S+Z /, `${word} `)
+      .replaceAll(`task-default-${taskId}`, word)
+      .replaceAll(taskId, word)
+      .replace(/attempt=\d+/, `attempt=${word}`);
+    const logPattern = new RegExp(`^${logShape.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replaceAll(word, '\\S+')}$`);
+    const phaseLines = workerLog.split('\n').filter((line) => line.includes(': judge -> commit'));
+    expect(phaseLines.length, workerLog).toBeGreaterThan(0);
+    expect(phaseLines[0]).toMatch(logPattern);
   });
 });
