@@ -7,7 +7,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readAttemptArtifacts } from '../../../client/show/load-trajectory.js';
+import { formatEvalReport } from '../../../client/eval/report-output.js';
 import { formatTrajectory } from '../../../client/show/format-text.js';
+import type { ArmResult, InstanceRun } from '../../../domain/eval/records.js';
+import { buildEvalReport } from '../../../domain/eval/report.js';
 import type { TaskOutcome } from '../../../domain/task-state.js';
 import { buildTrajectory, type AttemptArtifacts } from '../../../domain/trajectory/trajectory.js';
 import { projectRoot } from '../../../platform/paths.js';
@@ -19,7 +22,13 @@ const thisFile = 'test/unit/docs/sample-outputs.test.ts';
 const sample = (file: string, name: string) => documentedBlock(file, `sample ${name}: checked by ${thisFile}`);
 
 /** The checks below, by sample name; the test at the end holds the docs' markers to this list. */
-const checked = ['ui-status-paused', 'clear-payloads-warning', 'show-failed-task', 'show-artifact-elsewhere'];
+const checked = [
+  'ui-status-paused',
+  'clear-payloads-warning',
+  'show-failed-task',
+  'show-artifact-elsewhere',
+  'eval-arms-table',
+];
 
 /** An environment with no Temporal or payload-key settings of the machine running the tests. */
 function plainEnv(): NodeJS.ProcessEnv {
@@ -79,6 +88,20 @@ describe("the docs' sample outputs", () => {
     expect(sampleMismatch(turns.join('\n'), want)).toBeUndefined();
   });
 
+  it("evaluation.md: `taskloop eval`'s table of arms has the sample's title, columns and rows", async () => {
+    // The eval command prints formatEvalReport of the arms' results; two arms as the sample's oracle and no-op.
+    const report = buildEvalReport([evalArm('a1', 'oracle', true), evalArm('a2', 'noop', false)]);
+    const cells = (line: string) => line.trim().split(/ {2,}/);
+    const [title = '', header = '', ...rows] = formatEvalReport(report).split('\n\n')[0]!.split('\n');
+    const [wantTitle = '', wantHeader = '', ...wantRows] = (
+      await sample('docs/evaluation.md', 'eval-arms-table')
+    ).split('\n');
+    for (const line of [title, wantTitle]) expect(line).toMatch(/^eval \S+ \(suite \S+\)$/);
+    expect(cells(header)).toEqual(cells(wantHeader));
+    expect(rows.map((row) => cells(row).length)).toEqual(wantRows.map((row) => cells(row).length));
+    for (const row of [...rows, ...wantRows]) expect(row).toMatch(/^ {2}a\d+ /);
+  });
+
   it('every sample marked as checked by this file has its check here, and every check its sample', async () => {
     const files = ['README.md', ...(await readdir(path.join(projectRoot, 'docs')))]
       .filter((file) => file.endsWith('.md'))
@@ -92,6 +115,39 @@ describe("the docs' sample outputs", () => {
     expect(marked.sort()).toEqual([...checked].sort());
   });
 });
+
+/** An arm of two instances that resolves both or neither, as the oracle and the no-op arms do. */
+function evalArm(id: string, model: string, resolves: boolean): ArmResult {
+  const run = (instanceId: string): InstanceRun => ({
+    instanceId,
+    workflowId: `task-eval-${instanceId}`,
+    taskStatus: resolves ? 'COMPLETED' : 'FAILED',
+    attempts: 1,
+    ...(resolves ? { commitAttempt: 1 } : {}),
+    verification: {
+      resolved: resolves,
+      sha: 'abc',
+      checked: 'commit',
+      failToPass: { total: 1, passed: resolves ? 1 : 0, notPassing: {} },
+      passToPass: { total: 0, passed: 0, notPassing: {} },
+    },
+    modelCalls: 2,
+    inputTokens: 100,
+    outputTokens: 10,
+    costUsd: 0,
+    wallTimeMs: 2000,
+    malformedReplies: 0,
+    ...(resolves ? {} : { failureClass: 'code_defect' }),
+  });
+  return {
+    evalId: 'starter-1',
+    suite: 'starter',
+    arm: { id, label: `${model} champion learning=on`, model, learning: true },
+    runs: [run('i1'), run('i2')],
+    total: 2,
+    finished: true,
+  };
+}
 
 /** A failed task of one attempt whose coder's transcript was written on `hostId`, at `transcriptPath` there. */
 function outcomeOnHost(hostId: string, transcriptPath: string): TaskOutcome {
