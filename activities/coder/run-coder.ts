@@ -34,10 +34,14 @@ import type { AttemptSummary } from './context.js';
 import { readRelevantFiles } from './relevant-files.js';
 import { saveProgress, TRANSCRIPT_NAME, type CoderHeartbeat, type SavedProgress } from './progress.js';
 import { buildSystemPrompt } from './system-prompt.js';
+import { testsDecidedSummary, testsPassAtStop } from './tests-decide.js';
 import { toolsFor, type ToolCaller } from './tools/registry.js';
 import type { Coaching } from './tools/coaching.js';
 import type { InAttemptTests } from './tools/test-runner.js';
 import type { ToolContext } from './tools/types.js';
+
+// The temperature of a request after a reply the model had sent before.
+const REPEAT_TEMPERATURE = 0.8;
 
 // The outputs the coder needs whole however long the attempt: the latest diff and the latest test run.
 const KEEP_LATEST_TOOLS = ['git_diff', 'run_tests'];
@@ -209,6 +213,10 @@ export async function runCoder(input: RunCoderInput): Promise<CoderResult> {
   if (!resumed) assertPromptFits(messages, plan, window);
   let refitted = false;
   let watch = startWatch();
+  const repliesSeen = new Set<string>();
+  let repeated = false;
+  // What taskloop itself did at the end (a test run), saved with the transcript.
+  const note = (content: string) => messages.push({ role: 'user', content });
   const context: ToolContext = {
     root: input.worktreePath,
     // offeredToolReplies starts at 0 in a new run, so a run with no well-formed reply says so (eval's rate).
@@ -261,6 +269,12 @@ export async function runCoder(input: RunCoderInput): Promise<CoderResult> {
     };
   };
 
+  const finishedByTests = async (step: number, why: string) => {
+    const summary = testsDecidedSummary(why);
+    await saveTranscript(step, summary);
+    return result('finished', summary);
+  };
+
   if (resumed?.progress.finished !== undefined) {
     await saveTranscript(resumed.progress.step, resumed.progress.finished);
     return result('finished', resumed.progress.finished);
@@ -286,7 +300,14 @@ export async function runCoder(input: RunCoderInput): Promise<CoderResult> {
     try {
       turn = await callModel({
         provider: input.provider,
-        request: { role: 'coder', messages: request, tools: toolSpecs },
+        request: {
+          role: 'coder',
+          messages: request,
+          tools: toolSpecs,
+          // A reply sent before, word for word, is asked for again with sampling varied: at temperature 0 a small
+          // model answers a refusal with the reply that was refused.
+          ...(repeated ? { sampling: { temperature: REPEAT_TEMPERATURE, seed: step } } : {}),
+        },
         telemetry,
         waitBoundMs: input.modelWaitMs ?? DEFAULT_MODEL_WAIT_MS,
         heartbeat: beat,
@@ -326,7 +347,15 @@ export async function runCoder(input: RunCoderInput): Promise<CoderResult> {
     if (finished !== undefined) return result('finished', finished);
     const watched = watchTurn(watch, facts, input.noProgressLimits);
     watch = watched.watch;
-    if (watched.stop) return result('model_error', '', watched.stop, 'CoderStuck');
+    if (facts.reply !== undefined) {
+      repeated = repliesSeen.has(facts.reply);
+      repliesSeen.add(facts.reply);
+    }
+    if (watched.stop) {
+      if (await testsPassAtStop(context, toolNames, note)) return finishedByTests(step, 'stuck');
+      return result('model_error', '', watched.stop, 'CoderStuck');
+    }
   }
+  if (await testsPassAtStop(context, toolNames, note)) return finishedByTests(input.maxSteps, 'max steps');
   return result('max_steps', '', `max steps (${input.maxSteps}) reached without finish`);
 }

@@ -137,6 +137,8 @@ export function createAnthropicProvider(options: {
       let reply: unknown;
       const startedAt = Date.now();
       http.takeCut();
+      // The request's own sampling (a varied repeat) over the version's.
+      const temperature = request.sampling?.temperature ?? options.parameters?.temperature;
       try {
         reply = await client.messages.create(
           {
@@ -153,7 +155,7 @@ export function createAnthropicProvider(options: {
                     input_schema: tool.parameters as Anthropic.Tool.InputSchema,
                   })),
                 }),
-            ...(options.parameters?.temperature === undefined ? {} : { temperature: options.parameters.temperature }),
+            ...(temperature === undefined ? {} : { temperature }),
           },
           {
             signal: requestSignal(request.signal),

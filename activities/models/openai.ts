@@ -135,14 +135,18 @@ export function createOpenAIProvider(options: {
   const base = { spec, role: options.role, baseURL, keyVariable: endpoint.keyVariable };
   let contextWindow: Promise<number | undefined> | undefined;
 
+  const sampling = (request: CompletionRequest) => {
+    const temperature = request.sampling?.temperature ?? options.parameters?.temperature;
+    const seed = request.sampling?.seed ?? options.parameters?.seed;
+    return { ...(temperature === undefined ? {} : { temperature }), ...(seed === undefined ? {} : { seed }) };
+  };
   const send = (request: CompletionRequest, timeout: number) =>
     client.chat.completions.create(
       {
         model,
         messages: request.messages.map(toOpenAIMessage),
         ...(request.tools.length === 0 ? {} : { tools: request.tools.map(toOpenAITool) }),
-        ...(options.parameters?.temperature === undefined ? {} : { temperature: options.parameters.temperature }),
-        ...(options.parameters?.seed === undefined ? {} : { seed: options.parameters.seed }),
+        ...sampling(request),
         [limitField]: maxTokens,
       },
       { signal: requestSignal(request.signal), timeout, fetchOptions: http.fetchOptions(timeout) },

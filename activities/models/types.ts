@@ -58,6 +58,11 @@ export interface CompletionRequest {
   role: ModelRole;
   messages: ChatMessage[];
   tools: ToolSpec[];
+  /**
+   * Sampling for this request only, over the version's: the coder varies a reply the model sent before word for word
+   * (a small model at temperature 0 answers the same refusal with the same reply).
+   */
+  sampling?: { temperature: number; seed: number };
   /** Aborts the HTTP request itself, so a cancelled task stops the server's generation too. */
   signal?: AbortSignal;
 }

@@ -162,4 +162,53 @@ describe('replies recorded from llama-server with Qwen2.5-Coder-1.5B (coder-smal
     expect(result.status).toBe('finished');
     expect(server.requests).toHaveLength(4);
   });
+
+  it('asks again with sampling varied after a reply sent before word for word', async () => {
+    await writeFile(path.join(t.repo, 'calc.py'), 'def add(a, b):\n    return a - b\n');
+    const again = { body: await recorded('qwen2.5-coder-1.5b-example-path.json') };
+    server.push(again, again, finish);
+    await runCoder(await input());
+    const sampling = server.requests.map(({ body }) => [body.temperature, body.seed]);
+    // The version's temperature 0 (no seed) until a reply repeats; then 0.8 with the step as seed.
+    expect(sampling).toEqual([
+      [undefined, undefined],
+      [undefined, undefined],
+      [0.8, 3],
+    ]);
+  });
+
+  it('lets the tests decide when the model is stuck after a change: they pass, so the run finished', async () => {
+    await writeFile(path.join(t.repo, 'calc.py'), 'def add(a, b):\n    return a - b\n');
+    const again = { body: await recorded('qwen2.5-coder-1.5b-example-path.json') };
+    server.push(again, again, again);
+    const result = await runCoder(await input(withTests()));
+    expect(result).toMatchObject({ status: 'finished', changedFiles: ['calc.py'] });
+    expect(result.summary).toBe(
+      "The model stopped without calling finish (stuck); its change passes the task's tests, run by taskloop at the end.",
+    );
+    expect(result.telemetry.inAttemptTestRuns).toBe(1);
+    const transcript = JSON.parse(await readFile(result.transcript!.path, 'utf8')) as { content: string }[];
+    expect(transcript.at(-1)?.content).toMatch(
+      /^taskloop ran the tests on the change: tests passed: 1 total, 1 passed/,
+    );
+  });
+
+  it('keeps CoderStuck when the tests fail on the change the stuck model made', async () => {
+    await writeFile(path.join(t.repo, 'calc.py'), 'def add(a, b):\n    return a - b\n');
+    const wrong = replace('def add(a, b):\n    return a - b', 'def add(a, b):\n    return a * b');
+    const same = { body: chatReply('', [{ name: 'read_file', arguments: { path: 'calc.py' } }]) };
+    server.push(wrong, same, same, same);
+    const result = await runCoder(await input(withTests()));
+    expect(result).toMatchObject({ status: 'model_error', cause: { kind: 'CoderStuck' } });
+    expect(result.telemetry.inAttemptTestRuns).toBe(1);
+  });
+
+  it('ends at max steps as before when nothing was changed (no test run)', async () => {
+    const read = { body: chatReply('', [{ name: 'read_file', arguments: { path: 'calc.py', start_line: 1 } }]) };
+    const other = { body: chatReply('', [{ name: 'read_file', arguments: { path: 'stats.py' } }]) };
+    server.push(read, other, read, other);
+    const result = await runCoder(await input(withTests()));
+    expect(result).toMatchObject({ status: 'max_steps', changedFiles: [] });
+    expect(result.telemetry.inAttemptTestRuns ?? 0).toBe(0);
+  });
 });
