@@ -10,6 +10,11 @@ import type { ToolContext } from './tools/types.js';
 
 const nudge = 'You replied without calling a tool. Use the tools to make the change, then call finish with a summary.';
 
+// Calls run from one reply: the prompts ask for one; a reply of edit, test run and finish is three.
+const MAX_CALLS_PER_REPLY = 5;
+const duplicateCall = 'error: not run: the same call (tool and arguments) came earlier in this reply.';
+const tooManyCalls = `error: not run: at most ${MAX_CALLS_PER_REPLY} calls of one reply are run; make one call a reply.`;
+
 const finishAfterFailure =
   'error: finish was not run: a call before it in this reply failed (see its answer), so the work it announces was ' +
   'not done. Fix what that answer says, check with the tools, then call finish in a reply of its own.';
@@ -83,6 +88,8 @@ export async function runTurnCalls(input: {
   let truncated = false;
   // A reply that plans edit, test, finish in one go: when a call before finish failed, the finish rests on it.
   let failedBefore = false;
+  // The calls of this reply run so far (a small model at a higher temperature wrote one plan 20 times in one reply).
+  const calledBefore = new Set<string>();
   // Well formed: the reply called a tool it was offered, with arguments that are a JSON object (the eval's rate).
   if (turn.toolCalls.some((call) => call.invalidArguments === undefined && offered.includes(call.name)))
     context.telemetry.offeredToolReplies = (context.telemetry.offeredToolReplies ?? 0) + 1;
@@ -98,6 +105,18 @@ export async function runTurnCalls(input: {
         name: call.name,
         content: truncatedReply(call, turn, input.maxTokens),
       });
+      continue;
+    }
+    const key = callKey(call.name, call.arguments);
+    const skipped = calledBefore.has(key)
+      ? duplicateCall
+      : calledBefore.size >= MAX_CALLS_PER_REPLY
+        ? tooManyCalls
+        : undefined;
+    calledBefore.add(key);
+    if (skipped !== undefined) {
+      context.telemetry.refusedToolCalls = (context.telemetry.refusedToolCalls ?? 0) + 1;
+      messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content: skipped });
       continue;
     }
     if (call.name === 'finish' && failedBefore) {

@@ -125,8 +125,8 @@ describe('replies recorded from llama-server with Qwen2.5-Coder-1.5B (coder-smal
     const result = await runCoder(await input(withTests()));
     const answers = (server.requests[1]?.body.messages as { role: string; content: string }[]).slice(-3);
     // The edit named the test file only (where old is): refused; the tests still ran; finish was not run.
-    expect(answers[0]?.content).toMatch(
-      /^error: 'src\/pkg\/mod.py' does not exist; nothing was changed\. old occurs in tests\/test_calc.py \(line 5\)/,
+    expect(answers[0]?.content).toBe(
+      "error: 'src/pkg/mod.py' does not exist; nothing was changed. old occurs only in tests/test_calc.py (line 5), a test file this task does not allow you to change: the tests are right; change the code under test so that they pass.",
     );
     expect(answers[1]?.content).toMatch(/^tests failed: 1 total, 0 passed, 1 failed/);
     expect(answers[2]?.content).toMatch(/^error: finish was not run: a call before it in this reply failed/);
@@ -210,5 +210,33 @@ describe('replies recorded from llama-server with Qwen2.5-Coder-1.5B (coder-smal
     const result = await runCoder(await input(withTests()));
     expect(result).toMatchObject({ status: 'max_steps', changedFiles: [] });
     expect(result.telemetry.inAttemptTestRuns ?? 0).toBe(0);
+  });
+
+  it('runs a call once per reply and at most five calls of one reply (the 1.5B wrote one plan seven times)', async () => {
+    await writeFile(path.join(t.repo, 'calc.py'), 'def mean(values):\n    return sum(values) / (len(values) + 1)\n');
+    server.push({ body: await recorded('qwen2.5-coder-1.5b-same-plan-seven-times.json') }, finish, finish);
+    const result = await runCoder(await input(withTests()));
+    const answers = (server.requests[1]?.body.messages as { role: string; content: string }[])
+      .filter((message) => message.role === 'tool')
+      .map((message) => message.content.split('\n')[0]);
+    expect(answers).toHaveLength(21);
+    expect(answers.slice(3)).toEqual(
+      Array(18).fill('error: not run: the same call (tool and arguments) came earlier in this reply.'),
+    );
+    expect(result.telemetry.inAttemptTestRuns).toBe(1);
+  });
+
+  it('runs at most five distinct calls of one reply', async () => {
+    const reads = [1, 2, 3, 4, 5, 6].map((line) => ({
+      name: 'read_file',
+      arguments: { path: 'calc.py', start_line: line },
+    }));
+    server.push({ body: chatReply('', reads) }, finish);
+    await runCoder(await input());
+    const answers = (server.requests[1]?.body.messages as { role: string; content: string }[]).filter(
+      (message) => message.role === 'tool',
+    );
+    expect(answers.slice(0, 5).every((answer) => !answer.content.startsWith('error: not run'))).toBe(true);
+    expect(answers[5]?.content).toBe('error: not run: at most 5 calls of one reply are run; make one call a reply.');
   });
 });
