@@ -10,7 +10,7 @@ import { loadProgress, TRANSCRIPT_NAME, type CoderHeartbeat } from './coder/prog
 import { buildLearningSections } from './coder/learning-sections.js';
 import { runCoder } from './coder/run-coder.js';
 import { listRepoFiles } from './coder/repo-map.js';
-import { DEFAULT_MAX_TEST_RUNS } from './coder/tools/run-tests.js';
+import { DEFAULT_MAX_TEST_RUNS } from './coder/tools/run-tests-tool.js';
 import { isRepoUrl } from '../domain/repo-url.js';
 import {
   commitWorktree,

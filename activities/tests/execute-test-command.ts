@@ -28,7 +28,7 @@ const PATTERN_TAIL_BYTES = 256 * 1024;
 const MAX_REPORT_BYTES = 64 * 1024 * 1024;
 
 /** Runs the command in its sandbox and reads what it left. */
-export async function runCommand(input: RunTestsInput): Promise<TestRunResult> {
+export async function executeTestCommand(input: RunTestsInput): Promise<TestRunResult> {
   const artifactDir = path.resolve(input.artifactDir);
   const outDir = path.join(artifactDir, 'test-out'); // the one artifact folder the run may write (its JUnit report)
   const junitPath = path.join(outDir, 'junit.xml');
