@@ -2,7 +2,7 @@
 // builds this try's model provider and runs the coder loop (activities/coder/run-coder.ts) with its in-attempt tests.
 import path from 'node:path';
 import { Context } from '@temporalio/activity';
-import { agentLabel } from '../domain/agents.js';
+import { agentLabel, type AgentVersion, type SelectedAgent } from '../domain/agents.js';
 import type { CoderResult } from '../domain/records.js';
 import { samplingForAttempt } from '../domain/retry-sampling.js';
 import { heartbeatAndSignal } from './activity-context.js';
@@ -52,14 +52,8 @@ export function createCoderActivity(deps: CoderDeps) {
       );
       try {
         const [resume, { agent, prompt }, learning] = await readCoderStart(input, dir, details);
-        const startTurn = input.startTurn + (resume?.progress.turnsConsumed ?? 0);
-        const provider = await createModelProvider(input.modelSpec, {
-          role: 'coder',
-          startTurn,
-          cwd: deps.cwd ?? process.cwd(),
-          // A retry samples differently from the attempts before it (domain/retry-sampling.ts).
-          parameters: samplingForAttempt(agent.parameters, input.previousAttempts.length),
-        });
+        const turnsBefore = resume?.progress.turnsConsumed ?? 0;
+        const provider = await coderProvider(input, agent.parameters, turnsBefore, deps.cwd ?? process.cwd());
         // Scripted turns are a fixed sequence that cannot react to a refusal: only a model is coached.
         const coached = !input.modelSpec.startsWith('scripted:');
         const result = await runCoder({
@@ -74,12 +68,7 @@ export function createCoderActivity(deps: CoderDeps) {
           hostId: deps.hostId,
           allowance: input.allowance,
           systemPrompt: prompt,
-          agent: {
-            label: agentLabel(agent),
-            capabilities: agent.capabilities,
-            ...(agent.context ? { context: agent.context } : {}),
-            ...(agent.tools ? { tools: agent.tools } : {}),
-          },
+          agent: coderAgent(agent),
           tests: input.tests && inAttemptTests(input, input.tests, dir, deps),
           extraSections: learning.sections,
           ...(coached
@@ -99,6 +88,27 @@ export function createCoderActivity(deps: CoderDeps) {
         await listed;
       }
     },
+  };
+}
+
+/** This try's model: its turns numbered on from the saved transcript, sampled as this attempt's number says. */
+function coderProvider(input: CoderInput, parameters: AgentVersion['parameters'], turnsBefore: number, cwd: string) {
+  return createModelProvider(input.modelSpec, {
+    role: 'coder',
+    startTurn: input.startTurn + turnsBefore,
+    cwd,
+    // A retry samples differently from the attempts before it (domain/retry-sampling.ts).
+    parameters: samplingForAttempt(parameters, input.previousAttempts.length),
+  });
+}
+
+/** The agent version as the loop sees it: its label, capabilities and, when it names them, context and tools. */
+function coderAgent(agent: SelectedAgent) {
+  return {
+    label: agentLabel(agent),
+    capabilities: agent.capabilities,
+    ...(agent.context ? { context: agent.context } : {}),
+    ...(agent.tools ? { tools: agent.tools } : {}),
   };
 }
 

@@ -1,7 +1,7 @@
 // Launches one worker host in this process and hands back a way to stop it: used by `taskloop worker`, which
 // runs until a stop signal, and by the demo, which stops it when its batch is done.
 import { stopOwnedLocalServer } from '../platform/local-model/owned-server.js';
-import { NativeConnection, Runtime } from '@temporalio/worker';
+import { NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import { refuseUnreachable, resolveTemporalTarget, unreachable, type TemporalTarget } from '../platform/connection.js';
@@ -29,7 +29,7 @@ import {
   type DeploymentSettings,
 } from './deployment.js';
 import { buildId } from '../platform/version.js';
-import { otlpTracesUrl, startTracing } from '../platform/tracing.js';
+import { otlpTracesUrl, startTracing, type Tracing } from '../platform/tracing.js';
 import { describeHostCodec, resolveHostCodec } from '../platform/codec/host-codec.js';
 import { CodecConfigError } from '../platform/codec/codec-keys.js';
 
@@ -110,13 +110,7 @@ export async function launchWorker(options: LaunchOptions = {}): Promise<Launche
     log(`  workflows: ${workflowBundle ? `bundled by the build (${workflowBundle.codePath})` : 'bundled at start'}`);
     if (metrics) log(`  metrics: http://${metrics}/metrics (Prometheus)`);
     if (tracing) log(`  traces: OTLP/HTTP to ${otlpTracesUrl(env) ?? 'the configured span processor'}`);
-    const running = runWorkerSet(workers).finally(async () => {
-      // A llama-server this worker started for local: models is its child: stopped with it, or the worker process
-      // would stay alive for it (and the server outlive the worker).
-      await stopOwnedLocalServer();
-      await connection.close();
-      await tracing?.shutdown();
-    });
+    const running = runUntilStopped(workers, connection, tracing);
     const stop = async () => {
       for (const worker of workers) if (worker.getState() === 'RUNNING') worker.shutdown();
       await running;
@@ -128,6 +122,17 @@ export async function launchWorker(options: LaunchOptions = {}): Promise<Launche
     await tracing?.shutdown();
     throw error;
   }
+}
+
+/** Runs the workers; when they stop, so do what lives only for them (a llama-server it started, the connection, traces). */
+function runUntilStopped(workers: Worker[], connection: NativeConnection, tracing: Tracing | undefined): Promise<void> {
+  return runWorkerSet(workers).finally(async () => {
+    // A llama-server this worker started for local: models is its child: stopped with it, or the worker process
+    // would stay alive for it (and the server outlive the worker).
+    await stopOwnedLocalServer();
+    await connection.close();
+    await tracing?.shutdown();
+  });
 }
 
 /** Temporal's runtime is installed once per process: its log lines go through LineLogger, its metrics to `metrics`. */
