@@ -1,7 +1,7 @@
 // When a model stops without finishing (stuck repeating itself, or out of steps) after it changed the code, the task's
 // tests decide instead of the way it stopped: the 1.5B made the right one-line fix, then sent the same edit three
 // times, and the attempt (with the fix in it) was thrown away as CoderStuck.
-import { runTestsTool } from './tools/run-tests.js';
+import { runTestsTool } from './tools/run-tests-tool.js';
 import type { ToolContext } from './tools/types.js';
 
 /** The summary a finished result carries when the tests, not the model, ended the run. */

@@ -4,7 +4,7 @@
 // signal), as the test runs do.
 import { GitError } from './git-error.js';
 import { dieWithWorkerArgs } from '../process/die-with-worker.js';
-import { runShortCommand } from '../process/run-command.js';
+import { runShortCommand } from '../process/run-short-command.js';
 
 /** The git client taskloop's activities use: raw commands, a replaced environment, and a diff with its numstat. */
 export interface Git {

@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { dieWithWorkerArgs } from '../process/die-with-worker.js';
-import { runShortCommand } from '../process/run-command.js';
+import { runShortCommand } from '../process/run-short-command.js';
 import { GitError } from './git-error.js';
 import { gitEnv } from './git-process.js';
 import { safeGitConfigArgs, worktreeGitDir, type Git } from './run-git.js';

@@ -38,124 +38,123 @@ export interface Walked {
 // `.git` in any case, and the names Windows and macOS file systems read as `.git` (git refuses them in a path).
 const gitName = /^(\.git[. ]*|git~\d+)$/i;
 
+/** What one walk reads against (the base tree, the rules, the bounds) and what it has found so far. */
+interface Walk {
+  root: string;
+  base: TreeEntry[];
+  tracked: Map<string, TreeEntry>;
+  /** Every folder that holds a tracked path: never left out as ignored. */
+  trackedDirs: Set<string>;
+  rules: IgnoreRules;
+  limits: WalkLimits;
+  walked: Walked;
+}
+
 /** Walks `root`; `base` is the base commit's tree, `rules` the trusted ignore rules. */
 export function walkWorktree(root: string, base: TreeEntry[], rules: IgnoreRules, limits: WalkLimits): Walked {
-  const tracked = new Map(base.map((entry) => [entry.path, entry]));
-  const trackedDirs = new Set<string>();
+  const walk: Walk = {
+    root,
+    base,
+    tracked: new Map(base.map((entry) => [entry.path, entry])),
+    trackedDirs: foldersHolding(base),
+    rules,
+    limits,
+    walked: { entries: [], kept: [], ignored: [], findings: [], stopped: false },
+  };
+  visitFolder(walk, '', false);
+  return walk.walked;
+}
+
+function foldersHolding(base: TreeEntry[]): Set<string> {
+  const folders = new Set<string>();
   for (const entry of base) {
     for (let slash = entry.path.indexOf('/'); slash !== -1; slash = entry.path.indexOf('/', slash + 1))
-      trackedDirs.add(entry.path.slice(0, slash));
+      folders.add(entry.path.slice(0, slash));
   }
-  const walked: Walked = { entries: [], kept: [], ignored: [], findings: [], stopped: false };
-  const keepTrackedBelow = (dir: string) =>
-    walked.kept.push(...base.filter((entry) => entry.path.startsWith(`${dir}/`)));
+  return folders;
+}
 
-  const visit = (dir: string, underIgnored: boolean): void => {
-    const full = dir === '' ? root : path.join(root, dir);
-    let names: string[];
-    try {
-      names = readdirSync(full).sort();
-    } catch {
-      return; // gone or unreadable meanwhile: what is not there is not taken
+/** Visits a folder's entries in name order; a folder holding a git folder is another repository, never entered. */
+function visitFolder(walk: Walk, dir: string, underIgnored: boolean): void {
+  const full = dir === '' ? walk.root : path.join(walk.root, dir);
+  let names: string[];
+  try {
+    names = readdirSync(full).sort();
+  } catch {
+    return; // gone or unreadable meanwhile: what is not there is not taken
+  }
+  if (dir !== '' && names.some((name) => gitName.test(name))) {
+    const message = `${dir}/ holds a git folder (.git): another repository inside the change is never taken; delete ${dir}/.git, or commit its files as plain files`;
+    walk.walked.findings.push(finding('nested_git', dir, message));
+    // What the base tracked below it stays as it was.
+    walk.walked.kept.push(...walk.base.filter((entry) => entry.path.startsWith(`${dir}/`)));
+    return;
+  }
+  for (const name of names) {
+    if (walk.walked.stopped) return;
+    const relative = dir === '' ? name : `${dir}/${name}`;
+    if (dir === '' && name === '.git') continue; // the worktree's own pointer (or a plain checkout's folder)
+    if (gitName.test(name) || name.includes('\\')) {
+      const message = `${relative}: git refuses this name in a path (it reads as .git on some systems); rename it`;
+      walk.walked.findings.push(finding('nested_git', relative, message));
+      continue;
     }
-    const nested = dir !== '' && names.some((name) => gitName.test(name));
-    if (nested) {
-      walked.findings.push(
-        finding(
-          'nested_git',
-          dir,
-          `${dir}/ holds a git folder (.git): another repository inside the change is never taken; delete ${dir}/.git, or commit its files as plain files`,
-        ),
-      );
-      keepTrackedBelow(dir);
-      return;
-    }
-    for (const name of names) {
-      if (walked.stopped) return;
-      const relative = dir === '' ? name : `${dir}/${name}`;
-      if (dir === '' && name === '.git') continue; // the worktree's own pointer (or a plain checkout's folder)
-      if (gitName.test(name) || name.includes('\\')) {
-        walked.findings.push(
-          finding(
-            'nested_git',
-            relative,
-            `${relative}: git refuses this name in a path (it reads as .git on some systems); rename it`,
-          ),
-        );
-        continue;
-      }
-      const stats = lstatSync(path.join(full, name), { throwIfNoEntry: false });
-      if (!stats) continue;
-      visitEntry(relative, stats, underIgnored);
-    }
-  };
+    const stats = lstatSync(path.join(full, name), { throwIfNoEntry: false });
+    if (!stats) continue;
+    visitEntry(walk, relative, stats, underIgnored);
+  }
+}
 
-  const visitEntry = (relative: string, stats: Stats, underIgnored: boolean): void => {
-    const base = tracked.get(relative);
-    if (base?.mode === '160000') {
-      // A submodule's folder: the commit keeps the gitlink; a repository made in it is a finding (visit says so).
-      walked.kept.push(base);
-      if (stats.isDirectory() && readdirSafe(path.join(root, relative)).some((name) => gitName.test(name)))
-        walked.findings.push(
-          finding(
-            'nested_git',
-            relative,
-            `${relative}/ (a submodule's folder) holds a git folder made by the attempt: it is never read; delete ${relative}/.git`,
-          ),
-        );
-      return;
-    }
-    if (stats.isDirectory()) {
-      const ignored = underIgnored || rules.ignores(relative, true);
-      if (ignored && !trackedDirs.has(relative)) {
-        walked.ignored.push(`${relative}/`);
-        return;
-      }
-      visit(relative, ignored);
-      return;
-    }
-    const kind = stats.isFile() ? 'file' : stats.isSymbolicLink() ? 'link' : undefined;
-    if (!kind) {
-      walked.findings.push(
-        finding(
-          'special_file',
-          relative,
-          `${relative} is ${specialKind(stats)}: only files and links can be committed; delete it`,
-        ),
-      );
-      return;
-    }
-    // Git itself refuses these as links (a checkout would read a file outside the repository through them).
-    if (kind === 'link' && /^\.git(modules|attributes|ignore)$/i.test(relative.slice(relative.lastIndexOf('/') + 1))) {
-      walked.findings.push(
-        finding(
-          'special_file',
-          relative,
-          `${relative} is a symbolic link: git refuses one by this name; commit a file`,
-        ),
-      );
-      return;
-    }
-    if (!base && (underIgnored || rules.ignores(relative, false))) {
-      walked.ignored.push(relative);
-      return;
-    }
-    if (walked.entries.length >= limits.maxFiles) {
-      walked.findings.push(
-        finding(
-          'change_too_large',
-          relative,
-          `the worktree holds more than ${limits.maxFiles} files: the change was not taken past ${relative}; delete generated files or split the task`,
-        ),
-      );
-      walked.stopped = true;
-      return;
-    }
-    walked.entries.push({ path: relative, kind });
-  };
+/** One entry: a submodule's folder, a folder, or a file or link to take (unless refused or ignored). */
+function visitEntry(walk: Walk, relative: string, stats: Stats, underIgnored: boolean): void {
+  const { walked, rules } = walk;
+  const base = walk.tracked.get(relative);
+  if (base?.mode === '160000') return keepSubmodule(walk, base, stats);
+  if (stats.isDirectory()) {
+    const ignored = underIgnored || rules.ignores(relative, true);
+    if (ignored && !walk.trackedDirs.has(relative)) walked.ignored.push(`${relative}/`);
+    else visitFolder(walk, relative, ignored);
+    return;
+  }
+  const kind = stats.isFile() ? 'file' : stats.isSymbolicLink() ? 'link' : undefined;
+  if (!kind) {
+    const message = `${relative} is ${specialKind(stats)}: only files and links can be committed; delete it`;
+    walked.findings.push(finding('special_file', relative, message));
+    return;
+  }
+  // Git itself refuses these as links (a checkout would read a file outside the repository through them).
+  if (kind === 'link' && /^\.git(modules|attributes|ignore)$/i.test(relative.slice(relative.lastIndexOf('/') + 1))) {
+    const message = `${relative} is a symbolic link: git refuses one by this name; commit a file`;
+    walked.findings.push(finding('special_file', relative, message));
+    return;
+  }
+  if (!base && (underIgnored || rules.ignores(relative, false))) {
+    walked.ignored.push(relative);
+    return;
+  }
+  takeEntry(walk, { path: relative, kind });
+}
 
-  visit('', false);
-  return walked;
+/** A submodule's folder: the commit keeps the gitlink; a repository made in it is a finding (visitFolder says so). */
+function keepSubmodule(walk: Walk, gitlink: TreeEntry, stats: Stats): void {
+  const relative = gitlink.path;
+  walk.walked.kept.push(gitlink);
+  if (stats.isDirectory() && readdirSafe(path.join(walk.root, relative)).some((name) => gitName.test(name))) {
+    const message = `${relative}/ (a submodule's folder) holds a git folder made by the attempt: it is never read; delete ${relative}/.git`;
+    walk.walked.findings.push(finding('nested_git', relative, message));
+  }
+}
+
+/** Takes a file or link; past the bound on files the walk stops, and says the change was not taken whole. */
+function takeEntry(walk: Walk, entry: WalkedEntry): void {
+  const { walked, limits } = walk;
+  if (walked.entries.length >= limits.maxFiles) {
+    const message = `the worktree holds more than ${limits.maxFiles} files: the change was not taken past ${entry.path}; delete generated files or split the task`;
+    walked.findings.push(finding('change_too_large', entry.path, message));
+    walked.stopped = true;
+    return;
+  }
+  walked.entries.push(entry);
 }
 
 function readdirSafe(dir: string): string[] {

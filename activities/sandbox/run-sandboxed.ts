@@ -8,7 +8,7 @@ import { dieWithWorkerArgs } from '../process/die-with-worker.js';
 import { bwrapArgs, prlimitArgs, SANDBOX_HOME } from './bwrap-args.js';
 import { countInActivity } from '../activity-metrics.js';
 import { detectRunCause, type RunCause } from './detect-cause.js';
-import { viewEnvironment, type SandboxEnvironment } from './environment-mount.js';
+import { viewEnvironment, type EnvironmentView, type SandboxEnvironment } from './environment-mount.js';
 import { findProgram } from './find-program.js';
 import { guardGitConfig } from './git-config-guard.js';
 import { worktreeGitDirs } from './git-dirs.js';
@@ -18,7 +18,7 @@ import { createPidsCgroup, joinCgroupArgs } from './pids-cgroup.js';
 import type { SandboxPolicy } from './policy.js';
 import { killGroupIn, recordGroup } from './process-records.js';
 import { runProcessTree, type ProcessTreeRun } from './process-tree.js';
-import { findPythonPaths } from './python-paths.js';
+import { findPythonPaths, type PythonPaths } from './python-paths.js';
 import { watchWrites } from './write-watch.js';
 
 export interface SandboxedRunInput {
@@ -60,7 +60,6 @@ export async function runSandboxed(input: SandboxedRunInput): Promise<SandboxedR
   const { policy } = input;
   const stdoutFile = path.join(input.logDir, 'stdout.log');
   const stderrFile = path.join(input.logDir, 'stderr.log');
-  // Independent set-up side by side: the run starts sooner.
   mkdirSync(input.logDir, { recursive: true });
   // The run's /tmp (bwrap): a folder beside its logs, which the run never sees, measured with the folders it may write,
   // so /tmp and the worktree share one written-bytes limit (a /tmp in memory beside it let 200 + 200 MB pass 300 MB).
@@ -74,6 +73,7 @@ export async function runSandboxed(input: SandboxedRunInput): Promise<SandboxedR
     ...(tmp ? [tmp] : []),
     ...(environment?.writable ? [environment.hostDir] : []),
   ];
+  // Independent set-up side by side: the run starts sooner.
   const [python, writes, view] = await Promise.all([
     policy.mode === 'bwrap' ? findPythonPaths() : { readOnly: [], binDirs: [] },
     watchWrites(writableDirs, policy.limits),
@@ -81,41 +81,11 @@ export async function runSandboxed(input: SandboxedRunInput): Promise<SandboxedR
     // A retried run must never overlap the group an earlier (perhaps crashed) run left in this worktree.
     input.processDir ? killGroupIn(input.processDir, input.worktree) : undefined,
   ]);
-  const toolDirs = input.toolDirs ?? [];
-  const pathDirs = view ? [view.binDir, ...toolDirs, ...view.python.binDirs] : [...toolDirs, ...python.binDirs];
-  const env =
-    policy.mode === 'bwrap'
-      ? buildSandboxEnv({ pathDirs, home: SANDBOX_HOME, extra: { ...view?.variables, ...input.testEnv } })
-      : buildTestEnv({ base: process.env, extra: input.testEnv });
-  const [program = ''] = input.argv;
-  const lookupPath = view ? view.hostPath(env.PATH ?? '') : (env.PATH ?? '');
-  const lookup = findProgram(program, lookupPath, input.worktree);
-  if (!lookup.found) {
-    return { ...notStarted(lookup.error), stdoutFile, stderrFile };
-  }
+  const { env, lookupPath } = runEnvironment(input, python, view);
+  const lookup = findProgram(input.argv[0] ?? '', lookupPath, input.worktree);
+  if (!lookup.found) return { ...notStarted(lookup.error), stdoutFile, stderrFile };
 
-  const command = input.argv;
-  const argv =
-    policy.mode === 'bwrap'
-      ? bwrapArgs({
-          worktree: input.worktree,
-          writable: input.writable ?? [],
-          tmp,
-          readOnly: [
-            ...python.readOnly,
-            ...(view?.python.readOnly ?? []),
-            ...toolDirs,
-            ...worktreeGitDirs(input.worktree),
-            ...policy.shownPaths,
-          ],
-          hidden: policy.hiddenPaths,
-          mounts: view ? [view.mount] : [],
-          network: policy.network,
-          env,
-          limits: policy.limits,
-          argv: command,
-        })
-      : dieWithWorkerArgs([...prlimitArgs(policy.limits), ...command]);
+  const argv = sandboxArgv(input, { tmp, python, view, env });
   // bwrap shows .git read-only; without it the run could rewrite the config taskloop's git commands read.
   const gitGuard = policy.mode === 'none' ? await guardGitConfig(input.worktree) : undefined;
   // Made last before the try (it never throws), so whatever fails before the run leaves no cgroup behind.
@@ -140,21 +110,11 @@ export async function runSandboxed(input: SandboxedRunInput): Promise<SandboxedR
       onGroup: input.processDir ? (pgid) => recordGroup(input.processDir ?? '', input.worktree, pgid) : undefined,
     });
     const overWritten = await writes.stop();
-    const outputTail = `${await readTail(stdoutFile, TAIL_BYTES)}\n${await readTail(stderrFile, TAIL_BYTES)}`;
+    const ran = { ...run, stdoutFile, stderrFile };
     const restored = (await gitGuard?.restore()) ?? [];
-    const cause =
-      detectRunCause({
-        policy,
-        timedOut: run.timedOut,
-        timeoutMs: input.timeoutMs,
-        outputTooLarge: run.outputTooLarge,
-        signal: run.signal,
-        outputTail,
-        overWritten,
-        oomKills: memory?.oomKills() ?? 0,
-      }) ?? (restored.length > 0 ? gitConfigCause(restored) : undefined);
+    const cause = await causeOfRun(input, ran, { overWritten, oomKills: memory?.oomKills() ?? 0, restored });
     if (cause?.kind === 'SandboxDenied') countInActivity('taskloop_sandbox_denials');
-    return { ...run, stdoutFile, stderrFile, ...(cause ? { cause } : {}), ...(overWritten ? { overWritten } : {}) };
+    return { ...ran, ...(cause ? { cause } : {}), ...(overWritten ? { overWritten } : {}) };
   } finally {
     await writes.stop();
     await cgroup?.remove();
@@ -162,6 +122,73 @@ export async function runSandboxed(input: SandboxedRunInput): Promise<SandboxedR
     // Whatever the run left there (links and FIFOs too) is removed, never followed.
     if (tmp) await rm(tmp, { recursive: true, force: true });
   }
+}
+
+/**
+ * The run's variables and the PATH its program is looked up on (as host folders): in bwrap a clean environment whose
+ * PATH puts the built environment's bin first, then the tools, then Python's; unsandboxed the worker's, scrubbed.
+ */
+function runEnvironment(
+  input: SandboxedRunInput,
+  python: PythonPaths,
+  view: EnvironmentView | undefined,
+): { env: Record<string, string>; lookupPath: string } {
+  const toolDirs = input.toolDirs ?? [];
+  const pathDirs = view ? [view.binDir, ...toolDirs, ...view.python.binDirs] : [...toolDirs, ...python.binDirs];
+  const env =
+    input.policy.mode === 'bwrap'
+      ? buildSandboxEnv({ pathDirs, home: SANDBOX_HOME, extra: { ...view?.variables, ...input.testEnv } })
+      : buildTestEnv({ base: process.env, extra: input.testEnv });
+  const lookupPath = view ? view.hostPath(env.PATH ?? '') : (env.PATH ?? '');
+  return { env, lookupPath };
+}
+
+/** The argv that starts the command: inside bwrap with what it may see, or unsandboxed under prlimit. */
+function sandboxArgv(
+  input: SandboxedRunInput,
+  shown: { tmp?: string; python: PythonPaths; view?: EnvironmentView; env: Record<string, string> },
+): string[] {
+  const { policy } = input;
+  if (policy.mode !== 'bwrap') return dieWithWorkerArgs([...prlimitArgs(policy.limits), ...input.argv]);
+  const { view } = shown;
+  return bwrapArgs({
+    worktree: input.worktree,
+    writable: input.writable ?? [],
+    tmp: shown.tmp,
+    readOnly: [
+      ...shown.python.readOnly,
+      ...(view?.python.readOnly ?? []),
+      ...(input.toolDirs ?? []),
+      ...worktreeGitDirs(input.worktree),
+      ...policy.shownPaths,
+    ],
+    hidden: policy.hiddenPaths,
+    mounts: view ? [view.mount] : [],
+    network: policy.network,
+    env: shown.env,
+    limits: policy.limits,
+    argv: input.argv,
+  });
+}
+
+/** What stopped or refused the run, read from its output's end and the limits; else a git config it changed. */
+async function causeOfRun(
+  input: SandboxedRunInput,
+  run: ProcessTreeRun & { stdoutFile: string; stderrFile: string },
+  found: { overWritten?: string; oomKills: number; restored: string[] },
+): Promise<RunCause | undefined> {
+  const outputTail = `${await readTail(run.stdoutFile, TAIL_BYTES)}\n${await readTail(run.stderrFile, TAIL_BYTES)}`;
+  const cause = detectRunCause({
+    policy: input.policy,
+    timedOut: run.timedOut,
+    timeoutMs: input.timeoutMs,
+    outputTooLarge: run.outputTooLarge,
+    signal: run.signal,
+    outputTail,
+    overWritten: found.overWritten,
+    oomKills: found.oomKills,
+  });
+  return cause ?? (found.restored.length > 0 ? gitConfigCause(found.restored) : undefined);
 }
 
 function gitConfigCause(restored: string[]): RunCause {

@@ -8,10 +8,10 @@ import { writeArtifact } from '../artifacts.js';
 import { IGNORED_NAMED } from '../git/ignored-files.js';
 import type { SandboxPolicy } from '../sandbox/policy.js';
 import { pathRuleFindings, type PathPolicy } from './path-policy.js';
-import { runCommand, testRunCancelled } from './run-command.js';
+import { executeTestCommand, testRunCancelled } from './execute-test-command.js';
 import { stageChange, type StagedChange } from './stage-change.js';
 
-export { testRunCancelled } from './run-command.js';
+export { testRunCancelled } from './execute-test-command.js';
 
 /** What a test run needs of a built environment (the claim's EnvironmentRef carries it). */
 export interface TestEnvironment {
@@ -64,7 +64,7 @@ export async function runTests(input: RunTestsInput): Promise<TestRunResult> {
       ? [...change.findings, ...pathRuleFindings(change.changedFiles, pathPolicy, input.secretValues)]
       : [];
   if (refused.length > 0) return { ...refusedResult(refused, input.sandbox), ...(snapshot && { snapshot }) };
-  const ran = withIgnoredRemoved(await runCommand(input), change?.ignoredRemoved ?? []);
+  const ran = withIgnoredRemoved(await executeTestCommand(input), change?.ignoredRemoved ?? []);
   const withSnapshot = snapshot ? { ...ran, snapshot } : ran;
   const result = change && change.changedFiles.length === 0 ? withoutPatterns(withSnapshot) : withSnapshot;
   // A change that failed its tests never reaches the review, which stores the diff: stored here, so `taskloop show`

@@ -2,17 +2,20 @@
 // instance independently, reports the arms side by side, and with --promote crowns a coder champion by evidence.
 import path from 'node:path';
 import { planArms, builtinArmModels } from '../../domain/eval/arms.js';
+import type { ArmResult } from '../../domain/eval/records.js';
 import { buildEvalReport } from '../../domain/eval/report.js';
 import { selectByTags } from '../../domain/eval/select-tags.js';
+import type { Suite } from '../../domain/eval/suite.js';
 import { modelSpecPattern } from '../../domain/task-spec.js';
 import { stateDir } from '../../platform/paths.js';
+import type { EvalArmInput } from '../../workflows/eval-arm.js';
 import { SHARED_TASK_QUEUE } from '../../workflows/task-queues.js';
 import { intFlag, parseFlags } from '../args.js';
 import { UsageError } from '../cli-errors.js';
 import { evalIdOf, planArmInputs } from '../eval/plan-eval.js';
 import { promoteFromEval, readCoderChampion, registryFile } from '../eval/promote.js';
 import { formatEvalReport, writeEvalFiles } from '../eval/report-output.js';
-import { resolveInstances } from '../eval/resolve-instances.js';
+import { resolveInstances, type ResolvedInstance } from '../eval/resolve-instances.js';
 import { awaitArms, startOrFindArm } from '../eval/run-arms.js';
 import { showEvalStatus } from '../eval/status.js';
 import { readSuiteFile } from '../eval/suite-file.js';
@@ -67,6 +70,21 @@ const list = (value: string | undefined) =>
         .map((item) => item.trim())
         .filter(Boolean);
 
+type EvalFlags = ReturnType<typeof parseFlags<typeof options>>['values'];
+
+/** What the flags and the suite file ask for, checked before anything starts. */
+interface EvalPlan {
+  suiteFile: string;
+  sweBench: boolean;
+  suite: Suite;
+  instances: ResolvedInstance[];
+  inputs: EvalArmInput[];
+  evalId: string;
+  evalDir: string;
+  maxRetries: number;
+  registry: string;
+}
+
 export const evalCommand: Command = {
   summary: 'measure the loop on a suite of real bug fixes per model, agent and learning; --promote crowns a champion',
   help,
@@ -77,69 +95,14 @@ export const evalCommand: Command = {
       throw new UsageError(
         `taskloop eval: expected one suite file, got ${positionals.length}; e.g. taskloop eval evals/tiny.yaml --model oracle`,
       );
-    const models = values.model ?? [];
-    if (models.length === 0)
-      throw new UsageError('taskloop eval: --model is required; e.g. --model oracle --model openai:gpt-4o');
-    for (const model of models)
-      if (!(builtinArmModels as readonly string[]).includes(model) && !modelSpecPattern.test(model))
-        throw new UsageError(
-          `taskloop eval: --model ${JSON.stringify(model)} is not a model spec; use provider:model (e.g. openai:gpt-4o), oracle or noop`,
-        );
-    const learning = (list(values.learning) ?? ['on']).map((value) => {
-      if (value !== 'on' && value !== 'off')
-        throw new UsageError(
-          `taskloop eval: --learning takes on, off or on,off; got ${JSON.stringify(values.learning)}`,
-        );
-      return value === 'on';
-    });
-    const agents = list(values.agents);
-    const file = registryFile();
-    if (agents || values.promote) {
-      const { versions } = await readCoderChampion(file);
-      for (const agent of agents ?? [])
-        if (!versions.includes(agent))
-          throw new UsageError(
-            `taskloop eval: --agents names ${JSON.stringify(agent)}, which ${file} does not have; known coder versions: ${versions.join(', ')}`,
-          );
-    }
-    const concurrency = intFlag('eval', 'concurrency', values.concurrency, 2, 1, 16);
-    const suiteFile = path.resolve(positionals[0]);
-    const cacheDir = path.join(stateDir(), 'eval', 'repos');
-    // A .jsonl file is SWE-bench-style instances; each arm then also writes the harness's predictions file.
-    const sweBench = /\.jsonl$/i.test(suiteFile);
-    const { suite: whole, text } = sweBench
-      ? await readSweBenchSuite(suiteFile, { cacheDir })
-      : await readSuiteFile(suiteFile);
-    const tags = list(values.tags) ?? [];
-    const selected = selectByTags(whole, tags);
-    if (!selected.success) throw new UsageError(`taskloop eval: --tags ${values.tags}: ${selected.error}`);
-    const suite = selected.data;
-    const maxRetries = intFlag('eval', 'max-retries', values['max-retries'], suite.defaults?.maxRetries ?? 1, 0, 2);
-    const arms = planArms({ models, agents: agents ?? [undefined], learning });
-    // A part of the suite is an eval of its own; without --tags the id is the one it always was (runs resume).
-    const evalId = evalIdOf(suite.name, text, arms, `retries=${maxRetries}${tags.length > 0 ? ` tags=${tags}` : ''}`);
-    const evalDir = path.join(stateDir(), 'eval', evalId);
-    const instances = await resolveInstances(suite, {
-      suiteDir: path.dirname(suiteFile),
-      cacheDir,
-      scriptsDir: path.join(evalDir, 'scripts'),
-    });
-    const inputs = await planArmInputs({
-      evalId,
-      suiteName: suite.name,
-      arms,
-      instances,
-      concurrency,
-      maxRetries,
-      scriptsDir: path.join(evalDir, 'scripts'),
-    });
+    const plan = await planEval(positionals[0], values);
     const taskQueue = values['task-queue'] ?? process.env.TASKLOOP_TASK_QUEUE ?? SHARED_TASK_QUEUE;
     const json = values.json ?? false;
     const say = (line: string) => (json ? console.error(line) : console.log(line));
 
     return withTaskClient(async ({ client }) => {
       const handles = [];
-      for (const input of inputs) {
+      for (const input of plan.inputs) {
         const { handle, started } = await startOrFindArm(client, input, taskQueue);
         say(
           `${started ? 'started' : 'resumed'} ${handle.workflowId}: ${input.arm.label} on ${input.instances.length} instances`,
@@ -147,37 +110,99 @@ export const evalCommand: Command = {
         handles.push(handle);
       }
       const results = await awaitArms(handles, say);
-      const report = buildEvalReport(results, undefined, maxRetries + 1);
-      const promotion = values.promote
-        ? await promoteFromEval(results, {
-            file,
-            evalId,
-            suite: suite.name,
-            now: new Date().toISOString(),
-            seed: report.seed,
-          })
-        : undefined;
-      const files = await writeEvalFiles({ ...report, ...(promotion ? { promotion } : {}) }, values.out ?? evalDir);
-      const predictions = sweBench ? await writePredictions(results, instances, values.out ?? evalDir) : [];
-      if (json)
-        console.log(
-          JSON.stringify(
-            {
-              ...report,
-              ...(promotion ? { promotion } : {}),
-              files: { ...files, ...(sweBench ? { predictions } : {}) },
-            },
-            null,
-            2,
-          ),
-        );
-      else {
-        console.log(formatEvalReport(report));
-        if (promotion) console.log(`\n${promotion.promote ? 'promoted' : 'not promoted'}: ${promotion.reason}`);
-        console.log(`\nwrote ${files.json} and ${files.svg}`);
-        for (const written of predictions) console.log(`wrote ${written} (SWE-bench predictions)`);
-      }
+      await reportEval(results, plan, values);
       return 0;
     });
   },
 };
+
+/** The arms' model specs, learning settings and agent versions, each refused with the fix when it is not one. */
+async function parseArmFlags(values: EvalFlags, registry: string) {
+  const models = values.model ?? [];
+  if (models.length === 0)
+    throw new UsageError('taskloop eval: --model is required; e.g. --model oracle --model openai:gpt-4o');
+  for (const model of models)
+    if (!(builtinArmModels as readonly string[]).includes(model) && !modelSpecPattern.test(model))
+      throw new UsageError(
+        `taskloop eval: --model ${JSON.stringify(model)} is not a model spec; use provider:model (e.g. openai:gpt-4o), oracle or noop`,
+      );
+  const learning = (list(values.learning) ?? ['on']).map((value) => {
+    if (value !== 'on' && value !== 'off')
+      throw new UsageError(`taskloop eval: --learning takes on, off or on,off; got ${JSON.stringify(values.learning)}`);
+    return value === 'on';
+  });
+  const agents = list(values.agents);
+  if (agents || values.promote) {
+    const { versions } = await readCoderChampion(registry);
+    for (const agent of agents ?? [])
+      if (!versions.includes(agent))
+        throw new UsageError(
+          `taskloop eval: --agents names ${JSON.stringify(agent)}, which ${registry} does not have; known coder versions: ${versions.join(', ')}`,
+        );
+  }
+  return { models, learning, agents };
+}
+
+/** Reads the suite and plans every arm's workflow input; the eval id names the suite, the arms and the retries. */
+async function planEval(suitePath: string, values: EvalFlags): Promise<EvalPlan> {
+  const registry = registryFile();
+  const { models, learning, agents } = await parseArmFlags(values, registry);
+  const concurrency = intFlag('eval', 'concurrency', values.concurrency, 2, 1, 16);
+  const suiteFile = path.resolve(suitePath);
+  const cacheDir = path.join(stateDir(), 'eval', 'repos');
+  // A .jsonl file is SWE-bench-style instances; each arm then also writes the harness's predictions file.
+  const sweBench = /\.jsonl$/i.test(suiteFile);
+  const { suite: whole, text } = sweBench
+    ? await readSweBenchSuite(suiteFile, { cacheDir })
+    : await readSuiteFile(suiteFile);
+  const tags = list(values.tags) ?? [];
+  const selected = selectByTags(whole, tags);
+  if (!selected.success) throw new UsageError(`taskloop eval: --tags ${values.tags}: ${selected.error}`);
+  const suite = selected.data;
+  const maxRetries = intFlag('eval', 'max-retries', values['max-retries'], suite.defaults?.maxRetries ?? 1, 0, 2);
+  const arms = planArms({ models, agents: agents ?? [undefined], learning });
+  // A part of the suite is an eval of its own; without --tags the id is the one it always was (runs resume).
+  const evalId = evalIdOf(suite.name, text, arms, `retries=${maxRetries}${tags.length > 0 ? ` tags=${tags}` : ''}`);
+  const evalDir = path.join(stateDir(), 'eval', evalId);
+  const instances = await resolveInstances(suite, {
+    suiteDir: path.dirname(suiteFile),
+    cacheDir,
+    scriptsDir: path.join(evalDir, 'scripts'),
+  });
+  const inputs = await planArmInputs({
+    evalId,
+    suiteName: suite.name,
+    arms,
+    instances,
+    concurrency,
+    maxRetries,
+    scriptsDir: path.join(evalDir, 'scripts'),
+  });
+  return { suiteFile, sweBench, suite, instances, inputs, evalId, evalDir, maxRetries, registry };
+}
+
+/** The report (and with --promote the champion's decision) written to files and printed as text or JSON. */
+async function reportEval(results: ArmResult[], plan: EvalPlan, values: EvalFlags): Promise<void> {
+  const report = buildEvalReport(results, undefined, plan.maxRetries + 1);
+  const promotion = values.promote
+    ? await promoteFromEval(results, {
+        file: plan.registry,
+        evalId: plan.evalId,
+        suite: plan.suite.name,
+        now: new Date().toISOString(),
+        seed: report.seed,
+      })
+    : undefined;
+  const out = values.out ?? plan.evalDir;
+  const files = await writeEvalFiles({ ...report, ...(promotion ? { promotion } : {}) }, out);
+  const predictions = plan.sweBench ? await writePredictions(results, plan.instances, out) : [];
+  if (values.json) {
+    const written = { ...files, ...(plan.sweBench ? { predictions } : {}) };
+    console.log(JSON.stringify({ ...report, ...(promotion ? { promotion } : {}), files: written }, null, 2));
+    return;
+  }
+  console.log(formatEvalReport(report));
+  if (promotion) console.log(`\n${promotion.promote ? 'promoted' : 'not promoted'}: ${promotion.reason}`);
+  console.log(`\nwrote ${files.json} and ${files.svg}`);
+  for (const written of predictions) console.log(`wrote ${written} (SWE-bench predictions)`);
+}

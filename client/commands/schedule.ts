@@ -13,9 +13,10 @@ import { loadProjectPlan } from '../projects/load-plan.js';
 import { createProjectSchedule, deleteProjectSchedule, listProjectSchedules } from '../projects/schedules.js';
 import { startProject } from '../projects/start-project.js';
 import { parseDuration } from '../tasks/duration.js';
-import { withTaskClient } from '../tasks/task-client.js';
+import { withTaskClient, type TaskSession } from '../tasks/task-client.js';
 import { createReconnect } from '../tasks/reconnect.js';
 import { refuseUnreachableProviders } from '../tasks/provider-preflight.js';
+import type { ProjectPlan } from '../../domain/project/plan.js';
 import type { Command } from './command.js';
 
 const help = `Usage: taskloop schedule FILE [--concurrency N] [--task-queue Q] [--wait] [--json]
@@ -59,6 +60,8 @@ const options = {
   'allow-dirty': { type: 'boolean' },
 } as const;
 
+type ScheduleFlags = ReturnType<typeof parseFlags<typeof options>>['values'];
+
 export const scheduleCommand: Command = {
   summary: 'start the project of a tasks file (or a Temporal Schedule of it with --every)',
   help,
@@ -89,71 +92,99 @@ export const scheduleCommand: Command = {
       throw new UsageError('taskloop schedule: --wait cannot be used with --every (a schedule has no end to wait for)');
     const everyMs = values.every === undefined ? undefined : parseInterval(values.every);
     const taskQueue = values['task-queue'] ?? process.env.TASKLOOP_TASK_QUEUE ?? SHARED_TASK_QUEUE;
-    const plan = await loadProjectPlan('schedule', file, process.cwd(), {
-      allowDirty: values['allow-dirty'] ?? false,
-      warn: (line) => console.error(line),
-    });
-    if (values.concurrency !== undefined)
-      plan.concurrency = intFlag('schedule', 'concurrency', values.concurrency, plan.concurrency, 1, 32);
-    if (!values['skip-provider-check'])
-      await refuseUnreachableProviders(
-        'schedule',
-        plan.tasks.map((task) => task.spec.models),
-      );
-
-    return withTaskClient(async ({ client, target }) => {
-      if (everyMs !== undefined) {
-        const { scheduleId, created } = await createProjectSchedule(client, plan, {
-          everyMs,
-          taskQueue,
-          tasksFile: file,
-        });
-        if (created)
-          say(
-            `created schedule ${scheduleId}: starts project ${plan.project} (${plan.tasks.length} tasks) every ${values.every} on task queue ${taskQueue}`,
-          );
-        else
-          say(
-            `schedule ${scheduleId} already exists; nothing changed (delete it first to change it: taskloop schedule --delete ${plan.project})`,
-          );
-        if (json) console.log(JSON.stringify({ scheduleId, created }));
-        else
-          console.log(
-            `run it now:  temporal schedule trigger --schedule-id ${scheduleId}\nlist:        taskloop schedule --list`,
-          );
-        return 0;
-      }
-      const { handle, started } = await startProject(client, plan, { taskQueue });
-      if (started)
-        say(
-          `started project ${handle.workflowId} with ${plan.tasks.length} tasks (concurrency ${plan.concurrency}) on task queue ${taskQueue}`,
-        );
-      else {
-        const status = (await handle.describe()).status.name;
-        say(`project ${handle.workflowId} already exists (status ${status}); nothing new started`);
-      }
-      if (!values.wait) {
-        if (json) console.log(JSON.stringify({ workflowId: handle.workflowId, started }));
-        else
-          console.log(
-            (await formatFollowHints(target, handle.workflowId)).replace('taskloop status', 'taskloop watch'),
-          );
-        return 0;
-      }
-      say(`watching ${handle.workflowId} (Ctrl-C stops watching, not the project)`);
-      // On a terminal every task's line is redrawn in place; elsewhere each change is a plain line.
-      const board = createTaskBoard(json ? process.stderr : process.stdout);
-      const log = board ? (line: string) => board.print(line) : say;
-      // The server may restart while we wait: the calls ride it out and say so (see reconnect.ts).
-      const reconnect = createReconnect(target.address, log);
-      await watchProject(handle, log, { board, reconnect });
-      board?.done();
-      const report = await reconnect(() => handle.result());
-      console.log(json ? JSON.stringify(withTaskLinesJson(report), null, 2) : formatProjectReport(report));
-      return report.counts.COMPLETED === report.total ? 0 : 1;
-    });
+    const plan = await loadCheckedPlan(file, values);
+    return withTaskClient((context) =>
+      everyMs !== undefined
+        ? createSchedule(context, plan, { everyMs, every: values.every ?? '', taskQueue, file, json, say })
+        : startProjectOf(context, plan, { taskQueue, wait: values.wait ?? false, json, say }),
+    );
   },
 };
+
+/** The tasks file checked whole (repositories, refs, model files and, unless skipped, the providers' keys). */
+async function loadCheckedPlan(file: string, values: ScheduleFlags): Promise<ProjectPlan> {
+  const plan = await loadProjectPlan('schedule', file, process.cwd(), {
+    allowDirty: values['allow-dirty'] ?? false,
+    warn: (line) => console.error(line),
+  });
+  if (values.concurrency !== undefined)
+    plan.concurrency = intFlag('schedule', 'concurrency', values.concurrency, plan.concurrency, 1, 32);
+  if (!values['skip-provider-check'])
+    await refuseUnreachableProviders(
+      'schedule',
+      plan.tasks.map((task) => task.spec.models),
+    );
+  return plan;
+}
+
+/** --every: the Temporal Schedule that starts the project periodically (an existing one is left as it is). */
+async function createSchedule(
+  { client }: TaskSession,
+  plan: ProjectPlan,
+  options: {
+    everyMs: number;
+    every: string;
+    taskQueue: string;
+    file: string;
+    json: boolean;
+    say: (line: string) => void;
+  },
+): Promise<number> {
+  const { everyMs, taskQueue, say } = options;
+  const { scheduleId, created } = await createProjectSchedule(client, plan, {
+    everyMs,
+    taskQueue,
+    tasksFile: options.file,
+  });
+  if (created)
+    say(
+      `created schedule ${scheduleId}: starts project ${plan.project} (${plan.tasks.length} tasks) every ${options.every} on task queue ${taskQueue}`,
+    );
+  else
+    say(
+      `schedule ${scheduleId} already exists; nothing changed (delete it first to change it: taskloop schedule --delete ${plan.project})`,
+    );
+  if (options.json) console.log(JSON.stringify({ scheduleId, created }));
+  else
+    console.log(
+      `run it now:  temporal schedule trigger --schedule-id ${scheduleId}\nlist:        taskloop schedule --list`,
+    );
+  return 0;
+}
+
+/** Starts (or finds) the project workflow; with --wait, follows it to its end and prints its report. */
+async function startProjectOf(
+  { client, target }: TaskSession,
+  plan: ProjectPlan,
+  options: { taskQueue: string; wait: boolean; json: boolean; say: (line: string) => void },
+): Promise<number> {
+  const { taskQueue, json, say } = options;
+  const { handle, started } = await startProject(client, plan, { taskQueue });
+  if (started)
+    say(
+      `started project ${handle.workflowId} with ${plan.tasks.length} tasks (concurrency ${plan.concurrency}) on task queue ${taskQueue}`,
+    );
+  else {
+    const status = (await handle.describe()).status.name;
+    say(`project ${handle.workflowId} already exists (status ${status}); nothing new started`);
+  }
+  if (!options.wait) {
+    if (json) console.log(JSON.stringify({ workflowId: handle.workflowId, started }));
+    else console.log((await formatFollowHints(target, handle.workflowId)).replace('taskloop status', 'taskloop watch'));
+    return 0;
+  }
+  say(`watching ${handle.workflowId} (Ctrl-C stops watching, not the project)`);
+  // On a terminal every task's line is redrawn in place; elsewhere each change is a plain line.
+  const board = createTaskBoard(json ? process.stderr : process.stdout);
+  const log = board ? (line: string) => board.print(line) : say;
+  // The server may restart while we wait: the calls ride it out and say so (see reconnect.ts).
+  const reconnect = createReconnect(target.address, log);
+  await watchProject(handle, log, { board, reconnect });
+  board?.done();
+  const report = await reconnect(() => handle.result());
+  console.log(json ? JSON.stringify(withTaskLinesJson(report), null, 2) : formatProjectReport(report));
+  return report.counts.COMPLETED === report.total ? 0 : 1;
+}
 
 function parseInterval(text: string): number {
   const parsed = parseDuration(text);

@@ -124,6 +124,59 @@ export interface TaskEventSinks extends Sinks {
  */
 export const eventSinks = proxySinks<TaskEventSinks>();
 
+/** The timeouts a task's spec sets for its worktree-bound steps. */
+export interface HostStepTimeouts {
+  testTimeoutMs: number;
+  hostLostAfterMs?: number;
+  /** Absent in the specs of runs started before the field existed: the default then, as those ran. */
+  heartbeatTimeoutMs?: number;
+  /** The task's environment: its set-up timeout bounds the environment step. */
+  environment?: EnvironmentSpec;
+}
+
+type HostStep =
+  | 'prepareEnvironment'
+  | 'runCoder'
+  | 'runTests'
+  | 'reviewChanges'
+  | 'judgeChange'
+  | 'askJudgeModel'
+  | 'commitWorktree'
+  | 'removeWorktree';
+
+/**
+ * Each worktree-bound step's options: on the host's queue, heartbeating, with a start-to-close that fits its work.
+ * The steps that run repository code or a model wait for their cancellation to complete (the process tree is killed
+ * before the workflow goes on).
+ */
+function hostStepOptions(hostQueue: string, timeouts: HostStepTimeouts): Record<HostStep, ActivityOptions> {
+  const { testTimeoutMs, hostLostAfterMs = HOST_LOST_AFTER_MS, heartbeatTimeoutMs = HEARTBEAT_TIMEOUT_MS } = timeouts;
+  const bound = { taskQueue: hostQueue, scheduleToStartTimeout: hostLostAfterMs };
+  const waitForCancel = { cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED };
+  const step = (startToCloseTimeout: ActivityOptions['startToCloseTimeout'], attempts: number) => ({
+    ...bound,
+    startToCloseTimeout,
+    heartbeatTimeout: heartbeatTimeoutMs,
+    retry: retry(attempts),
+  });
+  return {
+    // Found in the cache in well under a second, or built: the set-up's own timeout, plus planning and unpacking.
+    prepareEnvironment: { ...step(setupTimeoutOf(timeouts.environment) + 5 * 60_000, 3), ...waitForCancel },
+    runCoder: { ...step(CODER_TIME_MS, 3), ...waitForCancel },
+    runTests: { ...step(testTimeoutMs + 60_000, 3), ...waitForCancel },
+    // The review's rules and a reviewer's or judge's model call.
+    reviewChanges: step('5 minutes', 3),
+    judgeChange: step('5 minutes', 3),
+    askJudgeModel: step('5 minutes', 3),
+    commitWorktree: step('2 minutes', 5),
+    // The attempt's work is done (committed or given up) when the removal runs: a restarting host gets longer to take it.
+    removeWorktree: {
+      ...step('2 minutes', 5),
+      scheduleToStartTimeout: Math.max(hostLostAfterMs, REMOVAL_WAIT_MS),
+    },
+  };
+}
+
 /**
  * Activities bound to one worktree run on the queue of the host that made it. A host that never picks them up
  * (it is gone, or it stopped heartbeating and the retry waits on its queue) surfaces within `hostLostAfterMs` as a
@@ -131,82 +184,18 @@ export const eventSinks = proxySinks<TaskEventSinks>();
  * `beforeSchedule` runs before each node's call (the removal excepted: it is cleanup, and what changed waits for the
  * next call), so the workflow can upsert its search attributes once per workflow task.
  */
-export function hostActivities(
-  hostQueue: string,
-  timeouts: {
-    testTimeoutMs: number;
-    hostLostAfterMs?: number;
-    /** Absent in the specs of runs started before the field existed: the default then, as those ran. */
-    heartbeatTimeoutMs?: number;
-    /** The task's environment: its set-up timeout bounds the environment step. */
-    environment?: EnvironmentSpec;
-  },
-  beforeSchedule?: () => void,
-) {
-  const { testTimeoutMs, hostLostAfterMs = HOST_LOST_AFTER_MS, heartbeatTimeoutMs = HEARTBEAT_TIMEOUT_MS } = timeouts;
-  const heartbeatTimeout = heartbeatTimeoutMs;
-  const bound = { taskQueue: hostQueue, scheduleToStartTimeout: hostLostAfterMs };
-  const waitForCancel = { cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED };
-  const setupTimeoutMs = setupTimeoutOf(timeouts.environment);
-  // The review's rules and a reviewer's or judge's model call.
-  const verdictOptions = { ...bound, startToCloseTimeout: '5 minutes', heartbeatTimeout, retry: retry(3) };
+export function hostActivities(hostQueue: string, timeouts: HostStepTimeouts, beforeSchedule?: () => void) {
+  const options = hostStepOptions(hostQueue, timeouts);
   return {
-    // Found in the cache in well under a second, or built: the set-up's own timeout, plus planning and unpacking.
-    prepareEnvironment: bind(
-      'prepareEnvironment',
-      {
-        ...bound,
-        ...waitForCancel,
-        startToCloseTimeout: setupTimeoutMs + 5 * 60_000,
-        heartbeatTimeout,
-        retry: retry(3),
-      },
-      beforeSchedule,
-    ),
-    runCoder: bind(
-      'runCoder',
-      {
-        ...bound,
-        ...waitForCancel,
-        startToCloseTimeout: CODER_TIME_MS,
-        heartbeatTimeout,
-        retry: retry(3),
-      },
-      beforeSchedule,
-    ),
-    runTests: bind(
-      'runTests',
-      {
-        ...bound,
-        ...waitForCancel,
-        startToCloseTimeout: testTimeoutMs + 60_000,
-        heartbeatTimeout,
-        retry: retry(3),
-      },
-      beforeSchedule,
-    ),
-    reviewChanges: bind('reviewChanges', verdictOptions, beforeSchedule),
+    prepareEnvironment: bind('prepareEnvironment', options.prepareEnvironment, beforeSchedule),
+    runCoder: bind('runCoder', options.runCoder, beforeSchedule),
+    runTests: bind('runTests', options.runTests, beforeSchedule),
+    reviewChanges: bind('reviewChanges', options.reviewChanges, beforeSchedule),
     // The judge node of runs started before the patch decisions-in-workflow (workflows/task/task-run.ts).
-    judgeChange: bind('judgeChange', verdictOptions, beforeSchedule),
-    askJudgeModel: bind('askJudgeModel', verdictOptions, beforeSchedule),
-    commitWorktree: bind(
-      'commitWorktree',
-      {
-        ...bound,
-        startToCloseTimeout: '2 minutes',
-        heartbeatTimeout,
-        retry: retry(5),
-      },
-      beforeSchedule,
-    ),
-    // The attempt's work is done (committed or given up) when the removal runs: a restarting host gets longer to take it.
-    removeWorktree: bind('removeWorktree', {
-      ...bound,
-      scheduleToStartTimeout: Math.max(hostLostAfterMs, REMOVAL_WAIT_MS),
-      startToCloseTimeout: '2 minutes',
-      heartbeatTimeout,
-      retry: retry(5),
-    }),
+    judgeChange: bind('judgeChange', options.judgeChange, beforeSchedule),
+    askJudgeModel: bind('askJudgeModel', options.askJudgeModel, beforeSchedule),
+    commitWorktree: bind('commitWorktree', options.commitWorktree, beforeSchedule),
+    removeWorktree: bind('removeWorktree', options.removeWorktree),
   };
 }
 

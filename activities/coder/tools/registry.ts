@@ -8,7 +8,7 @@ import { gitDiffTool, gitLogTool, showFileTool } from './git-tools.js';
 import { listFilesTool } from './list-files.js';
 import { readFileTool } from './read-file.js';
 import { replaceInFileTool } from './replace-in-file.js';
-import { runTestsTool } from './run-tests.js';
+import { runTestsTool } from './run-tests-tool.js';
 import { searchTool } from './search.js';
 import type { CoderTool, ToolContext, ToolOutcome } from './types.js';
 import { writeFileTool } from './write-file.js';

@@ -1,7 +1,7 @@
 // The one place run_tests reaches the test node's runner: the same sandboxed runner as the test node.
 import type { TestRunResult } from '../../../domain/records.js';
 import type { SandboxPolicy } from '../../sandbox/index.js';
-import { runTestCommand, type TestEnvironment } from '../../tests/index.js';
+import { runTests, type TestEnvironment } from '../../tests/index.js';
 
 /** How the coder's in-attempt test runs run: the task's command, environment and limits. */
 export interface InAttemptTests {
@@ -33,7 +33,8 @@ export async function runTaskTests(
   tests: InAttemptTests,
   input: { worktreePath: string; argv: string[]; artifactDir: string; timeoutMs: number },
 ): Promise<TestRunResult> {
-  return runTestCommand({
+  // No path policy: the coder's runs see its worktree as it is (the test node's run checks the review's rules).
+  return runTests({
     worktreePath: input.worktreePath,
     command: input.argv,
     testEnv: tests.testEnv,

@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { narrowCommand, runTestsTool } from '../../../../../activities/coder/tools/run-tests.js';
+import { narrowCommand, runTestsTool } from '../../../../../activities/coder/tools/run-tests-tool.js';
 import type { ToolContext } from '../../../../../activities/coder/tools/types.js';
 import { resolveWorkerSandbox, sandboxPolicyFor } from '../../../../../activities/sandbox/index.js';
 import { createTempRepo, createToolContext, type TempRepo } from '../fixtures.js';
