@@ -9,10 +9,11 @@ import { causeOfCoderResult } from '../../domain/node-causes.js';
 import type { ArtifactRef, CoderResult } from '../../domain/records.js';
 import { scrubSecrets, scrubText } from '../../domain/secrets.js';
 import { emptyTelemetry } from '../../domain/telemetry.js';
+import type { ContextPlan } from '../../domain/model-context.js';
 import { DEFAULT_MODEL_WAIT_MS } from '../../domain/model-wait.js';
-import { startWatch, watchTurn, type NoProgressLimits } from '../../domain/no-progress.js';
+import { startWatch, watchTurn, type NoProgressLimits, type ProgressWatch } from '../../domain/no-progress.js';
 import { ModelProblem } from '../models/types.js';
-import type { AssistantTurn, ChatMessage, ModelProvider } from '../models/types.js';
+import type { AssistantTurn, ChatMessage, ModelProvider, ToolSpec } from '../models/types.js';
 import {
   assertPromptFits,
   contextOverflow,
@@ -170,21 +171,36 @@ async function firstMessages(
   });
 }
 
-/**
- * Runs the coder in `worktreePath` until the model calls finish (`finished`), `maxSteps` turns pass
- * (`max_steps`), the allowance runs out (`budget_exhausted`) or the model fails (`model_error`).
- * Infrastructure failures of the provider propagate.
- */
-export async function runCoder(input: RunCoderInput): Promise<CoderResult> {
-  const { signal, secretValues } = input;
-  if (!Number.isInteger(input.maxSteps) || input.maxSteps < 1) {
-    throw ApplicationFailure.create({
-      type: 'InvalidCoderInput',
-      nonRetryable: true,
-      message: `maxSteps must be a positive integer, got ${String(input.maxSteps)}: pass the task's coder step budget (e.g. 30)`,
-    });
-  }
-  signal?.throwIfAborted();
+/** One coder run's state: what it offers the model, the transcript so far, and what it has spent and seen. */
+interface CoderRun {
+  input: RunCoderInput;
+  caller: ToolCaller;
+  toolSpecs: ToolSpec[];
+  toolNames: string[];
+  systemPrompt: string;
+  window: ContextInputs;
+  plan: ContextPlan;
+  /** The evidence-first opening, made once per run (a refit reuses it). */
+  opening: { sections?: Promise<ContextSection[]> };
+  messages: ChatMessage[];
+  context: ToolContext;
+  /** The plan was fitted to the server's window once already. */
+  refitted: boolean;
+  watch: ProgressWatch;
+  /** Every reply so far (replyKey), and whether the last one had come before. */
+  repliesSeen: Set<string>;
+  repeated: boolean;
+  /** The model the spec asks for (`openai:gemma` asks for `gemma`); a reply naming another is recorded. */
+  askedModel: string;
+  answeredBy: Set<string>;
+  lastError?: string;
+  turnsConsumed: number;
+  transcript?: ArtifactRef;
+  transcriptPath: string;
+}
+
+/** The run's tools, prompt, context plan and first messages (or the resumed ones). */
+async function startRun(input: RunCoderInput): Promise<CoderRun> {
   const resumed = input.resume;
   const caller: ToolCaller = input.agent
     ? {
@@ -204,19 +220,13 @@ export async function runCoder(input: RunCoderInput): Promise<CoderResult> {
     settingNames: input.contextWindowNames ?? [],
     systemPrompt,
     tools: toolSpecs,
-    signal,
+    signal: input.signal,
   };
-  let plan = await planCoderContext(window);
-  const opening: { sections?: Promise<ContextSection[]> } = {};
+  const plan = await planCoderContext(window);
+  const opening: CoderRun['opening'] = {};
   const messages = resumed?.messages ?? (await firstMessages(input, systemPrompt, plan.firstMessageBudget, opening));
   // Only the goal and the latest evidence are left when the first message is fitted: past the window, no turn can run.
   if (!resumed) assertPromptFits(messages, plan, window);
-  let refitted = false;
-  let watch = startWatch();
-  const repliesSeen = new Set<string>();
-  let repeated = false;
-  // What taskloop itself did at the end (a test run), saved with the transcript.
-  const note = (content: string) => messages.push({ role: 'user', content });
   const context: ToolContext = {
     root: input.worktreePath,
     // offeredToolReplies starts at 0 in a new run, so a run with no well-formed reply says so (eval's rate).
@@ -226,136 +236,182 @@ export async function runCoder(input: RunCoderInput): Promise<CoderResult> {
     tests: input.tests,
     ...(input.coaching ? { coaching: coachingFor(input.coaching, toolNames, input.tests) } : {}),
   };
-  const { telemetry } = context;
-  // The model the spec asks for (`openai:gemma` asks for `gemma`); a reply naming another is recorded.
-  const askedModel = input.provider.spec.slice(input.provider.spec.indexOf(':') + 1);
-  const answeredBy = new Set<string>(resumed?.progress.answeredBy ?? []);
-  let lastError: string | undefined;
-  let turnsConsumed = resumed?.progress.turnsConsumed ?? 0;
-  let transcript: ArtifactRef | undefined;
-  const transcriptPath = path.join(input.artifactDir, TRANSCRIPT_NAME);
-  const saveTranscript = async (step: number, finished?: string) => {
-    const progress = {
-      step,
-      turnsConsumed,
-      telemetry,
-      changedFiles: [...context.changedFiles],
-      ...(answeredBy.size > 0 ? { answeredBy: [...answeredBy] } : {}),
-      ...(finished === undefined ? {} : { finished }),
-    };
-    transcript = await saveProgress({ dir: input.artifactDir, hostId: input.hostId, messages, progress, secretValues });
+  return {
+    ...{ input, caller, toolSpecs, toolNames, systemPrompt, window, plan, opening, messages, context },
+    ...{ refitted: false, watch: startWatch(), repliesSeen: new Set(), repeated: false },
+    askedModel: input.provider.spec.slice(input.provider.spec.indexOf(':') + 1),
+    answeredBy: new Set(resumed?.progress.answeredBy ?? []),
+    turnsConsumed: resumed?.progress.turnsConsumed ?? 0,
+    transcriptPath: path.join(input.artifactDir, TRANSCRIPT_NAME),
   };
-  const result = (
-    status: CoderResult['status'],
-    summary: string,
-    reason?: string,
-    cause?: FailureCause['kind'],
-  ): CoderResult => {
-    const scrubbed = reason === undefined ? undefined : scrubText(reason, secretValues);
-    const changedFiles = [...context.changedFiles].sort();
-    const typed = cause && scrubbed !== undefined ? { kind: cause, message: scrubbed } : undefined;
-    return {
-      status,
-      summary: scrubText(summary, secretValues),
-      ...(scrubbed === undefined ? {} : { reason: scrubbed }),
-      changedFiles,
-      telemetry,
-      turnsConsumed,
-      transcript,
-      ...(answeredBy.size > 0 ? { answeredBy: [...answeredBy] } : {}),
-      ...(status === 'finished'
-        ? {}
-        : { cause: causeOfCoderResult({ status, reason: scrubbed, changedFiles, cause: typed }) }),
-    };
-  };
+}
 
-  const finishedByTests = async (step: number, why: string) => {
-    const summary = testsDecidedSummary(why);
-    await saveTranscript(step, summary);
-    return result('finished', summary);
+/** Saves the transcript and the progress a retried activity resumes from. */
+async function saveTranscript(run: CoderRun, step: number, finished?: string): Promise<void> {
+  const { context, answeredBy, input } = run;
+  const progress = {
+    step,
+    turnsConsumed: run.turnsConsumed,
+    telemetry: context.telemetry,
+    changedFiles: [...context.changedFiles],
+    ...(answeredBy.size > 0 ? { answeredBy: [...answeredBy] } : {}),
+    ...(finished === undefined ? {} : { finished }),
   };
+  const { artifactDir: dir, hostId, secretValues } = input;
+  run.transcript = await saveProgress({ dir, hostId, messages: run.messages, progress, secretValues });
+}
 
-  if (resumed?.progress.finished !== undefined) {
-    await saveTranscript(resumed.progress.step, resumed.progress.finished);
-    return result('finished', resumed.progress.finished);
-  }
-  for (let step = (resumed?.progress.step ?? 0) + 1; step <= input.maxSteps; step++) {
-    signal?.throwIfAborted();
-    const exhausted = overAllowance(telemetry, input.allowance);
-    if (exhausted) {
-      await saveTranscript(step - 1);
-      return result('budget_exhausted', '', exhausted);
-    }
-    // Tool replies carry file contents: scrub before the provider sees them.
-    const request = boundTranscript(scrubSecrets(messages, secretValues), {
-      maxTokens: input.maxContextTokens ?? plan.promptBudget - toolTokensOf(toolSpecs),
-      keepLatest: KEEP_LATEST_TOOLS,
-      pointer: (index) => `message ${index} of the transcript ${transcriptPath}`,
+/** The run's result, its texts scrubbed of secrets, with the cause of any ending but finished. */
+function resultOf(
+  run: CoderRun,
+  status: CoderResult['status'],
+  summary: string,
+  reason?: string,
+  cause?: FailureCause['kind'],
+): CoderResult {
+  const { secretValues } = run.input;
+  const scrubbed = reason === undefined ? undefined : scrubText(reason, secretValues);
+  const changedFiles = [...run.context.changedFiles].sort();
+  const typed = cause && scrubbed !== undefined ? { kind: cause, message: scrubbed } : undefined;
+  return {
+    status,
+    summary: scrubText(summary, secretValues),
+    ...(scrubbed === undefined ? {} : { reason: scrubbed }),
+    changedFiles,
+    telemetry: run.context.telemetry,
+    turnsConsumed: run.turnsConsumed,
+    transcript: run.transcript,
+    ...(run.answeredBy.size > 0 ? { answeredBy: [...run.answeredBy] } : {}),
+    ...(status === 'finished'
+      ? {}
+      : { cause: causeOfCoderResult({ status, reason: scrubbed, changedFiles, cause: typed }) }),
+  };
+}
+
+/**
+ * One model call of step `step`: the turn, or `refit` when the server's window was smaller than planned (the plan is
+ * fitted to it, once, and the step asked again), or the result when the model itself failed. Infrastructure failures
+ * propagate, carrying what was spent.
+ */
+async function askModel(run: CoderRun, step: number): Promise<AssistantTurn | 'refit' | CoderResult> {
+  const { input, toolSpecs, context } = run;
+  const { secretValues, signal } = input;
+  // Tool replies carry file contents: scrub before the provider sees them.
+  const request = boundTranscript(scrubSecrets(run.messages, secretValues), {
+    maxTokens: input.maxContextTokens ?? run.plan.promptBudget - toolTokensOf(toolSpecs),
+    keepLatest: KEEP_LATEST_TOOLS,
+    pointer: (index) => `message ${index} of the transcript ${run.transcriptPath}`,
+  });
+  const beat = (lastModelError?: string) => {
+    if (lastModelError !== undefined) run.lastError = scrubText(lastModelError, secretValues);
+    const telemetry = { ...context.telemetry };
+    input.heartbeat?.({ step: step - 1, transcriptPath: run.transcriptPath, telemetry, lastModelError: run.lastError });
+  };
+  try {
+    return await callModel({
+      provider: input.provider,
+      request: {
+        ...{ role: 'coder' as const, messages: request, tools: toolSpecs },
+        // A reply sent before, word for word, is asked for again with sampling varied: at temperature 0 a small
+        // model answers a refusal with the reply that was refused.
+        ...(run.repeated ? { sampling: { temperature: REPEAT_TEMPERATURE, seed: step } } : {}),
+      },
+      ...{ telemetry: context.telemetry, waitBoundMs: input.modelWaitMs ?? DEFAULT_MODEL_WAIT_MS, heartbeat: beat },
+      signal,
     });
-    const beat = (lastModelError?: string) => {
-      if (lastModelError !== undefined) lastError = scrubText(lastModelError, secretValues);
-      input.heartbeat?.({ step: step - 1, transcriptPath, telemetry: { ...telemetry }, lastModelError: lastError });
-    };
-    let turn: AssistantTurn;
-    try {
-      turn = await callModel({
-        provider: input.provider,
-        request: {
-          role: 'coder',
-          messages: request,
-          tools: toolSpecs,
-          // A reply sent before, word for word, is asked for again with sampling varied: at temperature 0 a small
-          // model answers a refusal with the reply that was refused.
-          ...(repeated ? { sampling: { temperature: REPEAT_TEMPERATURE, seed: step } } : {}),
-        },
-        telemetry,
-        waitBoundMs: input.modelWaitMs ?? DEFAULT_MODEL_WAIT_MS,
-        heartbeat: beat,
-        signal,
-      });
-    } catch (error) {
-      // The server's window is smaller than planned: fit to what it said, once, and ask again.
-      if (isContextOverflow(error) && !refitted) {
-        refitted = true;
-        plan = tightenPlan(plan, error.message, window);
-        if (messages.length === 2 && !resumed)
-          messages.splice(0, 2, ...(await firstMessages(input, systemPrompt, plan.firstMessageBudget, opening)));
-        step -= 1;
-        continue;
-      }
-      // The failed call is counted: saved so a retry of the node resumes with it, and carried on the failure.
-      await saveTranscript(step - 1);
-      if (isContextOverflow(error))
-        throw withSpending(
-          contextOverflow(plan, promptTokensOf(request, toolSpecs), window, error.message),
-          telemetry,
-          signal,
+  } catch (error) {
+    if (isContextOverflow(error) && !run.refitted) {
+      run.refitted = true;
+      run.plan = tightenPlan(run.plan, error.message, run.window);
+      if (run.messages.length === 2 && !input.resume)
+        run.messages.splice(
+          0,
+          2,
+          ...(await firstMessages(input, run.systemPrompt, run.plan.firstMessageBudget, run.opening)),
         );
-      // Only the model's own failure becomes a result; infrastructure failures are Temporal's to retry.
-      if (!(error instanceof ModelProblem)) throw withSpending(error, telemetry, signal);
-      return result('model_error', '', error.message, error.causeKind);
+      return 'refit';
     }
-    turnsConsumed += 1;
-    if (turn.model !== undefined && turn.model !== askedModel) answeredBy.add(turn.model);
-    turn = withTextToolCalls(turn, toolNames, step, context);
-    messages.push({ role: 'assistant', content: turn.content, toolCalls: turn.toolCalls });
-
-    const maxTokens = input.provider.maxTokens;
-    const { finished, facts } = await runTurnCalls({ turn, messages, context, caller, maxTokens, signal });
-    await saveTranscript(step, finished);
-    input.heartbeat?.({ step, transcriptPath, telemetry: { ...telemetry } });
-    if (finished !== undefined) return result('finished', finished);
-    const watched = watchTurn(watch, facts, input.noProgressLimits);
-    watch = watched.watch;
-    if (facts.reply !== undefined) {
-      repeated = repliesSeen.has(facts.reply);
-      repliesSeen.add(facts.reply);
+    // The failed call is counted: saved so a retry of the node resumes with it, and carried on the failure.
+    await saveTranscript(run, step - 1);
+    if (isContextOverflow(error)) {
+      const overflow = contextOverflow(run.plan, promptTokensOf(request, toolSpecs), run.window, error.message);
+      throw withSpending(overflow, context.telemetry, signal);
     }
-    if (watched.stop) {
-      if (await testsPassAtStop(context, toolNames, note)) return finishedByTests(step, 'stuck');
-      return result('model_error', '', watched.stop, 'CoderStuck');
-    }
+    // Only the model's own failure becomes a result; infrastructure failures are Temporal's to retry.
+    if (!(error instanceof ModelProblem)) throw withSpending(error, context.telemetry, signal);
+    return resultOf(run, 'model_error', '', error.message, error.causeKind);
   }
-  if (await testsPassAtStop(context, toolNames, note)) return finishedByTests(input.maxSteps, 'max steps');
-  return result('max_steps', '', `max steps (${input.maxSteps}) reached without finish`);
+}
+
+/** Runs the turn's calls and saves the transcript; the result when the run ends with this turn. */
+async function takeTurn(run: CoderRun, step: number, reply: AssistantTurn): Promise<CoderResult | undefined> {
+  const { input, context } = run;
+  run.turnsConsumed += 1;
+  if (reply.model !== undefined && reply.model !== run.askedModel) run.answeredBy.add(reply.model);
+  const turn = withTextToolCalls(reply, run.toolNames, step, context);
+  run.messages.push({ role: 'assistant', content: turn.content, toolCalls: turn.toolCalls });
+  const maxTokens = input.provider.maxTokens;
+  const { caller, messages } = run;
+  const { finished, facts } = await runTurnCalls({ turn, messages, context, caller, maxTokens, signal: input.signal });
+  await saveTranscript(run, step, finished);
+  input.heartbeat?.({ step, transcriptPath: run.transcriptPath, telemetry: { ...context.telemetry } });
+  if (finished !== undefined) return resultOf(run, 'finished', finished);
+  const watched = watchTurn(run.watch, facts, input.noProgressLimits);
+  run.watch = watched.watch;
+  if (facts.reply !== undefined) {
+    run.repeated = run.repliesSeen.has(facts.reply);
+    run.repliesSeen.add(facts.reply);
+  }
+  if (watched.stop)
+    return stoppedWithout(run, step, 'stuck', resultOf(run, 'model_error', '', watched.stop, 'CoderStuck'));
+  return undefined;
+}
+
+/** A run that ends without finish: finished when the tests pass on the model's change (tests-decide.ts), else `ended`. */
+async function stoppedWithout(run: CoderRun, step: number, why: string, ended: CoderResult): Promise<CoderResult> {
+  const note = (content: string) => run.messages.push({ role: 'user', content });
+  if (!(await testsPassAtStop(run.context, run.toolNames, note))) return ended;
+  const summary = testsDecidedSummary(why);
+  await saveTranscript(run, step, summary);
+  return resultOf(run, 'finished', summary);
+}
+
+/**
+ * Runs the coder in `worktreePath` until the model calls finish (`finished`), `maxSteps` turns pass
+ * (`max_steps`), the allowance runs out (`budget_exhausted`) or the model fails (`model_error`).
+ * Infrastructure failures of the provider propagate.
+ */
+export async function runCoder(input: RunCoderInput): Promise<CoderResult> {
+  if (!Number.isInteger(input.maxSteps) || input.maxSteps < 1) {
+    throw ApplicationFailure.create({
+      type: 'InvalidCoderInput',
+      nonRetryable: true,
+      message: `maxSteps must be a positive integer, got ${String(input.maxSteps)}: pass the task's coder step budget (e.g. 30)`,
+    });
+  }
+  input.signal?.throwIfAborted();
+  const run = await startRun(input);
+  const resumed = input.resume?.progress;
+  if (resumed?.finished !== undefined) {
+    await saveTranscript(run, resumed.step, resumed.finished);
+    return resultOf(run, 'finished', resumed.finished);
+  }
+  for (let step = (resumed?.step ?? 0) + 1; step <= input.maxSteps; step++) {
+    input.signal?.throwIfAborted();
+    const exhausted = overAllowance(run.context.telemetry, input.allowance);
+    if (exhausted) {
+      await saveTranscript(run, step - 1);
+      return resultOf(run, 'budget_exhausted', '', exhausted);
+    }
+    const asked = await askModel(run, step);
+    if (asked === 'refit') {
+      step -= 1;
+      continue;
+    }
+    if ('status' in asked) return asked;
+    const ended = await takeTurn(run, step, asked);
+    if (ended !== undefined) return ended;
+  }
+  const ended = resultOf(run, 'max_steps', '', `max steps (${input.maxSteps}) reached without finish`);
+  return stoppedWithout(run, input.maxSteps, 'max steps', ended);
 }
