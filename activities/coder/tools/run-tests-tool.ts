@@ -120,6 +120,21 @@ export const runTestsTool = defineTool({
       mutationsBefore: context.telemetry.mutationOperations,
       summary: `${result.outcome}: ${result.counts.passed} of ${result.counts.total} passed`,
     };
-    return { reply: formatTestReply(result, tests.maxRuns - used - 1) };
+    const reply = formatTestReply(result, tests.maxRuns - used - 1);
+    return { reply: result.counts.total === 0 && narrowedBy(args) ? `${noTestMatched(args)}\n${reply}` : reply };
   },
 });
+
+const narrowedBy = (args: { tests?: string[]; k?: string }) => (args.tests?.length ?? 0) > 0 || args.k !== undefined;
+
+/**
+ * Said first when a narrowed run collected no test: the ids or -k named no test (the 1.5B ran
+ * tests/test_strutils.py::test_pluralize, which does not exist, and read pytest's usage error as its code's fault).
+ */
+function noTestMatched(args: { tests?: string[]; k?: string }): string {
+  const asked = args.k !== undefined ? `-k ${JSON.stringify(args.k)}` : (args.tests ?? []).join(' ');
+  return (
+    `error: no test matched ${asked}: that names no test of this repository, so nothing was checked. ` +
+    "Run the failing test ids the evidence names, or call run_tests with no arguments to run all the task's tests."
+  );
+}

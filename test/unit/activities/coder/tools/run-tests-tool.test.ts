@@ -52,6 +52,17 @@ describe('run_tests', () => {
     expect(reply).toContain('tests passed: 1 total, 1 passed, 0 failed');
   });
 
+  it('says first that a node id or -k expression named no test (pytest calls it a usage error)', async () => {
+    const context = withTests();
+    const { reply } = await runTestsTool.run({ tests: ['tests/test_calc.py::test_pluralize'] }, context);
+    expect(reply.split('\n')[0]).toBe(
+      "error: no test matched tests/test_calc.py::test_pluralize: that names no test of this repository, so nothing was checked. Run the failing test ids the evidence names, or call run_tests with no arguments to run all the task's tests.",
+    );
+    const byName = await runTestsTool.run({ k: 'nothing_by_this_name' }, context);
+    expect(byName.reply).toMatch(/^error: no test matched -k "nothing_by_this_name": /);
+    expect(context.lastTestRun?.passed).toBe(false);
+  });
+
   it('refuses options and anything but node ids or a -k expression, and stops at the per-attempt limit', async () => {
     const context = withTests(1);
     expect((await runTestsTool.run({ tests: ['--rootdir=/'] }, context)).reply).toContain(
