@@ -179,6 +179,8 @@ export interface TranscriptBound {
 }
 
 const SHRINK_ARGUMENT_CHARS = 200;
+// A reply's text longer than this shrinks like a tool output (a short reason or one fenced call stays).
+const SHRINK_REPLY_CHARS = 600;
 const tokensOf = (message: TranscriptMessage) =>
   Math.ceil((message.content.length + JSON.stringify(message.toolCalls ?? []).length) / 4);
 const totalTokens = (messages: readonly TranscriptMessage[]) =>
@@ -192,7 +194,14 @@ function shrinkMessage<M extends TranscriptMessage>(message: M, index: number, b
       content: `[${message.name ?? 'tool'} output of ${message.content.length} characters shrunk: ${bound.pointer(index)}]`,
     };
   }
-  if (message.role !== 'assistant' || !message.toolCalls) return message;
+  if (message.role !== 'assistant') return message;
+  // A reply's own text: a model without native tool calls writes its calls there (the 1.5B wrote 1,024 tokens of
+  // them a reply, never shrunk, and the transcript outgrew the window); the calls themselves stay in toolCalls.
+  const content =
+    message.content.length > SHRINK_REPLY_CHARS
+      ? `[reply of ${message.content.length} characters shrunk: ${bound.pointer(index)}]`
+      : message.content;
+  if (!message.toolCalls) return { ...message, content };
   // Long arguments (a whole file given to write_file) shrink too; the call's name and short arguments stay.
   const toolCalls = message.toolCalls.map((call) => ({
     ...call,
@@ -204,12 +213,12 @@ function shrinkMessage<M extends TranscriptMessage>(message: M, index: number, b
       ),
     ),
   }));
-  return { ...message, toolCalls };
+  return { ...message, content, toolCalls };
 }
 
 /**
  * The messages to send for the next turn, within `maxTokens` (4 characters a token) where possible: older tool
- * outputs (and long tool-call arguments) shrink to a line pointing at the transcript, oldest first. The first two
+ * outputs, long replies and long tool-call arguments shrink to a line pointing at the transcript, oldest first. The first two
  * messages (rules and goal), the latest output of each `keepLatest` tool and the newest `keepRecent` messages stay.
  */
 export function boundTranscript<M extends TranscriptMessage>(messages: readonly M[], bound: TranscriptBound): M[] {

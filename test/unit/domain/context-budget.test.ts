@@ -71,6 +71,26 @@ describe('boundTranscript', () => {
     expect(bounded[3]?.content).toBe('[read_file output of 4000 characters shrunk: see message 3]');
     expect(bounded[2]?.content.startsWith('tests failed')).toBe(true);
   });
+
+  it("shrinks an older reply's long text (calls written as text), keeping its calls and a short reply whole", () => {
+    const plan = '```json\n{"name": "run_tests", "arguments": {}}\n```\n'.repeat(60);
+    const call = { id: 'text_2_0', name: 'run_tests', arguments: {} };
+    const replies = [
+      { role: 'system', content: 'rules' },
+      { role: 'user', content: 'goal' },
+      { role: 'assistant', content: plan, toolCalls: [call] },
+      { role: 'tool', name: 'run_tests', content: 'tests failed' },
+      { role: 'assistant', content: 'I will read calc.py.', toolCalls: [call] },
+      { role: 'tool', name: 'run_tests', content: 'tests failed' },
+    ];
+    const bounded = boundTranscript(replies, { maxTokens: 200, keepLatest: ['run_tests'], keepRecent: 2, pointer });
+    expect(bounded[2]).toEqual({
+      role: 'assistant',
+      content: `[reply of ${plan.length} characters shrunk: see message 2]`,
+      toolCalls: [call],
+    });
+    expect(bounded[4]?.content).toBe('I will read calc.py.');
+  });
 });
 
 describe('rankRelevantFiles with definitions and file kinds', () => {
