@@ -15,7 +15,14 @@ function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    return undefined;
+    // A Python docstring written into a JSON string unescaped (the 1.5B's `"new": "…\n    """Doc."""\n…"` came as
+    // bare triple quotes): read as the quotes it meant.
+    if (!text.includes('"""')) return undefined;
+    try {
+      return JSON.parse(text.replaceAll('"""', '\\"\\"\\"'));
+    } catch {
+      return undefined;
+    }
   }
 }
 

@@ -239,4 +239,14 @@ describe('replies recorded from llama-server with Qwen2.5-Coder-1.5B (coder-smal
     expect(answers.slice(0, 5).every((answer) => !answer.content.startsWith('error: not run'))).toBe(true);
     expect(answers[5]?.content).toBe('error: not run: at most 5 calls of one reply are run; make one call a reply.');
   });
+
+  it('reads a call whose docstring quotes were written into the JSON unescaped, and makes the edit', async () => {
+    await writeFile(path.join(t.repo, 'calc.py'), 'def mul(a, b):\n    return a * b\n');
+    server.push({ body: await recorded('qwen2.5-coder-1.5b-docstring-quotes.json') }, finish);
+    const result = await runCoder(await input());
+    expect(await readFile(path.join(t.repo, 'calc.py'), 'utf8')).toBe(
+      'def mul(a, b):\n    """Document calc.mul with a docstring."""\n    return a * b\n',
+    );
+    expect(result.changedFiles).toEqual(['calc.py']);
+  });
 });
