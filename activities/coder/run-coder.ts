@@ -103,11 +103,12 @@ export interface RunCoderInput {
   signal?: AbortSignal;
 }
 
-/** The run's coaching: a finish after an untested edit is refused too where the version can run the tests. */
-function coachingFor(coaching: Coaching, toolNames: string[], tests: InAttemptTests | undefined): Coaching {
-  return toolNames.includes('run_tests') && tests !== undefined
-    ? { ...coaching, refuseUntestedFinish: true }
-    : coaching;
+/**
+ * The run's coaching: a version made for small models, which lists its tools and run_tests among them, also has a
+ * finish after an untested edit refused (once); the champion's finish stays the model's own call.
+ */
+function coachingFor(coaching: Coaching, listed: readonly string[] | undefined, tests: InAttemptTests | undefined) {
+  return listed?.includes('run_tests') && tests !== undefined ? { ...coaching, refuseUntestedFinish: true } : coaching;
 }
 
 /** Why the next turn may not run, or undefined while the allowance lasts. */
@@ -234,7 +235,7 @@ async function startRun(input: RunCoderInput): Promise<CoderRun> {
     failedReplacePaths: new Set(),
     changedFiles: new Set(resumed?.progress.changedFiles ?? []),
     tests: input.tests,
-    ...(input.coaching ? { coaching: coachingFor(input.coaching, toolNames, input.tests) } : {}),
+    ...(input.coaching ? { coaching: coachingFor(input.coaching, input.agent?.tools, input.tests) } : {}),
   };
   return {
     ...{ input, caller, toolSpecs, toolNames, systemPrompt, window, plan, opening, messages, context },

@@ -13,8 +13,8 @@ export interface Coaching {
   /** `finish` before any file was changed is refused once. */
   refuseEmptyFinish: boolean;
   /**
-   * `finish` after an edit no passing test run has checked is refused once (set by the coder loop when the version
-   * has run_tests and the task a test command).
+   * `finish` after an edit no passing test run has checked is refused once (set by the coder loop for a version that
+   * lists its tools with run_tests among them, such as coder-small, when the task has a test command).
    */
   refuseUntestedFinish?: boolean;
 }
