@@ -6,6 +6,7 @@ import type { ArtifactRef } from '../domain/records.js';
 import { scrubText } from '../domain/secrets.js';
 import { scrubForSink } from './secret-values.js';
 import { writeFileAtomic } from './small-files.js';
+import { candidateSuffix } from '../domain/samples.js';
 
 const unsafeChars = /[^A-Za-z0-9._-]/g;
 
@@ -31,10 +32,13 @@ export function assertAttempt(attempt: number): void {
   }
 }
 
-/** The folder for one attempt's artifacts: `<workDir>/artifacts/<safe workflowId>/a<attempt>`. */
-export function artifactDirFor(workDir: string, workflowId: string, attempt: number): string {
+/**
+ * The folder for one attempt's artifacts: `<workDir>/artifacts/<safe workflowId>/a<attempt>`; a candidate after the
+ * first (domain/samples.ts) has its own, `a<attempt>c<candidate>`, so no draw resumes from or overwrites another's.
+ */
+export function artifactDirFor(workDir: string, workflowId: string, attempt: number, candidate?: number): string {
   assertAttempt(attempt);
-  return path.resolve(workDir, 'artifacts', toSafeName(workflowId), `a${attempt}`);
+  return path.resolve(workDir, 'artifacts', toSafeName(workflowId), `a${attempt}${candidateSuffix(candidate)}`);
 }
 
 /**

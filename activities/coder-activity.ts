@@ -5,6 +5,7 @@ import { Context } from '@temporalio/activity';
 import { agentLabel, type AgentVersion, type SelectedAgent } from '../domain/agents.js';
 import type { CoderResult } from '../domain/records.js';
 import { samplingForAttempt } from '../domain/retry-sampling.js';
+import { samplingForCandidate } from '../domain/samples.js';
 import { heartbeatAndSignal } from './activity-context.js';
 import { heartbeatWhile } from './heartbeat-while.js';
 import { loadProgress, TRANSCRIPT_NAME, type CoderHeartbeat } from './coder/progress.js';
@@ -97,8 +98,13 @@ function coderProvider(input: CoderInput, parameters: AgentVersion['parameters']
     role: 'coder',
     startTurn: input.startTurn + turnsBefore,
     cwd,
-    // A retry samples differently from the attempts before it (domain/retry-sampling.ts).
-    parameters: samplingForAttempt(parameters, input.previousAttempts.length),
+    // A retry samples differently from the attempts before it (domain/retry-sampling.ts), and each candidate of an
+    // attempt after its first from the others (domain/samples.ts).
+    parameters: samplingForCandidate(
+      samplingForAttempt(parameters, input.previousAttempts.length),
+      input.attempt,
+      input.candidate,
+    ),
   });
 }
 

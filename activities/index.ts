@@ -6,6 +6,7 @@ import { createEvalActivities } from './eval/index.js';
 
 export type {
   ActivityDeps,
+  AttemptRef,
   Claim,
   ClaimInput,
   CoderInput,

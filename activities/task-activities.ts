@@ -35,7 +35,7 @@ export function createTaskActivities(deps: ActivityDeps) {
   // attempt 1 and must not find, or resume from, the transcript of an earlier run.
   const artifactDir = (ref: AttemptRef) =>
     path.join(
-      artifactDirFor(deps.workDir, ref.workflowId, ref.attempt),
+      artifactDirFor(deps.workDir, ref.workflowId, ref.attempt, ref.candidate),
       Context.current().info.workflowExecution?.runId ?? 'no-run',
     );
 

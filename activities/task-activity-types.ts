@@ -21,6 +21,8 @@ import type { OfferedSkill } from './learning/load-skills.js';
 export interface AttemptRef {
   workflowId: string;
   attempt: number;
+  /** The attempt's candidate when the task draws samples (domain/samples.ts); absent: the first. */
+  candidate?: number;
 }
 
 export interface ClaimInput extends AttemptRef {

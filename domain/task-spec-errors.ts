@@ -3,6 +3,7 @@ import { modelOptionsHelp, optionRoles } from './model-options.js';
 import { exampleModelSpec, quotedModelForms } from './providers.js';
 import { redactUrls } from './repo-url.js';
 import { retryCap } from './retry-decision.js';
+import { MAX_SAMPLES } from './samples.js';
 import { describeLimitRange, limitNames, limitRanges } from './sandbox-limits.js';
 
 /** One problem with a task spec. */
@@ -93,6 +94,10 @@ const help: Record<string, FieldHelp> = {
   },
   ...modelSettingsHelp,
   'models.skillWriter': modelHelp('skillWriter'),
+  samples: {
+    expected: `a whole number from 1 to ${MAX_SAMPLES} (candidate coder runs an attempt, the first whose tests pass kept)`,
+    fix: `set samples to e.g. 3, or leave it out for one run an attempt`,
+  },
   maxCoderSteps: { expected: 'a whole number from 1 to 200', fix: 'set maxCoderSteps to e.g. 30' },
   retryWindowMs: { expected: 'a whole number of milliseconds, 0 or more', fix: 'set retryWindowMs to e.g. 0' },
   secretEnvNames: {

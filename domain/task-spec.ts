@@ -7,6 +7,7 @@ import { modelSpecPattern } from './providers.js';
 import { isPytestNodeId } from './pytest-node-id.js';
 import { repoUrlProblem } from './repo-url.js';
 import { retryCap } from './retry-decision.js';
+import { MAX_SAMPLES } from './samples.js';
 import { limitNames, limitRanges, type LimitName } from './sandbox-limits.js';
 import { formatSpecIssues, type SpecIssue } from './task-spec-errors.js';
 
@@ -77,6 +78,11 @@ export const taskSpecFieldsSchema = z.strictObject({
   allowTestEdits: z.boolean().default(false),
   /** New coder attempts after a failure; the loop's cap (retryCap) is the most a task gets, so more is refused. */
   maxRetries: wholeNumber(0, retryCap).default(retryCap),
+  /**
+   * Candidates each attempt may draw (domain/samples.ts): the first at the coder's own sampling, each further one in a
+   * fresh worktree at a warmer temperature, until one passes the tests. Absent or 1: one coder run an attempt.
+   */
+  samples: wholeNumber(1, MAX_SAMPLES).optional(),
   models: modelsSchema,
   maxCoderSteps: wholeNumber(1, 200).default(30),
   retryWindowMs: wholeNumber(0).default(0),

@@ -15,6 +15,7 @@ import type {
   TestRunResult,
   VerdictUsage,
 } from './records.js';
+import type { CandidateRecord } from './samples.js';
 import type { TelemetrySummary } from './telemetry.js';
 
 /** PAUSE_REQUESTED: a pause arrived while a node runs; the task stops (PAUSED) before its next node. */
@@ -60,6 +61,13 @@ export interface AttemptRecord {
   environment?: { name: string; built: boolean; setupMs: number };
   /** The model spec the coder used in this attempt (prices its tokens). */
   coderModel?: string;
+  /**
+   * The candidates this attempt drew before the one its other fields describe, when the task set `samples`
+   * (domain/samples.ts): each failed its tests or its coder run, in its own worktree.
+   */
+  candidates?: CandidateRecord[];
+  /** Which candidate the fields above describe (absent: the first, or a task without samples). */
+  candidate?: number;
 }
 
 /** The budget limits and what the task has spent against them (shown by the state query). */
@@ -152,9 +160,8 @@ export function summarizeAttempt(record: AttemptRecord): AttemptSummary {
 export function collectModelUsage(attempts: readonly AttemptRecord[], defaultCoderModel: string): ModelUsage[] {
   return attempts.flatMap((record) => {
     const usages: ModelUsage[] = [];
-    const coderTelemetry = coderTelemetryOf(record);
-    if (coderTelemetry) {
-      const { modelRequests, inputTokens, outputTokens } = coderTelemetry;
+    // Every candidate's coder run is priced, the losing ones too.
+    for (const { modelRequests, inputTokens, outputTokens } of coderTelemetriesOf(record)) {
       usages.push({ modelSpec: record.coderModel ?? defaultCoderModel, modelRequests, inputTokens, outputTokens });
     }
     if (record.review?.modelUsage) usages.push(record.review.modelUsage);
@@ -165,8 +172,13 @@ export function collectModelUsage(attempts: readonly AttemptRecord[], defaultCod
 }
 
 /** What an attempt's coder spent: its result's telemetry, else what its failed runs carried. */
-export function coderTelemetryOf(record: AttemptRecord): CoderTelemetry | undefined {
+export function coderTelemetryOf(record: Pick<AttemptRecord, 'coder' | 'coderSpent'>): CoderTelemetry | undefined {
   return record.coder?.telemetry ?? record.coderSpent;
+}
+
+/** What each coder run of an attempt spent: its losing candidates' (samples), then the one it kept or ended on. */
+export function coderTelemetriesOf(record: AttemptRecord): CoderTelemetry[] {
+  return [...(record.candidates ?? []), record].flatMap((run) => coderTelemetryOf(run) ?? []);
 }
 
 /** The agent versions whose work an attempt holds, for the commit record (e.g. `coder/coder-1`). */

@@ -19,6 +19,7 @@ import {
   type Git,
 } from './run-git.js';
 import { canonical, isWorktreeOf } from './worktree-owner.js';
+import { candidateSuffix } from '../../domain/samples.js';
 
 export interface CreateWorktreeInput {
   repoPath: string;
@@ -26,6 +27,8 @@ export interface CreateWorktreeInput {
   taskId: string;
   workflowId: string;
   attempt: number;
+  /** The attempt's candidate (domain/samples.ts): each after the first gets a worktree of its own. */
+  candidate?: number;
   workDir: string;
 }
 
@@ -41,8 +44,8 @@ export interface CreatedWorktree {
 const baseShaFile = 'taskloop-base-sha';
 
 /** The folder of one attempt's worktree: `<workDir>/worktrees/<safe workflowId>-a<attempt>`. */
-export function worktreePathFor(workDir: string, workflowId: string, attempt: number): string {
-  return path.resolve(workDir, 'worktrees', `${toSafeName(workflowId)}-a${attempt}`);
+export function worktreePathFor(workDir: string, workflowId: string, attempt: number, candidate?: number): string {
+  return path.resolve(workDir, 'worktrees', `${toSafeName(workflowId)}-a${attempt}${candidateSuffix(candidate)}`);
 }
 
 /**
@@ -56,7 +59,7 @@ export async function createWorktree(input: CreateWorktreeInput): Promise<Create
   const git = await openRepo(input.repoPath);
   const branch = `taskloop/${input.taskId}`;
   if (!(await isValidTaskBranch(git, input.taskId, branch))) throw invalidTaskId(input.taskId);
-  const worktreePath = worktreePathFor(input.workDir, input.workflowId, input.attempt);
+  const worktreePath = worktreePathFor(input.workDir, input.workflowId, input.attempt, input.candidate);
   // Worktree add, prune and remove race inside git when run concurrently on one repository: one at a time per worker.
   return withRepoLock(await canonical(input.repoPath), async () => {
     // Forget worktrees whose folders are gone (e.g. a lost host's), so a dead host's worktree does not stay registered.

@@ -55,13 +55,13 @@ export async function releaseOwnEntry(git: Git, repoPath: string, worktreePath: 
   await runGit(git, ['worktree', 'prune']);
 }
 
-/** Registered worktree folders named `<prefix>-a<N>` with N below `attempt`. */
+/** Registered worktree folders named `<prefix>-a<N>` (or a candidate's, `<prefix>-a<N>c<K>`) with N below `attempt`. */
 export async function staleAttemptWorktrees(repoPath: string, prefix: string, attempt: number): Promise<string[]> {
   const stale: string[] = [];
   for (const { gitFile } of await registryEntries(repoPath)) {
     if (!gitFile) continue;
     const folder = path.dirname(gitFile);
-    const match = /^(.*)-a(\d+)$/.exec(path.basename(folder));
+    const match = /^(.*)-a(\d+)(?:c\d+)?$/.exec(path.basename(folder));
     if (match && match[1] === prefix && Number(match[2]) < attempt) stale.push(folder);
   }
   return stale;

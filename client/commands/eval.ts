@@ -2,6 +2,7 @@
 // instance independently, reports the arms side by side, and with --promote crowns a coder champion by evidence.
 import path from 'node:path';
 import { planArms, builtinArmModels } from '../../domain/eval/arms.js';
+import { MAX_SAMPLES } from '../../domain/samples.js';
 import type { ArmResult } from '../../domain/eval/records.js';
 import { buildEvalReport } from '../../domain/eval/report.js';
 import { selectByTags } from '../../domain/eval/select-tags.js';
@@ -25,13 +26,13 @@ import { withTaskClient } from '../tasks/task-client.js';
 import type { Command } from './command.js';
 
 const help = `Usage: taskloop eval SUITE --model SPEC [--model SPEC]… [--agents V1,V2] [--learning on,off]
-                     [--tags T1,T2] [--concurrency N] [--max-retries 0-2] [--out DIR] [--json] [--promote]
+                     [--samples 1,3] [--tags T1,T2] [--concurrency N] [--max-retries 0-2] [--out DIR] [--json] [--promote]
                      [--task-queue Q]
        taskloop eval status [EVAL_ID] [--json]
 
 Runs every instance of the suite (YAML, see schemas/eval-suite.schema.json; or a SWE-bench-style .jsonl, one
 instance a line, for which each arm also writes predictions-<arm>.jsonl for the official harness) once per arm: each combination of
---model, --agents and --learning is an arm, and each arm is one durable workflow eval-<eval id>-<arm> running the
+--model, --agents, --learning and --samples is an arm, and each arm is one durable workflow eval-<eval id>-<arm> running the
 instances as task workflows. After a task ends, its committed sha (or the base ref when it committed nothing) is
 checked out afresh and FAIL_TO_PASS and PASS_TO_PASS run in the sandbox: resolved means all of the first pass and
 all of the second still pass. The same command again resumes the same eval (finished instances are not run again).
@@ -39,6 +40,8 @@ all of the second still pass. The same command again resumes the same eval (fini
   --model SPEC        a coder model (repeatable): provider:model, or oracle (each instance's upstream fix) or noop
   --agents LIST       coder agent versions of agents/registry.json (default: the champion)
   --learning LIST     on, off or on,off (default on): off adapts no attempt and makes no skill
+  --samples LIST      candidates each attempt draws, e.g. 1,3 (default 1): each after the first in a fresh worktree
+                      at a warmer temperature, the first whose tests pass kept; a task's tokens count every draw
   --tags LIST         run only the instances with any of these tags (a suite instance's tags field), e.g. one-line
   --concurrency N     instances at once per arm (1-16, default 2)
   --max-retries N     new attempts after a failure (default the suite's defaults.maxRetries, else 1)
@@ -53,6 +56,7 @@ const options = {
   model: { type: 'string', multiple: true },
   agents: { type: 'string' },
   learning: { type: 'string' },
+  samples: { type: 'string' },
   tags: { type: 'string' },
   concurrency: { type: 'string' },
   'max-retries': { type: 'string' },
@@ -131,6 +135,14 @@ async function parseArmFlags(values: EvalFlags, registry: string) {
       throw new UsageError(`taskloop eval: --learning takes on, off or on,off; got ${JSON.stringify(values.learning)}`);
     return value === 'on';
   });
+  const samples = (list(values.samples) ?? ['1']).map((value) => {
+    const count = /^\d+$/.test(value) ? Number(value) : NaN;
+    if (!(count >= 1 && count <= MAX_SAMPLES))
+      throw new UsageError(
+        `taskloop eval: --samples takes whole numbers from 1 to ${MAX_SAMPLES}, e.g. 1,3; got ${JSON.stringify(values.samples)}`,
+      );
+    return count;
+  });
   const agents = list(values.agents);
   if (agents || values.promote) {
     const { versions } = await readCoderChampion(registry);
@@ -140,13 +152,13 @@ async function parseArmFlags(values: EvalFlags, registry: string) {
           `taskloop eval: --agents names ${JSON.stringify(agent)}, which ${registry} does not have; known coder versions: ${versions.join(', ')}`,
         );
   }
-  return { models, learning, agents };
+  return { models, learning, agents, samples };
 }
 
 /** Reads the suite and plans every arm's workflow input; the eval id names the suite, the arms and the retries. */
 async function planEval(suitePath: string, values: EvalFlags): Promise<EvalPlan> {
   const registry = registryFile();
-  const { models, learning, agents } = await parseArmFlags(values, registry);
+  const { models, learning, agents, samples } = await parseArmFlags(values, registry);
   const concurrency = intFlag('eval', 'concurrency', values.concurrency, 2, 1, 16);
   const suiteFile = path.resolve(suitePath);
   const cacheDir = path.join(stateDir(), 'eval', 'repos');
@@ -160,7 +172,7 @@ async function planEval(suitePath: string, values: EvalFlags): Promise<EvalPlan>
   if (!selected.success) throw new UsageError(`taskloop eval: --tags ${values.tags}: ${selected.error}`);
   const suite = selected.data;
   const maxRetries = intFlag('eval', 'max-retries', values['max-retries'], suite.defaults?.maxRetries ?? 1, 0, 2);
-  const arms = planArms({ models, agents: agents ?? [undefined], learning });
+  const arms = planArms({ models, agents: agents ?? [undefined], learning, samples });
   // A part of the suite is an eval of its own; without --tags the id is the one it always was (runs resume).
   const evalId = evalIdOf(suite.name, text, arms, `retries=${maxRetries}${tags.length > 0 ? ` tags=${tags}` : ''}`);
   const evalDir = path.join(stateDir(), 'eval', evalId);

@@ -44,6 +44,8 @@ The same command twice is the same task (the id is derived from the goal and the
   --allow-test-edits       let the coder edit test files
   --max-retries N          attempts after the first (0-2, default 2; 2 is the loop's cap)
   --max-steps N            coder steps per attempt (1-200, default 30)
+  --samples N              candidates an attempt may draw (1-8, default 1): each after the first in a fresh
+                           worktree at a warmer temperature, until one passes the tests; every draw's tokens count
   --retry-window DURATION  after failing, accept \`taskloop retry\` this long (e.g. 10m, 30s, 1h; default 0)
   --secret-env NAME        environment variable whose value is scrubbed from logs and records (repeatable)
   --task-queue Q           queue the workers serve (default $TASKLOOP_TASK_QUEUE or "taskloop")

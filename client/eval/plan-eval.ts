@@ -61,6 +61,7 @@ export async function planArmInputs(input: {
         ...(instance.maxSteps === undefined ? {} : { maxCoderSteps: instance.maxSteps }),
         ...(arm.agent === undefined ? {} : { agents: { coder: arm.agent } }),
         ...(arm.learning ? {} : { learning: false }),
+        ...(arm.samples === undefined ? {} : { samples: arm.samples }),
       });
       if (!parsed.success)
         throw new UsageError(`taskloop eval: instance ${instance.id}, arm ${arm.label}: ${parsed.error}`);

@@ -1,4 +1,5 @@
 // Human-readable text of a task: its live state (the `state` query) or its result (TaskOutcome).
+import { candidateLines } from './candidate-lines.js';
 import type { AttemptRecord, TaskOutcome, TaskState } from '../../domain/task-state.js';
 import { nextStepFor } from '../../domain/next-step.js';
 import type { TelemetrySummary } from '../../domain/telemetry.js';
@@ -67,7 +68,7 @@ export function formatAttempts(attempts: AttemptRecord[]): string {
       ? [`attempt ${attempt}: asked for ${coderModel ?? 'the coder model'}, answered by ${coder.answeredBy.join(', ')}`]
       : [],
   );
-  return [table, ...removed, ...answered].join('\n');
+  return [table, ...candidateLines(attempts), ...removed, ...answered].join('\n');
 }
 
 export function formatTelemetry(telemetry: TelemetrySummary): string {

@@ -30,6 +30,7 @@ const runFlagOptions = {
   'retry-window': { type: 'string' },
   'secret-env': { type: 'string', multiple: true },
   'max-steps': { type: 'string' },
+  samples: { type: 'string' },
   'task-queue': { type: 'string' },
   wait: { type: 'boolean' },
   json: { type: 'boolean' },
@@ -52,6 +53,7 @@ const flagOfField: Record<string, string> = {
   models: '--model',
   budgets: 'taskloop.config.json budgets',
   maxCoderSteps: '--max-steps',
+  samples: '--samples',
   retryWindowMs: '--retry-window',
   secretEnvNames: '--secret-env',
 };
@@ -67,6 +69,7 @@ const cliFixOfField: Record<string, string> = {
   'models.coder': `pass --model ${acceptedModelForms}`,
   maxRetries: 'pass --max-retries 0, 1 or 2: the loop caps retries at 2',
   maxCoderSteps: 'pass e.g. --max-steps 30',
+  samples: 'pass e.g. --samples 3, or leave it out for one coder run an attempt',
 };
 
 export interface RunRequest {
@@ -104,6 +107,7 @@ export function parseRunFlags(
   set('allowTestEdits', values['allow-test-edits']);
   set('maxRetries', numberOrText(values['max-retries']));
   set('maxCoderSteps', numberOrText(values['max-steps']));
+  set('samples', numberOrText(values.samples));
   if (values['retry-window'] !== undefined) set('retryWindowMs', durationMs(values['retry-window']));
   set('secretEnvNames', values['secret-env']);
   set(

@@ -29,7 +29,10 @@ export function decidePromotion(results: readonly ArmResult[], champion: string,
   const candidate = versionOf(best, champion);
   // The champion's arm that differs from the challenger's only in the coder version, when there is one.
   const rival =
-    championArms.find((r) => r.arm.model === best.arm.model && r.arm.learning === best.arm.learning) ?? championArms[0];
+    championArms.find(
+      (r) =>
+        r.arm.model === best.arm.model && r.arm.learning === best.arm.learning && r.arm.samples === best.arm.samples,
+    ) ?? championArms[0];
   if (!rival)
     return {
       promote: false,

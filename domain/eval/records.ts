@@ -3,7 +3,7 @@ import type { BudgetSpend } from '../budgets.js';
 import type { TaskOutcome } from '../task-state.js';
 import type { Verification } from './resolve.js';
 
-/** One combination asked for: a coder model, an agent version, learning on or off. */
+/** One combination asked for: a coder model, an agent version, learning on or off, candidates an attempt. */
 export interface ArmSpec {
   /** Short and stable within an eval: a1, a2, … (part of workflow ids). */
   id: string;
@@ -14,6 +14,8 @@ export interface ArmSpec {
   /** The coder agent version pinned, or the registry's champion when absent. */
   agent?: string;
   learning: boolean;
+  /** Candidates each attempt draws, the first whose tests pass kept (domain/samples.ts); absent: one. */
+  samples?: number;
 }
 
 /** One instance as one arm ran it. */

@@ -158,9 +158,15 @@ export interface Prediction {
 }
 
 /** The name the harness files an arm's results under: no slashes (it makes folders of them). */
-export function predictionModelName(arm: { model: string; agent?: string; learning: boolean }): string {
+export function predictionModelName(arm: {
+  model: string;
+  agent?: string;
+  learning: boolean;
+  samples?: number;
+}): string {
   const model = arm.model.replace(/^scripted:.*\//, 'scripted:');
-  return `taskloop__${arm.agent ?? 'champion'}__${model}__learning-${arm.learning ? 'on' : 'off'}`.replace(
+  const samples = arm.samples && arm.samples > 1 ? `__samples-${arm.samples}` : '';
+  return `taskloop__${arm.agent ?? 'champion'}__${model}__learning-${arm.learning ? 'on' : 'off'}${samples}`.replace(
     /[/\s]/g,
     '_',
   );

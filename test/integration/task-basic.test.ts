@@ -1,5 +1,6 @@
 import { execa } from 'execa';
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { calcFiles, fixTurns, makeCalcProject, turn, wrongTurns } from '../support/calc-project.js';
 import { useTestTemporal } from './support/temporal.js';
@@ -97,6 +98,48 @@ describe('the task workflow on a real server, real git and real pytest', () => {
     const firstUser = transcript.find((message) => message.role === 'user');
     expect(firstUser?.content).toContain('What attempt 1 did');
     expect(firstUser?.content).toContain('assert 6 == 5');
+  });
+
+  it('samples decided by tests: the second candidate, in its own worktree, fixes it; the first’s transcript is kept', async () => {
+    const project = await makeCalcProject({ coder: [...wrongTurns(), ...fixTurns()] });
+    const spec = taskSpec({
+      repo: project.repo,
+      goal: 'Fix add in calc.py',
+      models: { coder: `scripted:${project.scriptFile}` },
+      samples: 2,
+      maxRetries: 0,
+    });
+    const handle = await startTestTask(t.client, t.host.taskQueue, spec);
+    const outcome = await handle.result();
+
+    expect(outcome.status).toBe('COMPLETED');
+    const [attempt] = outcome.attempts;
+    expect(outcome.attempts).toHaveLength(1);
+    expect(attempt?.candidate).toBe(2);
+    expect(attempt?.candidates?.[0]).toMatchObject({
+      candidate: 1,
+      failure: { node: 'test' },
+      test: { outcome: 'failed' },
+    });
+    // Each candidate wrote its transcript in a folder of its own: the loser's is kept, not resumed nor overwritten.
+    const loser = attempt?.candidates?.[0]?.coder?.transcript?.path ?? '';
+    const winner = attempt?.coder?.transcript?.path ?? '';
+    expect(path.basename(path.dirname(path.dirname(loser)))).toBe('a1');
+    expect(path.basename(path.dirname(path.dirname(winner)))).toBe('a1c2');
+    // The second candidate started from the base, told nothing of the first.
+    const firstUser = (JSON.parse(await readFile(winner, 'utf8')) as { role: string; content: string }[]).find(
+      (message) => message.role === 'user',
+    );
+    expect(firstUser?.content).not.toContain('What attempt 1 did');
+    const commits = await taskloopCommits(project.repo, `taskloop/${spec.id}`);
+    expect(commits).toHaveLength(1);
+    expect(await git(project.repo, 'show', `taskloop/${spec.id}:calc.py`)).toContain('return a + b');
+    // Both candidates' worktrees are gone.
+    expect(
+      (await git(project.repo, 'worktree', 'list', '--porcelain'))
+        .split('\n')
+        .filter((line) => line.startsWith('worktree ')),
+    ).toEqual([`worktree ${project.repo}`]);
   });
 
   it('fails with retries exhausted: the workflow FAILED with TaskFailed, class recorded, TASK_RETRY_EXHAUSTED emitted, no commit', async () => {

@@ -1,5 +1,5 @@
 // What each node's activity is given: the task's spec and the attempt's claim, shaped into the activity's input.
-import type { Claim, CoderInput, TestInput } from '../../activities/index.js';
+import type { AttemptRef, Claim, CoderInput, TestInput } from '../../activities/index.js';
 import type { AttemptSummary } from '../../domain/records.js';
 import type { TaskRun } from './task-run.js';
 
@@ -30,12 +30,17 @@ const testEnvironmentOf = ({ key, name, hostDir, interpreter }: NonNullable<Clai
 });
 
 /** The code node's input: the task's goal, model, budgets and evidence of the attempts before. */
-export function coderInputOf(run: TaskRun, claim: Claim, previousAttempts: AttemptSummary[]): CoderInput {
+export function coderInputOf(
+  run: TaskRun,
+  claim: Claim,
+  previousAttempts: AttemptSummary[],
+  ref: AttemptRef,
+): CoderInput {
   const { spec } = run;
   const record = run.currentAttempt;
   return {
-    workflowId: run.state.workflowId,
-    attempt: record.attempt,
+    // The attempt and, after the first, its candidate: their own artifacts and sampling (domain/samples.ts).
+    ...ref,
     worktreePath: claim.worktreePath,
     goal: spec.goal,
     modelSpec: spec.models.coder,

@@ -1,5 +1,6 @@
 // One attempt of the task graph: claim -> code -> test -> review -> judge -> commit, each node one activity
-// (workflows/task/run-nodes.ts). The worktree is removed whatever happens.
+// (workflows/task/run-nodes.ts). The worktree is removed whatever happens. A task with `samples` draws candidates in
+// turn, each in a fresh worktree, until one passes its tests (domain/samples.ts).
 import { CancellationScope, log } from '@temporalio/workflow';
 import type { CommitResult } from '../../domain/records.js';
 import type { AttemptFailure } from '../../domain/task-state.js';
@@ -7,22 +8,53 @@ import { claimWorktree, hostActivities } from './proxies.js';
 import { checkpoint, passed, runNode, type AttemptContext, type FinalDecision } from './run-node.js';
 import { runNodes } from './run-nodes.js';
 import { prepareEnvironment } from './environment-step.js';
+import { drawsAnotherCandidate, setAsideCandidate } from '../../domain/samples.js';
+import type { RetryKind } from '../../domain/cause-table.js';
+
+/** How an activity's summary names a candidate after the first (`, candidate 2`): the first reads as before. */
+export const candidateLabel = (ref: { candidate?: number }): string =>
+  ref.candidate === undefined ? '' : `, candidate ${ref.candidate}`;
 
 export type AttemptResult =
   | { kind: 'passed'; commit: CommitResult; worktreeRemoved?: boolean }
-  | { kind: 'failed'; failure: AttemptFailure; decision: FinalDecision };
+  | { kind: 'failed'; failure: AttemptFailure; decision: FinalDecision; retry?: RetryKind };
 
 export async function runAttempt(context: AttemptContext): Promise<AttemptResult> {
   const { run } = context;
+  for (;;) {
+    const record = run.currentAttempt;
+    const candidate = record.candidate ?? 1;
+    const result = await runCandidate(context, candidate);
+    if (result.kind === 'passed' || !result.retry) return result;
+    const another = drawsAnotherCandidate({
+      failure: result.failure,
+      retry: result.retry,
+      candidate,
+      samples: run.spec.samples,
+    });
+    if (!another) return result;
+    log.info('candidate set aside: drawing another', {
+      attempt: record.attempt,
+      candidate,
+      reason: result.failure.reason,
+    });
+    setAsideCandidate(record, result.failure, new Date().toISOString());
+  }
+}
+
+/** One candidate of the attempt (the attempt itself when the task draws no samples): claim, nodes, worktree removed. */
+async function runCandidate(context: AttemptContext, candidate: number): Promise<AttemptResult> {
+  const { run } = context;
   const { spec } = run;
   const record = run.currentAttempt;
-  const ref = { workflowId: run.state.workflowId, attempt: record.attempt };
+  // The first candidate's ref is the attempt's own: a task without samples sends what it always sent.
+  const ref = { workflowId: run.state.workflowId, attempt: record.attempt, ...(candidate > 1 ? { candidate } : {}) };
 
   await checkpoint(run, 'claim');
   const claimed = await runNode(context, 'claim', async () => {
     run.flushSearchAttributes();
     return passed(
-      await claimWorktree(`worktree, attempt ${ref.attempt}`, {
+      await claimWorktree(`worktree, attempt ${ref.attempt}${candidateLabel(ref)}`, {
         ...ref,
         taskId: spec.id,
         repoPath: spec.repo,
@@ -44,7 +76,7 @@ export async function runAttempt(context: AttemptContext): Promise<AttemptResult
   try {
     // The repository's environment first, when the task has one (workflows/task/environment-step.ts).
     result = (spec.environment && (await prepareEnvironment(context, claim, host, spec.environment))) || undefined;
-    return (result ??= await runNodes(context, claim, host));
+    return (result ??= await runNodes(context, claim, host, ref));
   } finally {
     // A commit that removed its worktree leaves nothing to clean: no scope (each costs the SDK's promise tracking).
     if (!(result?.kind === 'passed' && result.worktreeRemoved)) {
@@ -58,7 +90,7 @@ export async function runAttempt(context: AttemptContext): Promise<AttemptResult
           return;
         }
         try {
-          const removed = await host.removeWorktree(`remove worktree, attempt ${ref.attempt}`, {
+          const removed = await host.removeWorktree(`remove worktree, attempt ${ref.attempt}${candidateLabel(ref)}`, {
             repoPath: spec.repo,
             worktreePath: claim.worktreePath,
           });

@@ -8,6 +8,7 @@ import {
   sleep,
   TimeoutFailure,
 } from '@temporalio/workflow';
+import type { RetryKind } from '../../domain/cause-table.js';
 import { classifyCause, type FailureCause } from '../../domain/failure-causes.js';
 import { causeOfActivityFailure, causeOfFindings } from '../../domain/node-causes.js';
 import type { Finding, TaskNode } from '../../domain/records.js';
@@ -19,7 +20,9 @@ import type { TaskRun } from './task-run.js';
 export type NodeOutcome<T> = { ok: true; value: T } | { ok: false; cause: FailureCause };
 /** Every decision but a node re-run, which never leaves runNode. */
 export type FinalDecision = Exclude<Decision, { kind: 'rerun_node' }>;
-export type NodeResult<T> = { ok: true; value: T } | { ok: false; failure: AttemptFailure; decision: FinalDecision };
+/** A failed node's result says what the cause table allows (`retry`) beside what was decided with the limits spent. */
+export type NodeResult<T> =
+  { ok: true; value: T } | { ok: false; failure: AttemptFailure; decision: FinalDecision; retry: RetryKind };
 
 export const passed = <T>(value: T): NodeOutcome<T> => ({ ok: true, value });
 export const failed = (cause: FailureCause): NodeOutcome<never> => ({ ok: false, cause });
@@ -78,7 +81,7 @@ export async function runNode<T>(
     });
     record.failure = failure;
     run.state.lastFailure = failure;
-    if (decision.kind !== 'rerun_node') return { ok: false, failure, decision };
+    if (decision.kind !== 'rerun_node') return { ok: false, failure, decision, retry };
     record.envRetries += 1;
     run.setPhase(node);
     run.flushSearchAttributes();

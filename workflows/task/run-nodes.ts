@@ -4,7 +4,7 @@ import { findMissingCapability } from '../../domain/capabilities.js';
 import { commitMessage } from '../../domain/commit-message.js';
 import { causeOfCoderResult, causeOfRefusal, causeOfTestResult } from '../../domain/node-causes.js';
 import { agentVersionsOf, summarizeAttempt } from '../../domain/task-state.js';
-import type { Claim } from '../../activities/index.js';
+import type { AttemptRef, Claim } from '../../activities/index.js';
 import { judgeAttempt, withModelVerdict } from '../../domain/judge.js';
 import type { CoderResult, JudgeResult, ModelVerdict, ReviewResult, TestRunResult } from '../../domain/records.js';
 import type { VerdictModelChoice } from '../../activities/task-activities.js';
@@ -13,7 +13,7 @@ import { keepVerdictSpending } from './verdict-spending.js';
 import { chooseAttemptAdaptations } from './learning.js';
 import { coderInputOf, testInputOf } from './node-inputs.js';
 import type { HostActivities } from './proxies.js';
-import type { AttemptResult } from './run-attempt.js';
+import { candidateLabel, type AttemptResult } from './run-attempt.js';
 import {
   checkpoint,
   failed,
@@ -29,17 +29,16 @@ interface AttemptNodes {
   context: AttemptContext;
   claim: Claim;
   host: HostActivities;
-  ref: { workflowId: string; attempt: number };
+  ref: AttemptRef;
 }
 
-export async function runNodes(context: AttemptContext, claim: Claim, host: HostActivities): Promise<AttemptResult> {
-  const { run } = context;
-  const nodes: AttemptNodes = {
-    context,
-    claim,
-    host,
-    ref: { workflowId: run.state.workflowId, attempt: run.currentAttempt.attempt },
-  };
+export async function runNodes(
+  context: AttemptContext,
+  claim: Claim,
+  host: HostActivities,
+  ref: AttemptRef,
+): Promise<AttemptResult> {
+  const nodes: AttemptNodes = { context, claim, host, ref };
   const coded = await codeNode(nodes);
   if (!coded.ok) return { kind: 'failed', ...coded };
   const tested = await testNode(nodes);
@@ -68,7 +67,7 @@ async function codeNode({ context, claim, host, ref }: AttemptNodes): Promise<No
     if (missing) return failed(missing);
     record.coderModel = run.spec.models.coder;
     const coder = await host
-      .runCoder(`coder, attempt ${ref.attempt}`, coderInputOf(run, claim, previousAttempts))
+      .runCoder(`coder, attempt ${ref.attempt}${candidateLabel(ref)}`, coderInputOf(run, claim, previousAttempts, ref))
       .catch(keepCoderSpending(record, run));
     record.coder = coder;
     run.state.turnsConsumed += coder.turnsConsumed;
@@ -83,7 +82,10 @@ async function testNode({ context, claim, host, ref }: AttemptNodes): Promise<No
   const record = run.currentAttempt;
   await checkpoint(run, 'test');
   const tested = await runNode(context, 'test', async () => {
-    const test = await host.runTests(`pytest, attempt ${ref.attempt}`, { ...ref, ...testInputOf(run, claim) });
+    const test = await host.runTests(`pytest, attempt ${ref.attempt}${candidateLabel(ref)}`, {
+      ...ref,
+      ...testInputOf(run, claim),
+    });
     record.test = test;
     // A change the review's path rules refused never ran: it fails here with their finding. Runs started before
     // DECISIONS_IN_WORKFLOW_PATCH passed it on, and their review node found the same rules broken.
@@ -96,6 +98,7 @@ async function testNode({ context, claim, host, ref }: AttemptNodes): Promise<No
       counts: record.test?.counts,
       reason: tested.failure.reason,
       ...(refused && { refused }),
+      ...(ref.candidate === undefined ? {} : { candidate: ref.candidate }),
     });
   }
   return tested;
@@ -115,7 +118,7 @@ async function reviewNode(
     const exhausted = model && run.exhaustedBudget();
     if (exhausted) return failed({ kind: 'BudgetExhausted', message: exhausted });
     const review = await host
-      .reviewChanges(`review, attempt ${ref.attempt}`, {
+      .reviewChanges(`review, attempt ${ref.attempt}${candidateLabel(ref)}`, {
         ...ref,
         model,
         goal: spec.goal,
@@ -153,7 +156,7 @@ async function judgeNode(nodes: AttemptNodes, tests: TestRunResult, review: Revi
     if (exhausted) return failed({ kind: 'BudgetExhausted', message: exhausted });
     if (!run.decidesInWorkflow) {
       const judgment = await host
-        .judgeChange(`judge, attempt ${ref.attempt}`, {
+        .judgeChange(`judge, attempt ${ref.attempt}${candidateLabel(ref)}`, {
           ...ref,
           tests,
           review,
@@ -185,7 +188,7 @@ function askJudgeModel(
 ): Promise<ModelVerdict> {
   const { run } = context;
   return host
-    .askJudgeModel(`judge model, attempt ${ref.attempt}`, {
+    .askJudgeModel(`judge model, attempt ${ref.attempt}${candidateLabel(ref)}`, {
       ...ref,
       model,
       goal: run.spec.goal,
@@ -204,7 +207,7 @@ async function commitNode({ context, claim, host, ref }: AttemptNodes, review: R
   const record = run.currentAttempt;
   await checkpoint(run, 'commit');
   const committed = await runNode(context, 'commit', async () => {
-    const commit = await host.commitWorktree(`commit, attempt ${ref.attempt}`, {
+    const commit = await host.commitWorktree(`commit, attempt ${ref.attempt}${candidateLabel(ref)}`, {
       ...ref,
       worktreePath: claim.worktreePath,
       branch: claim.branch,

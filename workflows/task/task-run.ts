@@ -20,7 +20,7 @@ import {
 import { createTaskEvent, type TaskEvent, type TaskEventType } from '../../domain/events.js';
 import type { TaskSpec } from '../../domain/task-spec.js';
 import {
-  coderTelemetryOf,
+  coderTelemetriesOf,
   collectModelUsage,
   type AttemptRecord,
   type TaskPhase,
@@ -116,7 +116,8 @@ export class TaskRun {
       telemetry: summarizeTelemetry([], { tasks: 1, acceptedTasks: 0 }),
       turnsConsumed: carried?.turnsConsumed ?? 0,
     };
-    this.eventSeq = attempts.length * 10;
+    // Ten ids an attempt, and one more for each candidate it set aside (its TEST_FAILED): ids stay unique across runs.
+    this.eventSeq = attempts.reduce((seq, record) => seq + 10 + (record.candidates?.length ?? 0), 0);
     // The client sets the first values at start (see start-attributes.ts): the first attempt needs no upsert of its own.
     for (const key of [TaskIdKey, ProjectKey, PhaseKey, TaskStatusKey, AttemptKey])
       this.upserted.set(key.name, workflowInfo().typedSearchAttributes.get(key));
@@ -159,7 +160,7 @@ export class TaskRun {
   }
 
   refreshTelemetry(): void {
-    const telemetry = this.state.attempts.flatMap((record) => coderTelemetryOf(record) ?? []);
+    const telemetry = this.state.attempts.flatMap(coderTelemetriesOf);
     this.state.telemetry = summarizeTelemetry(telemetry, {
       tasks: 1,
       acceptedTasks: this.state.status === 'COMPLETED' ? 1 : 0,

@@ -141,7 +141,7 @@ export function activityFails(kind: string, message: string): () => never {
 function defaults(hostQueue: string): { [K in NodeName]: Exclude<Step<K>, typeof asDefault> } {
   return {
     claim: (input) => ({
-      worktreePath: `/work/${input.workflowId}/${input.attempt}`,
+      worktreePath: `/work/${input.workflowId}/${input.attempt}${input.candidate ? `c${input.candidate}` : ''}`,
       branch: `taskloop/${input.taskId}`,
       baseSha: 'b'.repeat(40),
       hostId: 'stub-host',

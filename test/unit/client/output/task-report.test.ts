@@ -47,6 +47,41 @@ describe('formatOutcome', () => {
     expect(defect.at(-1)).toMatch(/^next: taskloop retry task-default-fix --hint "[^"]+"/);
   });
 
+  it('shows each candidate an attempt set aside, why and what it spent, then the one it kept', () => {
+    const spent = { ...emptyTelemetry(), modelRequests: 3, inputTokens: 900, outputTokens: 100 };
+    const passed: AttemptRecord = {
+      attempt: 1,
+      status: 'PASSED',
+      startedAt: '2026-01-01T00:00:00Z',
+      envRetries: 0,
+      candidate: 2,
+      candidates: [
+        {
+          candidate: 1,
+          startedAt: '2026-01-01T00:00:00Z',
+          endedAt: '2026-01-01T00:00:42Z',
+          coderSpent: spent,
+          test: { outcome: 'failed', counts: { total: 4, passed: 3, failed: 1, errors: 0, skipped: 0 } },
+          failure: { node: 'test', failureClass: 'code_defect', reason: 'tests failed: 1 failed' },
+        },
+      ],
+    };
+    const outcome: TaskOutcome = {
+      workflowId: 'task-default-fix',
+      taskId: 'fix',
+      project: 'default',
+      status: 'COMPLETED',
+      attempts: [passed],
+      telemetry,
+      turnsConsumed: 4,
+    };
+    const lines = formatOutcome(outcome).split('\n');
+    expect(lines).toContain(
+      'attempt 1: candidate 1 set aside at test (1 of 4 tests failing), 3 model requests, 1000 tokens, 42 s: tests failed: 1 failed',
+    );
+    expect(lines).toContain('attempt 1: candidate 2 kept');
+  });
+
   it('names the git-ignored files the test node removed, under the attempts', () => {
     const test = failedTestRun({ ignoredRemoved: ['tests/conftest.py', 'scratch'] });
     const outcome: TaskOutcome = {

@@ -98,6 +98,14 @@ describe('checkRunInput', () => {
     );
   });
 
+  it('takes --samples as the spec’s samples, and refuses more than 8 naming the flag and the fix', () => {
+    expect(parseRunFlags([...base, '--samples', '3'], '/work', {}).input.samples).toBe(3);
+    const input = parseRunFlags([...base, '--samples', '9'], '/work', {}).input;
+    expect(() => checkRunInput(input)).toThrow(
+      'taskloop run: --samples (samples): expected a whole number from 1 to 8 (candidate coder runs an attempt, the first whose tests pass kept), got 9 (pass e.g. --samples 3, or leave it out for one coder run an attempt)',
+    );
+  });
+
   it('accepts a complete input', () => {
     expect(() => checkRunInput(parseRunFlags(base, '/work', {}).input)).not.toThrow();
   });

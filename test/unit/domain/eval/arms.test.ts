@@ -15,4 +15,12 @@ describe('planArms', () => {
     });
     expect(arms[3]).toEqual({ id: 'a4', label: 'oracle champion learning=off', model: 'oracle', learning: false });
   });
+
+  it('adds an arm per samples count; one sample an attempt keeps the label and fields every arm had before', () => {
+    const arms = planArms({ models: ['local:m'], agents: [undefined], learning: [true], samples: [1, 3] });
+    expect(arms).toEqual([
+      { id: 'a1', label: 'local:m champion learning=on', model: 'local:m', learning: true },
+      { id: 'a2', label: 'local:m champion learning=on samples=3', model: 'local:m', learning: true, samples: 3 },
+    ]);
+  });
 });
