@@ -33,7 +33,8 @@ It shows live progress, prints the report, the skill and the Web UI address of t
   --model SPEC   the coder model for every task instead of the recorded one (openai:<model>, anthropic:<model>,
                  local:qwen2.5-coder-1.5b, local:qwen2.5-coder-0.5b, local:FILE.gguf or scripted:<file.json>); the
                  demo's outcomes above hold only for the recorded scripts. A local: model runs with the coder
-                 version coder-small (the tests' evidence first, four tools) and at most 8 coder steps per attempt
+                 version coder-small (the tests' evidence first, four tools), at most 8 coder steps per attempt,
+                 and up to 3 candidates in one attempt, the first whose tests pass kept (no retries)
   --json         progress goes to stderr and stdout gets only the project report as JSON, for scripts and CI
 
 Exit codes: 0 every task completed, 1 a task did not (or the demo could not run), 2 bad flags.`;

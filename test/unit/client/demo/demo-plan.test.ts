@@ -6,13 +6,15 @@ import { LOCAL_MODEL_DEMO, loadDemoPlan } from '../../../../client/demo/demo-pla
 const base = { project: 'demo-x', repo: '/tmp/demo-repo' };
 
 describe('the demo plan', () => {
-  it('runs a local model with coder-small and 8 coder steps per attempt, on every task', async () => {
+  it('runs a local model with coder-small, 8 coder steps, and 3 candidates in one attempt on every task', async () => {
     const plan = await loadDemoPlan({ ...base, model: 'local:qwen2.5-coder-1.5b' });
     expect(plan.tasks).toHaveLength(5);
     for (const task of plan.tasks) {
       expect(task.spec.models.coder).toBe('local:qwen2.5-coder-1.5b');
       expect(task.spec.agents?.coder).toBe(LOCAL_MODEL_DEMO.coderVersion);
       expect(task.spec.maxCoderSteps).toBe(8);
+      // At most three coder runs a task, as the recorded plan's two retries give: drawn apart, decided by the tests.
+      expect(task.spec).toMatchObject({ samples: 3, maxRetries: 0 });
       expect(task.spec).toMatchObject({ project: 'demo-x', repo: '/tmp/demo-repo' });
     }
   });
@@ -27,6 +29,8 @@ describe('the demo plan', () => {
       for (const task of plan.tasks) {
         expect(task.spec.agents?.coder).toBeUndefined();
         expect(task.spec.maxCoderSteps).toBe(30);
+        expect(task.spec.samples).toBeUndefined();
+        expect(task.spec.maxRetries).toBe(2);
       }
   });
 
