@@ -1,7 +1,7 @@
 // Samples decided by tests (domain/samples.ts): an attempt draws candidates in turn, each in its own worktree, and
 // keeps the first whose tests pass; a loser is set aside with what it spent, and the task's budget counts it.
 import { describe, expect, it } from 'vitest';
-import { useStubServer } from './support/environment.js';
+import { useStubServer, type StubRun } from './support/environment.js';
 import { asDefault, coderFinished, testsFailedWith, testsRefused, type StubScript } from './support/stubs.js';
 import { outcomeOf, startStubTask, stubSpec } from './support/tasks.js';
 
@@ -11,7 +11,23 @@ describe('samples decided by tests', () => {
   const server = useStubServer();
 
   it('draws a second candidate in a fresh worktree when the first fails its tests, and commits the second', async () => {
-    await server.withStubs({ test: [testsFail, asDefault] }, async (run) => {
+    let details = '';
+    let current: StubRun | undefined;
+    const script: StubScript = {
+      test: [testsFail, asDefault],
+      code: [
+        asDefault,
+        async (input) => {
+          // The Web UI's first line names the candidate its phase belongs to.
+          const handle = current!.client.workflow.getHandle(input.workflowId);
+          const metadata = await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
+          details = metadata.currentDetails?.split('\n')[0] ?? '';
+          return coderFinished;
+        },
+      ],
+    };
+    await server.withStubs(script, async (run) => {
+      current = run;
       const outcome = await outcomeOf(await startStubTask(run, stubSpec(run, { samples: 3, maxRetries: 0 })));
       expect(outcome.status).toBe('COMPLETED');
       // One attempt: the losing candidate is inside it, not a retry.
@@ -43,6 +59,7 @@ describe('samples decided by tests', () => {
       expect(outcome.telemetry.model_requests_per_task).toBe(2);
       const testFailed = run.stubs.calls.events.filter((event) => event.type === 'TEST_FAILED');
       expect(testFailed.map((event) => event.data.candidate)).toEqual([undefined]);
+      expect(details).toBe('**RUNNING**: phase `code`, attempt 1, candidate 2');
     });
   });
 

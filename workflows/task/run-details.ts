@@ -13,9 +13,11 @@ export function describeRunDetails(state: TaskState, phaseAttempt: number): stri
   // An attempt is begun before its first node: until then the phase is still the previous attempt's.
   const current = state.attempts.at(-1);
   const next = current?.status === 'RUNNING' ? current.attempt : state.attempts.length + 1;
+  // A task drawing samples names the candidate the phase belongs to (domain/samples.ts).
+  const candidate = current?.candidate ? `, candidate ${current.candidate}` : '';
   const where =
     phaseAttempt === attempt && attempt > 0
-      ? `phase \`${phase}\`, attempt ${attempt}`
+      ? `phase \`${phase}\`, attempt ${attempt}${candidate}`
       : phaseAttempt > 0
         ? `attempt ${next} not started yet (attempt ${phaseAttempt} ended in \`${phase}\`)`
         : `attempt ${next} not started yet`;
