@@ -60,7 +60,8 @@ export interface CandidateRecord {
   hostId?: string;
   coder?: Omit<CoderResult, 'changedFiles'> & { changedFiles: string[] };
   coderSpent?: CoderResult['telemetry'];
-  test?: Pick<TestRunResult, 'outcome' | 'counts'>;
+  /** The test run's outcome, counts and diff reference; its output and cases stay out of history. */
+  test?: Pick<TestRunResult, 'outcome' | 'counts' | 'exitCode' | 'durationMs' | 'reason' | 'diff'>;
   failure: AttemptFailure;
 }
 
@@ -79,7 +80,7 @@ export function setAsideCandidate(record: AttemptRecord, failure: AttemptFailure
     ...(hostId ? { hostId } : {}),
     ...(coder ? { coder } : {}),
     ...(coderSpent ? { coderSpent } : {}),
-    ...(test ? { test: { outcome: test.outcome, counts: test.counts } } : {}),
+    ...(test ? { test: testOf(test) } : {}),
   };
   record.candidates = [...(record.candidates ?? []), lost];
   delete record.coder;
@@ -88,3 +89,12 @@ export function setAsideCandidate(record: AttemptRecord, failure: AttemptFailure
   delete record.failure;
   record.candidate = candidate + 1;
 }
+
+const testOf = ({ outcome, counts, exitCode, durationMs, reason, diff }: TestRunResult): CandidateRecord['test'] => ({
+  outcome,
+  counts,
+  exitCode,
+  durationMs,
+  ...(reason === undefined ? {} : { reason }),
+  ...(diff ? { diff } : {}),
+});

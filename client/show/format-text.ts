@@ -25,7 +25,8 @@ export function formatTrajectory(trajectory: TaskTrajectory): string {
 }
 
 export function attemptHeadline(attempt: AttemptTrajectory): string {
-  const parts = [`attempt ${attempt.attempt}: ${attempt.status}`];
+  const candidate = attempt.candidate ? `, candidate ${attempt.candidate}` : '';
+  const parts = [`attempt ${attempt.attempt}${candidate}: ${attempt.status}`];
   if (attempt.hostId) parts.push(`on ${attempt.hostId}`);
   if (attempt.durationMs !== undefined) parts.push(seconds(attempt.durationMs));
   parts.push(

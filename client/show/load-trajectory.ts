@@ -5,7 +5,9 @@ import type { AttemptRecord } from '../../domain/task-state.js';
 import { scrubSecrets, secretValuesIn } from '../../domain/secrets.js';
 import {
   artifactRefsOf,
+  attemptKey,
   buildTrajectory,
+  withCandidates,
   type AttemptArtifacts,
   type TaskTrajectory,
 } from '../../domain/trajectory/trajectory.js';
@@ -32,7 +34,7 @@ export async function loadTrajectory(
   const running = record.attempts.at(-1);
   const live = 'live' in reading ? reading.live : undefined;
   if (running && !running.coder && live?.transcriptPath)
-    artifacts.set(running.attempt, {
+    artifacts.set(attemptKey(running), {
       transcript: await readArtifactText(
         { hostId: running.hostId ?? 'unknown', path: live.transcriptPath, bytes: 0 },
         env,
@@ -41,19 +43,19 @@ export async function loadTrajectory(
   return scrubbed(buildTrajectory({ ...record, ...(goal ? { goal } : {}) }, artifacts), env);
 }
 
-/** Each attempt's transcript and diff, read side by side. */
+/** Each attempt's (and each candidate's) transcript and diff, read side by side. */
 export async function readAttemptArtifacts(
   attempts: readonly AttemptRecord[],
   env: NodeJS.ProcessEnv = process.env,
-): Promise<Map<number, AttemptArtifacts>> {
+): Promise<Map<string, AttemptArtifacts>> {
   const read = await Promise.all(
-    attempts.map(async (record): Promise<[number, AttemptArtifacts]> => {
+    withCandidates(attempts).map(async ({ record }): Promise<[string, AttemptArtifacts]> => {
       const refs = artifactRefsOf(record);
       const [transcript, diff] = await Promise.all([
         refs.transcript && readArtifactText(refs.transcript, env),
         refs.diff && readArtifactText(refs.diff, env),
       ]);
-      return [record.attempt, { ...(transcript ? { transcript } : {}), ...(diff ? { diff } : {}) }];
+      return [attemptKey(record), { ...(transcript ? { transcript } : {}), ...(diff ? { diff } : {}) }];
     }),
   );
   return new Map(read);

@@ -4,6 +4,7 @@
 import type { ArtifactRef, CommitResult, Finding } from '../records.js';
 import type { AttemptRecord, TaskOutcome, TaskState } from '../task-state.js';
 import { coderTelemetryOf } from '../task-state.js';
+import { candidateSuffix } from '../samples.js';
 import { excerpt } from './excerpt.js';
 import { parseTranscript, type TranscriptTurns } from './transcript-turns.js';
 
@@ -26,6 +27,8 @@ export interface Verdict {
 
 export interface AttemptTrajectory {
   attempt: number;
+  /** The candidate of its attempt, when the task drew samples (domain/samples.ts); set-aside ones are `SET_ASIDE`. */
+  candidate?: number;
   status: string;
   hostId?: string;
   hint?: string;
@@ -61,7 +64,7 @@ type TaskRecord = Pick<TaskOutcome, 'workflowId' | 'taskId' | 'project' | 'attem
   Partial<Pick<TaskState, 'goal' | 'reason' | 'recommendation'>> & { status: TaskState['status'] };
 
 /** The trajectory of a task from its record and the artifacts read for each attempt (keyed by attempt number). */
-export function buildTrajectory(task: TaskRecord, artifacts: ReadonlyMap<number, AttemptArtifacts>): TaskTrajectory {
+export function buildTrajectory(task: TaskRecord, artifacts: ReadonlyMap<string, AttemptArtifacts>): TaskTrajectory {
   return {
     workflowId: task.workflowId,
     taskId: task.taskId,
@@ -71,7 +74,10 @@ export function buildTrajectory(task: TaskRecord, artifacts: ReadonlyMap<number,
     ...(task.reason === undefined ? {} : { reason: task.reason }),
     ...(task.recommendation === undefined ? {} : { recommendation: task.recommendation }),
     ...(task.commit === undefined ? {} : { commit: task.commit }),
-    attempts: task.attempts.map((record) => attemptTrajectory(record, artifacts.get(record.attempt) ?? {})),
+    attempts: withCandidates(task.attempts).map(({ record, setAside }) => ({
+      ...attemptTrajectory(record, artifacts.get(attemptKey(record)) ?? {}),
+      ...(setAside ? { status: 'SET_ASIDE' } : {}),
+    })),
   };
 }
 
@@ -83,6 +89,7 @@ function attemptTrajectory(record: AttemptRecord, artifacts: AttemptArtifacts): 
   const ended = record.endedAt ? Date.parse(record.endedAt) - Date.parse(record.startedAt) : undefined;
   return {
     attempt: record.attempt,
+    ...(record.candidate ? { candidate: record.candidate } : {}),
     status: record.status,
     ...(record.hostId ? { hostId: record.hostId } : {}),
     ...(record.hint ? { hint: record.hint } : {}),
@@ -143,6 +150,39 @@ function attemptTrajectory(record: AttemptRecord, artifacts: AttemptArtifacts): 
       modelRequests: (telemetry?.modelRequests ?? 0) + sum((usage) => usage.modelRequests),
     },
   };
+}
+
+/** Where an attempt's (or a candidate's) artifacts are kept in the map the caller reads: `1`, `1c2`. */
+export const attemptKey = (record: Pick<AttemptRecord, 'attempt' | 'candidate'>): string =>
+  `${record.attempt}${candidateSuffix(record.candidate)}`;
+
+/**
+ * Every coder run of the task in order, as records: each attempt's candidates set aside (samples), then the attempt's
+ * own. A candidate's record holds what it kept of its run: no test output, no review.
+ */
+export function withCandidates(attempts: readonly AttemptRecord[]): { record: AttemptRecord; setAside: boolean }[] {
+  return attempts.flatMap((record) => [
+    ...(record.candidates ?? []).map((lost) => ({
+      record: {
+        attempt: record.attempt,
+        candidate: lost.candidate,
+        status: record.status,
+        startedAt: lost.startedAt,
+        endedAt: lost.endedAt,
+        envRetries: 0,
+        failure: lost.failure,
+        ...(lost.hostId ? { hostId: lost.hostId } : {}),
+        ...(lost.coder ? { coder: lost.coder } : {}),
+        ...(lost.coderSpent ? { coderSpent: lost.coderSpent } : {}),
+        ...(record.coderModel ? { coderModel: record.coderModel } : {}),
+        ...(lost.test
+          ? { test: { ...lost.test, cases: [], casesTruncated: false, stdoutExcerpt: '', stderrExcerpt: '' } }
+          : {}),
+      },
+      setAside: true,
+    })),
+    { record, setAside: false },
+  ]);
 }
 
 /** The artifacts a trajectory shows of one attempt, for the caller to read: the transcript and the diff. */

@@ -65,9 +65,9 @@ describe("the docs' sample outputs", () => {
   it('trajectories.md: `taskloop show` of the failed task recorded by show.test.ts', async () => {
     const dir = path.join(projectRoot, 'test', 'fixtures', 'trajectories', 'failed');
     const outcome = JSON.parse(await readFile(path.join(dir, 'outcome.json'), 'utf8')) as TaskOutcome;
-    const artifacts = new Map<number, AttemptArtifacts>([
+    const artifacts = new Map<string, AttemptArtifacts>([
       [
-        1,
+        '1',
         {
           transcript: { text: await readFile(path.join(dir, 'a1-transcript.json'), 'utf8') },
           diff: { text: await readFile(path.join(dir, 'a1-diff.patch'), 'utf8') },

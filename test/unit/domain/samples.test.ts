@@ -99,6 +99,7 @@ describe('setAsideCandidate', () => {
         casesTruncated: false,
         stdoutExcerpt: 'long output',
         stderrExcerpt: '',
+        durationMs: 500,
       },
     } as AttemptRecord;
     const failure = { node: 'test' as const, failureClass: 'code_defect' as const, reason: 'tests failed' };
@@ -115,7 +116,12 @@ describe('setAsideCandidate', () => {
         hostId: 'h1',
         coder: expect.objectContaining({ status: 'finished', changedFiles: ['a.py'] }),
         // The full report stays out of history: its outcome and counts are what a loser is shown by.
-        test: { outcome: 'failed', counts: { total: 2, passed: 1, failed: 1, errors: 0, skipped: 0 } },
+        test: {
+          outcome: 'failed',
+          counts: { total: 2, passed: 1, failed: 1, errors: 0, skipped: 0 },
+          exitCode: 1,
+          durationMs: 500,
+        },
       },
     ]);
     record.coder = { status: 'finished', summary: 's', changedFiles: [], telemetry: telemetry(3), turnsConsumed: 3 };

@@ -61,7 +61,12 @@ describe('formatOutcome', () => {
           startedAt: '2026-01-01T00:00:00Z',
           endedAt: '2026-01-01T00:00:42Z',
           coderSpent: spent,
-          test: { outcome: 'failed', counts: { total: 4, passed: 3, failed: 1, errors: 0, skipped: 0 } },
+          test: {
+            outcome: 'failed',
+            counts: { total: 4, passed: 3, failed: 1, errors: 0, skipped: 0 },
+            exitCode: 1,
+            durationMs: 900,
+          },
           failure: { node: 'test', failureClass: 'code_defect', reason: 'tests failed: 1 failed' },
         },
       ],

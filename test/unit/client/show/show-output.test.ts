@@ -24,9 +24,9 @@ const fixtures = path.join(projectRoot, 'test', 'fixtures', 'trajectories');
 async function recorded(name: 'completed' | 'failed'): Promise<{ outcome: TaskOutcome; trajectory: TaskTrajectory }> {
   const dir = path.join(fixtures, name);
   const outcome = JSON.parse(await readFile(path.join(dir, 'outcome.json'), 'utf8')) as TaskOutcome;
-  const artifacts = new Map<number, AttemptArtifacts>([
+  const artifacts = new Map<string, AttemptArtifacts>([
     [
-      1,
+      '1',
       {
         transcript: { text: await readFile(path.join(dir, 'a1-transcript.json'), 'utf8') },
         diff: { text: await readFile(path.join(dir, 'a1-diff.patch'), 'utf8') },
@@ -130,7 +130,7 @@ describe('taskloop show of a running task', () => {
       goal: 'Fix add\nin calc.py',
       attempts: [{ attempt: 1, status: 'RUNNING' as const, startedAt: '2026-12-06T12:00:00.000Z', envRetries: 0 }],
     };
-    const artifacts = new Map([[1, { transcript: { text: transcriptWithReply('x = 1') } }]]);
+    const artifacts = new Map([['1', { transcript: { text: transcriptWithReply('x = 1') } }]]);
     const text = formatTrajectory(buildTrajectory(running, artifacts));
     expect(text).toContain('task-p-t1: RUNNING after 1 attempt (project p, task t1)\ngoal: Fix add\n');
     expect(text).toContain('turn 1: look\n  -> read_file {"path":"x.py"}\n     | x = 1');
@@ -224,6 +224,52 @@ describe('reading the artifacts where they are', () => {
     expect(text).toContain('     | token = "[redacted]"');
     expect(text).toContain('reason: tests printed [redacted]');
     expect(text + renderTaskPage(trajectory)).not.toContain(secret);
+  });
+
+  it('shows each candidate an attempt set aside as a block of its own, with its own transcript, before the kept one', async () => {
+    const root = path.join(await makeTempDir(), 'artifacts', 'task-p-t1');
+    const write = async (folder: string, reply: string) => {
+      await mkdir(path.join(root, folder), { recursive: true });
+      const file = path.join(root, folder, 'transcript.json');
+      await writeFile(file, transcriptWithReply(reply));
+      return file;
+    };
+    const [lost, kept] = [await write('a1', 'first draw'), await write('a1c2', 'second draw')];
+    const base = outcomeWithTranscript(kept);
+    const attempt = base.attempts[0]!;
+    const outcome: TaskOutcome = {
+      ...base,
+      attempts: [
+        {
+          ...attempt,
+          candidate: 2,
+          candidates: [
+            {
+              candidate: 1,
+              startedAt: '2026-12-06T11:59:00.000Z',
+              endedAt: '2026-12-06T12:00:00.000Z',
+              coder: { ...attempt.coder!, transcript: { hostId: 'h1', path: lost, bytes: 1 } },
+              test: {
+                outcome: 'failed',
+                counts: { total: 3, passed: 2, failed: 1, errors: 0, skipped: 0 },
+                exitCode: 1,
+                durationMs: 1200,
+              },
+              failure: { node: 'test', failureClass: 'code_defect', reason: 'tests failed: 1 failed' },
+            },
+          ],
+        },
+      ],
+    };
+    const text = formatTrajectory(buildTrajectory(outcome, await readAttemptArtifacts(outcome.attempts, {})));
+    const blocks = text.split('\n== ').slice(1);
+    expect(blocks.map((block) => block.split('\n')[0]?.split(',').slice(0, 2).join(','))).toEqual([
+      'attempt 1, candidate 1: SET_ASIDE',
+      'attempt 1, candidate 2: FAILED',
+    ]);
+    expect(blocks[0]).toContain('| first draw');
+    expect(blocks[0]).toContain('tests: failed, 2/3 passed, 1 failed, 0 errors (exit 1, 1.2 s)');
+    expect(blocks[1]).toContain('| second draw');
   });
 
   it('names the host and the path of a transcript that is not on this machine, and says where to look', async () => {
