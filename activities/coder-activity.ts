@@ -115,6 +115,7 @@ function coderAgent(agent: SelectedAgent) {
     capabilities: agent.capabilities,
     ...(agent.context ? { context: agent.context } : {}),
     ...(agent.tools ? { tools: agent.tools } : {}),
+    ...(agent.toolCalls ? { toolCalls: agent.toolCalls } : {}),
   };
 }
 

@@ -45,6 +45,12 @@ export const agentVersionSchema = z.strictObject({
     .min(1)
     .refine((names) => names.includes('finish'), 'must include finish, or the coder cannot end its turn')
     .optional(),
+  /**
+   * How the coder's calls travel: `native` (the default: the tools go with each request, and the server's tool calls
+   * are read, or JSON calls in the text when it returns none) or `text` (no tools in the request: the version's prompt
+   * shows them and the JSON format, and calls are read from the reply's text).
+   */
+  toolCalls: z.enum(['native', 'text']).optional(),
 });
 export type AgentVersion = z.infer<typeof agentVersionSchema>;
 

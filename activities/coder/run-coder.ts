@@ -78,6 +78,8 @@ export interface RunCoderInput {
     capabilities: readonly Capability[];
     context?: 'repository' | 'evidence';
     tools?: readonly string[];
+    /** `text`: the requests carry no tools; the prompt shows them and the calls are read from the reply's text. */
+    toolCalls?: 'native' | 'text';
   };
   /** How run_tests runs the task's tests; without it run_tests replies that there is no test command. */
   tests?: InAttemptTests;
@@ -212,8 +214,11 @@ async function startRun(input: RunCoderInput): Promise<CoderRun> {
     : { agent: 'coder/builtin', capabilities: defaultCapabilities.coder };
   const tools = toolsFor(caller.capabilities, caller.tools);
   if (caller.tools) refuseUnknownTools(caller.tools, caller.agent);
-  const toolSpecs = tools.map((tool) => tool.spec);
-  const toolNames = toolSpecs.map((spec) => spec.name);
+  const offeredSpecs = tools.map((tool) => tool.spec);
+  const toolNames = offeredSpecs.map((spec) => spec.name);
+  // A version that writes its calls as text sends no tool list: a chat template's own tool block (Qwen's) otherwise
+  // joins the prompt, and there the 1.5B read a file it had been shown where without it it made the fix.
+  const toolSpecs = input.agent?.toolCalls === 'text' ? [] : offeredSpecs;
   const systemPrompt = buildSystemPrompt(tools, input.systemPrompt);
   const window: ContextInputs = {
     provider: input.provider,

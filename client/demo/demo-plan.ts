@@ -14,7 +14,12 @@ import { exampleDir } from './prepare-repo.js';
  * way, and a small model's chance that one of three draws is right is well above its chance on the first
  * (docs/models.md, "The demo with the bundled 1.5B").
  */
-export const LOCAL_MODEL_DEMO = { coderVersion: 'coder-small', maxCoderSteps: 8, samples: 3, maxRetries: 0 } as const;
+export const LOCAL_MODEL_DEMO = {
+  coderVersion: 'coder-small-text',
+  maxCoderSteps: 8,
+  samples: 3,
+  maxRetries: 0,
+} as const;
 
 export async function loadDemoPlan(input: { project: string; repo: string; model?: string }): Promise<ProjectPlan> {
   const loaded = await loadTasksFile(path.join(exampleDir, 'tasks.yaml'));

@@ -249,4 +249,34 @@ describe('replies recorded from llama-server with Qwen2.5-Coder-1.5B (coder-smal
     );
     expect(result.changedFiles).toEqual(['calc.py']);
   });
+
+  it('a version whose calls travel as text (coder-small-text) sends no tool list, and its text call is run', async () => {
+    // Both replies were recorded from the same two messages at temperature 0: with the tools array the 1.5B read the
+    // example path; without it, it wrote the fix.
+    const withTools = (await recorded('qwen2.5-coder-1.5b-tools-block-mean.json')) as {
+      choices: { message: { content: string } }[];
+    };
+    expect(withTools.choices[0]?.message.content).toContain('"read_file"');
+    await writeFile(path.join(t.repo, 'calc.py'), 'def mean(values):\n    return sum(values) / (len(values) + 1)\n');
+    server.push({ body: await recorded('qwen2.5-coder-1.5b-text-mode-mean.json') }, finish);
+    const base = await input();
+    const systemPrompt = await readFile(path.join(fixtures, '../../../agents/prompts/coder-small.md'), 'utf8');
+    const result = await runCoder({ ...base, systemPrompt, agent: { ...base.agent!, toolCalls: 'text' } });
+    expect(server.requests.map((request) => 'tools' in request.body)).toEqual([false, false]);
+    expect(await readFile(path.join(t.repo, 'calc.py'), 'utf8')).toBe(
+      'def mean(values):\n    return sum(values) / len(values)\n',
+    );
+    expect(result.changedFiles).toEqual(['calc.py']);
+    // The prompt still names the four tools and the JSON form of a call.
+    const system = (server.requests[0]?.body.messages as { role: string; content: string }[])[0]?.content ?? '';
+    expect(system).toContain('replace_in_file(path, old, new)');
+    expect(system).toContain('```json');
+  });
+
+  it('a version with native calls (coder-small) sends its four tools with every request', async () => {
+    server.push(finish);
+    await runCoder(await input({ maxSteps: 1 }));
+    const tools = server.requests[0]?.body.tools as { function: { name: string } }[];
+    expect(tools.map((tool) => tool.function.name)).toEqual(['read_file', 'replace_in_file', 'run_tests', 'finish']);
+  });
 });
