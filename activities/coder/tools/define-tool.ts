@@ -15,6 +15,11 @@ export interface ToolDefinition<S extends z.ZodObject> {
   /** A strict object (z.strictObject): each property with `.describe()`. */
   args: S;
   run(args: z.infer<S>, context: ToolContext): Promise<ToolOutcome>;
+  /**
+   * Reads what a small model means by arguments its schema would refuse, before validation (e.g. run_tests with
+   * `tests: true` for "all of them"); the offered schema stays as it is.
+   */
+  lenient?(args: Record<string, unknown>): Record<string, unknown>;
   /** Called for every call before validation (counters that count attempts, valid or not). */
   onCall?(context: ToolContext): void;
   /** Called when the arguments are refused. */
@@ -50,7 +55,8 @@ export function defineTool<S extends z.ZodObject>(definition: ToolDefinition<S>)
     promptLine: toPromptLine(spec),
     async run(args, context) {
       definition.onCall?.(context);
-      const parsed = parseArguments(definition.name, definition.args, args);
+      const given = definition.lenient && isObject(args) ? definition.lenient({ ...args }) : args;
+      const parsed = parseArguments(definition.name, definition.args, given);
       if (!parsed.success) {
         definition.onRefused?.(context);
         return { reply: parsed.error };
@@ -59,3 +65,6 @@ export function defineTool<S extends z.ZodObject>(definition: ToolDefinition<S>)
     },
   };
 }
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -32,6 +32,21 @@ const argsSchema = z.strictObject({
     .describe("A pytest -k expression selecting tests by name, e.g. 'add and not slow'."),
 });
 
+/**
+ * What a small model means by run_tests arguments the schema refuses: `tests: true` (or "all", "", null, []) and an
+ * empty `k` ask for the whole suite, and one node id as a string is a list of one. The 1.5B, shown only
+ * `run_tests(tests?, k?)` in its prompt, sent `{"tests": true, "k": ""}` and was refused turn after turn.
+ */
+export function leniently(args: Record<string, unknown>): Record<string, unknown> {
+  const { tests, k } = args;
+  if (tests === true || tests === null || tests === '' || (Array.isArray(tests) && tests.length === 0))
+    delete args.tests;
+  else if (typeof tests === 'string') args.tests = tests.trim().toLowerCase() === 'all' ? undefined : [tests];
+  if (args.tests === undefined) delete args.tests;
+  if (k === null || (typeof k === 'string' && k.trim() === '')) delete args.k;
+  return args;
+}
+
 /** The argv of one run: the task's command, then the node ids or the -k expression (pytest only). */
 export function narrowCommand(
   command: string[],
@@ -90,6 +105,7 @@ export const runTestsTool = defineTool({
   capability: 'RUN_TESTS',
   description: `Run the task's tests now (all, or only the given node ids or -k expression) to check your change before you finish; at most ${DEFAULT_MAX_TEST_RUNS} runs per attempt unless the task says otherwise.`,
   args: argsSchema,
+  lenient: leniently,
   async run(args, context) {
     const tests = context.tests;
     if (!tests)

@@ -77,6 +77,20 @@ describe('run_tests', () => {
     expect(context.telemetry.inAttemptTestRuns).toBe(1);
   });
 
+  it('reads what a small model meant: tests true and an empty k are the whole suite, one id a list of one', async () => {
+    // The 1.5B, shown only run_tests(tests?, k?), sent {"tests": true, "k": ""} (demo fix-mean, 2026-12-06).
+    const context = withTests();
+    expect((await runTestsTool.run({ tests: true, k: '' }, context)).reply).toContain('tests failed: 2 total');
+    expect((await runTestsTool.run({ tests: 'all' }, context)).reply).toContain('tests failed: 2 total');
+    expect((await runTestsTool.run({ tests: 'tests/test_calc.py::test_zero' }, context)).reply).toContain(
+      'tests passed: 1 total',
+    );
+    expect(context.telemetry.inAttemptTestRuns).toBe(3);
+    // What it cannot mean is still refused, and the offered schema still asks for a list.
+    expect((await runTestsTool.run({ tests: 7 }, context)).reply).toContain("argument 'tests' of run_tests");
+    expect((runTestsTool.spec.parameters.properties as Record<string, { type?: string }>).tests?.type).toBe('array');
+  });
+
   it('replies that there is no test command when the run has none', async () => {
     expect((await runTestsTool.run({}, createToolContext(t.repo))).reply).toContain('this run has no test command');
   });
