@@ -116,15 +116,19 @@ async function editWhereOldIs(named: string, edit: Edit, context: ToolContext): 
     places.length === 0 && edit.new.trim() !== ''
       ? onlyPlace(await filesContaining(context.root, edit.new))
       : undefined;
+  // The edit is in place already (a small model sends its first edit again): nothing to do, and nothing failed, so a
+  // finish later in the same reply runs.
+  if (done !== undefined)
+    return {
+      reply: `note: nothing to change: '${named}' does not exist and old occurs in no file, but new is already in ${done.relative} at line ${done.lines[0]} (an earlier edit made it): run_tests to check it, then finish.`,
+    };
   const onlyTests = places.length > 0 && places.every((place) => isTestFile(place.relative));
   const where =
     onlyTests && context.coaching?.refuseTestEdits
       ? ` old occurs only in ${describePlaces(places)}, a test file this task does not allow you to change: the tests are right; change the code under test so that they pass.`
       : places.length > 0
         ? ` old occurs in ${describePlaces(places)}: call replace_in_file with one of those paths.`
-        : done !== undefined
-          ? ` old occurs in no file, and new is already in ${done.relative} at line ${done.lines[0]} (an earlier edit made it): run_tests to check it, then finish.`
-          : ' old occurs in no file of the repository either: copy the path and the lines from the code shown to you.';
+        : ' old occurs in no file of the repository either: copy the path and the lines from the code shown to you.';
   return fail(context, undefined, `error: '${named}' does not exist; nothing was changed.${where}`);
 }
 

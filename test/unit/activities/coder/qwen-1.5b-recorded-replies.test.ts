@@ -92,8 +92,20 @@ describe('replies recorded from llama-server with Qwen2.5-Coder-1.5B (coder-smal
     server.push(again, again, finish);
     await runCoder(await input());
     expect(answerAfter(2)).toBe(
-      "error: 'src/pkg/mod.py' does not exist; nothing was changed. old occurs in no file, and new is already in calc.py at line 2 (an earlier edit made it): run_tests to check it, then finish.",
+      "note: nothing to change: 'src/pkg/mod.py' does not exist and old occurs in no file, but new is already in calc.py at line 2 (an earlier edit made it): run_tests to check it, then finish.",
     );
+  });
+
+  it('runs the finish of a reply whose edit was made already and whose tests pass (the 1.5B sent all three again)', async () => {
+    await writeFile(path.join(t.repo, 'calc.py'), 'def add(a, b):\n    return a - b\n');
+    server.push(
+      { body: await recorded('qwen2.5-coder-1.5b-example-path.json') },
+      { body: await recorded('qwen2.5-coder-1.5b-edit-again-test-finish.json') },
+    );
+    const result = await runCoder(await input(withTests()));
+    expect(result).toMatchObject({ status: 'finished', changedFiles: ['calc.py'] });
+    expect(result.summary).toContain('Fixed calc.add');
+    expect(server.requests).toHaveLength(2);
   });
 
   it('changes nothing where old occurs more than once, and names the places', async () => {
