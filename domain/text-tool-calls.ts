@@ -12,18 +12,45 @@ const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    // A Python docstring written into a JSON string unescaped (the 1.5B's `"new": "…\n    """Doc."""\n…"` came as
-    // bare triple quotes): read as the quotes it meant.
-    if (!text.includes('"""')) return undefined;
+  for (const attempt of [text, ...lenientForms(text)]) {
     try {
-      return JSON.parse(text.replaceAll('"""', '\\"\\"\\"'));
+      return JSON.parse(attempt);
     } catch {
-      return undefined;
+      // the next, more lenient reading
     }
   }
+  return undefined;
+}
+
+/**
+ * Readings of JSON a small model wrote almost right: raw tabs and line breaks inside strings (the 1.5B pasted
+ * read_file's `16<TAB>` numbering into `old`), and a Python docstring written into a string unescaped (its
+ * `"new": "…\n    """Doc."""\n…"` came as bare triple quotes), read as what they meant.
+ */
+function lenientForms(text: string): string[] {
+  const escaped = escapeControlsInStrings(text);
+  const forms = escaped === text ? [] : [escaped];
+  if (text.includes('"""')) forms.push(escaped.replaceAll('"""', '\\"\\"\\"'));
+  return forms;
+}
+
+const controlEscapes: Record<string, string> = { '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+
+/** `text` with the tabs and line breaks inside its JSON strings escaped (outside strings they are whitespace). */
+function escapeControlsInStrings(text: string): string {
+  let out = '';
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const char = text[index] as string;
+    if (inString && char === '\\') {
+      out += char + (text[index + 1] ?? '');
+      index++;
+      continue;
+    }
+    if (char === '"') inString = !inString;
+    out += inString ? (controlEscapes[char] ?? char) : char;
+  }
+  return out;
 }
 
 /** The call a JSON value describes, in the shapes models use: {name, arguments}, {tool, args}, {function: {…}}. */

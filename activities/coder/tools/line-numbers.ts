@@ -4,14 +4,20 @@
 
 const numbered = /^(\d+)\t/;
 
-/** `text` without read_file's line numbers when every line has one in sequence; `stripped` says whether it did. */
+/**
+ * `text` without read_file's line numbers when every line has one in sequence (or every line but the first);
+ * `stripped` says whether it did.
+ */
 export function withoutReadFileNumbers(text: string): { text: string; stripped: boolean } {
   const lines = text.split('\n');
   // A final newline leaves an empty last line, which read_file never numbers.
   const body = lines.at(-1) === '' ? lines.slice(0, -1) : lines;
   if (body.length === 0) return { text, stripped: false };
+  // The 1.5B also quoted a function's first line without its number and the rest with theirs: that first line counts
+  // as numbered when at least two numbered lines follow it.
+  const firstBare = body.length >= 3 && !numbered.test(body[0] as string);
   let previous: number | undefined;
-  for (const line of body) {
+  for (const line of firstBare ? body.slice(1) : body) {
     const match = numbered.exec(line);
     if (!match) return { text, stripped: false };
     const number = Number(match[1]);

@@ -291,4 +291,19 @@ describe('replies recorded from llama-server with Qwen2.5-Coder-1.5B (coder-smal
     const tools = server.requests[0]?.body.tools as { function: { name: string } }[];
     expect(tools.map((tool) => tool.function.name)).toEqual(['read_file', 'replace_in_file', 'run_tests', 'finish']);
   });
+
+  it('reads a call with raw tabs in its JSON strings, and takes read_file numbers off all lines but a bare first', async () => {
+    const median = 'def median(values):\n    ordered = sorted(values)\n    return ordered[len(ordered) // 2]\n';
+    await writeFile(path.join(t.repo, 'calc.py'), median);
+    server.push({ body: await recorded('qwen2.5-coder-1.5b-numbered-lines-raw-tabs.json') }, finish);
+    const result = await runCoder(await input());
+    expect(answerAfter(1)).toMatch(
+      /^note: 'src\/pkg\/mod.py' does not exist; old occurs once, in calc.py, so the edit was made there/,
+    );
+    expect(answerAfter(1)).toContain('the read_file line numbers');
+    expect(await readFile(path.join(t.repo, 'calc.py'), 'utf8')).toBe(
+      median.replace('ordered[len(ordered) // 2]', 'ordered[int(len(ordered) // 2)]'),
+    );
+    expect(result.changedFiles).toEqual(['calc.py']);
+  });
 });

@@ -78,6 +78,12 @@ describe("read_file's line numbers pasted back", () => {
     expect(withoutReadFileNumbers('3\tx\n7\ty\n')).toEqual({ text: '3\tx\n7\ty\n', stripped: false });
     expect(withoutReadFileNumbers('a\n1\tb\n').stripped).toBe(false);
     expect(withoutReadFileNumbers('10\tx\n11\ty')).toEqual({ text: 'x\ny', stripped: true });
+    // A bare first line before two or more numbered ones in sequence (the 1.5B quoted a function so).
+    expect(withoutReadFileNumbers('def f():\n16\t    a\n17\t    b')).toEqual({
+      text: 'def f():\n    a\n    b',
+      stripped: true,
+    });
+    expect(withoutReadFileNumbers('def f():\n16\t    a').stripped).toBe(false);
   });
 });
 
