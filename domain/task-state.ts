@@ -176,6 +176,11 @@ export function coderTelemetryOf(record: Pick<AttemptRecord, 'coder' | 'coderSpe
   return record.coder?.telemetry ?? record.coderSpent;
 }
 
+/** The coder results of an attempt: its losing candidates' (samples), then the one it kept or ended on. */
+export function coderResultsOf(record: AttemptRecord): NonNullable<AttemptRecord['coder']>[] {
+  return [...(record.candidates ?? []), record].flatMap((run) => (run.coder ? [run.coder] : []));
+}
+
 /** What each coder run of an attempt spent: its losing candidates' (samples), then the one it kept or ended on. */
 export function coderTelemetriesOf(record: AttemptRecord): CoderTelemetry[] {
   return [...(record.candidates ?? []), record].flatMap((run) => coderTelemetryOf(run) ?? []);

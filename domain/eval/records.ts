@@ -1,6 +1,6 @@
 // What an eval records: its arms, and per arm and instance what the task did and what verification found.
 import type { BudgetSpend } from '../budgets.js';
-import type { TaskOutcome } from '../task-state.js';
+import { coderResultsOf, type TaskOutcome } from '../task-state.js';
 import type { Verification } from './resolve.js';
 
 /** One combination asked for: a coder model, an agent version, learning on or off, candidates an attempt. */
@@ -55,17 +55,18 @@ export function instanceRunOf(instanceId: string, outcome: TaskOutcome, verifica
   const spent: Partial<BudgetSpend> = outcome.budget?.spent ?? {};
   const commitAttempt = outcome.commit ? lastOf(outcome.attempts, (a) => a.status === 'PASSED')?.attempt : undefined;
   const modelFailures = outcome.attempts.filter((a) => a.failure?.failureClass === 'model_problem').length;
-  const refused = outcome.attempts.reduce((sum, a) => sum + (a.coder?.telemetry.refusedToolCalls ?? 0), 0);
+  // Every coder run: the candidates an attempt set aside (domain/samples.ts) as well as the one it ended on.
+  const coders = outcome.attempts.flatMap(coderResultsOf);
+  const refused = coders.reduce((sum, coder) => sum + (coder.telemetry.refusedToolCalls ?? 0), 0);
   const lastFailure = lastOf(outcome.attempts, (a) => a.failure !== undefined)?.failure;
   const agent = lastOf(outcome.attempts, (a) => a.coder?.agent !== undefined)?.coder?.agent;
-  const modelCalls =
-    spent.modelCalls ?? outcome.attempts.reduce((s, a) => s + (a.coder?.telemetry.modelRequests ?? 0), 0);
-  const counted = outcome.attempts.flatMap((a) => (a.coder?.telemetry.offeredToolReplies === undefined ? [] : [a]));
+  const modelCalls = spent.modelCalls ?? coders.reduce((s, coder) => s + coder.telemetry.modelRequests, 0);
+  const counted = coders.filter((coder) => coder.telemetry.offeredToolReplies !== undefined);
   const replies = counted.reduce(
-    (sum, a) => sum + (a.coder?.telemetry.modelRequests ?? 0) - (a.coder?.telemetry.failedModelRequests ?? 0),
+    (sum, coder) => sum + coder.telemetry.modelRequests - (coder.telemetry.failedModelRequests ?? 0),
     0,
   );
-  const wellFormed = counted.reduce((sum, a) => sum + (a.coder?.telemetry.offeredToolReplies ?? 0), 0);
+  const wellFormed = counted.reduce((sum, coder) => sum + (coder.telemetry.offeredToolReplies ?? 0), 0);
   return {
     instanceId,
     workflowId: outcome.workflowId,

@@ -1,5 +1,5 @@
 // How one task's record changes as its child runs start and end, or as the project skips or cancels it.
-import type { TaskOutcome } from '../task-state.js';
+import { coderResultsOf, type TaskOutcome } from '../task-state.js';
 import { addTelemetry } from '../telemetry.js';
 import type { ProjectTaskRecord } from './project-state.js';
 
@@ -22,8 +22,9 @@ export function recordOutcome(record: ProjectTaskRecord, outcome: TaskOutcome, n
   record.attempts = attemptsBefore + outcome.attempts.length;
   record.phase = 'done';
   record.turnsConsumed = Math.max(record.turnsConsumed, outcome.turnsConsumed);
-  for (const attempt of outcome.attempts)
-    if (attempt.coder) record.telemetry = addTelemetry(record.telemetry, attempt.coder.telemetry);
+  // Every coder run counts, the candidates an attempt set aside too (domain/samples.ts).
+  for (const coder of outcome.attempts.flatMap(coderResultsOf))
+    record.telemetry = addTelemetry(record.telemetry, coder.telemetry);
   recordLearning(record, outcome);
   if (outcome.status === 'COMPLETED') {
     record.passedAtAttempt = record.attempts;

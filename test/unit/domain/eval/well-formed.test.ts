@@ -55,4 +55,24 @@ describe('the well-formed rate', () => {
     expect(runs[0]?.coderReplies).toBeUndefined();
     expect(summarizeArm(arm, runs).wellFormedRate).toBe(1);
   });
+
+  it('counts the replies of every candidate an attempt drew, the ones set aside too', () => {
+    const sampled = outcome(4, 4);
+    const [attempt] = sampled.attempts;
+    const lost = outcome(6, 1).attempts[0]!.coder!;
+    attempt!.candidates = [
+      {
+        candidate: 1,
+        startedAt: '2026-12-06T00:00:00Z',
+        endedAt: '2026-12-06T00:01:00Z',
+        coder: lost,
+        failure: { node: 'test', failureClass: 'code_defect', reason: 'tests failed' },
+      },
+    ];
+    expect(instanceRunOf('i1', sampled, verification)).toMatchObject({
+      coderReplies: 10,
+      wellFormedReplies: 5,
+      modelCalls: 10,
+    });
+  });
 });

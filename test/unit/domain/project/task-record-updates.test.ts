@@ -31,6 +31,24 @@ describe('task runs', () => {
     expect(record.telemetry).toMatchObject({ modelRequests: 3, inputTokens: 300 });
   });
 
+  it('sums the telemetry of every candidate an attempt drew, the ones set aside too', () => {
+    const record = projectState(plannedTask('a')).tasks[0]!;
+    markStarted(record, t0);
+    const kept = attempt(1, 'PASSED', 3);
+    const lost = attempt(1, 'PASSED', 2);
+    kept.candidates = [
+      {
+        candidate: 1,
+        startedAt: t0,
+        endedAt: t5,
+        coder: lost.coder!,
+        failure: { node: 'test', failureClass: 'code_defect', reason: 'tests failed' },
+      },
+    ];
+    recordOutcome(record, outcome('COMPLETED', [kept]), t5);
+    expect(record.telemetry).toMatchObject({ modelRequests: 5, inputTokens: 500 });
+  });
+
   it('takes the failure class from the recommendation, else from the last attempt', () => {
     const [a, b] = projectState(plannedTask('a'), plannedTask('b')).tasks;
     markStarted(a!, t0);
