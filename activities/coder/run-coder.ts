@@ -4,6 +4,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { defaultCapabilities, type Capability } from '../../domain/capabilities.js';
 import { boundTranscript, type ContextSection } from '../../domain/context-budget.js';
 import { EVIDENCE_CLOSING } from '../../domain/evidence-first/evidence-prompt.js';
+import { readRunSites, type RunSites } from '../../domain/evidence-first/regressions.js';
 import type { FailureCause } from '../../domain/failure-causes.js';
 import { causeOfCoderResult } from '../../domain/node-causes.js';
 import type { ArtifactRef, CoderResult } from '../../domain/records.js';
@@ -107,10 +108,13 @@ export interface RunCoderInput {
 
 /**
  * The run's coaching: a version made for small models, which lists its tools and run_tests among them, also has a
- * finish after an untested edit refused (once); the champion's finish stays the model's own call.
+ * finish after an untested edit refused (once) and a test run with nothing changed since a failing one refused; the
+ * champion's finish and runs stay the model's own call.
  */
 function coachingFor(coaching: Coaching, listed: readonly string[] | undefined, tests: InAttemptTests | undefined) {
-  return listed?.includes('run_tests') && tests !== undefined ? { ...coaching, refuseUntestedFinish: true } : coaching;
+  return listed?.includes('run_tests') && tests !== undefined
+    ? { ...coaching, refuseUntestedFinish: true, refuseRepeatedTestRun: true }
+    : coaching;
 }
 
 /** Why the next turn may not run, or undefined while the allowance lasts. */
@@ -135,14 +139,17 @@ async function firstMessages(
   input: RunCoderInput,
   systemPrompt: string,
   maxContextTokens: number,
-  opening: { sections?: Promise<ContextSection[]> },
+  opening: CoderRun['opening'],
 ): Promise<ChatMessage[]> {
   const { worktreePath, goal, hint, previousAttempts } = input;
   // One listing of the worktree for both (a git process; tens of ms on a large repository).
   const files = await (input.repoFiles ?? listRepoFiles(worktreePath));
   if (input.agent?.context === 'evidence') {
     opening.sections ??= gatherEvidenceOpening({ worktreePath, goal, hint, files, tests: input.tests }).then(
-      (gathered) => gathered.opening,
+      (gathered) => {
+        if (gathered.run) opening.base = readRunSites(gathered.run.stdoutExcerpt, gathered.run.cases);
+        return gathered.opening;
+      },
     );
     return buildCoderMessages({
       goal,
@@ -183,8 +190,8 @@ interface CoderRun {
   systemPrompt: string;
   window: ContextInputs;
   plan: ContextPlan;
-  /** The evidence-first opening, made once per run (a refit reuses it). */
-  opening: { sections?: Promise<ContextSection[]> };
+  /** The evidence-first opening, made once per run (a refit reuses it), and the base run run_tests compares with. */
+  opening: { sections?: Promise<ContextSection[]>; base?: RunSites };
   messages: ChatMessage[];
   context: ToolContext;
   /** The plan was fitted to the server's window once already. */
@@ -240,6 +247,7 @@ async function startRun(input: RunCoderInput): Promise<CoderRun> {
     failedReplacePaths: new Set(),
     changedFiles: new Set(resumed?.progress.changedFiles ?? []),
     tests: input.tests,
+    ...(opening.base ? { baseTestRun: opening.base } : {}),
     ...(input.coaching ? { coaching: coachingFor(input.coaching, input.agent?.tools, input.tests) } : {}),
   };
   return {

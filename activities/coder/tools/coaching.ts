@@ -1,6 +1,6 @@
 // Refusals at the tool of what cannot help the task: an edit to a test file the task does not allow (the review would
 // refuse the attempt for it afterwards), a finish before any change and a finish after an edit no passing test run has
-// checked (each refused once, with why). They coach a model
+// checked (each refused once, with why), and a test run that cannot tell anything new. They coach a model
 // while it can still change course; scripted turns are a fixed sequence that cannot react, so a run of them is not
 // coached (the review's rule still refuses their test edits).
 import { isTestFile } from '../../../domain/paths.js';
@@ -17,6 +17,11 @@ export interface Coaching {
    * lists its tools with run_tests among them, such as coder-small, when the task has a test command).
    */
   refuseUntestedFinish?: boolean;
+  /**
+   * run_tests is refused (without spending a run) when nothing changed since a failing run of the same tests: it would
+   * fail the same way. Set with refuseUntestedFinish; the 1.5B re-ran a failing test three times instead of editing.
+   */
+  refuseRepeatedTestRun?: boolean;
 }
 
 /** Why an edit of `relative` is refused, or undefined when it may go ahead. */

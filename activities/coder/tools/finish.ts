@@ -13,15 +13,21 @@ function untestedFinish(context: ToolContext): string | undefined {
   if (context.changedFiles.size === 0 || (context.telemetry.inAttemptTestRuns ?? 0) >= tests.maxRuns) return undefined;
   const last = context.lastTestRun;
   if (last?.passed && last.mutationsBefore === context.telemetry.mutationOperations) return undefined;
+  const cannotPass = ' If they cannot pass, call finish again and say why in the summary.';
+  if (last !== undefined && last.mutationsBefore === context.telemetry.mutationOperations)
+    return (
+      `error: finish refused: the last test run after your edit did not pass (${last.summary}), so the change does ` +
+      'not work yet. Fix the code so that the failing assertion holds, call run_tests, and finish when they pass.' +
+      cannotPass
+    );
   const state =
     last === undefined
       ? 'the tests have not run since you changed the code'
-      : last.mutationsBefore === context.telemetry.mutationOperations
-        ? `the last test run after your edit did not pass (${last.summary})`
-        : `you changed the code after the last test run (${last.summary})`;
+      : `you changed the code after the last test run (${last.summary})`;
   return (
     `error: finish refused: ${state}, so the change is not shown to work. Call run_tests now; finish when they pass ` +
-    '(or fix the code first). If they cannot pass, call finish again and say why in the summary.'
+    '(or fix the code first).' +
+    cannotPass
   );
 }
 

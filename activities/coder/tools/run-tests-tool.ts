@@ -2,6 +2,7 @@
 // coder checks its own work before it finishes. Replies with counts, failing ids, patterns and a bounded excerpt.
 import path from 'node:path';
 import { z } from 'zod';
+import { readRunSites, regressionNotes, type RunSites } from '../../../domain/evidence-first/regressions.js';
 import type { TestRunResult } from '../../../domain/records.js';
 import { countInActivity } from '../../activity-metrics.js';
 import { isPytestCommand } from '../../tests/pytest-command.js';
@@ -66,8 +67,11 @@ export function narrowCommand(
   };
 }
 
-/** The reply to the model: counts, failing ids, patterns, the end of the output and where the full log is. */
-export function formatTestReply(result: TestRunResult, runsLeft: number): string {
+/**
+ * The reply to the model: counts, failing ids, what broke compared with the base (when the run knows it), patterns, the
+ * end of the output and where the full log is.
+ */
+export function formatTestReply(result: TestRunResult, runsLeft: number, base?: RunSites): string {
   const c = result.counts;
   const lines = [
     `tests ${result.outcome}: ${c.total} total, ${c.passed} passed, ${c.failed} failed, ${c.errors} errors, ${c.skipped} skipped (exit ${String(result.exitCode)}, ${(result.durationMs / 1000).toFixed(1)} s)`,
@@ -79,6 +83,7 @@ export function formatTestReply(result: TestRunResult, runsLeft: number): string
   if (failing.length > 0) {
     lines.push('failing:', ...failing.slice(0, MAX_FAILING_IDS).map((id) => `- ${id}`));
     if (failing.length > MAX_FAILING_IDS) lines.push(`- ... and ${failing.length - MAX_FAILING_IDS} more`);
+    if (base) lines.push(...regressionNotes(base, readRunSites(result.stdoutExcerpt, result.cases)));
   }
   for (const pattern of result.patterns ?? [])
     lines.push(
@@ -120,6 +125,9 @@ export const runTestsTool = defineTool({
       };
     const narrowed = narrowCommand(tests.command, args);
     if (!narrowed.success) return { reply: narrowed.error };
+    const narrowing = narrowed.argv.join('\0');
+    const repeated = repeatedRun(context, narrowing);
+    if (repeated !== undefined) return { reply: repeated };
     const timeoutMs = remainingTime(context, tests.timeoutMs);
     if (timeoutMs <= 0) return { reply: 'error: the task has no wall time left for a test run; finish now.' };
     context.telemetry.inAttemptTestRuns = used + 1;
@@ -135,11 +143,29 @@ export const runTestsTool = defineTool({
       passed: result.outcome === 'passed',
       mutationsBefore: context.telemetry.mutationOperations,
       summary: `${result.outcome}: ${result.counts.passed} of ${result.counts.total} passed`,
+      narrowing,
     };
-    const reply = formatTestReply(result, tests.maxRuns - used - 1);
+    const reply = formatTestReply(result, tests.maxRuns - used - 1, context.baseTestRun);
     return { reply: result.counts.total === 0 && narrowedBy(args) ? `${noTestMatched(args)}\n${reply}` : reply };
   },
 });
+
+/**
+ * Why this run is refused (nothing spent), or undefined: coached runs do not repeat a failing run of the same tests with
+ * no edit since, which would fail the same way (the 1.5B re-ran the tests three times after one wrong edit).
+ */
+function repeatedRun(context: ToolContext, narrowing: string): string | undefined {
+  const last = context.lastTestRun;
+  if (!context.coaching?.refuseRepeatedTestRun || !last || last.passed || last.narrowing !== narrowing)
+    return undefined;
+  if (last.mutationsBefore !== context.telemetry.mutationOperations) return undefined;
+  context.telemetry.refusedToolCalls = (context.telemetry.refusedToolCalls ?? 0) + 1;
+  return (
+    `error: run_tests refused (no run spent): nothing changed since the last run of these tests, which ${last.summary}; ` +
+    'it would fail the same way. Read that failure, change the code with replace_in_file so that the failing ' +
+    'assertion holds, then run_tests again.'
+  );
+}
 
 const narrowedBy = (args: { tests?: string[]; k?: string }) => (args.tests?.length ?? 0) > 0 || args.k !== undefined;
 

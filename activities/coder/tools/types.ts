@@ -2,6 +2,7 @@
 import type { Capability } from '../../../domain/capabilities.js';
 import type { CoderTelemetry } from '../../../domain/records.js';
 import type { ToolSpec } from '../../models/types.js';
+import type { RunSites } from '../../../domain/evidence-first/regressions.js';
 import type { Coaching } from './coaching.js';
 import type { InAttemptTests } from './test-runner.js';
 
@@ -23,7 +24,9 @@ export interface ToolContext {
   /** A finish after an untested edit was refused already in this run (it is refused once). */
   untestedFinishRefused?: boolean;
   /** The latest run_tests: whether it passed, and the edits made before it (telemetry.mutationOperations then). */
-  lastTestRun?: { passed: boolean; mutationsBefore: number; summary: string };
+  lastTestRun?: { passed: boolean; mutationsBefore: number; summary: string; narrowing: string };
+  /** The task's tests at the base (an evidence-first run's opening), which run_tests replies compare against. */
+  baseTestRun?: RunSites;
 }
 
 /** What a tool hands back: the reply text for the model, and `finished` when it ends the run. */

@@ -175,6 +175,35 @@ describe('replies recorded from llama-server with Qwen2.5-Coder-1.5B (coder-smal
     expect(server.requests).toHaveLength(4);
   });
 
+  it('says what an edit broke compared with the base, and refuses a run with nothing changed since a failing one', async () => {
+    // fix-median, candidate 2: the edit fixed the even case the base failed on (line 7) and broke the odd one (line 6);
+    // the 1.5B then re-ran the failing tests three times without an edit.
+    await writeFile(
+      path.join(t.repo, 'calc.py'),
+      'def median(values):\n    ordered = sorted(values)\n    return ordered[len(ordered) // 2]\n',
+    );
+    await writeFile(
+      path.join(t.repo, 'tests/test_calc.py'),
+      'from calc import median\n\n\ndef test_median():\n    assert median([3, 1, 2]) == 2\n    assert median([1, 2]) == 1.5\n',
+    );
+    const again = { body: await recorded('qwen2.5-coder-1.5b-run-tests-again.json') };
+    server.push({ body: await recorded('qwen2.5-coder-1.5b-median-even-case.json') }, again, again, finish, finish);
+    const agent = { ...(await input()).agent!, context: 'evidence' as const };
+    const result = await runCoder(await input({ ...withTests(), agent, goal: 'Fix calc.median', maxSteps: 5 }));
+    expect(answerAfter(2)).toMatch(/^tests failed: 1 total, 0 passed, 1 failed/);
+    expect(answerAfter(2)).toContain(
+      'compared with the base (before any change):\n- tests/test_calc.py::test_median now fails at tests/test_calc.py:5 (`assert median([3, 1, 2]) == 2`), a line the tests got past before your change (at the base it failed later, at tests/test_calc.py:6 (`assert median([1, 2]) == 1.5`)): the code must make both hold.',
+    );
+    expect(answerAfter(3)).toBe(
+      'error: run_tests refused (no run spent): nothing changed since the last run of these tests, which failed: 0 of 1 passed; it would fail the same way. Read that failure, change the code with replace_in_file so that the failing assertion holds, then run_tests again.',
+    );
+    expect(answerAfter(4)).toMatch(
+      /^error: finish refused: the last test run after your edit did not pass \(failed: 0 of 1 passed\), so the change does not work yet\. Fix the code/,
+    );
+    expect(result.status).toBe('finished');
+    expect(result.telemetry.inAttemptTestRuns).toBe(1);
+  });
+
   it('asks again with sampling varied after a reply sent before word for word', async () => {
     await writeFile(path.join(t.repo, 'calc.py'), 'def add(a, b):\n    return a - b\n');
     const again = { body: await recorded('qwen2.5-coder-1.5b-example-path.json') };

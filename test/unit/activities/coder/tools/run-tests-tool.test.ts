@@ -77,6 +77,24 @@ describe('run_tests', () => {
     expect(context.telemetry.inAttemptTestRuns).toBe(1);
   });
 
+  it('coached: refuses a run of the same tests with nothing changed since a failing one, and spends no run', async () => {
+    const context = withTests();
+    context.coaching = { refuseTestEdits: true, refuseEmptyFinish: true, refuseRepeatedTestRun: true };
+    expect((await runTestsTool.run({}, context)).reply).toContain('tests failed: 2 total');
+    expect((await runTestsTool.run({}, context)).reply).toMatch(
+      /^error: run_tests refused \(no run spent\): nothing changed since the last run of these tests, which failed: 1 of 2 passed/,
+    );
+    // Other tests may tell something new; so may the same tests after an edit.
+    expect((await runTestsTool.run({ k: 'zero' }, context)).reply).toContain('tests passed: 1 total');
+    context.telemetry.mutationOperations += 1;
+    expect((await runTestsTool.run({}, context)).reply).toContain('tests failed: 2 total');
+    expect(context.telemetry.inAttemptTestRuns).toBe(3);
+    // Not coached: the model's own call.
+    const plain = withTests();
+    await runTestsTool.run({}, plain);
+    expect((await runTestsTool.run({}, plain)).reply).toContain('tests failed: 2 total');
+  });
+
   it('reads what a small model meant: tests true and an empty k are the whole suite, one id a list of one', async () => {
     // The 1.5B, shown only run_tests(tests?, k?), sent {"tests": true, "k": ""} (demo fix-mean, 2026-12-06).
     const context = withTests();
