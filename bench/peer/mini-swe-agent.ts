@@ -5,7 +5,7 @@
 //
 //   npx tsx bench/peer/mini-swe-agent.ts SUITE --python VENV/bin/python --base-url http://127.0.0.1:8080/v1
 //     --model qwen2.5-coder-0.5b [--max-steps 8] [--max-tokens 2048] [--mode tool|text] [--temperature 0] [--with REPORT.json]
-//     [--only ID,ID] [--out DIR]
+//     [--only ID,ID] [--tests hidden|shown] [--out DIR]
 //
 // mini-swe-agent runs its commands unsandboxed in a throwaway clone, as its local environment does for any user;
 // taskloop's side (the diff, the commit, the verification) treats that clone as data and runs the tests in the sandbox.
@@ -20,6 +20,7 @@ import { resolveWorkerSandbox, sandboxPolicyFor } from '../../activities/sandbox
 import { commitPatches } from '../../client/eval/patch-commit.js';
 import { formatEvalReport, writeEvalFiles } from '../../client/eval/report-output.js';
 import { resolveInstances, type ResolvedInstance } from '../../client/eval/resolve-instances.js';
+import { showTests } from '../../client/eval/shown-tests.js';
 import { readSuiteFile } from '../../client/eval/suite-file.js';
 import { readSweBenchSuite } from '../../client/eval/swe-bench-suite.js';
 import type { ArmResult, InstanceRun } from '../../domain/eval/records.js';
@@ -42,13 +43,23 @@ const { values, positionals } = parseArgs({
     'max-tokens': { type: 'string', default: '2048' },
     with: { type: 'string' },
     only: { type: 'string' },
+    // shown: the same instances as `taskloop eval --tests shown` (the fix's tests committed on the base, named by the goal).
+    tests: { type: 'string', default: 'hidden' },
     out: { type: 'string' },
   },
 });
 const suiteFile = positionals[0];
-if (!suiteFile || !values.python || !values['base-url'] || !values.model || !['tool', 'text'].includes(values.mode)) {
+const okTests = ['hidden', 'shown'].includes(values.tests);
+if (
+  !suiteFile ||
+  !values.python ||
+  !values['base-url'] ||
+  !values.model ||
+  !['tool', 'text'].includes(values.mode) ||
+  !okTests
+) {
   console.error(
-    'usage: npx tsx bench/peer/mini-swe-agent.ts SUITE --python VENV/bin/python --base-url URL --model NAME [--max-steps N] [--mode tool|text] [--with REPORT.json] [--only IDS] [--out DIR]',
+    'usage: npx tsx bench/peer/mini-swe-agent.ts SUITE --python VENV/bin/python --base-url URL --model NAME [--max-steps N] [--mode tool|text] [--with REPORT.json] [--only IDS] [--tests hidden|shown] [--out DIR]',
   );
   process.exit(2);
 }
@@ -170,9 +181,10 @@ const file = path.resolve(suiteFile);
 const { suite } = /\.jsonl$/i.test(file) ? await readSweBenchSuite(file, { cacheDir }) : await readSuiteFile(file);
 const workDir = path.resolve(values.out ?? path.join(stateDir(), 'eval', `peer-${suite.name}`));
 const only = values.only?.split(',');
-const instances = (
+const resolved = (
   await resolveInstances(suite, { suiteDir: path.dirname(file), cacheDir, scriptsDir: path.join(workDir, 'scripts') })
 ).filter((instance) => !only || only.includes(instance.id));
+const instances = values.tests === 'shown' ? await Promise.all(resolved.map(showTests)) : resolved;
 const runs: InstanceRun[] = [];
 const patches: { instance_id: string; model_name_or_path: string; model_patch: string }[] = [];
 for (const instance of instances) {
@@ -189,7 +201,7 @@ const peer: ArmResult = {
   suite: suite.name,
   arm: {
     id: 'peer',
-    label: `mini-swe-agent 2.4.6 (${values.mode}) openai:${values.model} steps=${maxSteps}`,
+    label: `mini-swe-agent 2.4.6 (${values.mode}) openai:${values.model} steps=${maxSteps}${values.tests === 'shown' ? ' tests shown' : ''}`,
     model: `openai:${values.model}`,
     learning: false,
   },

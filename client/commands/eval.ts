@@ -22,11 +22,14 @@ import { showEvalStatus } from '../eval/status.js';
 import { readSuiteFile } from '../eval/suite-file.js';
 import { writePredictions } from '../eval/predictions.js';
 import { readSweBenchSuite } from '../eval/swe-bench-suite.js';
+import { showTests } from '../eval/shown-tests.js';
+import { testsSettings, type TestsSetting } from '../../domain/eval/shown-tests.js';
 import { withTaskClient } from '../tasks/task-client.js';
 import type { Command } from './command.js';
 
 const help = `Usage: taskloop eval SUITE --model SPEC [--model SPEC]… [--agents V1,V2] [--learning on,off]
-                     [--samples 1,3] [--tags T1,T2] [--concurrency N] [--max-retries 0-2] [--out DIR] [--json] [--promote]
+                     [--samples 1,3] [--tags T1,T2] [--tests hidden|shown] [--concurrency N] [--max-retries 0-2]
+                     [--out DIR] [--json] [--promote]
                      [--task-queue Q]
        taskloop eval status [EVAL_ID] [--json]
 
@@ -43,6 +46,9 @@ all of the second still pass. The same command again resumes the same eval (fini
   --samples LIST      candidates each attempt draws, e.g. 1,3 (default 1): each after the first in a fresh worktree
                       at a warmer temperature, the first whose tests pass kept; a task's tokens count every draw
   --tags LIST         run only the instances with any of these tags (a suite instance's tags field), e.g. one-line
+  --tests SETTING     hidden (default, as SWE-bench: the coder never sees the tests that decide) or shown: each
+                      instance starts from its base with the fix's test files committed on it, its test command runs
+                      FAIL_TO_PASS and PASS_TO_PASS and its goal names the failing tests; verified the same way
   --concurrency N     instances at once per arm (1-16, default 2)
   --max-retries N     new attempts after a failure (default the suite's defaults.maxRetries, else 1)
   --out DIR           where report.json, resolved.svg and predictions go (default .taskloop/eval/<eval id>)
@@ -58,6 +64,7 @@ const options = {
   learning: { type: 'string' },
   samples: { type: 'string' },
   tags: { type: 'string' },
+  tests: { type: 'string' },
   concurrency: { type: 'string' },
   'max-retries': { type: 'string' },
   out: { type: 'string' },
@@ -87,6 +94,7 @@ interface EvalPlan {
   evalDir: string;
   maxRetries: number;
   registry: string;
+  tests: TestsSetting;
 }
 
 export const evalCommand: Command = {
@@ -174,13 +182,16 @@ async function planEval(suitePath: string, values: EvalFlags): Promise<EvalPlan>
   const maxRetries = intFlag('eval', 'max-retries', values['max-retries'], suite.defaults?.maxRetries ?? 1, 0, 2);
   const arms = planArms({ models, agents: agents ?? [undefined], learning, samples });
   // A part of the suite is an eval of its own; without --tags the id is the one it always was (runs resume).
-  const evalId = evalIdOf(suite.name, text, arms, `retries=${maxRetries}${tags.length > 0 ? ` tags=${tags}` : ''}`);
+  const tests = testsFlag(values.tests);
+  const extra = `retries=${maxRetries}${tags.length > 0 ? ` tags=${tags}` : ''}${tests === 'shown' ? ' tests=shown' : ''}`;
+  const evalId = evalIdOf(suite.name, text, arms, extra);
   const evalDir = path.join(stateDir(), 'eval', evalId);
-  const instances = await resolveInstances(suite, {
+  const resolved = await resolveInstances(suite, {
     suiteDir: path.dirname(suiteFile),
     cacheDir,
     scriptsDir: path.join(evalDir, 'scripts'),
   });
+  const instances = tests === 'shown' ? await Promise.all(resolved.map(showTests)) : resolved;
   const inputs = await planArmInputs({
     evalId,
     suiteName: suite.name,
@@ -190,12 +201,20 @@ async function planEval(suitePath: string, values: EvalFlags): Promise<EvalPlan>
     maxRetries,
     scriptsDir: path.join(evalDir, 'scripts'),
   });
-  return { suiteFile, sweBench, suite, instances, inputs, evalId, evalDir, maxRetries, registry };
+  return { suiteFile, sweBench, suite, instances, inputs, evalId, evalDir, maxRetries, registry, tests };
+}
+
+function testsFlag(value: string | undefined): TestsSetting {
+  if (value === undefined) return 'hidden';
+  const setting = testsSettings.find((name) => name === value);
+  if (setting) return setting;
+  throw new UsageError(`taskloop eval: --tests must be hidden or shown, got ${JSON.stringify(value)}`);
 }
 
 /** The report (and with --promote the champion's decision) written to files and printed as text or JSON. */
 async function reportEval(results: ArmResult[], plan: EvalPlan, values: EvalFlags): Promise<void> {
-  const report = buildEvalReport(results, undefined, plan.maxRetries + 1);
+  const built = buildEvalReport(results, undefined, plan.maxRetries + 1);
+  const report = plan.tests === 'shown' ? { ...built, tests: 'shown' as const } : built;
   const promotion = values.promote
     ? await promoteFromEval(results, {
         file: plan.registry,

@@ -42,7 +42,8 @@ export function formatEvalReport(report: EvalReport): string {
         .join(', ') || '-',
     ]),
   );
-  const lines = [`eval ${report.evalId} (suite ${report.suite})`, arms];
+  const shown = report.tests === 'shown' ? ', tests shown to the coder' : '';
+  const lines = [`eval ${report.evalId} (suite ${report.suite}${shown})`, arms];
   if (report.comparisons.length > 0) {
     lines.push('', `paired on shared instances (bootstrap seed ${report.seed}):`);
     lines.push(

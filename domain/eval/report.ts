@@ -54,6 +54,8 @@ export interface EvalReport {
   seed: number;
   /** Attempts the suite allowed each instance (1 + maxRetries); absent in reports made before it was kept. */
   maxAttempts?: number;
+  /** `shown`: the fix's tests were in the coder's repository and test command (eval --tests shown); hidden if absent. */
+  tests?: 'shown';
 }
 
 const rate = (part: number, whole: number) => (whole > 0 ? part / whole : 0);

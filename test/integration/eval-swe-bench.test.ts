@@ -179,4 +179,53 @@ describe('taskloop eval on SWE-bench JSONL', () => {
       true,
     );
   });
+
+  it('with --tests shown the coder starts from the failing test, and the prediction holds no test file', async () => {
+    const dir = await makeTempDir();
+    const id = uniqueId('shown')
+      .replace(/[^A-Za-z0-9._-]/g, '-')
+      .slice(0, 40);
+    const { file, upstream } = await makeRow(dir, id);
+    const script = path.join(dir, 'small.json');
+    const fix = { path: 'calc.py', old: 'return a - b\n\n\ndef sub', new: 'return a + b\n\n\ndef sub' };
+    const turns = [
+      { name: 'replace_in_file', arguments: fix },
+      { name: 'run_tests', arguments: {} },
+      { name: 'finish', arguments: { summary: 'add adds' } },
+    ];
+    await writeFile(script, JSON.stringify({ coder: turns.map((call) => ({ tool_calls: [call] })) }));
+    const result = await evalCli([
+      ...[file, '--model', `scripted:${script}`, '--agents', 'coder-small', '--tests', 'shown'],
+      ...['--max-retries', '0', '--out', path.join(dir, 'shown'), '--json'],
+    ]);
+    expect(result.exitCode, result.all).toBe(0);
+    const report = JSON.parse(result.stdout) as JsonReport & { tests?: string };
+    expect(report.tests).toBe('shown');
+    expect(report.arms.map((arm) => [arm.arm.id, arm.resolved, arm.instances])).toEqual([['a1', 1, 1]]);
+    const [row] = (await readFile(report.files.predictions?.[0] ?? '', 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, string>);
+    expect(row?.model_patch).toContain('+    return a + b');
+    expect(row?.model_patch).not.toContain('tests/');
+    expect(await git(upstream, 'rev-parse', '--verify', '-q', `refs/taskloop/tests-shown/${id}`).catch(() => '')).toBe(
+      '',
+    );
+    // The coder's first message: the fix's test failing at its base, and the goal naming it.
+    const artifacts = path.join(host.workDir, 'artifacts');
+    const transcripts = (await readdir(artifacts, { recursive: true })).filter(
+      (entry) => entry.includes(id) && entry.endsWith('transcript.json'),
+    );
+    expect(transcripts).toHaveLength(1);
+    const messages = JSON.parse(await readFile(path.join(artifacts, transcripts[0] ?? ''), 'utf8')) as {
+      role: string;
+      content: string;
+    }[];
+    const first = messages.find((message) => message.role === 'user')?.content ?? '';
+    expect(first).toContain('Failing tests:\n- tests/test_calc.py::test_add');
+    expect(first).toContain('E       assert -1 == 3');
+    expect(first).toContain(
+      'The tests that show the bug (they fail now and must pass after the fix): tests/test_calc.py::test_add.',
+    );
+  });
 });

@@ -151,8 +151,9 @@ export const runTestsTool = defineTool({
 });
 
 /**
- * Why this run is refused (nothing spent), or undefined: coached runs do not repeat a failing run of the same tests with
- * no edit since, which would fail the same way (the 1.5B re-ran the tests three times after one wrong edit).
+ * Why this run is not made (nothing spent), or undefined: coached runs do not repeat a failing run of the same tests
+ * with no edit since, which would fail the same way (the 1.5B re-ran the tests three times after one wrong edit). A
+ * note, not an error: nothing failed, so a finish after it in the same reply is judged as if the run had been made.
  */
 function repeatedRun(context: ToolContext, narrowing: string): string | undefined {
   const last = context.lastTestRun;
@@ -161,7 +162,7 @@ function repeatedRun(context: ToolContext, narrowing: string): string | undefine
   if (last.mutationsBefore !== context.telemetry.mutationOperations) return undefined;
   context.telemetry.refusedToolCalls = (context.telemetry.refusedToolCalls ?? 0) + 1;
   return (
-    `error: run_tests refused (no run spent): nothing changed since the last run of these tests, which ${last.summary}; ` +
+    `note: run_tests not run (no run spent): nothing changed since the last run of these tests, which ${last.summary}; ` +
     'it would fail the same way. Read that failure, change the code with replace_in_file so that the failing ' +
     'assertion holds, then run_tests again.'
   );

@@ -195,7 +195,7 @@ describe('replies recorded from llama-server with Qwen2.5-Coder-1.5B (coder-smal
       'compared with the base (before any change):\n- tests/test_calc.py::test_median now fails at tests/test_calc.py:5 (`assert median([3, 1, 2]) == 2`), a line the tests got past before your change (at the base it failed later, at tests/test_calc.py:6 (`assert median([1, 2]) == 1.5`)): the code must make both hold.',
     );
     expect(answerAfter(3)).toBe(
-      'error: run_tests refused (no run spent): nothing changed since the last run of these tests, which failed: 0 of 1 passed; it would fail the same way. Read that failure, change the code with replace_in_file so that the failing assertion holds, then run_tests again.',
+      'note: run_tests not run (no run spent): nothing changed since the last run of these tests, which failed: 0 of 1 passed; it would fail the same way. Read that failure, change the code with replace_in_file so that the failing assertion holds, then run_tests again.',
     );
     expect(answerAfter(4)).toMatch(
       /^error: finish refused: the last test run after your edit did not pass \(failed: 0 of 1 passed\), so the change does not work yet\. Fix the code/,

@@ -82,7 +82,7 @@ describe('run_tests', () => {
     context.coaching = { refuseTestEdits: true, refuseEmptyFinish: true, refuseRepeatedTestRun: true };
     expect((await runTestsTool.run({}, context)).reply).toContain('tests failed: 2 total');
     expect((await runTestsTool.run({}, context)).reply).toMatch(
-      /^error: run_tests refused \(no run spent\): nothing changed since the last run of these tests, which failed: 1 of 2 passed/,
+      /^note: run_tests not run \(no run spent\): nothing changed since the last run of these tests, which failed: 1 of 2 passed/,
     );
     // Other tests may tell something new; so may the same tests after an edit.
     expect((await runTestsTool.run({ k: 'zero' }, context)).reply).toContain('tests passed: 1 total');
