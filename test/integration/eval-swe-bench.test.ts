@@ -22,9 +22,11 @@ const git = async (cwd: string, ...args: string[]) =>
   ).stdout;
 
 /** An upstream repository with a bug, and one JSONL row made from its fix the way the dataset makes rows. */
+/** `repo` names the eval's cached clone: each test's upstream is a repository of its own. */
 async function makeRow(
   dir: string,
   id: string,
+  repo = 'example/calc',
 ): Promise<{ file: string; upstream: string; base: string; testPatch: string }> {
   const upstream = path.join(dir, 'upstream');
   await mkdir(path.join(upstream, 'tests'), { recursive: true });
@@ -47,7 +49,7 @@ async function makeRow(
   const testPatch = await git(upstream, 'diff', base, '--', 'tests');
   await git(upstream, 'checkout', '-q', '--', '.');
   const row = {
-    repo: 'example/calc',
+    repo,
     instance_id: id,
     base_commit: base,
     patch,
@@ -185,7 +187,7 @@ describe('taskloop eval on SWE-bench JSONL', () => {
     const id = uniqueId('shown')
       .replace(/[^A-Za-z0-9._-]/g, '-')
       .slice(0, 40);
-    const { file, upstream } = await makeRow(dir, id);
+    const { file, upstream } = await makeRow(dir, id, 'example/calc-shown');
     const script = path.join(dir, 'small.json');
     const fix = { path: 'calc.py', old: 'return a - b\n\n\ndef sub', new: 'return a + b\n\n\ndef sub' };
     const turns = [
