@@ -3,7 +3,7 @@
 import type { AttemptRecord } from '../../domain/task-state.js';
 import { coderTelemetryOf } from '../../domain/task-state.js';
 
-/** One line per candidate set aside, and which candidate the attempt ended on. */
+/** One line per candidate set aside, and which candidate the attempt kept (or drew last, when none passed). */
 export function candidateLines(attempts: readonly AttemptRecord[]): string[] {
   return attempts.flatMap(({ attempt, candidates, candidate, status }) => {
     if (!candidates?.length) return [];
@@ -19,7 +19,8 @@ export function candidateLines(attempts: readonly AttemptRecord[]): string[] {
         : '';
       return `attempt ${attempt}: candidate ${lost.candidate} set aside at ${lost.failure.node}${counts}${tokens}${took}: ${clipReason(lost.failure.reason)}`;
     });
-    const ended = status === 'PASSED' ? 'kept' : 'ended on';
+    // The last draw's own failure is the attempt's (its row above), so it is not repeated here.
+    const ended = status === 'PASSED' ? 'kept' : "failed too, the last drawn: its failure is the attempt's";
     return [...lines, `attempt ${attempt}: candidate ${candidate ?? 1} ${ended}`];
   });
 }

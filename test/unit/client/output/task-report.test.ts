@@ -85,6 +85,11 @@ describe('formatOutcome', () => {
       'attempt 1: candidate 1 set aside at test (1 of 4 tests failing), 3 model requests, 1000 tokens, 42 s: tests failed: 1 failed',
     );
     expect(lines).toContain('attempt 1: candidate 2 kept');
+    // When no draw passed, the last one's failure is the attempt's own: said so, not left as a bare 'ended on'.
+    const failed = formatOutcome({ ...outcome, status: 'FAILED', attempts: [{ ...passed, status: 'FAILED' }] });
+    expect(failed.split('\n')).toContain(
+      "attempt 1: candidate 2 failed too, the last drawn: its failure is the attempt's",
+    );
   });
 
   it('names the git-ignored files the test node removed, under the attempts', () => {
