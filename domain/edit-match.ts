@@ -132,3 +132,34 @@ export function matchEdit(text: string, old: string, replacement: string): EditM
     score: chosen.score,
   };
 }
+
+/** Lines of a file the model was shown whole in its first message (1-based, inclusive), and what they hold. */
+export interface ShownLines {
+  start: number;
+  end: number;
+  name: string;
+}
+
+/**
+ * Where `old` occurs more than once in `text`: the one occurrence lying wholly inside the shown lines, when exactly one
+ * does. A small model copies a line from the function its evidence showed it, and that line recurs elsewhere in the
+ * file (the 1.5B sent `self._translate_index(index)`, in 5 places of boltons' listutils.py, three times running).
+ */
+export function occurrenceWithin(
+  text: string,
+  old: string,
+  shown: readonly ShownLines[],
+): { start: number; end: number; line: number; within: ShownLines; lines: number[] } | undefined {
+  const spans = old.replace(/\n$/, '').split('\n').length - 1;
+  const lines: number[] = [];
+  const inside: { start: number; line: number; within: ShownLines }[] = [];
+  for (let at = text.indexOf(old); at !== -1 && lines.length < 100; at = text.indexOf(old, at + 1)) {
+    const line = text.slice(0, at).split('\n').length;
+    lines.push(line);
+    const within = shown.find((range) => line >= range.start && line + spans <= range.end);
+    if (within) inside.push({ start: at, line, within });
+  }
+  const [only] = inside;
+  if (lines.length < 2 || inside.length !== 1 || only === undefined) return undefined;
+  return { start: only.start, end: only.start + old.length, line: only.line, within: only.within, lines };
+}

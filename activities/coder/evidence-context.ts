@@ -6,7 +6,9 @@ import type { ContextSection } from '../../domain/context-budget.js';
 import { rankRelevantFiles } from '../../domain/context-budget.js';
 import { evidenceSections, type BaseRun } from '../../domain/evidence-first/evidence-prompt.js';
 import { readFailureEvidence } from '../../domain/evidence-first/failure-evidence.js';
-import { localise } from '../../domain/evidence-first/localise.js';
+import type { ShownLines } from '../../domain/edit-match.js';
+import { localise, type Localisation } from '../../domain/evidence-first/localise.js';
+import { isTestFile } from '../../domain/paths.js';
 import type { TestRunResult } from '../../domain/records.js';
 import { readConfinedFile } from '../untrusted-files.js';
 import { findDefinitions } from './relevant-files.js';
@@ -37,7 +39,21 @@ const baseRunOf = (command: readonly string[], run: TestRunResult | string): Bas
     ? { command, outcome: 'not run', reason: run }
     : { command, outcome: run.outcome, counts: run.counts, ...(run.reason ? { reason: run.reason } : {}) };
 
-/** The opening sections (evidence, goal, code, modules) and the base run, for the first message of an attempt. */
+/** The code lines the opening shows outside the tests, by file: where an edit whose old recurs is taken to belong. */
+function shownCodeOf(localisation: Localisation): Map<string, ShownLines[]> {
+  const shown = new Map<string, ShownLines[]>();
+  for (const snippet of localisation.snippets) {
+    if (isTestFile(snippet.file)) continue;
+    const lines = { start: snippet.start, end: snippet.end, name: snippet.name };
+    shown.set(snippet.file, [...(shown.get(snippet.file) ?? []), lines]);
+  }
+  return shown;
+}
+
+/**
+ * The opening sections (evidence, goal, code, modules) and the base run, for the first message of an attempt, and the
+ * code lines it shows.
+ */
 export async function gatherEvidenceOpening(input: {
   worktreePath: string;
   goal: string;
@@ -46,7 +62,7 @@ export async function gatherEvidenceOpening(input: {
   tests?: InAttemptTests;
   /** Most characters of code to show (MAX_CODE_CHARS by default). */
   maxCodeChars?: number;
-}): Promise<{ opening: ContextSection[]; run?: TestRunResult }> {
+}): Promise<{ opening: ContextSection[]; run?: TestRunResult; shown: Map<string, ShownLines[]> }> {
   const { worktreePath, files } = input;
   const listed = new Set(files);
   const goalTexts = [input.goal, input.hint ?? ''];
@@ -94,5 +110,5 @@ export async function gatherEvidenceOpening(input: {
     localisation,
     files,
   });
-  return { opening, ...(typeof run === 'string' ? {} : { run }) };
+  return { opening, shown: shownCodeOf(localisation), ...(typeof run === 'string' ? {} : { run }) };
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import { defaultCapabilities, type Capability } from '../../domain/capabilities.js';
 import { boundTranscript, type ContextSection } from '../../domain/context-budget.js';
+import type { ShownLines } from '../../domain/edit-match.js';
 import { EVIDENCE_CLOSING } from '../../domain/evidence-first/evidence-prompt.js';
 import { readRunSites, type RunSites } from '../../domain/evidence-first/regressions.js';
 import type { FailureCause } from '../../domain/failure-causes.js';
@@ -148,6 +149,7 @@ async function firstMessages(
     opening.sections ??= gatherEvidenceOpening({ worktreePath, goal, hint, files, tests: input.tests }).then(
       (gathered) => {
         if (gathered.run) opening.base = readRunSites(gathered.run.stdoutExcerpt, gathered.run.cases);
+        opening.shown = gathered.shown;
         return gathered.opening;
       },
     );
@@ -191,7 +193,11 @@ interface CoderRun {
   window: ContextInputs;
   plan: ContextPlan;
   /** The evidence-first opening, made once per run (a refit reuses it), and the base run run_tests compares with. */
-  opening: { sections?: Promise<ContextSection[]>; base?: RunSites };
+  opening: {
+    sections?: Promise<ContextSection[]>;
+    base?: RunSites;
+    shown?: ReadonlyMap<string, readonly ShownLines[]>;
+  };
   messages: ChatMessage[];
   context: ToolContext;
   /** The plan was fitted to the server's window once already. */
@@ -248,6 +254,7 @@ async function startRun(input: RunCoderInput): Promise<CoderRun> {
     changedFiles: new Set(resumed?.progress.changedFiles ?? []),
     tests: input.tests,
     ...(opening.base ? { baseTestRun: opening.base } : {}),
+    ...(opening.shown ? { shownCode: opening.shown } : {}),
     ...(input.coaching ? { coaching: coachingFor(input.coaching, input.agent?.tools, input.tests) } : {}),
   };
   return {

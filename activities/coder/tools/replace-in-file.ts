@@ -1,7 +1,7 @@
 // replace_in_file: the patch tool; `old` must match one place (exactly, ignoring whitespace, or as the one most
 // similar block), else the reply shows the real lines.
 import { z } from 'zod';
-import { matchEdit, type EditMatch } from '../../../domain/edit-match.js';
+import { matchEdit, occurrenceWithin, type EditMatch } from '../../../domain/edit-match.js';
 import { isTestFile } from '../../../domain/paths.js';
 import { refusedTestEdit } from './coaching.js';
 import { defineTool } from './define-tool.js';
@@ -145,7 +145,8 @@ async function editFile(
   if (!read.ok) return fail(context, relative, `error: '${relative}' ${read.why}.`);
   const { text } = read;
   // Exact, else ignoring whitespace, else the one most similar block (domain/edit-match.ts).
-  const match = matchEdit(text, edit.old, edit.new);
+  const found = matchEdit(text, edit.old, edit.new);
+  const { match, note } = found.kind === 'ambiguous' ? inShownCode(relative, text, edit, context) : { match: found };
   if (match.kind === 'none' || match.kind === 'ambiguous')
     return fail(context, relative, describeMismatch(relative, text, edit.old));
   if (text.slice(match.start, match.end) === match.replacement)
@@ -161,5 +162,26 @@ async function editFile(
   context.telemetry.patchSuccesses += 1;
   context.telemetry.mutationOperations += 1;
   context.changedFiles.add(relative);
-  return { reply: `replaced 1 occurrence in ${relative} at line ${match.line}${rungNote(match)}${edit.notes}` };
+  return {
+    reply: `${note ?? ''}replaced 1 occurrence in ${relative} at line ${match.line}${rungNote(match)}${edit.notes}`,
+  };
+}
+
+/**
+ * An `old` that occurs more than once, exactly once in the code the evidence-first opening showed: the edit goes there,
+ * and the reply says where and why (else it stays ambiguous, and the reply names the places as before).
+ */
+function inShownCode(
+  relative: string,
+  text: string,
+  edit: Edit,
+  context: ToolContext,
+): { match: EditMatch; note?: string } {
+  const chosen = occurrenceWithin(text, edit.old, context.shownCode?.get(relative) ?? []);
+  if (chosen === undefined) return { match: { kind: 'ambiguous', lines: [] } };
+  const { within } = chosen;
+  return {
+    match: { kind: 'exact', start: chosen.start, end: chosen.end, replacement: edit.new, line: chosen.line, score: 1 },
+    note: `note: old occurs ${chosen.lines.length} times in ${relative} (lines ${chosen.lines.join(', ')}); one of them is in ${within.name} (lines ${within.start}-${within.end}), the code the test evidence shows, so the edit was made there. `,
+  };
 }

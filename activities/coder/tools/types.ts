@@ -2,6 +2,7 @@
 import type { Capability } from '../../../domain/capabilities.js';
 import type { CoderTelemetry } from '../../../domain/records.js';
 import type { ToolSpec } from '../../models/types.js';
+import type { ShownLines } from '../../../domain/edit-match.js';
 import type { RunSites } from '../../../domain/evidence-first/regressions.js';
 import type { Coaching } from './coaching.js';
 import type { InAttemptTests } from './test-runner.js';
@@ -27,6 +28,8 @@ export interface ToolContext {
   lastTestRun?: { passed: boolean; mutationsBefore: number; summary: string; narrowing: string };
   /** The task's tests at the base (an evidence-first run's opening), which run_tests replies compare against. */
   baseTestRun?: RunSites;
+  /** The code an evidence-first opening showed, by file (not test files): an edit whose old recurs lands there. */
+  shownCode?: ReadonlyMap<string, readonly ShownLines[]>;
 }
 
 /** What a tool hands back: the reply text for the model, and `finished` when it ends the run. */

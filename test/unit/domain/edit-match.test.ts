@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchEdit, SIMILAR_BLOCK_THRESHOLD } from '../../../domain/edit-match.js';
+import { matchEdit, occurrenceWithin, SIMILAR_BLOCK_THRESHOLD } from '../../../domain/edit-match.js';
 
 const file = 'def a():\n    return 1\n\ndef b():\n    x = compute(1, 2)\n    return x\n';
 const apply = (text: string, old: string, replacement: string) => {
@@ -28,5 +28,37 @@ describe('matchEdit', () => {
   it('refuses a similar block that is not clearly the one meant', () => {
     const twins = 'def f():\n    return compute(1)\n\ndef g():\n    return compute(2)\n';
     expect(matchEdit(twins, '    return compute(3)', 'x')).toMatchObject({ kind: 'ambiguous' });
+  });
+});
+
+describe('occurrenceWithin: an old that recurs, in the code the model was shown', () => {
+  const text = [
+    'def insert(i):',
+    '    j = fix(i)',
+    '    return j',
+    '',
+    'def pop(i):',
+    '    j = fix(i)',
+    '    return j',
+    '',
+  ].join('\n');
+  const insert = { start: 1, end: 3, name: 'insert' };
+
+  it('finds the one occurrence inside the shown lines, with every line old occurs at', () => {
+    const found = occurrenceWithin(text, 'j = fix(i)', [insert]);
+    expect(found).toMatchObject({ line: 2, within: insert, lines: [2, 6] });
+    expect(text.slice(found!.start, found!.end)).toBe('j = fix(i)');
+    expect(found!.start).toBe(text.indexOf('j = fix(i)'));
+  });
+
+  it('counts an occurrence only when all of its lines are shown', () => {
+    expect(occurrenceWithin(text, '    j = fix(i)\n    return j\n\ndef pop', [insert])).toBeUndefined();
+    expect(occurrenceWithin(text, 'j = fix(i)\n    return j', [insert])).toMatchObject({ line: 2, lines: [2, 6] });
+  });
+
+  it('finds nothing when both places are shown, neither is, or old occurs once', () => {
+    expect(occurrenceWithin(text, 'j = fix(i)', [insert, { start: 5, end: 7, name: 'pop' }])).toBeUndefined();
+    expect(occurrenceWithin(text, 'j = fix(i)', [{ start: 8, end: 8, name: 'x' }])).toBeUndefined();
+    expect(occurrenceWithin(text, 'def pop(i):', [{ start: 5, end: 7, name: 'pop' }])).toBeUndefined();
   });
 });

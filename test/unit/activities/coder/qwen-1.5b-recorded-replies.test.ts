@@ -2,7 +2,7 @@
 // Qwen2.5-Coder-1.5B-Instruct (local:qwen2.5-coder-1.5b) on the demo task fix-add (issue 52): the model made the right
 // edit at the example path its prompt shows (src/pkg/mod.py), and, told to create the file with write_file, called
 // write_file, which its version does not offer, and was told it had called no tool.
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -334,5 +334,66 @@ describe('replies recorded from llama-server with Qwen2.5-Coder-1.5B (coder-smal
       median.replace('ordered[len(ordered) // 2]', 'ordered[int(len(ordered) // 2)]'),
     );
     expect(result.changedFiles).toEqual(['calc.py']);
+  });
+
+  describe('an edit whose old occurs in several places (boltons-barrellist-insert-front, candidate 1)', () => {
+    // BarrelList as boltons has it, cut down: `self._translate_index(index)` in insert and in pop; the test fails in
+    // insert, so the evidence-first opening shows insert (the traceback) and the failing test.
+    const listutils = [
+      'class BarrelList:',
+      '    def __init__(self, items=()):',
+      '        self.items = list(items)',
+      '',
+      '    def _translate_index(self, index):',
+      '        if index < 0:',
+      '            index += len(self.items)',
+      '        return index if 0 <= index <= len(self.items) else None',
+      '',
+      '    def insert(self, index, item):',
+      '        rel_idx = self._translate_index(index)',
+      '        if rel_idx is None:',
+      '            raise IndexError()',
+      '        self.items.insert(rel_idx, item)',
+      '',
+      '    def pop(self, index=-1):',
+      '        rel_idx = self._translate_index(index)',
+      '        if rel_idx is None:',
+      '            raise IndexError()',
+      '        return self.items.pop(rel_idx)',
+      '',
+    ].join('\n');
+    const run = async (goal: string) => {
+      await mkdir(path.join(t.repo, 'boltons'), { recursive: true });
+      await writeFile(path.join(t.repo, 'boltons/listutils.py'), listutils);
+      await writeFile(
+        path.join(t.repo, 'tests/test_listutils.py'),
+        "from boltons.listutils import BarrelList\n\n\ndef test_insert_before_start():\n    bl = BarrelList(range(3))\n    bl.insert(-10, 'x')\n    assert bl.items[0] == 'x'\n",
+      );
+      server.push({ body: await recorded('qwen2.5-coder-1.5b-old-in-five-places.json') }, finish, finish);
+      const agent = { ...(await input()).agent!, context: 'evidence' as const };
+      const result = await runCoder(await input({ ...withTests(), agent, goal, maxSteps: 3 }));
+      return { result, file: await readFile(path.join(t.repo, 'boltons/listutils.py'), 'utf8') };
+    };
+
+    it('makes it in the one place the evidence showed, and says so', async () => {
+      const { result, file } = await run(
+        'Fix inserting far before the start: it raises IndexError instead of putting the item first.',
+      );
+      expect(answerAfter(1)).toBe(
+        'note: old occurs 2 times in boltons/listutils.py (lines 11, 17); one of them is in insert (lines 10-14), the code the test evidence shows, so the edit was made there. replaced 1 occurrence in boltons/listutils.py at line 11',
+      );
+      expect(file).toBe(listutils.replace('self._translate_index(index)', 'self._translate_index(index + 1)'));
+      expect(file).toContain('    def pop(self, index=-1):\n        rel_idx = self._translate_index(index)\n');
+      expect(result.changedFiles).toEqual(['boltons/listutils.py']);
+    });
+
+    it('changes nothing when the code shown holds it twice (the goal names the whole class)', async () => {
+      const { result, file } = await run('Fix BarrelList: inserting far before the start raises IndexError.');
+      expect(answerAfter(1)).toMatch(
+        /^error: 'old' occurs 2 times in boltons\/listutils.py \(lines 11, 17\); it must occur exactly once\./,
+      );
+      expect(file).toBe(listutils);
+      expect(result.changedFiles).toEqual([]);
+    });
   });
 });
