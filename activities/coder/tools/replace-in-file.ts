@@ -105,10 +105,12 @@ async function editWhereOldIs(named: string, edit: Edit, context: ToolContext): 
     const resolved = await resolveInWorktree(context.root, only.relative);
     if (resolved.success) {
       const read = await readWorktreeFile(context.root, resolved.data);
+      const madeBefore = context.telemetry.patchSuccesses;
       const outcome = await editFile(resolved.data, read, edit, context);
+      const made = context.telemetry.patchSuccesses > madeBefore;
       return {
         ...outcome,
-        reply: `note: '${named}' does not exist; old occurs once, in ${only.relative}, so the edit was made there. ${outcome.reply}`,
+        reply: `note: '${named}' does not exist; old occurs once, in ${only.relative}, so the edit was ${made ? 'made there. ' : 'taken there: '}${outcome.reply}`,
       };
     }
   }
@@ -153,6 +155,13 @@ async function editFile(
     return {
       reply: `error: the lines old matched at line ${match.line} of ${relative} already read as new; nothing was changed. Read the file and change what the goal asks for.`,
     };
+  // An edit whose new holds old (lines added around it), sent again, would add them again: the 1.5B sent one such
+  // edit three times running and stacked three copies of the lines it added.
+  const madeAt = editMadeAlready(text, match);
+  if (madeAt !== undefined)
+    return {
+      reply: `note: nothing to change: ${relative} already reads as new at line ${madeAt} (an earlier edit made it): run_tests to check it, then finish.`,
+    };
   const refused = await writeWorktreeFile(
     context.root,
     file,
@@ -165,6 +174,14 @@ async function editFile(
   return {
     reply: `${note ?? ''}replaced 1 occurrence in ${relative} at line ${match.line}${rungNote(match)}${edit.notes}`,
   };
+}
+
+/** The line where the text around the match already reads as `new`, when `new` holds the matched text. */
+function editMadeAlready(text: string, match: Extract<EditMatch, { start: number }>): number | undefined {
+  const within = match.replacement.indexOf(text.slice(match.start, match.end));
+  const from = match.start - within;
+  if (within === -1 || from < 0 || !text.startsWith(match.replacement, from)) return undefined;
+  return text.slice(0, from).split('\n').length;
 }
 
 /**

@@ -336,6 +336,34 @@ describe('replies recorded from llama-server with Qwen2.5-Coder-1.5B (coder-smal
     expect(result.changedFiles).toEqual(['calc.py']);
   });
 
+  it('does not add the lines of an edit again when it is sent again (new holds old: three copies were stacked)', async () => {
+    // more-itertools-last-reversed-none, candidate 2: lines added after `def last(...)`, at the example path, thrice.
+    const more = 'def last(iterable, default=_marker):\n    return deque(iterable, maxlen=1)[-1]\n';
+    await mkdir(path.join(t.repo, 'more_itertools'), { recursive: true });
+    await writeFile(path.join(t.repo, 'more_itertools/more.py'), more);
+    const again = { body: await recorded('qwen2.5-coder-1.5b-insert-after-old.json') };
+    server.push(again, again, finish);
+    const result = await runCoder(await input());
+    const added = [
+      '    try:',
+      '        if isinstance(iterable, Sequence):',
+      '            return iterable[-1]',
+      "        if hasattr(iterable, '__reversed__'):",
+      '            return next(reversed(iterable))',
+      '        return deque(iterable, maxlen=1)[-1]',
+    ].join('\n');
+    expect(answerAfter(1)).toBe(
+      "note: 'src/pkg/mod.py' does not exist; old occurs once, in more_itertools/more.py, so the edit was made there. replaced 1 occurrence in more_itertools/more.py at line 1",
+    );
+    expect(answerAfter(2)).toBe(
+      "note: 'src/pkg/mod.py' does not exist; old occurs once, in more_itertools/more.py, so the edit was taken there: note: nothing to change: more_itertools/more.py already reads as new at line 1 (an earlier edit made it): run_tests to check it, then finish.",
+    );
+    expect(await readFile(path.join(t.repo, 'more_itertools/more.py'), 'utf8')).toBe(
+      more.replace('\n', `\n${added}\n`),
+    );
+    expect(result).toMatchObject({ status: 'finished', changedFiles: ['more_itertools/more.py'] });
+  });
+
   describe('an edit whose old occurs in several places (boltons-barrellist-insert-front, candidate 1)', () => {
     // BarrelList as boltons has it, cut down: `self._translate_index(index)` in insert and in pop; the test fails in
     // insert, so the evidence-first opening shows insert (the traceback) and the failing test.

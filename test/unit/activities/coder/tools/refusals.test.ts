@@ -1,7 +1,7 @@
 // The tools refuse what cannot help (issue 52): an edit that changes nothing says so, read_file's line numbers pasted
 // back are taken out, a coached run's edit of a test file the task does not allow is refused with the reason, and a
 // finish before any change is refused once.
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { deleteFileTool, moveFileTool } from '../../../../../activities/coder/tools/file-moves.js';
@@ -49,6 +49,18 @@ describe('an edit that changes nothing', () => {
     );
     expect(outcome.reply).toMatch(/^error: the lines old matched at line 2 of calc.py already read as new; nothing/);
     expect(context.changedFiles.size).toBe(0);
+  });
+
+  it('adds nothing when an edit whose new holds old (lines before and after it) is sent again', async () => {
+    const context = createToolContext(t.repo);
+    const wrap = { path: 'calc.py', old: '    return a - b', new: '    # checked\n    return a - b\n    # done' };
+    expect((await replaceInFileTool.run(wrap, context)).reply).toBe('replaced 1 occurrence in calc.py at line 2');
+    const again = await replaceInFileTool.run(wrap, context);
+    expect(again.reply).toBe(
+      'note: nothing to change: calc.py already reads as new at line 2 (an earlier edit made it): run_tests to check it, then finish.',
+    );
+    expect(await read('calc.py')).toBe(calc.replace('    return a - b', wrap.new));
+    expect(context.telemetry).toMatchObject({ patchSuccesses: 1, mutationOperations: 1 });
   });
 });
 
@@ -108,6 +120,7 @@ describe('an edit of a test file the task does not allow', () => {
 
   it('goes ahead when the task allows test edits, or the run is not coached', async () => {
     for (const context of [coached(false), createToolContext(t.repo)]) {
+      await writeFile(path.join(t.repo, 'tests/test_calc.py'), tests);
       const outcome = await replaceInFileTool.run({ path: 'tests/test_calc.py', old: '== 3', new: '== 3.0' }, context);
       expect(outcome.reply).toMatch(/^replaced 1 occurrence/);
     }
