@@ -4,32 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { parseAgentRegistry } from '../../../../domain/agents.js';
 import { renderResolvedChart } from '../../../../domain/eval/chart.js';
 import { decidePromotion } from '../../../../domain/eval/promotion.js';
-import type { ArmResult, InstanceRun } from '../../../../domain/eval/records.js';
+import type { ArmResult } from '../../../../domain/eval/records.js';
 import { editRegistryText, promotionRecord } from '../../../../domain/eval/registry-edit.js';
 import { buildEvalReport } from '../../../../domain/eval/report.js';
 import { projectRoot } from '../../../../platform/paths.js';
-
-const run = (instanceId: string, resolved: boolean, commitAttempt?: number): InstanceRun => ({
-  instanceId,
-  workflowId: `task-x-${instanceId}`,
-  taskStatus: resolved ? 'COMPLETED' : 'FAILED',
-  attempts: commitAttempt ?? 2,
-  ...(commitAttempt ? { commitAttempt } : {}),
-  verification: {
-    resolved,
-    sha: 'abc',
-    checked: 'commit',
-    failToPass: { total: 1, passed: resolved ? 1 : 0, notPassing: {} },
-    passToPass: { total: 0, passed: 0, notPassing: {} },
-  },
-  modelCalls: 4,
-  inputTokens: 100,
-  outputTokens: 10,
-  costUsd: 0.01,
-  wallTimeMs: 2000,
-  malformedReplies: resolved ? 0 : 1,
-  ...(resolved ? {} : { failureClass: 'code_defect' }),
-});
+import { run } from './instance-run.js';
 
 const arm = (id: string, agent: string | undefined, resolved: boolean[]): ArmResult => ({
   evalId: 'e1',
