@@ -18,7 +18,12 @@ export interface BaseRun {
 /** Most modules listed; a repository with more lists these and says how many there are. */
 export const MAX_LISTED_MODULES = 40;
 
-const whyWords = { traceback: 'in the traceback', goal: 'named by the goal', 'failing test': 'the failing test' };
+const whyWords = {
+  traceback: 'in the traceback',
+  goal: 'named by the goal',
+  called: 'called by the method the goal names',
+  'failing test': 'the failing test',
+};
 
 function runLine(run: BaseRun): string {
   const command = run.command.join(' ');

@@ -3,9 +3,9 @@
 // numbers, in that order, within a budget. Pure: the evidence and the candidate files' texts in, snippets out.
 import { definableSymbols, fileKind } from '../context-budget.js';
 import type { FailureEvidence } from './failure-evidence.js';
-import { blocksNamed, enclosingBlock, numberedLines, type CodeBlock } from './python-blocks.js';
+import { blocksNamed, enclosingBlock, numberedLines, pythonBlocks, type CodeBlock } from './python-blocks.js';
 
-export type SnippetReason = 'traceback' | 'goal' | 'failing test';
+export type SnippetReason = 'traceback' | 'goal' | 'called' | 'failing test';
 
 export interface CodeSnippet {
   file: string;
@@ -53,6 +53,85 @@ export function goalNames(texts: readonly string[]): string[] {
   return [...names.filter(codeLike), ...names.filter((name) => !codeLike(name))];
 }
 
+/** A dotted name the goal writes, found: the block its last part names, in the module its first parts name. */
+export interface QualifiedTarget {
+  file: string;
+  block: CodeBlock;
+  /** The class holding the block, when the name goes through one (`IndexedSet.index`). */
+  owner?: CodeBlock;
+  /** Every part of the dotted name: these are not searched again as bare names. */
+  parts: string[];
+}
+
+/** The module files a dotted name's leading parts name (`boltons.setutils` is `boltons/setutils.py`), and the rest. */
+function moduleOf(parts: readonly string[], modules: readonly string[]): { files: string[]; rest: string[] } {
+  for (let i = parts.length - 1; i >= 1; i--) {
+    const stem = parts.slice(0, i).join('/');
+    const names = [`${stem}.py`, `${stem}/__init__.py`];
+    const files = modules.filter((file) => names.some((name) => file === name || file.endsWith(`/${name}`)));
+    if (files.length > 0) return { files, rest: parts.slice(i) };
+  }
+  return { files: [...modules], rest: [...parts] };
+}
+
+/** The blocks `names` walk through, each inside the one before (`IndexedSet`, then its `index`); none if one is missing. */
+function blockChain(text: string, names: readonly string[]): CodeBlock[] {
+  const blocks = pythonBlocks(text);
+  const chain: CodeBlock[] = [];
+  for (const name of names) {
+    const outer = chain.at(-1);
+    const next = blocks.find(
+      (block) => block.name === name && (!outer || (block.start > outer.start && block.end <= outer.end)),
+    );
+    if (!next) return [];
+    chain.push(next);
+  }
+  return chain;
+}
+
+/**
+ * The definitions the goal's dotted names reach (`boltons.setutils.IndexedSet.index()` is the method `index` of
+ * `IndexedSet` in boltons/setutils.py): searched as bare words, the 1.5B was shown the head of the class (80 lines of
+ * its docstring) and an `index` of another module, never the method named.
+ */
+export function qualifiedTargets(texts: readonly string[], files: ReadonlyMap<string, string>): QualifiedTarget[] {
+  const modules = [...files.keys()].filter((file) => fileKind(file) === 'module').sort();
+  const found: QualifiedTarget[] = [];
+  const names = new Set(
+    texts.flatMap((text) => [...text.matchAll(/\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+/g)].map((m) => m[0])),
+  );
+  for (const name of names) {
+    const parts = name.split('.');
+    const { files: within, rest } = moduleOf(parts, modules);
+    // A bare name in any module is the bare search's; a dotted one must name a module or go through a class.
+    if (rest.length < (within.length === modules.length ? 2 : 1)) continue;
+    for (const file of within) {
+      const chain = blockChain(files.get(file) ?? '', rest);
+      const block = chain.at(-1);
+      if (!block || found.some((target) => target.file === file && target.block.start === block.start)) continue;
+      const owner = chain
+        .slice(0, -1)
+        .reverse()
+        .find((outer) => outer.kind === 'class');
+      found.push({ file, block, parts, ...(owner ? { owner } : {}) });
+    }
+  }
+  return found;
+}
+
+/** The methods of `owner` that `block` calls as `self.name(`: where a method named by the goal hands its work on. */
+function calledMethods(text: string, block: CodeBlock, owner: CodeBlock): CodeBlock[] {
+  const body = text
+    .split('\n')
+    .slice(block.start - 1, block.end)
+    .join('\n');
+  const called = new Set([...body.matchAll(/\bself\.([A-Za-z_]\w*)\s*\(/g)].map((m) => m[1]));
+  return pythonBlocks(text).filter(
+    (method) =>
+      called.has(method.name) && method.kind === 'def' && method.start > owner.start && method.end <= owner.end,
+  );
+}
+
 /** The test function a node id names (`tests/t.py::TestX::test_y[1]` gives `test_y` in `tests/t.py`). */
 function testOf(id: string): { file: string; name: string } | undefined {
   const [file, ...parts] = id.split('::');
@@ -75,11 +154,24 @@ function candidatesOf(input: {
     });
   const isModule = (file: string) => fileKind(file) === 'module';
   const modules = [...files.keys()].filter(isModule).sort();
-  const goal = goalNames(input.goalTexts).flatMap((name) =>
-    modules.flatMap((file) =>
-      blocksNamed(files.get(file) ?? '', name).map((block) => ({ file, block, why: 'goal' as const })),
-    ),
-  );
+  const targets = qualifiedTargets(input.goalTexts, files);
+  const reached = new Set(targets.flatMap((target) => target.parts));
+  const qualified = targets.flatMap(({ file, block, owner }) => [
+    { file, block, why: 'goal' as const },
+    ...(owner ? calledMethods(files.get(file) ?? '', block, owner) : []).map((called) => ({
+      file,
+      block: called,
+      why: 'called' as const,
+    })),
+  ]);
+  const bare = goalNames(input.goalTexts)
+    .filter((name) => !reached.has(name))
+    .flatMap((name) =>
+      modules.flatMap((file) =>
+        blocksNamed(files.get(file) ?? '', name).map((block) => ({ file, block, why: 'goal' as const })),
+      ),
+    );
+  const goal = [...qualified, ...bare];
   const tests = evidence.failing.flatMap((id) => {
     const test = testOf(id);
     const text = test && files.get(test.file);
@@ -114,9 +206,14 @@ export function localise(input: {
   const snippets: CodeSnippet[] = [];
   const omitted: string[] = [];
   let used = 0;
+  // Shown already: inside the lines a snippet shows, or the very block a snippet shows part of (a method inside the
+  // unshown rest of a long class is not shown by the class's head).
   const covered = (file: string, block: CodeBlock) =>
     snippets.some(
-      (s) => s.file === file && (s.whole?.start ?? s.start) <= block.start && block.end <= (s.whole?.end ?? s.end),
+      (s) =>
+        s.file === file &&
+        ((s.start <= block.start && block.end <= s.end) ||
+          ((s.whole?.start ?? s.start) === block.start && (s.whole?.end ?? s.end) === block.end)),
     );
   for (const candidate of candidatesOf(input)) {
     const { file, block } = candidate;
