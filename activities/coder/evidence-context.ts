@@ -62,7 +62,12 @@ export async function gatherEvidenceOpening(input: {
   tests?: InAttemptTests;
   /** Most characters of code to show (MAX_CODE_CHARS by default). */
   maxCodeChars?: number;
-}): Promise<{ opening: ContextSection[]; run?: TestRunResult; shown: Map<string, ShownLines[]> }> {
+}): Promise<{
+  opening: ContextSection[];
+  run?: TestRunResult;
+  shown: Map<string, ShownLines[]>;
+  assertions: string[];
+}> {
   const { worktreePath, files } = input;
   const listed = new Set(files);
   const goalTexts = [input.goal, input.hint ?? ''];
@@ -110,5 +115,10 @@ export async function gatherEvidenceOpening(input: {
     localisation,
     files,
   });
-  return { opening, shown: shownCodeOf(localisation), ...(typeof run === 'string' ? {} : { run }) };
+  return {
+    opening,
+    shown: shownCodeOf(localisation),
+    assertions: evidence.assertions,
+    ...(typeof run === 'string' ? {} : { run }),
+  };
 }

@@ -150,6 +150,7 @@ async function firstMessages(
       (gathered) => {
         if (gathered.run) opening.base = readRunSites(gathered.run.stdoutExcerpt, gathered.run.cases);
         opening.shown = gathered.shown;
+        opening.assertions = gathered.assertions;
         return gathered.opening;
       },
     );
@@ -197,6 +198,7 @@ interface CoderRun {
     sections?: Promise<ContextSection[]>;
     base?: RunSites;
     shown?: ReadonlyMap<string, readonly ShownLines[]>;
+    assertions?: readonly string[];
   };
   messages: ChatMessage[];
   context: ToolContext;
@@ -255,6 +257,7 @@ async function startRun(input: RunCoderInput): Promise<CoderRun> {
     tests: input.tests,
     ...(opening.base ? { baseTestRun: opening.base } : {}),
     ...(opening.shown ? { shownCode: opening.shown } : {}),
+    ...(opening.assertions ? { evidenceLines: opening.assertions } : {}),
     ...(input.coaching ? { coaching: coachingFor(input.coaching, input.agent?.tools, input.tests) } : {}),
   };
   return {

@@ -116,7 +116,17 @@ export function qualifiedTargets(texts: readonly string[], files: ReadonlyMap<st
       found.push({ file, block, parts, ...(owner ? { owner } : {}) });
     }
   }
-  return found;
+  // A class a name reaches whose method another name reaches (pytest's `<bound method IndexedSet.index of
+  // <boltons.setutils.IndexedSet object>>`) adds only its head: the method is what is shown.
+  const holdsAnother = (target: QualifiedTarget) =>
+    found.some(
+      (other) =>
+        other !== target &&
+        other.file === target.file &&
+        target.block.start < other.block.start &&
+        other.block.end <= target.block.end,
+    );
+  return found.filter((target) => !holdsAnother(target));
 }
 
 /** The methods of `owner` that `block` calls as `self.name(`: where a method named by the goal hands its work on. */

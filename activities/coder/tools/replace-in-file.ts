@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { matchEdit, occurrenceWithin, type EditMatch } from '../../../domain/edit-match.js';
 import { isTestFile } from '../../../domain/paths.js';
 import { refusedTestEdit } from './coaching.js';
+import { copiedFromTests, notCodeReply, shownCodeList } from './copied-from-tests.js';
 import { defineTool } from './define-tool.js';
 import { numbersRemovedNote, withoutReadFileNumbers } from './line-numbers.js';
 import { findClosestRegion, formatRegion, occurrenceLines } from './closest-lines.js';
@@ -125,9 +126,10 @@ async function editWhereOldIs(named: string, edit: Edit, context: ToolContext): 
       reply: `note: nothing to change: '${named}' does not exist and old occurs in no file, but new is already in ${done.relative} at line ${done.lines[0]} (an earlier edit made it): run_tests to check it, then finish.`,
     };
   const onlyTests = places.length > 0 && places.every((place) => isTestFile(place.relative));
+  const shown = shownCodeList(context);
   const where =
     onlyTests && context.coaching?.refuseTestEdits
-      ? ` old occurs only in ${describePlaces(places)}, a test file this task does not allow you to change: the tests are right; change the code under test so that they pass.`
+      ? ` old occurs only in ${describePlaces(places)}, a test file this task does not allow you to change: the tests are right; change the code under test so that they pass.${shown ? ` The code under test shown to you: ${shown}.` : ''}`
       : places.length > 0
         ? ` old occurs in ${describePlaces(places)}: call replace_in_file with one of those paths.`
         : ' old occurs in no file of the repository either: copy the path and the lines from the code shown to you.';
@@ -149,6 +151,8 @@ async function editFile(
   // Exact, else ignoring whitespace, else the one most similar block (domain/edit-match.ts).
   const found = matchEdit(text, edit.old, edit.new);
   const { match, note } = found.kind === 'ambiguous' ? inShownCode(relative, text, edit, context) : { match: found };
+  const copied = match.kind === 'none' ? await copiedFromTests(edit.old, context) : undefined;
+  if (copied !== undefined) return fail(context, relative, notCodeReply(relative, text, copied, context));
   if (match.kind === 'none' || match.kind === 'ambiguous')
     return fail(context, relative, describeMismatch(relative, text, edit.old));
   if (text.slice(match.start, match.end) === match.replacement)

@@ -30,6 +30,8 @@ export interface ToolContext {
   baseTestRun?: RunSites;
   /** The code an evidence-first opening showed, by file (not test files): an edit whose old recurs lands there. */
   shownCode?: ReadonlyMap<string, readonly ShownLines[]>;
+  /** pytest's `E` lines the evidence-first opening showed: an old copied from them is named as test output. */
+  evidenceLines?: readonly string[];
 }
 
 /** What a tool hands back: the reply text for the model, and `finished` when it ends the run. */

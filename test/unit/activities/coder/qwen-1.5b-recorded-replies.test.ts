@@ -2,7 +2,7 @@
 // Qwen2.5-Coder-1.5B-Instruct (local:qwen2.5-coder-1.5b) on the demo task fix-add (issue 52): the model made the right
 // edit at the example path its prompt shows (src/pkg/mod.py), and, told to create the file with write_file, called
 // write_file, which its version does not offer, and was told it had called no tool.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -422,6 +422,78 @@ describe('replies recorded from llama-server with Qwen2.5-Coder-1.5B (coder-smal
       );
       expect(file).toBe(listutils);
       expect(result.changedFiles).toEqual([]);
+    });
+  });
+
+  describe('an old copied from the test evidence instead of the code (boltons-indexedset-index)', () => {
+    const setutils = [
+      'class IndexedSet:',
+      '    def __init__(self, items):',
+      '        self.items = list(items)',
+      '',
+      '    def _get_apparent_index(self, index):',
+      '        return index - 3',
+      '',
+      '    def index(self, val):',
+      '        return self._get_apparent_index(self.items.index(val))',
+      '',
+    ].join('\n');
+    const goal = 'boltons.setutils.IndexedSet.index() gives wrong positions: IndexedSet(range(10)).index(7) is 4.';
+    const setUp = async (test: string) => {
+      await mkdir(path.join(t.repo, 'boltons'), { recursive: true });
+      await writeFile(path.join(t.repo, 'boltons/setutils.py'), setutils);
+      await writeFile(path.join(t.repo, 'tests/test_setutils.py'), test);
+      await rm(path.join(t.repo, 'tests/test_calc.py'));
+    };
+    const run = async () => {
+      const agent = { ...(await input()).agent!, context: 'evidence' as const };
+      const result = await runCoder(await input({ ...withTests(), agent, goal, maxSteps: 2 }));
+      return { result, file: await readFile(path.join(t.repo, 'boltons/setutils.py'), 'utf8') };
+    };
+
+    it("says old is pytest's E line, not code, and repeats the code the evidence showed", async () => {
+      await setUp(
+        'from boltons.setutils import IndexedSet\n\n\ndef test_index():\n    assert IndexedSet(range(10)).index(7) == 7\n',
+      );
+      server.push({ body: await recorded('qwen2.5-coder-1.5b-old-from-test-output.json') }, finish, finish);
+      const { result, file } = await run();
+      expect(answerAfter(1)).toBe(
+        [
+          "error: 'old' was not found in boltons/setutils.py; nothing was changed. old is text of the test output (pytest's E lines in the evidence), not code of boltons/setutils.py: the tests are right, and old must be lines of the code under test. The code under test shown to you: boltons/setutils.py: index (lines 8-9), _get_apparent_index (lines 5-6). Copy old from there (without the line numbers) and put the corrected code in new.",
+          '---',
+          '8\t    def index(self, val):',
+          '9\t        return self._get_apparent_index(self.items.index(val))',
+          '---',
+          '5\t    def _get_apparent_index(self, index):',
+          '6\t        return index - 3',
+        ].join('\n'),
+      );
+      expect(file).toBe(setutils);
+      expect(result.changedFiles).toEqual([]);
+    });
+
+    it('says old is a line of the test file when it was copied from there', async () => {
+      await setUp(
+        'from boltons.setutils import IndexedSet\n\n\ndef test_index():\n    iset = IndexedSet(range(10))\n    assert iset.index(7) == 7\n',
+      );
+      const copied = {
+        body: chatReply('', [
+          {
+            name: 'replace_in_file',
+            arguments: {
+              path: 'boltons/setutils.py',
+              old: 'assert iset.index(7) == 7',
+              new: 'assert iset.index(7) == 4',
+            },
+          },
+        ]),
+      };
+      server.push(copied, finish, finish);
+      const { file } = await run();
+      expect(answerAfter(1)).toMatch(
+        /^error: 'old' was not found in boltons\/setutils.py; nothing was changed. old is text of the test file tests\/test_setutils.py \(line 6\), not code of boltons\/setutils.py: the tests are right/,
+      );
+      expect(file).toBe(setutils);
     });
   });
 });

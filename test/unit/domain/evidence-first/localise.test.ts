@@ -110,6 +110,10 @@ describe("localise (boltons IndexedSet.index, recorded at the fix's base)", () =
     expect(named('boltons.setutils.complement(x)')).toEqual(['boltons/setutils.py complement']);
     expect(named('BarrelList.insert')).toEqual(['boltons/listutils.py insert']);
     expect(named('self.item_list.sort or IndexedSet.missing and index')).toEqual([]);
+    // pytest's repr names the class too: its head adds nothing beside the method.
+    expect(named('<bound method IndexedSet.index of <boltons.setutils.IndexedSet object at 0x7f>>')).toEqual([
+      'boltons/setutils.py index',
+    ]);
   });
 
   it('shows a method named in the unshown rest of a long class whose head is shown already', () => {
