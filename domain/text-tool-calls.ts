@@ -60,7 +60,8 @@ function callOf(value: unknown, tools: ReadonlySet<string>): TextToolCall | unde
   const name = [inner.name, inner.tool, inner.tool_name, value.function].find((v) => typeof v === 'string');
   if (typeof name !== 'string' || !tools.has(name)) return undefined;
   let args = inner.arguments ?? inner.parameters ?? inner.args ?? inner.input ?? {};
-  if (typeof args === 'string') args = parseJson(args) ?? {};
+  // finish's one argument sent bare (`"arguments": "Fixed the bug in ..."`, the 1.5B's) is its summary.
+  if (typeof args === 'string') args = parseJson(args) ?? (name === 'finish' ? { summary: args } : {});
   return isObject(args) ? { name, arguments: args } : undefined;
 }
 

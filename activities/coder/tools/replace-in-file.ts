@@ -151,6 +151,13 @@ async function editFile(
   // Exact, else ignoring whitespace, else the one most similar block (domain/edit-match.ts).
   const found = matchEdit(text, edit.old, edit.new);
   const { match, note } = found.kind === 'ambiguous' ? inShownCode(relative, text, edit, context) : { match: found };
+  // The 1.5B sent its edit, a run_tests with a bad argument and finish in one reply, then all three again: its edit,
+  // made the first time, was answered "not found", so the finish never ran.
+  const madeBefore = match.kind === 'none' ? madeInThisRun(relative, text, edit, context) : undefined;
+  if (madeBefore !== undefined)
+    return {
+      reply: `note: nothing to change: old is no longer in ${relative}, and it already reads as new at line ${madeBefore} (an earlier edit made it): run_tests to check it, then finish.`,
+    };
   const copied = match.kind === 'none' ? await copiedFromTests(edit.old, context) : undefined;
   if (copied !== undefined) return fail(context, relative, notCodeReply(relative, text, copied, context));
   if (match.kind === 'none' || match.kind === 'ambiguous')
@@ -178,6 +185,19 @@ async function editFile(
   return {
     reply: `${note ?? ''}replaced 1 occurrence in ${relative} at line ${match.line}${rungNote(match)}${edit.notes}`,
   };
+}
+
+/** The line where `new` stands once in a file this run changed, when `old` is not in it: the edit was made already. */
+function madeInThisRun(relative: string, text: string, edit: Edit, context: ToolContext): number | undefined {
+  const at = text.indexOf(edit.new);
+  if (
+    !context.changedFiles.has(relative) ||
+    edit.new.trim() === '' ||
+    at === -1 ||
+    text.indexOf(edit.new, at + 1) !== -1
+  )
+    return undefined;
+  return text.slice(0, at).split('\n').length;
 }
 
 /** The line where the text around the match already reads as `new`, when `new` holds the matched text. */

@@ -35,7 +35,7 @@ const argsSchema = z.strictObject({
 
 /**
  * What a small model means by run_tests arguments the schema refuses: `tests: true` (or "all", "", null, []) and an
- * empty `k` ask for the whole suite, and one node id as a string is a list of one. The 1.5B, shown only
+ * empty `k` ask for the whole suite, one node id as a string is a list of one, and a node id as `k` is its test's name. The 1.5B, shown only
  * `run_tests(tests?, k?)` in its prompt, sent `{"tests": true, "k": ""}` and was refused turn after turn.
  */
 export function leniently(args: Record<string, unknown>): Record<string, unknown> {
@@ -45,6 +45,11 @@ export function leniently(args: Record<string, unknown>): Record<string, unknown
   else if (typeof tests === 'string') args.tests = tests.trim().toLowerCase() === 'all' ? undefined : [tests];
   if (args.tests === undefined) delete args.tests;
   if (k === null || (typeof k === 'string' && k.trim() === '')) delete args.k;
+  // A node id sent as k (`boltons/strutils.py::test_multi_replace_empty_mapping`, the 1.5B's, with a path that is not
+  // the test's) selects its test by name; a bare file path selects nothing more than the whole suite.
+  else if (typeof k === 'string' && k.includes('::')) args.k = k.split('::').at(-1)?.replace(/\[.*$/, '').trim();
+  else if (typeof k === 'string' && /\.py$/.test(k.trim())) delete args.k;
+  if (args.k === '') delete args.k;
   return args;
 }
 

@@ -16,6 +16,12 @@ describe('readTextToolCalls', () => {
     const tagged =
       '<tool_call>{"function": {"name": "finish", "arguments": "{\\"summary\\": \\"done\\"}"}}</tool_call>';
     expect(readTextToolCalls(tagged, tools)).toEqual([{ name: 'finish', arguments: { summary: 'done' } }]);
+    // finish's summary sent bare (the 1.5B's); any other tool's bare string reads as no arguments.
+    const bare = '```json\n{"name": "finish", "arguments": "Fixed the bug."}\n```';
+    expect(readTextToolCalls(bare, tools)).toEqual([{ name: 'finish', arguments: { summary: 'Fixed the bug.' } }]);
+    expect(readTextToolCalls('{"name": "read_file", "arguments": "calc.py"}', tools)).toEqual([
+      { name: 'read_file', arguments: {} },
+    ]);
   });
 
   it('reads JSON objects inside prose, several in order', () => {

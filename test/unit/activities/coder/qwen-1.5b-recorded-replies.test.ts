@@ -496,4 +496,67 @@ describe('replies recorded from llama-server with Qwen2.5-Coder-1.5B (coder-smal
       expect(file).toBe(setutils);
     });
   });
+
+  describe('an edit, a run_tests with a node id as k and a bare finish in one reply (boltons-multireplace-empty)', () => {
+    const strutils = [
+      'class MultiReplace:',
+      '    def __init__(self, sub_map):',
+      '        self.group_map = dict(sub_map)',
+      '',
+      '    def _get_value(self, match):',
+      '        return self.group_map[match.lastgroup]',
+      '',
+    ].join('\n');
+    const run = async (...replies: string[]) => {
+      await rm(path.join(t.repo, 'tests/test_calc.py'));
+      await mkdir(path.join(t.repo, 'boltons'), { recursive: true });
+      await writeFile(path.join(t.repo, 'boltons/strutils.py'), strutils);
+      await writeFile(
+        path.join(t.repo, 'tests/test_strutils.py'),
+        'import re\nfrom boltons.strutils import MultiReplace\n\n\ndef test_multi_replace_empty_mapping():\n    match = re.match(r"foo", "foo")\n    assert MultiReplace({})._get_value(match) == "foo"\n\n\ndef test_other():\n    assert True\n',
+      );
+      for (const reply of replies) server.push({ body: await recorded(reply) });
+      server.push(finish);
+      const agent = { ...(await input()).agent!, context: 'evidence' as const };
+      const result = await runCoder(
+        await input({ ...withTests(), agent, goal: 'MultiReplace({}) raises KeyError: None', maxSteps: 3 }),
+      );
+      return { result, file: await readFile(path.join(t.repo, 'boltons/strutils.py'), 'utf8') };
+    };
+    const toolAnswers = async (transcript: string) =>
+      (JSON.parse(await readFile(transcript, 'utf8')) as { role: string; content: string }[])
+        .filter((message) => message.role === 'tool')
+        .map((message) => message.content);
+    const fixed = strutils.replace('group_map[match.lastgroup]', 'group_map.get(match.lastgroup, match.group())');
+
+    it("runs the node id's test by name and the bare finish as its summary: the run ends on the reply", async () => {
+      const { result, file } = await run(
+        'qwen2.5-coder-1.5b-multireplace-edit.json',
+        'qwen2.5-coder-1.5b-multireplace-k-node-id.json',
+      );
+      const answers = await toolAnswers(result.transcript!.path);
+      expect(answers.slice(1)).toEqual([
+        expect.stringMatching(/^tests passed: 1 total, 1 passed, 0 failed/),
+        'finished',
+      ]);
+      expect(result.summary).toMatch(/^Fixed the bug in boltons.strutils: MultiReplace\(\{\}\)/);
+      expect(server.requests).toHaveLength(2);
+      expect(file).toBe(fixed);
+    });
+
+    it('answers the edit sent again as made already, so the test run and the finish after it run', async () => {
+      const { result, file } = await run(
+        'qwen2.5-coder-1.5b-multireplace-edit.json',
+        'qwen2.5-coder-1.5b-multireplace-all-again.json',
+      );
+      const answers = await toolAnswers(result.transcript!.path);
+      expect(answers.slice(1)).toEqual([
+        'note: nothing to change: old is no longer in boltons/strutils.py, and it already reads as new at line 6 (an earlier edit made it): run_tests to check it, then finish.',
+        expect.stringMatching(/^tests passed: 1 total, 1 passed, 0 failed/),
+        'finished',
+      ]);
+      expect(result.summary).toMatch(/^Fixed the bug/);
+      expect(file).toBe(fixed);
+    });
+  });
 });

@@ -103,7 +103,11 @@ describe('run_tests', () => {
     expect((await runTestsTool.run({ tests: 'tests/test_calc.py::test_zero' }, context)).reply).toContain(
       'tests passed: 1 total',
     );
-    expect(context.telemetry.inAttemptTestRuns).toBe(3);
+    // A node id as k (boltons-multireplace-empty, 2026-12-07, with a path that is not the test's) is its test's name;
+    // a bare file path as k selects no fewer tests than the whole suite.
+    expect((await runTestsTool.run({ k: 'calc.py::test_zero' }, context)).reply).toContain('tests passed: 1 total');
+    expect((await runTestsTool.run({ k: 'tests/test_calc.py' }, context)).reply).toContain('tests failed: 2 total');
+    expect(context.telemetry.inAttemptTestRuns).toBe(5);
     // What it cannot mean is still refused, and the offered schema still asks for a list.
     expect((await runTestsTool.run({ tests: 7 }, context)).reply).toContain("argument 'tests' of run_tests");
     expect((runTestsTool.spec.parameters.properties as Record<string, { type?: string }>).tests?.type).toBe('array');
