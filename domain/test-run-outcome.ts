@@ -30,7 +30,16 @@ export function decideTestRun(facts: TestRunFacts): TestRunDecision {
   if (decided.outcome === 'passed') return decided;
   const cause = causeOfTestRun(facts);
   const patterns = patternsOfTestRun(facts, cause);
-  return { ...decided, ...(cause === undefined ? {} : { cause }), patterns };
+  // A module that cannot be imported ends pytest with exit 2, or 4 when node ids were given ("found no collectors"):
+  // the reason is that error, not "pytest usage error: check testCommand" (the 1.5B, whose edit broke more.py's
+  // indentation, was told to check the command).
+  const reason = decided.outcome === 'error' && cause?.kind === 'CollectionError' ? cause.message : decided.reason;
+  return {
+    ...decided,
+    ...(reason === undefined ? {} : { reason }),
+    ...(cause === undefined ? {} : { cause }),
+    patterns,
+  };
 }
 
 function decideOutcome(facts: TestRunFacts): { outcome: TestOutcome; reason?: string } {

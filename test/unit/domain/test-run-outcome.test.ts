@@ -118,6 +118,33 @@ describe('decideTestRun', () => {
     expect(thirdParty.patterns?.[0]).toMatchObject({ type: 'test_infra' });
   });
 
+  it('gives a module that cannot be imported its error as the reason, whether pytest exits 2 or 4', () => {
+    // pytest given node ids exits 4 ("found no collectors") when their module fails to import: the 1.5B's edit broke
+    // more.py's indentation and run_tests told it "pytest usage error: check testCommand and its paths".
+    const stdout = [
+      '_____________________ ERROR collecting tests/test_more.py ______________________',
+      'E     File "/w/more_itertools/more.py", line 1224',
+      'E       yield list(iterable)',
+      "E   IndentationError: expected an indented block after 'if' statement on line 1223",
+      '=========================== short test summary info ============================',
+      'ERROR tests/test_more.py',
+    ].join('\n');
+    const stderr = 'ERROR: found no collectors for /w/tests/test_more.py::SplitBeforeTest';
+    for (const exitCode of [2, 4]) {
+      const decided = decideTestRun({
+        ...facts,
+        exitCode,
+        counts: { passed: 0, failed: 0, errors: 1 },
+        stdout,
+        stderr,
+      });
+      expect(decided).toMatchObject({ outcome: 'error', cause: { kind: 'CollectionError' } });
+      expect(decided.reason).toBe(
+        "IndentationError in /w/more_itertools/more.py line 1224: expected an indented block after 'if' statement on line 1223: fix the syntax there",
+      );
+    }
+  });
+
   it('gives a passing run neither cause nor patterns, and a timed-out run a cause but no patterns', () => {
     expect(decideTestRun(facts)).toEqual({ outcome: 'passed' });
     expect(decideTestRun({ ...facts, exitCode: null, timedOut: true, stdout: 'E   assert 1 == 2' })).toMatchObject({
