@@ -1,7 +1,7 @@
 // bench/probe/first_reply_draws.py against a local server speaking the OpenAI chat protocol: each draw's reply is
 // applied to a copy of examples/calc and its tests decide, so the figure it prints is the tests' and not the replies'.
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -95,5 +95,56 @@ describe('first_reply_draws.py', () => {
     );
     // The draws edit copies: the example itself is as it was.
     expect(await readFile(path.join(calc, 'calc.py'), 'utf8')).toBe(calcBefore);
+  }, 150_000);
+  it('checks an instance first: the base must fail its tests and the fix commit pass them, else no figure', async () => {
+    const baseUrl = await scriptedServer([]);
+    dir = await mkdtemp(path.join(os.tmpdir(), 'draws-test-'));
+    const repo = path.join(dir, 'repo');
+    await cp(calc, repo, { recursive: true });
+    const git = (...args: string[]) => run('git', ['-C', repo, ...args]);
+    await git('init', '-q');
+    await git('-c', 'user.email=t@example.com', '-c', 'user.name=t', 'commit', '-q', '--allow-empty', '-m', 'empty');
+    await git('add', '-A');
+    await git('-c', 'user.email=t@example.com', '-c', 'user.name=t', 'commit', '-q', '-m', 'base');
+    const source = await readFile(path.join(repo, 'calc.py'), 'utf8');
+    const fixed = source.replace('return ordered[len(ordered) // 2]', right);
+    await writeFile(path.join(repo, 'calc.py'), fixed);
+    await git('-c', 'user.email=t@example.com', '-c', 'user.name=t', 'commit', '-q', '-am', 'fix median');
+    const fix = (await git('rev-parse', 'HEAD')).stdout.trim();
+    const instance = (id: string, fixCommit: string) => ({
+      id,
+      mirror: repo,
+      fixCommit,
+      failToPass: ['tests/test_calc.py::test_median'],
+      testCommand: ['python3', '-m', 'pytest', '-p', 'no:cacheprovider'],
+    });
+    // The second names the buggy commit as its fix: that change does not pass the tests, so the harness must refuse it.
+    const base = (await git('rev-parse', 'HEAD^')).stdout.trim();
+    const suite = path.join(dir, 'suite.json');
+    await writeFile(suite, JSON.stringify({ instances: [instance('median', fix), instance('no-fix', base)] }));
+    const transcript = path.join(dir, 'transcript.json');
+    await writeFile(
+      transcript,
+      JSON.stringify([
+        { role: 'system', content: 's' },
+        { role: 'user', content: 'u' },
+      ]),
+    );
+    const probe = (id: string) =>
+      run(
+        'python3',
+        [
+          path.join(root, 'bench/probe/first_reply_draws.py'),
+          ...['--transcript', transcript, '--base-url', baseUrl, '--suite', suite, '--instance', id, '--draws', '2'],
+        ],
+        { cwd: root, timeout: 120_000 },
+      );
+
+    const { stdout } = await probe('median');
+    expect(stdout).toContain("harness: the base fails the tests and the fix's change passes them");
+    expect(stdout).toMatch(/^RESULT median 1 of 2$/m);
+    await expect(probe('no-fix')).rejects.toMatchObject({
+      stderr: expect.stringContaining("the fix's own change fails these tests here"),
+    });
   }, 150_000);
 });
