@@ -2,8 +2,8 @@
 // logger (both replay-safe: nothing is emitted again when a history replays). Called from a few places.
 import { log, metricMeter } from '@temporalio/workflow';
 import { priceOf } from '../domain/budgets.js';
-import type { TaskPhase, TaskState } from '../domain/task-state.js';
-import type { TaskRun } from './task/task-run.js';
+import type { Budgets } from '../domain/budgets.js';
+import type { AttemptRecord, TaskPhase, TaskState } from '../domain/task-state.js';
 
 const tasks = metricMeter.createCounter('taskloop_tasks', '1', 'tasks that ended, by final status');
 const attempts = metricMeter.createCounter(
@@ -48,8 +48,15 @@ export function observePhase(state: TaskState, phase: TaskPhase, at?: number): v
   });
 }
 
+/** What observeAttempt reads of a task's run (a TaskRun fits it; naming only this keeps task-run.ts out of here). */
+export interface AttemptToObserve {
+  currentAttempt: AttemptRecord;
+  budgets: Pick<Budgets, 'prices'>;
+  spec: { models: { coder: string } };
+}
+
 /** The current attempt ended: its status, class and pattern, and what its model calls used and cost. */
-export function observeAttempt(run: TaskRun): void {
+export function observeAttempt(run: AttemptToObserve): void {
   const record = run.currentAttempt;
   const { prices } = run.budgets;
   const pattern = record.test?.patterns?.[0]?.type ?? 'none';

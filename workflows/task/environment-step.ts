@@ -5,8 +5,7 @@
 import type { Claim } from '../../activities/index.js';
 import type { EnvironmentSpec } from '../../domain/environment.js';
 import type { HostActivities } from './proxies.js';
-import type { AttemptResult } from './run-attempt.js';
-import { passed, runNode, type AttemptContext } from './run-node.js';
+import { passed, runNode, type AttemptContext, type AttemptResult } from './run-node.js';
 
 /** Sets `claim.environment` (and the attempt's record); returns the failure when the step failed. */
 export async function prepareEnvironment(

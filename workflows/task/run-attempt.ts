@@ -2,22 +2,11 @@
 // (workflows/task/run-nodes.ts). The worktree is removed whatever happens. A task with `samples` draws candidates in
 // turn, each in a fresh worktree, until one passes its tests (domain/samples.ts).
 import { CancellationScope, log } from '@temporalio/workflow';
-import type { CommitResult } from '../../domain/records.js';
-import type { AttemptFailure } from '../../domain/task-state.js';
 import { claimWorktree, hostActivities } from './proxies.js';
-import { checkpoint, passed, runNode, type AttemptContext, type FinalDecision } from './run-node.js';
+import { candidateLabel, checkpoint, passed, runNode, type AttemptContext, type AttemptResult } from './run-node.js';
 import { runNodes } from './run-nodes.js';
 import { prepareEnvironment } from './environment-step.js';
 import { drawsAnotherCandidate, setAsideCandidate } from '../../domain/samples.js';
-import type { RetryKind } from '../../domain/cause-table.js';
-
-/** How an activity's summary names a candidate after the first (`, candidate 2`): the first reads as before. */
-export const candidateLabel = (ref: { candidate?: number }): string =>
-  ref.candidate === undefined ? '' : `, candidate ${ref.candidate}`;
-
-export type AttemptResult =
-  | { kind: 'passed'; commit: CommitResult; worktreeRemoved?: boolean }
-  | { kind: 'failed'; failure: AttemptFailure; decision: FinalDecision; retry?: RetryKind };
 
 export async function runAttempt(context: AttemptContext): Promise<AttemptResult> {
   const { run } = context;

@@ -11,7 +11,7 @@ import {
 import type { RetryKind } from '../../domain/cause-table.js';
 import { classifyCause, type FailureCause } from '../../domain/failure-causes.js';
 import { causeOfActivityFailure, causeOfFindings } from '../../domain/node-causes.js';
-import type { Finding, TaskNode } from '../../domain/records.js';
+import type { CommitResult, Finding, TaskNode } from '../../domain/records.js';
 import { classifyRepeatedTimeout } from '../../domain/repeated-timeout.js';
 import { decideNext, type Decision } from '../../domain/retry-decision.js';
 import type { AttemptFailure } from '../../domain/task-state.js';
@@ -31,6 +31,14 @@ export const verdictOutcome = <V extends { passed: boolean; findings: readonly F
   kind: 'ReviewFinding' | 'JudgeFinding',
   verdict: V,
 ): NodeOutcome<V> => (verdict.passed ? passed(verdict) : failed(causeOfFindings(kind, verdict.findings)));
+
+/** How an activity's summary names a candidate after the first (`, candidate 2`): the first reads as before. */
+export const candidateLabel = (ref: { candidate?: number }): string =>
+  ref.candidate === undefined ? '' : `, candidate ${ref.candidate}`;
+
+export type AttemptResult =
+  | { kind: 'passed'; commit: CommitResult; worktreeRemoved?: boolean }
+  | { kind: 'failed'; failure: AttemptFailure; decision: FinalDecision; retry?: RetryKind };
 
 export interface AttemptContext {
   run: TaskRun;

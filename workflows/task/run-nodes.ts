@@ -13,14 +13,15 @@ import { keepVerdictSpending } from './verdict-spending.js';
 import { chooseAttemptAdaptations } from './learning.js';
 import { coderInputOf, testInputOf } from './node-inputs.js';
 import type { HostActivities } from './proxies.js';
-import { candidateLabel, type AttemptResult } from './run-attempt.js';
 import {
+  candidateLabel,
   checkpoint,
   failed,
   passed,
   runNode,
   verdictOutcome,
   type AttemptContext,
+  type AttemptResult,
   type NodeResult,
 } from './run-node.js';
 
