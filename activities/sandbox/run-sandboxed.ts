@@ -51,6 +51,8 @@ export interface SandboxedRun extends ProcessTreeRun {
   cause?: RunCause;
   /** The limit on written bytes or new files the run went over (stopped then, or found over at its end). */
   overWritten?: string;
+  /** Processes of the run the kernel killed at its memory limit (absent when none): such a run is never a pass. */
+  oomKills?: number;
 }
 
 const MB = 1024 * 1024;
@@ -112,9 +114,15 @@ export async function runSandboxed(input: SandboxedRunInput): Promise<SandboxedR
     const overWritten = await writes.stop();
     const ran = { ...run, stdoutFile, stderrFile };
     const restored = (await gitGuard?.restore()) ?? [];
-    const cause = await causeOfRun(input, ran, { overWritten, oomKills: memory?.oomKills() ?? 0, restored });
+    const oomKills = memory?.oomKills() ?? 0;
+    const cause = await causeOfRun(input, ran, { overWritten, oomKills, restored });
     if (cause?.kind === 'SandboxDenied') countInActivity('taskloop_sandbox_denials');
-    return { ...ran, ...(cause ? { cause } : {}), ...(overWritten ? { overWritten } : {}) };
+    return {
+      ...ran,
+      ...(cause ? { cause } : {}),
+      ...(overWritten ? { overWritten } : {}),
+      ...(oomKills > 0 && { oomKills }),
+    };
   } finally {
     await writes.stop();
     await cgroup?.remove();

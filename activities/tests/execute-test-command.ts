@@ -168,8 +168,11 @@ function outcomeOf(
   });
   // A report that is not a plain file is the run's cause whatever pytest's exit said (a link at its path while pytest
   // exits 0 would otherwise pass); a sandbox refusal or a limit is the cause even when pytest only reports a failure.
-  // So is a run over its written bytes or files, found at its end as well as on the way (it finished between two looks).
-  const outcome = report.unsafe || run.overWritten !== undefined ? 'error' : interpreted.outcome;
+  // So is a run over its written bytes or files, found at its end as well as on the way (it finished between two looks),
+  // and a run the kernel killed processes of at its memory limit: pytest may exit 0 when the killed one was a child
+  // whose status no test checked (a pass with no cause, before issue 65).
+  const overLimit = run.overWritten !== undefined || (run.oomKills ?? 0) > 0;
+  const outcome = report.unsafe || overLimit ? 'error' : interpreted.outcome;
   const sandboxCause = run.cause && outcome !== 'passed' ? (run.cause as FailureCause) : undefined;
   return {
     outcome,
