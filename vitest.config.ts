@@ -1,9 +1,12 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 import { SlowFirstSequencer } from './test/support/slow-first-sequencer.js';
+import { isolateRun } from './test/support/run-isolation.js';
 import { useRunTmpdir } from './test/support/run-tmpdir.js';
 import { unitFilesThatMockModules } from './test/support/unit-isolation.js';
 
-useRunTmpdir();
+// Temporaries, TASKLOOP_HOME and the default Temporal address of the run's own: nothing a test starts reaches the
+// checkout's .taskloop/ or a server the user (or `npm run demo`) left on 127.0.0.1:7233.
+await isolateRun(useRunTmpdir());
 
 // Three tiers: `unit` needs no server (its files that mock a module run apart, in `unit-mocks`); `workflows` runs
 // the workflows on stub activities on the time-skipping test server (one per file); `integration` shares one real
