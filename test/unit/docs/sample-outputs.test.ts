@@ -13,6 +13,7 @@ import type { ArmResult, InstanceRun } from '../../../domain/eval/records.js';
 import { buildEvalReport } from '../../../domain/eval/report.js';
 import type { TaskOutcome } from '../../../domain/task-state.js';
 import { buildTrajectory, type AttemptArtifacts } from '../../../domain/trajectory/trajectory.js';
+import { DEFAULT_ADDRESS } from '../../../platform/connection.js';
 import { projectRoot } from '../../../platform/paths.js';
 import { runTaskloop } from '../../support/cli.js';
 import { documentedBlock } from '../../support/documented-commands.js';
@@ -42,7 +43,9 @@ describe("the docs' sample outputs", () => {
   it('operating.md: `taskloop ui --status paused` prints the address and the columns to add', async () => {
     const [command = '', ...output] = (await sample('docs/operating.md', 'ui-status-paused')).split('\n');
     const args = command.replace(/^\$ taskloop /, '').split(' ');
-    const result = await runTaskloop(args, { env: plainEnv(), cwd: os.tmpdir() });
+    // The page shows the default server's address (the test run's own default is a port of its own); ui contacts nothing.
+    const env = { ...plainEnv(), TEMPORAL_ADDRESS: DEFAULT_ADDRESS };
+    const result = await runTaskloop(args, { env, cwd: os.tmpdir() });
     expect(result.exitCode, result.all).toBe(0);
     expect(sampleMismatch(result.stdout, output.join('\n'))).toBeUndefined();
   });
