@@ -1,7 +1,7 @@
 // The attack suite, part two: what the smaller root keeps out (host unix sockets, taskloop's state), a traceback
 // that names a host file for the next attempt's context, the bytes a run may write, and secrets in names and goals.
 import { createServer, type Server } from 'node:net';
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stateDir } from '../../../platform/paths.js';
@@ -29,6 +29,9 @@ const listen = (address: string) =>
 // Before the workers start: they hold the declared secret in their environment.
 beforeAll(async () => {
   process.env.ATTACK_DECLARED_VALUE = declared;
+  // The test run's state folder starts empty (test/support/run-isolation.ts): something in it for the attack to find.
+  await mkdir(stateDir(), { recursive: true });
+  await writeFile(path.join(stateDir(), 'server.pid'), '1\n');
   await listen(socketPath);
   await listen(`\0${socketName}`);
 });
