@@ -59,6 +59,7 @@ export const causeKinds = [
   'MalformedSkill',
   'VerificationSetupFailed',
   'EnvironmentSetupFailed',
+  'PayloadTooLarge',
   'Unknown',
 ] as const;
 export type CauseKind = (typeof causeKinds)[number];
@@ -208,6 +209,10 @@ export const causeTable: readonly CauseRow[] = [
   // The repository's environment could not be built (a set-up command failed, timed out or went over a limit; or it
   // cannot be built here): the task's set-up or the worker must change, not the code; never the coder's fault.
   thrown('EnvironmentSetupFailed', ['claim', 'eval'], 'environment_problem', 'fail'),
+  // A result over Temporal's payload limit (the SDK fails the activity with type PayloadsTooLarge): results are bounded
+  // by design (domain/payload-bounds.ts), so one that is not came from a change too large to describe; running the node
+  // again gives the same result, so it is never an environment problem nor retried.
+  row('PayloadTooLarge', ['claim', ...hostNodes], 'split_task', 'fail', { failureTypes: ['PayloadsTooLarge'] }),
   row('Unknown', ['claim', ...hostNodes], 'code_defect', 'new_attempt', { readWords: true }),
 ];
 

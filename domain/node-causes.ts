@@ -14,6 +14,11 @@ export function causeOfActivityFailure(input: {
   nonRetryable: boolean;
 }): FailureCause {
   const kind = isCauseKind(input.failureType) ? input.failureType : causeKindOfFailureType(input.failureType);
+  if (kind === 'PayloadTooLarge')
+    return {
+      kind,
+      message: `${input.activityType}'s result was over Temporal's payload limit (${input.message}): the change is too large to describe; split the task`,
+    };
   if (kind) return { kind, message: input.message };
   const details: FailureCause['details'] = { activity: input.activityType, nonRetryable: input.nonRetryable };
   if (input.failureType) details.failureType = input.failureType;

@@ -56,6 +56,7 @@ export interface CoderResult {
   summary: string;
   /** Why it did not finish, when it did not (words the failure classifier reads). */
   reason?: string;
+  /** The files its tools changed, the first 200 (domain/payload-bounds.ts). */
   changedFiles: string[];
   telemetry: CoderTelemetry;
   /** How many scripted turns this run consumed per role, so the next run continues after them. */
@@ -145,7 +146,10 @@ export interface ReviewResult {
   /** The reviewer agent version whose model verdict was merged in, when a reviewer model is configured. */
   agent?: string;
   modelUsage?: VerdictUsage;
+  /** The changed paths, the first 200 (domain/payload-bounds.ts); `diffStat.files` counts them all. */
   changedFiles: string[];
+  /** How many changed paths `changedFiles` leaves out (absent when none). */
+  changedFilesOmitted?: number;
   diffStat: { files: number; insertions: number; deletions: number };
   diff?: ArtifactRef;
   /** The tree reviewed (a snapshot of the worktree): the commit records exactly this tree. */

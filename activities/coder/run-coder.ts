@@ -8,6 +8,7 @@ import { EVIDENCE_CLOSING } from '../../domain/evidence-first/evidence-prompt.js
 import { readRunSites, type RunSites } from '../../domain/evidence-first/regressions.js';
 import type { FailureCause } from '../../domain/failure-causes.js';
 import { causeOfCoderResult } from '../../domain/node-causes.js';
+import { boundPaths } from '../../domain/payload-bounds.js';
 import type { ArtifactRef, CoderResult } from '../../domain/records.js';
 import { scrubSecrets, scrubText } from '../../domain/secrets.js';
 import { emptyTelemetry } from '../../domain/telemetry.js';
@@ -295,7 +296,7 @@ function resultOf(
 ): CoderResult {
   const { secretValues } = run.input;
   const scrubbed = reason === undefined ? undefined : scrubText(reason, secretValues);
-  const changedFiles = [...run.context.changedFiles].sort();
+  const changedFiles = boundPaths([...run.context.changedFiles].sort()).paths;
   const typed = cause && scrubbed !== undefined ? { kind: cause, message: scrubbed } : undefined;
   return {
     status,

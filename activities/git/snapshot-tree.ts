@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { boundFindings, cutText, MAX_PATH_TEXT } from '../../domain/payload-bounds.js';
 import type { Finding } from '../../domain/records.js';
 import { readSmallFile } from '../small-files.js';
 import { readRecordedBase } from './create-worktree.js';
@@ -18,19 +19,27 @@ import { finding, walkWorktree, type TreeEntry, type WalkedEntry } from './workt
 
 /** Bounds of one snapshot: the worker reads each file whole, and every file of the worktree once. */
 export interface SnapshotLimits {
+  /** Files and links of the whole worktree (the base's included) the walk takes. */
   maxFiles: number;
+  /**
+   * Files a change may add: the run's bound on new files (the sandbox's `files` limit, 100000 by default). A change
+   * over it is refused as it stands (`change_too_large`): nothing is hashed or written, and no list of its paths
+   * travels anywhere.
+   */
+  maxNewFiles: number;
   maxFileBytes: number;
   maxTotalBytes: number;
 }
 
 export const SNAPSHOT_LIMITS: SnapshotLimits = {
   maxFiles: 200_000,
+  maxNewFiles: 100_000,
   maxFileBytes: 100 * 1024 * 1024,
   maxTotalBytes: 2 * 1024 * 1024 * 1024,
 };
 
 /** Findings kept per snapshot (the rest are counted in one more): payloads stay small. */
-const MAX_FINDINGS = 20;
+const MAX_SNAPSHOT_FINDINGS = 20;
 
 export interface WorktreeSnapshot {
   /** The tree in the repository's object store holding the change: what the review reads and the commit records. */
@@ -74,12 +83,19 @@ async function takeWorktree(input: SnapshotInput, write: boolean): Promise<Workt
     const base = await listTree(git, input.baseSha, input.worktreePath);
     const rules = ignoreRulesOf(readExclude(git.gitDir), await readIgnoreFiles(git, base));
     const walked = walkWorktree(path.resolve(input.worktreePath), base, rules, limits);
+    const tooMany = tooManyNewFiles(base, walked.entries, limits.maxNewFiles);
+    if (tooMany)
+      return { treeSha: await baseTree(git, input.baseSha), changedFiles: [], ignored: [], findings: [tooMany] };
     const findings = [...walked.findings];
     const algorithm = input.baseSha.length === 64 ? 'sha256' : 'sha1';
     const copies = write ? privateDir : undefined;
     const blobs = hashEntries(input.worktreePath, walked.entries, base, { limits, copies, algorithm }, findings);
     const entries = [...walked.kept, ...blobs.entries];
-    const taken = { changedFiles: changedPaths(base, entries), ignored: walked.ignored, findings: bounded(findings) };
+    const taken = {
+      changedFiles: changedPaths(base, entries),
+      ignored: walked.ignored,
+      findings: boundFindings(findings, MAX_SNAPSHOT_FINDINGS),
+    };
     if (!write) return { treeSha: '', ...taken };
     await writeBlobs(git, blobs.toWrite);
     const index = path.join(privateDir, 'index');
@@ -252,13 +268,22 @@ function changedPaths(base: TreeEntry[], entries: TreeEntry[]): string[] {
   return [...changed].sort();
 }
 
-function bounded(findings: Finding[]): Finding[] {
-  if (findings.length <= MAX_FINDINGS) return findings;
-  const rest = findings.length - MAX_FINDINGS;
-  return [
-    ...findings.slice(0, MAX_FINDINGS),
-    { rule: findings[MAX_FINDINGS]?.rule ?? 'special_file', message: `and ${rest} more findings like these` },
-  ];
+/**
+ * A change that adds more files than a run may make (`maxNewFiles`) is refused before any byte is read: its one
+ * finding, `change_too_large`; the snapshot then has the base's tree (nothing of the change is written) and no paths.
+ */
+function tooManyNewFiles(base: TreeEntry[], entries: WalkedEntry[], maxNewFiles: number): Finding | undefined {
+  const tracked = new Set(base.map((entry) => entry.path));
+  const added = entries.filter((entry) => !tracked.has(entry.path));
+  if (added.length <= maxNewFiles) return undefined;
+  const first = added[0]?.path;
+  const message = `the change adds ${added.length} files, more than the ${maxNewFiles} a run may make: it was not taken (nothing of it is committed or reviewed); delete the generated files, keep them out of the worktree, or split the task`;
+  return { rule: 'change_too_large', message, ...(first === undefined ? {} : { file: cutText(first, MAX_PATH_TEXT) }) };
+}
+
+/** The id of the base commit's tree. */
+async function baseTree(git: TreeGit, baseSha: string): Promise<string> {
+  return (await git.text(['rev-parse', '--verify', `${baseSha}^{tree}`])).trim();
 }
 
 /**

@@ -2,6 +2,7 @@
 import type { ChangeSnapshot, Finding, ReviewResult } from '../../domain/records.js';
 import { findAttributeDrivers } from '../../domain/attribute-drivers.js';
 import { findPlantedGitPaths, findSecretsInPaths } from '../../domain/path-findings.js';
+import { boundFindings, boundPaths } from '../../domain/payload-bounds.js';
 import { secretForms } from '../../domain/secret-forms.js';
 import { scrubText } from '../../domain/secrets.js';
 import { writeArtifact } from '../artifacts.js';
@@ -99,14 +100,18 @@ export async function reviewDiff(
     hostId: input.hostId,
     secretValues: hidden,
   });
+  // Bounded whatever the change (domain/payload-bounds.ts): the whole of it is in diff.patch, its count in diffStat.
+  const listed = boundPaths(changedFiles);
+  const scrubbed = findings.map((finding) => ({
+    ...finding,
+    message: scrubText(finding.message, hidden),
+    ...(finding.file === undefined ? {} : { file: scrubText(finding.file, hidden) }),
+  }));
   return {
     passed: findings.length === 0,
-    findings: findings.map((finding) => ({
-      ...finding,
-      message: scrubText(finding.message, hidden),
-      ...(finding.file === undefined ? {} : { file: scrubText(finding.file, hidden) }),
-    })),
-    changedFiles: changedFiles.map((file) => scrubText(file, hidden)),
+    findings: boundFindings(scrubbed),
+    changedFiles: listed.paths.map((file) => scrubText(file, hidden)),
+    ...(listed.omitted > 0 ? { changedFilesOmitted: listed.omitted } : {}),
     diffStat: stat,
     diff: stored,
     treeSha: tree.treeSha,

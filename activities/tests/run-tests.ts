@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Finding, TestRunResult } from '../../domain/records.js';
+import { boundFindings } from '../../domain/payload-bounds.js';
 import { scrubText } from '../../domain/secrets.js';
 import { writeArtifact } from '../artifacts.js';
 import { IGNORED_NAMED } from '../git/ignored-files.js';
@@ -56,7 +57,7 @@ export async function runTests(input: RunTestsInput): Promise<TestRunResult> {
   const { pathPolicy, worktreePath } = input;
   // The node's own run is staged as the review will see it (its ignored files removed: the tests see what the commit
   // would hold); the coder's runs (no path policy) see its worktree as it is.
-  const change = pathPolicy ? await stageChange(worktreePath, pathPolicy) : undefined;
+  const change = pathPolicy ? await stageChange(worktreePath, pathPolicy, input.sandbox.limits.files) : undefined;
   const snapshot = change && { treeSha: change.treeSha, findings: change.findings };
   // What the snapshot could not take (a nested git folder, a FIFO) refuses the run too: the review says so.
   const refused =
@@ -111,8 +112,8 @@ function refusedResult(findings: Finding[], sandbox: SandboxPolicy): TestRunResu
     counts: { total: 0, passed: 0, failed: 0, errors: 0, skipped: 0 },
     cases: [],
     casesTruncated: false,
-    reason: `tests not run: the review's path rules refused the change (${findings.map((finding) => finding.rule).join(', ')})`,
-    refused: findings,
+    reason: `tests not run: the review's path rules refused the change (${[...new Set(findings.map((finding) => finding.rule))].join(', ')})`,
+    refused: boundFindings(findings),
     sandbox: { mode: sandbox.mode, network: sandbox.network },
     stdoutExcerpt: '',
     stderrExcerpt: '',

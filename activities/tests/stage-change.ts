@@ -19,9 +19,16 @@ export interface StagedChange {
   ignoredRemoved: string[];
 }
 
-/** Takes the change as a tree and removes the ignored files the snapshot listed. */
-export async function stageChange(worktreePath: string, policy: PathPolicy): Promise<StagedChange> {
-  const snapshot = await snapshotWorktree({ worktreePath, baseSha: policy.baseSha });
+/**
+ * Takes the change as a tree and removes the ignored files the snapshot listed. A change adding more than `maxNewFiles`
+ * files (the run's bound) is not taken: its one finding refuses it.
+ */
+export async function stageChange(
+  worktreePath: string,
+  policy: PathPolicy,
+  maxNewFiles: number,
+): Promise<StagedChange> {
+  const snapshot = await snapshotWorktree({ worktreePath, baseSha: policy.baseSha, limits: { maxNewFiles } });
   const ignoredRemoved = await removeIgnoredPaths(worktreePath, snapshot.ignored);
   return {
     treeSha: snapshot.treeSha,

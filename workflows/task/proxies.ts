@@ -19,11 +19,14 @@ import type { TaskEvent } from '../../domain/events.js';
 import type { EnvironmentSpec } from '../../domain/environment.js';
 import { setupTimeoutOf } from '../../domain/environment-timeout.js';
 
+// A result over the payload limit (the SDK's PayloadsTooLarge, retryable by its default) is the same result again on
+// every retry: it reaches the node at once (domain/cause-table.ts, PayloadTooLarge).
 const retry = (maximumAttempts: number): ActivityOptions['retry'] => ({
   initialInterval: '1s',
   backoffCoefficient: 2,
   maximumInterval: '30s',
   maximumAttempts,
+  nonRetryableErrorTypes: ['PayloadsTooLarge'],
 });
 
 type Activities = TaskloopActivities;

@@ -5,6 +5,7 @@ import {
   causeOfFindings,
   causeOfTestResult,
 } from '../../../domain/node-causes.js';
+import { classifyCause } from '../../../domain/failure-causes.js';
 import type { TestRunResult } from '../../../domain/records.js';
 import { failedTestRun } from '../../support/test-run.js';
 
@@ -51,6 +52,19 @@ describe('causeOfActivityFailure', () => {
         nonRetryable: true,
       }),
     ).toEqual({ kind: 'InvalidRepo', message: 'not a repo' });
+  });
+
+  it("reads the SDK's PayloadsTooLarge as a task too large to describe: split_task, failed at once, never an environment problem", () => {
+    const cause = causeOfActivityFailure({
+      activityType: 'reviewChanges',
+      failureType: 'PayloadsTooLarge',
+      message: '[TMPRL1103] Attempted to upload payloads with size that exceeded the error limit. size=2169252',
+      nonRetryable: false,
+    });
+    expect(cause.kind).toBe('PayloadTooLarge');
+    expect(cause.message).toContain("reviewChanges's result was over Temporal's payload limit");
+    expect(cause.message).toContain('size=2169252');
+    expect(classifyCause(cause, 'review')).toEqual({ failureClass: 'split_task', retry: 'fail' });
   });
 
   it('keeps a type no row names Unknown, with the activity and whether it may be retried', () => {

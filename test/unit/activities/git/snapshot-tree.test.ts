@@ -162,6 +162,26 @@ describe('snapshotWorktree', () => {
     expect(large.changedFiles).toEqual(['a.txt', 'b.txt']);
   });
 
+  it('refuses a change adding more files than a run may make: one finding, the base tree, nothing written', async () => {
+    const { repoPath, worktreePath, baseSha } = await setup();
+    const added = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`gen/f${i}.txt`, `unique ${i}\n`]));
+    await writeFiles(worktreePath, { ...added, 'calc.py': 'X = 2\n' });
+    const objects = () => git(repoPath, 'count-objects', '-v');
+    const before = objects();
+
+    const refused = await snapshotWorktree({ worktreePath, baseSha, limits: { maxNewFiles: 29 } });
+
+    expect(refused.findings).toEqual([expect.objectContaining({ rule: 'change_too_large', file: 'gen/f0.txt' })]);
+    expect(refused.findings[0]?.message).toContain('adds 30 files, more than the 29 a run may make');
+    expect(refused.changedFiles).toEqual([]);
+    expect(refused.treeSha).toBe(git(repoPath, 'rev-parse', `${baseSha}^{tree}`).trim());
+    expect(objects()).toBe(before);
+
+    const taken = await snapshotWorktree({ worktreePath, baseSha, limits: { maxNewFiles: 30 } });
+    expect(taken.findings).toEqual([]);
+    expect(taken.changedFiles).toHaveLength(31);
+  });
+
   it('ignores by the base commit’s rules, not by a .gitignore the attempt rewrote', async () => {
     const { worktreePath, baseSha } = await setup();
     await writeFiles(worktreePath, { '.gitignore': '*\n', 'new.py': 'Z = 1\n', 'sub/x.log': 'log\n' });
