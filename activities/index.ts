@@ -1,6 +1,8 @@
 // The activities a taskloop worker serves, built by a factory that takes the worker's dependencies.
 import { createTaskActivities, type ActivityDeps } from './task-activities.js';
 import { createLearningActivities } from './learning/index.js';
+import { createLandingActivities } from './land/index.js';
+import { resolveWorkerSandbox } from './sandbox/index.js';
 import { scrubbingResults } from './scrub-results.js';
 import { createEvalActivities } from './eval/index.js';
 
@@ -21,6 +23,10 @@ export function createActivities(deps: ActivityDeps) {
   return scrubbingResults({
     ...createTaskActivities(deps),
     ...createLearningActivities(deps),
+    ...createLandingActivities({
+      ...deps,
+      workerSandbox: deps.sandbox ?? resolveWorkerSandbox({ workDir: deps.workDir }),
+    }),
     ...createEvalActivities(deps),
   });
 }

@@ -60,14 +60,17 @@ export const causeKinds = [
   'VerificationSetupFailed',
   'EnvironmentSetupFailed',
   'PayloadTooLarge',
+  'MergeConflict',
+  'FailsOnMergedTree',
+  'LandingRefused',
   'Unknown',
 ] as const;
 export type CauseKind = (typeof causeKinds)[number];
 
 export type RetryKind = 'rerun_node' | 'new_attempt' | 'reclaim' | 'wait_for_hint' | 'fail';
 
-/** Where a cause arises: a node of the task graph, or the learning and eval workflows' own activities. */
-export type RaisingNode = TaskNode | 'learning' | 'eval';
+/** Where a cause arises: a node of the task graph, or the learning, eval and landing workflows' own activities. */
+export type RaisingNode = TaskNode | 'learning' | 'eval' | 'land';
 
 export interface CauseRow {
   kind: CauseKind;
@@ -213,6 +216,12 @@ export const causeTable: readonly CauseRow[] = [
   // by design (domain/payload-bounds.ts), so one that is not came from a change too large to describe; running the node
   // again gives the same result, so it is never an environment problem nor retried.
   row('PayloadTooLarge', ['claim', ...hostNodes], 'split_task', 'fail', { failureTypes: ['PayloadsTooLarge'] }),
+  // The landing queue (workflows/land): the change does not fit the target as it is now, so the coder makes it again
+  // on the target's new head with the conflict or the failing tests as evidence (docs/review-and-land.md).
+  row('MergeConflict', 'land', 'merge_conflict', 'new_attempt'),
+  row('FailsOnMergedTree', 'land', 'merge_conflict', 'new_attempt'),
+  // The target cannot take the change and no attempt changes that: a dirty checkout, a protected branch, no branch.
+  thrown('LandingRefused', 'land', 'environment_problem', 'fail'),
   row('Unknown', ['claim', ...hostNodes], 'code_defect', 'new_attempt', { readWords: true }),
 ];
 

@@ -36,6 +36,7 @@ export const classTable: Record<FailureClass, { retry: RetryKind; description: s
   intent_ambiguity: { retry: 'wait_for_hint', description: 'Ambiguous goal' },
   replan: { retry: 'new_attempt', description: 'Plan rejected' },
   split_task: { retry: 'fail', description: 'Task too large' },
+  merge_conflict: { retry: 'new_attempt', description: 'Does not fit the target branch' },
 };
 
 /** Evidence that the task is too big: failures in this many test modules, or more. */

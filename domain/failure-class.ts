@@ -14,6 +14,7 @@ export const failureClasses = [
   'intent_ambiguity',
   'replan',
   'split_task',
+  'merge_conflict',
 ] as const;
 export type FailureClass = (typeof failureClasses)[number];
 

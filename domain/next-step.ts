@@ -20,6 +20,8 @@ const steps: Record<FailureClass, (id: string) => string> = {
   budget_exhausted: (id) =>
     `the budget is spent: raise it (the task's budgets) and run the task again, or narrow it with taskloop retry ${id} --hint "the one part to do first"`,
   split_task: () => 'the task is too big for one change: split it into smaller tasks (a tasks file: taskloop schedule)',
+  merge_conflict: (id) =>
+    `${retryWithHint(id, 'how the change should fit what landed on the target meanwhile')} (the conflict or the failing tests are above)`,
 };
 
 const isFailureClass = (value: string | undefined): value is FailureClass =>

@@ -10,6 +10,7 @@ import type { EvalArmInput } from './eval-arm.js';
 import type { ProjectWorkflowInput } from './project.js';
 import type { LearningWorkflowInput } from './learning/learning-workflow.js';
 import type { TaskWorkflowInput } from './task.js';
+import type { LanderInput } from './land/lander-workflow.js';
 import { setWorkflowOptions, workflowInfo } from '@temporalio/workflow';
 
 export { probeWorkflow } from './probe.js';
@@ -37,6 +38,12 @@ export function reflectionWorkflow(input: LearningWorkflowInput) {
   return learningWorkflow(input);
 }
 
+/** The landing queue of one repository and target branch (workflows/land/lander-workflow.ts). */
+export async function landerWorkflow(input: LanderInput) {
+  const workflow = await import(/* webpackMode: "eager" */ './land/lander-workflow.js');
+  return workflow.landerWorkflow(input);
+}
+
 // Task and eval workflows stay on the version that started them (the workers' default, PINNED). The long-lived ones
 // follow upgrades: on their next workflow task after a new version becomes current they run on it, so what the
 // project learned stays readable once old workers stop, and old versions drain. Their code must therefore replay
@@ -47,6 +54,7 @@ const followsUpgrades = () =>
 setWorkflowOptions(followsUpgrades, projectWorkflow);
 setWorkflowOptions(followsUpgrades, learningWorkflow);
 setWorkflowOptions(followsUpgrades, reflectionWorkflow);
+setWorkflowOptions(followsUpgrades, landerWorkflow);
 
 export async function evalArmWorkflow(input: EvalArmInput) {
   const workflow = await import(/* webpackMode: "eager" */ './eval-arm.js');

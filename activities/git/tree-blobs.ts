@@ -23,6 +23,12 @@ export async function readTreeFiles(
   });
 }
 
+/** Every file and link of `treeSha` (gitlinks left out), as `readTreeFiles` reads them, from a tree git given. */
+export async function readWholeTree(git: TreeGit, treeSha: string, maxBytes: number): Promise<TreeFile[]> {
+  const entries = (await listTreeEntries(git, treeSha)).filter((entry) => /^(100644|100755|120000)$/.test(entry.mode));
+  return readBlobs(git, entries, maxBytes);
+}
+
 async function listTreeEntries(git: TreeGit, treeSha: string): Promise<TreeEntry[]> {
   const out = await git.text(['ls-tree', '-r', '-z', '--full-tree', treeSha]);
   return out

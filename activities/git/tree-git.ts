@@ -15,10 +15,19 @@ import { safeGitConfigArgs, worktreeGitDir, type Git } from './run-git.js';
 /** A git client for one git folder, no work tree; each command's stdout as bytes (a `GitError` on a failure). */
 export interface TreeGit {
   gitDir: string;
-  /** Runs `git <args>`; `input` is written to its stdin; `index` names a private index file (GIT_INDEX_FILE). */
-  run(args: string[], options?: { input?: Buffer; index?: string }): Promise<Buffer>;
+  /**
+   * Runs `git <args>`; `input` is written to its stdin; `index` names a private index file (GIT_INDEX_FILE); `env`
+   * adds variables (a commit's fixed dates).
+   */
+  run(args: string[], options?: TreeGitOptions): Promise<Buffer>;
   /** The same, stdout as UTF-8 text. */
-  text(args: string[], options?: { input?: Buffer; index?: string }): Promise<string>;
+  text(args: string[], options?: TreeGitOptions): Promise<string>;
+}
+
+export interface TreeGitOptions {
+  input?: Buffer;
+  index?: string;
+  env?: Record<string, string>;
 }
 
 // A fixed identity and no automatic maintenance, for the commits made here (commit-tree).
@@ -59,8 +68,9 @@ export async function withGitDir<T>(
 
 function treeGitIn(gitDir: string, cwd: string): TreeGit {
   const config = [...safeGitConfigArgs(), ...commitConfig.flatMap((setting) => ['-c', setting])];
-  const run = async (args: string[], options: { input?: Buffer; index?: string } = {}) => {
-    const env = { ...gitEnv(), GIT_OPTIONAL_LOCKS: '0', ...(options.index ? { GIT_INDEX_FILE: options.index } : {}) };
+  const run = async (args: string[], options: TreeGitOptions = {}) => {
+    const index = options.index ? { GIT_INDEX_FILE: options.index } : {};
+    const env = { ...gitEnv(), GIT_OPTIONAL_LOCKS: '0', ...index, ...options.env };
     // --bare after --git-dir: no work tree is ever set up, not even the folder it runs in.
     const argv = ['git', `--git-dir=${gitDir}`, '--bare', ...config, ...args];
     const [command = 'git', ...rest] = dieWithWorkerArgs(argv);

@@ -75,7 +75,7 @@ describe('the cause table', () => {
   it('names each failure type in one row only, and each row names the nodes that raise it', () => {
     const types = causeTable.flatMap((row) => row.failureTypes ?? []);
     expect(types.length).toBe(new Set(types).size);
-    const known = new Set<string>([...taskNodes, 'learning', 'eval']);
+    const known = new Set<string>([...taskNodes, 'learning', 'eval', 'land']);
     for (const row of causeTable) {
       expect(row.nodes.length, row.kind).toBeGreaterThan(0);
       for (const node of row.nodes) expect(known.has(node), `${row.kind}: ${node}`).toBe(true);

@@ -218,10 +218,19 @@ export function createStubs(script: StubScript, hostQueue: string): Stubs {
       return { workflowId: `learning-${input.project}-${input.role}` };
     },
     generateSkill: (input) => call('skill', input),
+    // The landing queue has its own workflow tests (test/workflows/lander.test.ts): no task here sets landOn.
+    mergeChange: notInThisTier,
+    testMergedTree: notInThisTier,
+    landChange: notInThisTier,
+    enqueueLanding: notInThisTier,
   };
   const runDefault = <K extends NodeName>(node: K, input: NodeIO[K][0]) =>
     run(fallback[node] as Exclude<Step<K>, typeof asDefault>, input, 0);
   return { activities, calls, runDefault };
+}
+
+function notInThisTier(): never {
+  throw new Error('landing activities are not called in this tier: no task here sets landOn');
 }
 
 /** Every activity name the workers serve. */
