@@ -1,6 +1,6 @@
 // `npm run bench [-- --runs N] [-- --only overhead,events]`: runs the benchmarks and prints every figure of the
-// lean-orchestration targets beside its target and the machine's load average, as a markdown table for the
-// README, then the detail sections. Nothing here asserts timings.
+// lean-orchestration targets beside its target and the machine's load average, as a markdown table for
+// docs/benchmarks.md, then the detail sections. Nothing here asserts timings.
 import path from 'node:path';
 import { claimsBenchmark } from './claims.js';
 import { codecBenchmark } from './codec.js';

@@ -1,6 +1,6 @@
 // Makes the demo's real Python project: a fresh git repository copied from examples/calc (code and tests only).
 import { execa } from 'execa';
-import { cp, mkdir } from 'node:fs/promises';
+import { cp, mkdir, rename, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { projectRoot } from '../../platform/paths.js';
 
@@ -24,5 +24,15 @@ export async function prepareDemoRepo(parent: string): Promise<string> {
     '-m',
     'The calculator, with bugs',
   );
+  await linkLatest(parent);
   return repo;
+}
+
+/** `latest` beside the run folders names this one, so a first task can name the demo's project the same way each time. */
+async function linkLatest(runDir: string): Promise<void> {
+  const latest = path.join(path.dirname(runDir), 'latest');
+  const next = `${latest}.${process.pid}`;
+  await symlink(path.basename(runDir), next);
+  // rename over the old link is atomic: a reader finds the previous run or this one, never no link.
+  await rename(next, latest);
 }

@@ -1,5 +1,5 @@
 import { execa } from 'execa';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, realpath } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
@@ -54,6 +54,9 @@ describe('taskloop demo', () => {
       expect(result.stderr).toMatch(new RegExp(`\\n {2}${id} +COMPLETED +${attempts} `));
     }
     expect(result.stderr).toContain(`Temporal is serving at ${inject('temporalAddress')}`);
+    // The README's first task names the demo's project as .taskloop/demo/latest/calc.
+    const made = /Made the Python project (\S+) /.exec(result.stderr)?.[1] ?? '';
+    expect(await realpath(path.join(home, 'demo', 'latest', 'calc'))).toBe(await realpath(made));
     // The worker's log lines go to the file the demo names, not between the lines of its board.
     const workerLog = /Worker log: (\S+)/.exec(result.stderr)?.[1] ?? '';
     expect(await readFile(workerLog, 'utf8')).toMatch(/\[INFO\] task fix-add: /);
