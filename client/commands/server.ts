@@ -8,8 +8,10 @@ import { recordServerPid, stopLocalServer } from '../../platform/server/pid-file
 import { ensureTemporalCli } from '../../platform/server/temporal-cli.js';
 import { UsageError, WorkFailed } from '../cli-errors.js';
 import type { Command } from './command.js';
+import { runProductionServer } from './server-production.js';
 
 const help = `Usage: taskloop server [--port 7233] [--ui-port 8233] [--ip 127.0.0.1] [--headless] [--db FILE | --memory] [--detach]
+       taskloop server --production [--port 7233] [--data DIR]
        taskloop server stop [--db FILE]
 
 Starts \`temporal server start-dev\` with the search attributes TaskId, Project, Phase, TaskStatus, FailureClass and
@@ -23,6 +25,11 @@ until Ctrl-C unless --detach.
   --headless     no Web UI                         --memory      keep nothing on disk
   --db FILE      SQLite file (default .taskloop/temporal.db)
   --detach       leave the server running in the background (log: .taskloop/server.log)
+
+--production starts the self-hosted stack instead: the Temporal server built from Go modules (once per machine, into
+~/.cache/taskloop/cluster; needs Go), on a PostgreSQL of its own (installed from Debian when root and missing) with
+SQL visibility, the namespace and the search attributes; its data in --data (default .taskloop/cluster). In the
+foreground: Ctrl-C stops the server, then PostgreSQL. See docs/deploying.md.
 
 \`taskloop server stop\` stops the server that --detach (or \`taskloop demo\`) left running, or else the dev server
 on the database (default .taskloop/temporal.db); its state stays in the db file.`;
@@ -40,9 +47,14 @@ export const serverCommand: Command = {
       db: { type: 'string' },
       memory: { type: 'boolean' },
       detach: { type: 'boolean' },
+      production: { type: 'boolean' },
+      data: { type: 'string' },
     });
     const fromEnv = values.port === undefined && values.ip === undefined ? localAddressFromEnv() : undefined;
     const port = fromEnv?.port ?? intFlag('server', 'port', values.port, 7233, 1, 65535);
+    if (values.production) return runProductionServer({ port, dataDir: values.data });
+    if (values.data !== undefined)
+      throw new UsageError('taskloop server: --data goes with --production; the dev server takes --db');
     const uiPort = intFlag('server', 'ui-port', values['ui-port'], port + 1000, 1, 65535);
     const home = stateDir();
     const cliPath = await ensureTemporalCli({ log: (line) => console.error(line) });
