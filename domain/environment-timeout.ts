@@ -4,6 +4,8 @@ import type { EnvironmentSpec } from './environment.js';
 
 /** Set-up longer than this is stopped (task field `environment.timeoutMs`). */
 export const DEFAULT_SETUP_TIMEOUT_MS = 20 * 60_000;
+/** The longest set-up a task may ask for (the schema's bound on `environment.timeoutMs`). */
+export const MAX_SETUP_TIMEOUT_MS = 2 * 60 * 60_000;
 
 /** The object form, `auto` written out. */
 export function environmentFields(spec: EnvironmentSpec): Exclude<EnvironmentSpec, 'auto'> {

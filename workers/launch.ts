@@ -17,6 +17,7 @@ import {
   resolveWorkerSandbox,
   SandboxConfigError,
 } from '../activities/sandbox/index.js';
+import { environmentCacheDir, removeDeadStaging } from '../activities/environments/index.js';
 import { checkSandbox, checkSearchAttributes, checkWorkerTools, PreflightError } from './preflight.js';
 import { LineLogger } from './logger.js';
 import { parseLogSettings, type LogSettings } from './log-settings.js';
@@ -159,6 +160,16 @@ async function cleanUpAfterEarlierWorkers(host: HostIdentity, log: (line: string
     log(`  killed ${orphans.length} test process group(s) left by an earlier worker: ${orphans.join(', ')}`);
   const staleCgroups = (await removeDeadWorkersCgroups()) + (await removeDeadWorkersMemoryCgroups());
   if (staleCgroups > 0) log(`  removed ${staleCgroups} sandbox cgroup(s) left by workers that are no longer running`);
+  // A cache folder this worker cannot use is said by the first task that needs it (EnvironmentSetupFailed).
+  const cache = (() => {
+    try {
+      return environmentCacheDir(host.workDir);
+    } catch {
+      return undefined;
+    }
+  })();
+  const staging = cache ? await removeDeadStaging(cache) : [];
+  if (staging.length > 0) log(`  removed ${staging.length} environment staging folder(s) left by killed builds`);
 }
 
 /** The worker's connection, once the server is known to have taskloop's search attributes (else closed again). */

@@ -1,8 +1,7 @@
 // The environment a task's tests use: found in the cache by its key, or built once (one builder per key, built in a
 // staging folder renamed into place whole, so a reader never sees half an environment) and recorded in a manifest.
-import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DEFAULT_SETUP_TIMEOUT_MS, type EnvironmentSpec } from '../../domain/environment.js';
 import { ensureUv, UV_VERSION, UvMissing } from '../../platform/uv.js';
@@ -11,6 +10,7 @@ import { buildEnvironment } from './build.js';
 import { envDirOf, MANIFEST_NAME, readManifest, type EnvironmentManifest } from './cache-dir.js';
 import { lockEntry } from './lock.js';
 import { planEnvironment, setupFailure, type EnvironmentPlan } from './plan.js';
+import { makeStagingDir, removeDeadStaging, STAGING_OWNER } from './staging.js';
 
 /** What a test run needs to use an environment, and what its record says about it. Small: it travels in history. */
 export interface EnvironmentRef {
@@ -75,13 +75,15 @@ export async function ensureEnvironment(input: EnsureEnvironmentInput): Promise<
     const made = readManifest(entryDir);
     if (made) return refOf(made, entryDir, false, Date.now() - started);
   }
-  const staging = path.join(input.cacheDir, `.staging-${plan.name}-${randomUUID().slice(0, 8)}`);
+  // What builders killed mid-build left (their staging folders) goes first: no one else would remove it.
+  await removeDeadStaging(input.cacheDir);
+  let staging: string | undefined;
   try {
     input.log?.(`building environment ${plan.name}: ${plan.setup.length} set-up line(s)`);
     const uv = await ensureUv().catch((error: unknown) => {
       throw error instanceof UvMissing ? setupFailure(error.message) : error;
     });
-    await mkdir(staging, { recursive: true });
+    staging = await makeStagingDir(input.cacheDir, plan.name);
     const packages = await buildEnvironment({
       plan,
       stagingDir: staging,
@@ -96,7 +98,7 @@ export async function ensureEnvironment(input: EnsureEnvironmentInput): Promise<
     input.log?.(`built environment ${plan.name} in ${manifest.setupMs} ms (${packages.length} packages)`);
     return refOf(manifest, entryDir, true, manifest.setupMs);
   } finally {
-    await rm(staging, { recursive: true, force: true });
+    if (staging) await rm(staging, { recursive: true, force: true });
     if (lock.kind === 'acquired') await lock.release();
   }
 }
@@ -125,6 +127,7 @@ async function placeBuilt(input: {
     builtAt: new Date().toISOString(),
     hostId: input.hostId,
   };
+  await rm(path.join(input.staging, STAGING_OWNER), { force: true });
   await writeFile(path.join(input.staging, MANIFEST_NAME), `${JSON.stringify(manifest, null, 2)}\n`);
   // An entry without a manifest is a broken leftover (the manifest is written before the rename): it goes.
   if (existsSync(input.entryDir) && !readManifest(input.entryDir))

@@ -7,3 +7,4 @@ export {
   type EnvironmentManifest,
 } from './cache-dir.js';
 export { planEnvironment, repoIdentity, type EnvironmentPlan } from './plan.js';
+export { removeDeadStaging } from './staging.js';

@@ -5,11 +5,15 @@ import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 
-interface LockOwner {
+/** Who holds a lock or a staging folder: a builder's process on a machine. */
+export interface LockOwner {
   pid: number;
   host: string;
   startedAt: number;
 }
+
+/** This process, as an owner. */
+export const ownerNow = (): LockOwner => ({ pid: process.pid, host: hostname(), startedAt: Date.now() });
 
 export type LockResult = { kind: 'acquired'; release: () => Promise<void> } | { kind: 'done' };
 
@@ -22,12 +26,23 @@ function isAlive(pid: number): boolean {
   }
 }
 
-async function readOwner(lockDir: string): Promise<LockOwner | undefined> {
+/** The owner note `file` holds, if it holds one. */
+export async function readOwner(file: string): Promise<LockOwner | undefined> {
   try {
-    return JSON.parse(await readFile(path.join(lockDir, 'owner.json'), 'utf8')) as LockOwner;
+    return JSON.parse(await readFile(file, 'utf8')) as LockOwner;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Whether the owner of something made at `madeAt` is gone: its process on this machine ended, or (an owner on another
+ * machine sharing the cache) it is older than `staleAfterMs`; without an owner's note, after a minute (its maker died
+ * between making it and writing the note).
+ */
+export function ownerGone(owner: LockOwner | undefined, madeAt: number, staleAfterMs: number): boolean {
+  if (!owner) return Date.now() - madeAt > 60_000;
+  return (owner.host === hostname() && !isAlive(owner.pid)) || Date.now() - madeAt > staleAfterMs;
 }
 
 /**
@@ -49,8 +64,7 @@ export async function lockEntry(input: {
     input.signal?.throwIfAborted();
     try {
       await mkdir(lockDir);
-      const owner: LockOwner = { pid: process.pid, host: hostname(), startedAt: Date.now() };
-      await writeFile(path.join(lockDir, 'owner.json'), JSON.stringify(owner));
+      await writeFile(path.join(lockDir, 'owner.json'), JSON.stringify(ownerNow()));
       // Made between the check above and the lock: another builder finished meanwhile.
       if (input.done()) {
         await rm(lockDir, { recursive: true, force: true });
@@ -60,13 +74,9 @@ export async function lockEntry(input: {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
-    const owner = await readOwner(lockDir);
-    // A lock without its owner's note for a minute: its maker died between the two writes.
+    const owner = await readOwner(path.join(lockDir, 'owner.json'));
     const madeAt = owner?.startedAt ?? (await stat(lockDir).catch(() => undefined))?.mtimeMs ?? Date.now();
-    const stale = owner
-      ? (owner.host === hostname() && !isAlive(owner.pid)) || Date.now() - madeAt > input.staleAfterMs
-      : Date.now() - madeAt > 60_000;
-    if (stale) {
+    if (ownerGone(owner, madeAt, input.staleAfterMs)) {
       await rm(lockDir, { recursive: true, force: true });
       continue;
     }

@@ -127,7 +127,7 @@ async function clean(argv: string[]): Promise<number> {
   if (Boolean(values.all) === positionals.length > 0)
     throw new UsageError('taskloop env clean: name the environments to remove (see taskloop env list), or pass --all');
   const dir = await cacheDir();
-  const { listEnvironments } = await import('../../activities/environments/index.js');
+  const { listEnvironments, removeDeadStaging } = await import('../../activities/environments/index.js');
   const names = new Set(listEnvironments(dir).map((entry) => entry.name));
   const unknown = positionals.filter((name) => !names.has(name));
   if (unknown.length > 0)
@@ -137,7 +137,12 @@ async function clean(argv: string[]): Promise<number> {
   const removed = values.all ? [...names] : positionals;
   // A task using one keeps its open files; a later task builds it again.
   for (const name of removed) await rm(path.join(dir, name), { recursive: true, force: true });
-  if (values.json) console.log(JSON.stringify({ removed }));
-  else for (const name of removed) console.log(`removed ${name}`);
+  // And what killed builds left: their staging folders (a live build's stays).
+  const staging = await removeDeadStaging(dir);
+  if (values.json) console.log(JSON.stringify({ removed, ...(staging.length > 0 && { stagingRemoved: staging }) }));
+  else {
+    for (const name of removed) console.log(`removed ${name}`);
+    for (const name of staging) console.log(`removed ${name} (the staging folder of a build that was killed)`);
+  }
   return 0;
 }
