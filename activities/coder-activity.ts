@@ -10,6 +10,7 @@ import { heartbeatAndSignal } from './activity-context.js';
 import { heartbeatWhile } from './heartbeat-while.js';
 import { loadProgress, TRANSCRIPT_NAME, type CoderHeartbeat } from './coder/progress.js';
 import { buildLearningSections } from './coder/learning-sections.js';
+import { reviewRequestSection } from './coder/review-request.js';
 import { runCoder } from './coder/run-coder.js';
 import { listRepoFiles } from './coder/repo-map.js';
 import { DEFAULT_MAX_TEST_RUNS } from './coder/tools/run-tests-tool.js';
@@ -52,7 +53,7 @@ export function createCoderActivity(deps: CoderDeps) {
         () => undefined,
       );
       try {
-        const [resume, { agent, prompt }, learning] = await readCoderStart(input, dir, details);
+        const [resume, { agent, prompt }, learning, review] = await readCoderStart(input, dir, details);
         const turnsBefore = resume?.progress.turnsConsumed ?? 0;
         const provider = await coderProvider(input, agent.parameters, turnsBefore, deps.cwd ?? process.cwd());
         // Scripted turns are a fixed sequence that cannot react to a refusal: only a model is coached.
@@ -71,7 +72,8 @@ export function createCoderActivity(deps: CoderDeps) {
           systemPrompt: prompt,
           agent: coderAgent(agent),
           tests: input.tests && inAttemptTests(input, input.tests, dir, deps),
-          extraSections: learning.sections,
+          // A reviewer's request comes first: it is what this round is for.
+          extraSections: review ? [review, ...learning.sections] : learning.sections,
           ...(coached
             ? { coaching: { refuseTestEdits: input.allowTestEdits === false, refuseEmptyFinish: true } }
             : {}),
@@ -140,6 +142,7 @@ function readCoderStart(input: CoderInput, dir: string, details: CoderHeartbeat 
           worktreePath: input.worktreePath,
           previousAttempts: input.previousAttempts,
         }),
+        input.reviewRequest && reviewRequestSection(input.worktreePath, input.reviewRequest),
       ]),
     undefined,
     details,

@@ -93,6 +93,18 @@ export interface CoderInput extends AttemptRef {
   allowTestEdits?: boolean;
   /** The task's sandbox fields (mode, network, limits): the coder's test runs are isolated like the test node's. */
   sandbox?: TaskSandboxFields;
+  /** A review round after a person asked for changes: their words, and the change they read (base..sha). */
+  reviewRequest?: ReviewRequest;
+}
+
+/** What the coder of a later review round is told: the reviewer's words and the change under review. */
+export interface ReviewRequest {
+  round: number;
+  comment: string;
+  author: string;
+  /** The change under review: its commit (the worktree's start) and the task's base before the first round. */
+  sha: string;
+  baseSha?: string;
 }
 
 export interface TestInput extends AttemptRef {
@@ -132,6 +144,8 @@ export interface CommitInput extends AttemptRef {
   secretEnvNames?: string[];
   /** When set, the committed worktree is removed too (its repository), so the attempt needs no removal call. */
   removeWorktree?: { repoPath: string };
+  /** A later review round: `branch` moves forward from this commit (the change the reviewer read) to the new one. */
+  advanceFrom?: string;
 }
 
 /** `worktreeRemoved`: the activity removed the worktree (only asked with CommitInput.removeWorktree). */

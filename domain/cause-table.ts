@@ -63,6 +63,8 @@ export const causeKinds = [
   'MergeConflict',
   'FailsOnMergedTree',
   'LandingRefused',
+  'RejectedByReviewer',
+  'ApprovalTimedOut',
   'Unknown',
 ] as const;
 export type CauseKind = (typeof causeKinds)[number];
@@ -222,6 +224,10 @@ export const causeTable: readonly CauseRow[] = [
   row('FailsOnMergedTree', 'land', 'merge_conflict', 'new_attempt'),
   // The target cannot take the change and no attempt changes that: a dirty checkout, a protected branch, no branch.
   thrown('LandingRefused', 'land', 'environment_problem', 'fail'),
+  // A person's answer on a task with `approval: required` (domain/approval.ts): the person is its last judge. The
+  // branch keeps the change; nothing a retry of the coder could change.
+  row('RejectedByReviewer', 'judge', 'rejected_by_reviewer', 'fail'),
+  row('ApprovalTimedOut', 'judge', 'approval_timed_out', 'fail'),
   row('Unknown', ['claim', ...hostNodes], 'code_defect', 'new_attempt', { readWords: true }),
 ];
 

@@ -9,6 +9,11 @@ export const taskEventTypes = [
   'COMMIT_CREATED',
   'TASK_COMPLETED',
   'TASK_CANCELLED',
+  'APPROVAL_REQUESTED',
+  'APPROVED',
+  'CHANGES_REQUESTED',
+  'REJECTED',
+  'APPROVAL_TIMED_OUT',
 ] as const;
 export type TaskEventType = (typeof taskEventTypes)[number];
 

@@ -37,6 +37,8 @@ export const classTable: Record<FailureClass, { retry: RetryKind; description: s
   replan: { retry: 'new_attempt', description: 'Plan rejected' },
   split_task: { retry: 'fail', description: 'Task too large' },
   merge_conflict: { retry: 'new_attempt', description: 'Does not fit the target branch' },
+  rejected_by_reviewer: { retry: 'fail', description: 'Rejected by a reviewer' },
+  approval_timed_out: { retry: 'fail', description: 'No approval in time' },
 };
 
 /** Evidence that the task is too big: failures in this many test modules, or more. */

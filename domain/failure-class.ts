@@ -3,7 +3,10 @@
 import type { Finding, TaskNode } from './records.js';
 import { extractProse, hasPhrase } from './prose.js';
 
-/** Every failure class: the reference loop's classes plus code_defect (the change itself is wrong). */
+/**
+ * Every failure class: the reference loop's classes plus code_defect (the change itself is wrong), and a person's
+ * last word on a task with `approval: required`: rejected, or no answer in time (domain/approval.ts).
+ */
 export const failureClasses = [
   'code_defect',
   'budget_exhausted',
@@ -15,6 +18,8 @@ export const failureClasses = [
   'replan',
   'split_task',
   'merge_conflict',
+  'rejected_by_reviewer',
+  'approval_timed_out',
 ] as const;
 export type FailureClass = (typeof failureClasses)[number];
 

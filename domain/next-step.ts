@@ -22,6 +22,10 @@ const steps: Record<FailureClass, (id: string) => string> = {
   split_task: () => 'the task is too big for one change: split it into smaller tasks (a tasks file: taskloop schedule)',
   merge_conflict: (id) =>
     `${retryWithHint(id, 'how the change should fit what landed on the target meanwhile')} (the conflict or the failing tests are above)`,
+  rejected_by_reviewer: () =>
+    'a reviewer rejected the change (the reason above); its branch keeps it: run the task again with a goal that says what they want instead, or take what you need from the branch',
+  approval_timed_out: (id) =>
+    `no one answered in time (approvalTimeout); the branch keeps the change: read it (taskloop show ${id}) and merge it by hand, or run the task again`,
 };
 
 const isFailureClass = (value: string | undefined): value is FailureClass =>

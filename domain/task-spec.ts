@@ -1,5 +1,6 @@
 // The task spec: what one task asks for, validated at the edge (CLI, tasks file, client) before a workflow starts.
 import { z } from 'zod';
+import { approvalModes, DEFAULT_APPROVAL_TIMEOUT_MS } from './approval.js';
 import { budgetsSchema } from './budget-schema.js';
 import { environmentSpecSchema } from './environment.js';
 import { modelChoiceSchema, splitModelChoices } from './model-options.js';
@@ -86,6 +87,12 @@ export const taskSpecFieldsSchema = z.strictObject({
   models: modelsSchema,
   maxCoderSteps: wholeNumber(1, 200).default(30),
   retryWindowMs: wholeNumber(0).default(0),
+  /**
+   * `required`: after the commit the task waits for a person (approve, request changes, reject; domain/approval.ts),
+   * at most `approvalTimeoutMs` (7 days by default), holding no worker slot while it waits.
+   */
+  approval: z.enum(approvalModes).default('none'),
+  approvalTimeoutMs: wholeNumber(1_000).default(DEFAULT_APPROVAL_TIMEOUT_MS),
   /** Names of environment variables whose values are secrets (scrubbed from logs and records). */
   secretEnvNames: z.array(z.string().regex(envNamePattern)).default(() => []),
   envRetryLimit: wholeNumber(0, 10).default(3),

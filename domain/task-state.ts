@@ -1,4 +1,5 @@
 // The task workflow's state: what the `state` query returns, what the outcome carries, and pure helpers over it.
+import type { ReviewState } from './approval.js';
 import type { BudgetSpend, Budgets, ModelUsage } from './budgets.js';
 import type { TaskEvent } from './events.js';
 import type { Adaptation } from './learning/adaptations.js';
@@ -18,9 +19,19 @@ import type {
 import type { CandidateRecord } from './samples.js';
 import type { TelemetrySummary } from './telemetry.js';
 
-/** PAUSE_REQUESTED: a pause arrived while a node runs; the task stops (PAUSED) before its next node. */
+/**
+ * PAUSE_REQUESTED: a pause arrived while a node runs; the task stops (PAUSED) before its next node. AWAITING_APPROVAL:
+ * its change is committed and waits for a person's answer (domain/approval.ts).
+ */
 export type TaskStatus =
-  'RUNNING' | 'PAUSE_REQUESTED' | 'PAUSED' | 'WAITING_FOR_HINT' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
+  | 'RUNNING'
+  | 'PAUSE_REQUESTED'
+  | 'PAUSED'
+  | 'WAITING_FOR_HINT'
+  | 'AWAITING_APPROVAL'
+  | 'COMPLETED'
+  | 'FAILED'
+  | 'CANCELLED';
 export type AttemptStatus =
   'RUNNING' | 'PASSED' | 'REWORK_REQUIRED' | 'NEEDS_HINT' | 'HOST_LOST' | 'FAILED' | 'CANCELLED';
 export type TaskPhase = TaskNode | 'waiting' | 'done';
@@ -41,6 +52,10 @@ export interface AttemptRecord {
   endedAt?: string;
   /** The human hint this attempt was given, if any. */
   hint?: string;
+  /** The review round this attempt belongs to (domain/approval.ts); absent: the first. */
+  round?: number;
+  /** The commit the attempt's worktree started from (the base, or the change a reviewer asked to change). */
+  baseSha?: string;
   /** What this attempt's context adapted, and why (from earlier attempts and similar tasks). */
   adaptations?: Adaptation[];
   coder?: Omit<CoderResult, 'changedFiles'> & { changedFiles: string[] };
@@ -95,6 +110,8 @@ export interface TaskState {
   /** When a failed task stops accepting `retry` (ISO), while it waits in its retry window. */
   retryWindowEndsAt?: string;
   budget?: BudgetStatus;
+  /** A task with `approval: required`: each round's change and the person's answer. */
+  review?: ReviewState;
   /** Once ended: why it failed or was cancelled, and what a person should do next. */
   reason?: string;
   recommendation?: FailureClass;
@@ -113,6 +130,7 @@ export interface TaskOutcome {
   reason?: string;
   turnsConsumed: number;
   budget?: BudgetStatus;
+  review?: ReviewState;
 }
 
 /** The outcome of an ended task, from its state (a cancelled workflow carries no result: its state query does). */
@@ -130,6 +148,7 @@ export function outcomeOfState(state: TaskState): TaskOutcome {
     reason: state.reason,
     turnsConsumed: state.turnsConsumed,
     budget: state.budget,
+    ...(state.review && { review: state.review }),
   };
 }
 

@@ -1,5 +1,6 @@
 // Every message a task workflow understands, defined once for the workflow, the CLI, tests and `temporal` alike.
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { ApprovalAnswerKind, ApprovalRequest } from '../domain/approval.js';
 import type { TaskState } from '../domain/task-state.js';
 
 /** Stop before the next node; the running node finishes first. */
@@ -28,3 +29,17 @@ export interface RetryAccepted {
 export const retryUpdate = defineUpdate<RetryAccepted, [RetryRequest]>('retry');
 
 export const stateQuery = defineQuery<TaskState>('state');
+
+/** What an answer to a waiting task returns: the round it answered and the answer's kind. */
+export interface ApprovalAccepted {
+  round: number;
+  kind: ApprovalAnswerKind;
+}
+/**
+ * A person's answers to a task that waits for approval (domain/approval.ts), each refused by its validator unless the
+ * task waits and the answer names the waiting round (or none): approve it, ask for changes (a new round whose coder is
+ * told the comment, on top of the change), or reject it (FAILED, `rejected_by_reviewer`, the branch kept).
+ */
+export const approveUpdate = defineUpdate<ApprovalAccepted, [ApprovalRequest]>('approve');
+export const requestChangesUpdate = defineUpdate<ApprovalAccepted, [ApprovalRequest]>('request-changes');
+export const rejectUpdate = defineUpdate<ApprovalAccepted, [ApprovalRequest]>('reject');

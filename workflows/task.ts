@@ -12,6 +12,7 @@ import {
 import type { TaskSpec } from '../domain/task-spec.js';
 import { outcomeOfState, type TaskOutcome } from '../domain/task-state.js';
 import { cancelSignal, pauseSignal, resumeSignal, retryUpdate, stateQuery, type RetryRequest } from './messages.js';
+import { awaitApproval, registerApprovalHandlers } from './task/approval.js';
 import { learnFromFailure } from './task/learning.js';
 import { runAttempt } from './task/run-attempt.js';
 import type { AttemptResult } from './task/run-node.js';
@@ -76,6 +77,13 @@ async function runTask(run: TaskRun): Promise<TaskOutcome> {
       run.state.commit = result.commit;
       run.currentAttempt.status = 'PASSED';
       observeAttempt(run);
+      // A person is the last judge of a task with `approval: required` (workflows/task/approval.ts).
+      const approval = run.spec.approval === 'required' ? await awaitApproval(run, result.commit) : undefined;
+      if (approval?.kind === 'changes-requested') {
+        retriesSpent = 0;
+        continue;
+      }
+      if (approval?.kind === 'ended') return finish(run, approval.status, approval.reason, approval.recommendation);
       return finish(run, 'COMPLETED');
     }
 
@@ -179,6 +187,7 @@ async function finish(
 
 function registerHandlers(run: TaskRun): void {
   setHandler(stateQuery, () => run.state);
+  registerApprovalHandlers(run);
   setHandler(pauseSignal, () => {
     run.state.paused = true;
     // Shown at once: the running node finishes first, then the task stops at its next checkpoint.

@@ -24,6 +24,11 @@ export interface CommitWorktreeInput {
   /** Histories recorded before snapshots (the review staged the worktree): the change is taken now. */
   staged?: boolean;
   startedAtMs?: number;
+  /**
+   * A review round after a person asked for changes: the commit the worktree started from, the tip of `branch`. The
+   * branch moves forward from it to the new commit (compare-and-swap), so it keeps every round's change.
+   */
+  advanceFrom?: string;
 }
 
 /**
@@ -45,12 +50,7 @@ export async function commitWorktree(input: CommitWorktreeInput): Promise<Commit
     const git = asGit(treeGit);
     // HEAD still at the base: no commit of this attempt can exist yet, so there is nothing to look for.
     const own = head.sha !== undefined && head.sha === base ? undefined : await findOwnCommit(git, trailer, base);
-    if (own)
-      return {
-        sha: own,
-        branch: await branchForCommit(git, own, input.branch, reflog, input.worktreePath),
-        created: false,
-      };
+    if (own) return { sha: own, branch: await keepOnBranch(git, own, input, reflog), created: false };
 
     const parent = head.sha ?? (await git.raw(['rev-parse', '--verify', 'HEAD^{commit}'])).trim();
     const tree = input.treeSha ?? (await takeTree(input.worktreePath, base ?? parent));
@@ -60,8 +60,23 @@ export async function commitWorktree(input: CommitWorktreeInput): Promise<Commit
     const sha = (await treeGit.text(['commit-tree', tree, '-p', parent, '-F', '-'], { input: message })).trim();
     // The attempt's HEAD (detached, or the task's branch in an old worktree) moves only from the parent it had.
     await git.raw(['update-ref', '-m', reflog, 'HEAD', sha, parent]);
-    return { sha, branch: await branchForCommit(git, sha, input.branch, reflog, input.worktreePath), created: true };
+    return { sha, branch: await keepOnBranch(git, sha, input, reflog), created: true };
   });
+}
+
+/**
+ * The branch that keeps `sha`: a later review round's commit moves the task's branch forward from the change the
+ * person read (a retry finds it there already); any other commit, or a branch someone moved meanwhile, gets a branch
+ * of its own (branchForCommit), so nothing is overwritten and no commit is lost.
+ */
+async function keepOnBranch(git: Git, sha: string, input: CommitWorktreeInput, reflog: string): Promise<string> {
+  if (input.advanceFrom !== undefined) {
+    const ref = `refs/heads/${input.branch}`;
+    if ((await tryGit(git, ['update-ref', '-m', reflog, ref, sha, input.advanceFrom])) !== undefined)
+      return input.branch;
+    if ((await tryGit(git, ['rev-parse', '--verify', '--quiet', ref]))?.trim() === sha) return input.branch;
+  }
+  return branchForCommit(git, sha, input.branch, reflog, input.worktreePath);
 }
 
 /** The change taken now (a run whose review named no tree); what the snapshot could not take fails the commit. */

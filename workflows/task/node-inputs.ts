@@ -1,5 +1,6 @@
 // What each node's activity is given: the task's spec and the attempt's claim, shaped into the activity's input.
 import type { AttemptRef, Claim, CoderInput, TestInput } from '../../activities/index.js';
+import { roundStartOf } from '../../domain/approval.js';
 import type { AttemptSummary } from '../../domain/records.js';
 import type { TaskRun } from './task-run.js';
 
@@ -38,6 +39,7 @@ export function coderInputOf(
 ): CoderInput {
   const { spec } = run;
   const record = run.currentAttempt;
+  const round = roundStartOf(run.state.review);
   return {
     // The attempt and, after the first, its candidate: their own artifacts and sampling (domain/samples.ts).
     ...ref,
@@ -64,5 +66,15 @@ export function coderInputOf(
     },
     sandbox: { sandbox: spec.sandbox, network: spec.network, limits: spec.limits },
     allowTestEdits: spec.allowTestEdits,
+    // A later review round: the coder is told the person's words, with the change they read.
+    ...(round && {
+      reviewRequest: {
+        round: round.round,
+        comment: round.comment,
+        author: round.author,
+        sha: round.sha,
+        ...(round.baseSha && { baseSha: round.baseSha }),
+      },
+    }),
   };
 }

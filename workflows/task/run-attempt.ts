@@ -2,6 +2,7 @@
 // (workflows/task/run-nodes.ts). The worktree is removed whatever happens. A task with `samples` draws candidates in
 // turn, each in a fresh worktree, until one passes its tests (domain/samples.ts).
 import { CancellationScope, log } from '@temporalio/workflow';
+import { roundStartOf } from '../../domain/approval.js';
 import { claimWorktree, hostActivities } from './proxies.js';
 import { candidateLabel, checkpoint, passed, runNode, type AttemptContext, type AttemptResult } from './run-node.js';
 import { runNodes } from './run-nodes.js';
@@ -47,7 +48,8 @@ async function runCandidate(context: AttemptContext, candidate: number): Promise
         ...ref,
         taskId: spec.id,
         repoPath: spec.repo,
-        baseRef: spec.baseRef,
+        // A later review round starts from the change the person read (the tip of the task's branch).
+        baseRef: roundStartOf(run.state.review)?.sha ?? spec.baseRef,
         coderVersion: spec.agents?.coder,
         historyOf: spec.project,
         goal: spec.goal,
@@ -57,6 +59,7 @@ async function runCandidate(context: AttemptContext, candidate: number): Promise
   if (!claimed.ok) return { kind: 'failed', ...claimed };
   const claim = claimed.value;
   record.hostId = claim.hostId;
+  record.baseSha = claim.baseSha;
   if (claim.historyError)
     log.warn('could not read the project history; adapting from this task alone', { error: claim.historyError });
   // The spec carries the timeouts the host's activities take (test, host lost, heartbeat).

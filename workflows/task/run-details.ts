@@ -2,6 +2,7 @@
 // RUNNING hides), the phase and the attempt that phase belongs to; the last failure follows, short; the last line
 // names the command that shows the task's trajectory. Current details live in the worker, not the history: changing
 // their text changes no command, so recorded histories replay as they ran.
+import { waitingRound } from '../../domain/approval.js';
 import type { TaskState } from '../../domain/task-state.js';
 
 const REASON_CHARS = 300;
@@ -25,7 +26,18 @@ export function describeRunDetails(state: TaskState, phaseAttempt: number): stri
     lastFailure && status !== 'COMPLETED'
       ? `\n\n**Last failure** (${lastFailure.node}, ${lastFailure.failureClass}): ${shorten(lastFailure.reason)}`
       : '';
-  return `**${status}**${pausing}: ${where}${failure}\n\n${describeTrajectoryLink(state.workflowId)}`;
+  return `**${status}**${pausing}: ${where}${failure}${describeApprovalWait(state)}\n\n${describeTrajectoryLink(state.workflowId)}`;
+}
+
+/** While a change awaits approval: which round, where the change is, until when, and the commands that answer. */
+function describeApprovalWait(state: TaskState): string {
+  const round = state.status === 'AWAITING_APPROVAL' ? waitingRound(state.review) : undefined;
+  if (!round) return '';
+  const id = state.workflowId;
+  return [
+    `\n\n**Awaiting approval** of round ${round.round}: commit \`${round.sha.slice(0, 12)}\` on \`${round.branch}\`, waiting since ${round.waitingSince}, until ${round.timeoutAt}.`,
+    `Answer with \`taskloop review\`, or \`taskloop approve ${id}\`, \`taskloop request-changes ${id} --comment "…"\`, \`taskloop reject ${id} --reason "…"\` (docs/review-and-land.md).`,
+  ].join('\n\n');
 }
 
 /** Where a person sees what the model did: `taskloop show` (docs/trajectories.md), as text or as a page. */

@@ -1,5 +1,6 @@
 // The nodes of one attempt after its claim: code -> test -> review -> judge -> commit. Each node is one activity whose
 // result the workflow reads, and one pure decision on it; pause and cancel are honoured at the checkpoint before each.
+import { roundStartOf } from '../../domain/approval.js';
 import { findMissingCapability } from '../../domain/capabilities.js';
 import { commitMessage } from '../../domain/commit-message.js';
 import { causeOfCoderResult, causeOfRefusal, causeOfTestResult } from '../../domain/node-causes.js';
@@ -207,11 +208,14 @@ async function commitNode({ context, claim, host, ref }: AttemptNodes, review: R
   const { spec } = run;
   const record = run.currentAttempt;
   await checkpoint(run, 'commit');
+  // A later review round's commit goes on the branch of the change it started from, moving it forward.
+  const round = roundStartOf(run.state.review);
   const committed = await runNode(context, 'commit', async () => {
     const commit = await host.commitWorktree(`commit, attempt ${ref.attempt}${candidateLabel(ref)}`, {
       ...ref,
       worktreePath: claim.worktreePath,
-      branch: claim.branch,
+      branch: round?.branch ?? claim.branch,
+      ...(round && { advanceFrom: round.sha }),
       message: commitMessage({ ...ref, goal: spec.goal, summary: record.coder?.summary }),
       // The tree the review read: committed byte for byte.
       treeSha: review.treeSha,

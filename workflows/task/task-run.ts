@@ -17,6 +17,7 @@ import {
   type Budgets,
   type BudgetSpend,
 } from '../../domain/budgets.js';
+import { roundStartOf } from '../../domain/approval.js';
 import { createTaskEvent, type TaskEvent, type TaskEventType } from '../../domain/events.js';
 import type { TaskSpec } from '../../domain/task-spec.js';
 import {
@@ -138,6 +139,8 @@ export class TaskRun {
       envRetries: 0,
     };
     if (this.pendingHint) record.hint = this.pendingHint;
+    const round = roundStartOf(this.state.review)?.round;
+    if (round !== undefined) record.round = round;
     this.pendingHint = undefined;
     this.retryRequested = false;
     this.state.attempts.push(record);

@@ -4,9 +4,14 @@ import { createTaskEvent, taskEventTypes } from '../../../domain/events.js';
 const base = { workflowId: 'task-default-fix-1', taskId: 'fix-1', project: 'default', attempt: 2 };
 
 describe('createTaskEvent', () => {
-  it('lists the original loop event types plus start and cancel', () => {
+  it("lists the original loop event types plus cancel and a person's approval answers", () => {
     expect([...taskEventTypes].sort()).toEqual(
       [
+        'APPROVAL_REQUESTED',
+        'APPROVAL_TIMED_OUT',
+        'APPROVED',
+        'CHANGES_REQUESTED',
+        'REJECTED',
         'COMMIT_CREATED',
         'REVIEW_FAILED',
         'TASK_CANCELLED',

@@ -32,6 +32,8 @@ describe('parseTaskSpec', () => {
         maxRetries: 2,
         maxCoderSteps: 30,
         retryWindowMs: 0,
+        approval: 'none',
+        approvalTimeoutMs: 7 * 86_400_000,
         secretEnvNames: [],
         envRetryLimit: 3,
         hostLostAfterMs: 45_000,
