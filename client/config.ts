@@ -1,5 +1,5 @@
-// `taskloop.config.json`: a user's defaults for `taskloop run` — a model per role and budgets — so a team can name
-// its models once. Flags win over the file; the file wins over built-in defaults. Found in the working folder, or
+// `taskloop.config.json`: a user's defaults for `taskloop run` — a model per role, budgets and the environment — so a
+// team can name its models once. Flags win over the file; the file wins over built-in defaults. Found in the working folder, or
 // at $TASKLOOP_CONFIG.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -16,6 +16,8 @@ const configSchema = z.strictObject({
     .optional(),
   /** Checked with the task spec's own budget schema when the task is validated. */
   budgets: z.record(z.string(), z.unknown()).optional(),
+  /** As `run --environment`: `auto`, or the name of an environment built on this machine (taskloop env list). */
+  environment: z.string().min(1).optional(),
 });
 
 export type TaskloopConfig = z.infer<typeof configSchema>;
@@ -41,7 +43,7 @@ export async function loadTaskloopConfig(cwd: string, env: NodeJS.ProcessEnv = p
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(top level)'}: ${issue.message}`);
     throw new UsageError(
-      `${file}: ${problems.join('; ')} (the file holds "models" {coder, reviewer, judge, skillWriter} and "budgets")`,
+      `${file}: ${problems.join('; ')} (the file holds "models" {coder, reviewer, judge, skillWriter}, "budgets" and "environment")`,
     );
   }
   // Scripted model files named in the config are relative to the config file, not to wherever `run` is typed.

@@ -90,7 +90,7 @@ function environmentCause(
     return cause(
       'MissingThirdPartyModule',
       environment === undefined
-        ? `install the package '${top}' in the worker's Python (module '${missing}' not found)`
+        ? `module '${missing}' not found: the tests ran with the worker's Python; run the task with its repository's dependencies (--environment auto on taskloop run, environment: auto in a tasks file or taskloop.config.json; see taskloop env build), or install the package '${top}' in the worker's Python`
         : `add the package '${top}' to the task's environment set-up (module '${missing}' not found in environment ${environment})`,
       { module: missing },
     );

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { parseFlags } from '../args.js';
 import { UsageError, WorkFailed } from '../cli-errors.js';
 import type { Command } from './command.js';
+import { localEnvironmentCacheDir } from '../env/environment-by-name.js';
 
 const help = `Usage: taskloop env build REPO [--ref REF] [--setup LINE]... [--python P] [--file F]... [--json]
        taskloop env list [--json]
@@ -43,15 +44,7 @@ export const envCommand: Command = {
   },
 };
 
-async function cacheDir(): Promise<string> {
-  const { resolveHost } = await import('../../workers/host.js');
-  const { environmentCacheDir } = await import('../../activities/environments/index.js');
-  try {
-    return environmentCacheDir(resolveHost(process.env).workDir);
-  } catch (error) {
-    throw new UsageError(`taskloop env: ${(error as Error).message}`);
-  }
-}
+const cacheDir = () => localEnvironmentCacheDir('env');
 
 async function build(argv: string[]): Promise<number> {
   const { values, positionals } = parseFlags(

@@ -16,6 +16,8 @@ import { startTask } from '../tasks/start-task.js';
 import { withTaskClient } from '../tasks/task-client.js';
 import { loadTaskloopConfig } from '../config.js';
 import type { Command } from './command.js';
+import path from 'node:path';
+import { localEnvironmentCacheDir, resolveEnvironmentName } from '../env/environment-by-name.js';
 import { createTaskBoard } from '../output/task-board.js';
 import { watchTask } from '../watch/watch-task.js';
 
@@ -32,8 +34,9 @@ The same command twice is the same task (the id is derived from the goal and the
   --reviewer-model SPEC    a model whose verdict joins the review's policy checks (same forms)
   --judge-model SPEC       a model whose verdict joins the judge's checks
   --skill-writer-model SPEC  the model that writes skills from recurring failures
-                           Defaults for all four (and "budgets") come from taskloop.config.json in the working
-                           folder or $TASKLOOP_CONFIG: {"models": {"coder": "openai:gpt-4o", ...}, "budgets": {...}}
+                           Defaults for all four (and "budgets", "environment") come from taskloop.config.json in
+                           the working folder or $TASKLOOP_CONFIG: {"models": {"coder": "openai:gpt-4o", ...},
+                           "budgets": {...}, "environment": "auto"}
   --id ID                  task id (default: slug of the goal + 6 hex chars of a hash of repo and goal)
   --project P              project name (default "default"); the workflow id is task-<project>-<id>
   --base-ref REF           branch, tag or sha to start from (default HEAD)
@@ -52,6 +55,9 @@ The same command twice is the same task (the id is derived from the goal and the
   --wait                   wait for the outcome: exit 0 when COMPLETED, 1 when FAILED or CANCELLED; says within
                            seconds when no worker serves the queue, and keeps waiting
   --json                   machine-readable output: the outcome with --wait, else {"workflowId", "started"}
+  --environment auto|NAME  run the tests with the repository's dependencies: auto builds (once, cached) an
+                           environment from its dependency files; NAME reuses one that taskloop env build made
+                           (taskloop env list); default: "environment" in taskloop.config.json, else the worker's Python
   --allow-dirty            start although the repository has uncommitted changes (they are left out; without
                            this flag such a repository is refused, naming the files)
   --skip-provider-check    start even when this shell has no key (or a dead base URL) for an openai:/anthropic:
@@ -66,6 +72,13 @@ export const runCommand: Command = {
   async run(argv) {
     const cwd = process.cwd();
     const request = parseRunFlags(argv, cwd, process.env, await loadTaskloopConfig(cwd));
+    if (typeof request.input.environment === 'string' && typeof request.input.repo === 'string')
+      request.input.environment = await resolveEnvironmentName(
+        request.input.environment,
+        path.resolve(cwd, request.input.repo),
+        request.environmentOrigin,
+        await localEnvironmentCacheDir('run'),
+      );
     checkRunInput(request.input);
     const warn = (line: string) => console.error(line);
     const spec = await prepareTaskSpec(request.input, cwd, { allowDirty: request.allowDirty, warn }).catch(

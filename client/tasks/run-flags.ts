@@ -36,6 +36,7 @@ const runFlagOptions = {
   json: { type: 'boolean' },
   'skip-provider-check': { type: 'boolean' },
   'allow-dirty': { type: 'boolean' },
+  environment: { type: 'string' },
 } as const;
 
 /** Which flag sets each spec field, so an invalid field is reported as the flag the user typed. */
@@ -56,6 +57,7 @@ const flagOfField: Record<string, string> = {
   samples: '--samples',
   retryWindowMs: '--retry-window',
   secretEnvNames: '--secret-env',
+  environment: '--environment',
 };
 
 /** The fix in CLI words for fields whose schema fix speaks of spec keys (those fixes hold no " (" of their own). */
@@ -82,6 +84,8 @@ export interface RunRequest {
   skipProviderCheck: boolean;
   /** Start even when the repository has uncommitted changes (warned about). */
   allowDirty: boolean;
+  /** Where `environment` came from, for its errors: the flag or the config file. */
+  environmentOrigin: string;
 }
 
 /** Parses `taskloop run` arguments; flag-level problems (unknown flag, bad duration, K=V) are UsageErrors. */
@@ -120,6 +124,7 @@ export function parseRunFlags(
     }),
   );
   set('budgets', config.budgets);
+  set('environment', values.environment ?? config.environment);
   const repo = values.repo === undefined ? '' : path.resolve(cwd, values.repo);
   input.id = values.id ?? deriveTaskId(values.goal ?? '', repo, resolveCodecKeys(env)?.current.key);
   return {
@@ -129,6 +134,7 @@ export function parseRunFlags(
     json: values.json ?? false,
     skipProviderCheck: values['skip-provider-check'] ?? false,
     allowDirty: values['allow-dirty'] ?? false,
+    environmentOrigin: values.environment === undefined ? 'taskloop.config.json environment' : '--environment',
   };
 }
 

@@ -38,7 +38,8 @@ describe('causeOfTestRun', () => {
       run({ exitCode: 2, stdout: collection("E   ModuleNotFoundError: No module named 'requests.adapters'") }),
     ).toEqual({
       kind: 'MissingThirdPartyModule',
-      message: "install the package 'requests' in the worker's Python (module 'requests.adapters' not found)",
+      message:
+        "module 'requests.adapters' not found: the tests ran with the worker's Python; run the task with its repository's dependencies (--environment auto on taskloop run, environment: auto in a tasks file or taskloop.config.json; see taskloop env build), or install the package 'requests' in the worker's Python",
       details: { module: 'requests.adapters' },
     });
     // In a built environment the package belongs in the environment's set-up, not in the worker's Python.

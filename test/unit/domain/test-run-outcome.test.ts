@@ -113,7 +113,8 @@ describe('decideTestRun', () => {
     });
     expect(thirdParty.cause).toMatchObject({
       kind: 'MissingThirdPartyModule',
-      message: "install the package 'calc' in the worker's Python (module 'calc.extra' not found)",
+      message:
+        "module 'calc.extra' not found: the tests ran with the worker's Python; run the task with its repository's dependencies (--environment auto on taskloop run, environment: auto in a tasks file or taskloop.config.json; see taskloop env build), or install the package 'calc' in the worker's Python",
     });
     expect(thirdParty.patterns?.[0]).toMatchObject({ type: 'test_infra' });
   });

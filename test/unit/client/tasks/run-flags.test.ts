@@ -37,6 +37,8 @@ describe('parseRunFlags', () => {
         '10m',
         '--secret-env',
         'OPENAI_API_KEY',
+        '--environment',
+        'auto',
         '--task-queue',
         'q1',
         '--wait',
@@ -52,6 +54,7 @@ describe('parseRunFlags', () => {
       json: true,
       skipProviderCheck: true,
       allowDirty: false,
+      environmentOrigin: '--environment',
       input: {
         id: 'fix-add',
         project: 'calc',
@@ -68,6 +71,7 @@ describe('parseRunFlags', () => {
         maxCoderSteps: 12,
         retryWindowMs: 600_000,
         secretEnvNames: ['OPENAI_API_KEY'],
+        environment: 'auto',
       },
     });
   });
