@@ -2,9 +2,22 @@
 // the attempts and the elapsed time in, and checks before every coder step. No zod here: the task workflow imports
 // this module, and every workflow execution evaluates its modules again (workflows/index.ts); the spec's schema
 // is in budget-schema.ts.
-import type { Budgets, Price } from './budget-schema.js';
+/** USD per million tokens, input and output. */
+export interface Price {
+  inputPerMTokUsd: number;
+  outputPerMTokUsd: number;
+}
 
-export type { Budgets, Price } from './budget-schema.js';
+/** The budgets of one task (budget-schema.ts validates a spec's field into exactly this). */
+export interface Budgets {
+  maxModelCalls: number;
+  /** Input plus output tokens. */
+  maxTokens: number;
+  maxCostUsd: number;
+  maxWallTimeMs: number;
+  /** Extra or overriding prices, keyed by model (`gpt-4o`) or full spec (`openai:gpt-4o`); a key matches as a prefix. */
+  prices: Record<string, Price>;
+}
 
 export const DEFAULT_BUDGETS = {
   maxModelCalls: 200,

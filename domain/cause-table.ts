@@ -2,7 +2,7 @@
 // ApplicationFailure types an activity throws for it, its failure class and its retry kind. A new typed failure is a
 // new row here (test/unit/domain/cause-table.test.ts scans the activities for thrown types without one).
 import type { FailureClass } from './failure-class.js';
-import type { TaskNode } from './records.js';
+import type { TaskNode } from './node-findings.js';
 
 export const causeKinds = [
   'TestsFailed',

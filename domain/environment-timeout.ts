@@ -1,6 +1,15 @@
 // The environment step's time bound, apart from the field's schema: workflow code reads it, and the task workflow's
 // modules stay free of zod (test/unit/workflows/lazy-workflows.test.ts: every execution evaluates them again).
-import type { EnvironmentSpec } from './environment.js';
+
+/** The task field `environment` as the workflow reads it (environment.ts's schema gives exactly this). */
+export type EnvironmentSpec =
+  | 'auto'
+  | {
+      setup?: string[] | undefined;
+      python?: string | undefined;
+      files?: string[] | undefined;
+      timeoutMs?: number | undefined;
+    };
 
 /** Set-up longer than this is stopped (task field `environment.timeoutMs`). */
 export const DEFAULT_SETUP_TIMEOUT_MS = 20 * 60_000;

@@ -3,7 +3,14 @@
 // files key an environment, what `auto` installs).
 import { z } from 'zod';
 
-export { DEFAULT_SETUP_TIMEOUT_MS, environmentFields, setupTimeoutOf } from './environment-timeout.js';
+import type { EnvironmentSpec } from './environment-timeout.js';
+
+export {
+  DEFAULT_SETUP_TIMEOUT_MS,
+  environmentFields,
+  setupTimeoutOf,
+  type EnvironmentSpec,
+} from './environment-timeout.js';
 
 /**
  * The task field `environment`: `auto` (the set-up is read from the repository's dependency files) or the set-up
@@ -20,8 +27,13 @@ export const environmentSpecSchema = z.union([
     files: z.array(z.string().min(1)).min(1).optional(),
     timeoutMs: z.number().int().min(10_000).max(7_200_000).optional(),
   }),
-]);
-export type EnvironmentSpec = z.infer<typeof environmentSpecSchema>;
+]) satisfies z.ZodType<EnvironmentSpec>;
+type Parsed = z.infer<typeof environmentSpecSchema>;
+export const environmentTypesAgree: [EnvironmentSpec] extends [Parsed]
+  ? [Parsed] extends [EnvironmentSpec]
+    ? true
+    : never
+  : never = true;
 
 const rootDependencyFile = /^(pyproject\.toml|setup\.cfg|setup\.py|(requirements|constraints)[\w.-]*\.txt)$/;
 const nestedRequirements = /^requirements\/[\w.-]+\.txt$/;

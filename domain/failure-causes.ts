@@ -2,7 +2,7 @@
 // to a failure class and a retry kind; word rules apply only to free text.
 import { causeTable, type CauseKind, type CauseRow, type RetryKind } from './cause-table.js';
 import { classifyFailure, type FailureClass } from './failure-class.js';
-import type { TaskNode } from './records.js';
+import type { TaskNode } from './node-findings.js';
 
 export {
   causeKindOfFailureType,

@@ -1,6 +1,6 @@
 // Word rules for free text only (a model's verdict, an unknown error): typed causes are classed by the table in
 // failure-causes.ts.
-import type { Finding, TaskNode } from './records.js';
+import type { Finding, TaskNode } from './node-findings.js';
 import { extractProse, hasPhrase } from './prose.js';
 
 /**

@@ -2,25 +2,15 @@
 // Large texts never travel here: logs, diffs and transcripts are artifacts, referenced by `ArtifactRef`.
 import type { FailureCause } from './failure-causes.js';
 import type { FailurePattern } from './learning/patterns/types.js';
+import type { Finding } from './node-findings.js';
 
-/** The nodes of the task graph, in order. */
-export const taskNodes = ['claim', 'code', 'test', 'review', 'judge', 'commit'] as const;
-export type TaskNode = (typeof taskNodes)[number];
+export { taskNodes, type Finding, type TaskNode } from './node-findings.js';
 
 /** Where a stored artifact lives: a path on the host that wrote it. */
 export interface ArtifactRef {
   hostId: string;
   path: string;
   bytes: number;
-}
-
-/** One policy or model finding about a change. */
-export interface Finding {
-  /** Which check produced it, e.g. `empty_diff`, `test_file_edited`, `python_syntax`. */
-  rule: string;
-  message: string;
-  file?: string;
-  line?: number;
 }
 
 /** Counters one coder run produces; summed over attempts by `sumTelemetry`. */

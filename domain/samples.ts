@@ -4,9 +4,9 @@
 // Candidate 1 samples as the coder's version says (often temperature 0); each further one warmer, with a seed of its
 // own, so the draws differ. Candidates are independent: none is told what an earlier one of its attempt did.
 import type { RetryKind } from './cause-table.js';
-import type { CoderResult, TestRunResult } from './records.js';
+import type { TestRunResult } from './records.js';
 import type { Sampling } from './retry-sampling.js';
-import type { AttemptFailure, AttemptRecord } from './task-state.js';
+import type { AttemptFailure, AttemptRecord, CandidateRecord } from './task-state.js';
 
 /** The most candidates one attempt may draw: each costs a full coder run. */
 export const MAX_SAMPLES = 8;
@@ -50,19 +50,6 @@ export function drawsAnotherCandidate(input: {
   const { failure, retry, candidate, samples } = input;
   const changeable = retry === 'new_attempt' || failure.failureClass === 'split_task';
   return (failure.node === 'code' || failure.node === 'test') && changeable && candidate < (samples ?? 1);
-}
-
-/** What the attempt keeps of a candidate that lost: enough to show and to price it, not its full test report. */
-export interface CandidateRecord {
-  candidate: number;
-  startedAt: string;
-  endedAt: string;
-  hostId?: string;
-  coder?: Omit<CoderResult, 'changedFiles'> & { changedFiles: string[] };
-  coderSpent?: CoderResult['telemetry'];
-  /** The test run's outcome, counts and diff reference; its output and cases stay out of history. */
-  test?: Pick<TestRunResult, 'outcome' | 'counts' | 'exitCode' | 'durationMs' | 'reason' | 'diff'>;
-  failure: AttemptFailure;
 }
 
 /**

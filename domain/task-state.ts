@@ -16,7 +16,6 @@ import type {
   TestRunResult,
   VerdictUsage,
 } from './records.js';
-import type { CandidateRecord } from './samples.js';
 import type { TelemetrySummary } from './telemetry.js';
 
 /**
@@ -42,6 +41,19 @@ export interface AttemptFailure {
   reason: string;
   /** The typed cause the class came from (absent in records made before causes). */
   cause?: FailureCause;
+}
+
+/** What the attempt keeps of a candidate that lost: enough to show and to price it, not its full test report. */
+export interface CandidateRecord {
+  candidate: number;
+  startedAt: string;
+  endedAt: string;
+  hostId?: string;
+  coder?: Omit<CoderResult, 'changedFiles'> & { changedFiles: string[] };
+  coderSpent?: CoderResult['telemetry'];
+  /** The test run's outcome, counts and diff reference; its output and cases stay out of history. */
+  test?: Pick<TestRunResult, 'outcome' | 'counts' | 'exitCode' | 'durationMs' | 'reason' | 'diff'>;
+  failure: AttemptFailure;
 }
 
 export interface AttemptRecord {

@@ -1,8 +1,7 @@
 // Sends a failure to the learning workflow of its project and role, starting that workflow if it is not running.
 import type { Client, WorkflowHandleWithSignaledRunId } from '@temporalio/client';
 import type { FailureEventInput } from '../../domain/learning/failure-event.js';
-import { failureSignal } from '../../workflows/learning/messages.js';
-import type { learningWorkflow, LearningWorkflowInput } from '../../workflows/learning/learning-workflow.js';
+import { failureSignal, type LearningWorkflow, type LearningWorkflowInput } from '../../workflows/learning/messages.js';
 import { findLearningWorkflow } from './find-learning-workflow.js';
 
 export interface SignalFailureInput {
@@ -17,10 +16,10 @@ export interface SignalFailureInput {
 export async function signalFailure(
   client: Client,
   input: SignalFailureInput,
-): Promise<WorkflowHandleWithSignaledRunId<typeof learningWorkflow>> {
+): Promise<WorkflowHandleWithSignaledRunId<LearningWorkflow>> {
   const { project, role } = input.workflow;
   const { workflowId, workflowType } = await findLearningWorkflow(client, project, role);
-  return client.workflow.signalWithStart<typeof learningWorkflow, [FailureEventInput]>(workflowType, {
+  return client.workflow.signalWithStart<LearningWorkflow, [FailureEventInput]>(workflowType, {
     workflowId,
     taskQueue: input.taskQueue,
     args: [input.workflow],

@@ -17,7 +17,7 @@ import { isPytestCommand, withPytestOptions } from './pytest-command.js';
 import { importPathFor } from './import-path.js';
 import { readCases, readReport } from './read-junit-report.js';
 import { repositoryModules } from './repo-modules.js';
-import type { RunTestsInput } from './run-tests.js';
+import type { RunTestsInput } from './run-tests-input.js';
 import { boundCases, countCases } from './summarize-cases.js';
 
 // Pattern detection reads the end of the logs only: a huge log is never loaded whole.

@@ -8,45 +8,14 @@ import { scrubText } from '../../domain/secrets.js';
 import { writeArtifact } from '../artifacts.js';
 import { IGNORED_NAMED } from '../git/ignored-files.js';
 import type { SandboxPolicy } from '../sandbox/policy.js';
-import { pathRuleFindings, type PathPolicy } from './path-policy.js';
+import { pathRuleFindings } from './path-policy.js';
 import { executeTestCommand, testRunCancelled } from './execute-test-command.js';
 import { stageChange, type StagedChange } from './stage-change.js';
 
+import type { RunTestsInput } from './run-tests-input.js';
+
 export { testRunCancelled } from './execute-test-command.js';
-
-/** What a test run needs of a built environment (the claim's EnvironmentRef carries it). */
-export interface TestEnvironment {
-  key: string;
-  name: string;
-  hostDir: string;
-  interpreter: string;
-}
-
-export interface RunTestsInput {
-  worktreePath: string;
-  /** argv, run without a shell, e.g. ['python', '-m', 'pytest']. */
-  command: string[];
-  /** The task's own variables; the sandbox builds the rest of the environment (never the worker's secrets). */
-  testEnv: Record<string, string>;
-  timeoutMs: number;
-  secretValues: string[];
-  artifactDir: string;
-  hostId: string;
-  /** The repository's environment (activities/environments): its interpreter is the one `python`/`pytest` finds. */
-  environment?: TestEnvironment;
-  /** Mode, network and limits of the run (see activities/sandbox/policy.ts). */
-  sandbox: SandboxPolicy;
-  /** The review's path rules, checked before anything runs (a refused test edit never executes). */
-  pathPolicy?: PathPolicy;
-  /** Where the running process group is recorded, so a retry or a restarted worker can kill it. */
-  processDir?: string;
-  heartbeat?: (details?: unknown) => void;
-  signal?: AbortSignal;
-  /** Most cases kept in the result (failing ones first); default 500. */
-  maxCases?: number;
-  /** How often to heartbeat while the command runs; default HEARTBEAT_INTERVAL_MS (1 s). */
-  heartbeatIntervalMs?: number;
-}
+export type { RunTestsInput, TestEnvironment } from './run-tests-input.js';
 
 /**
  * Runs the tests; timeout and cancellation kill the whole process tree. Logs (scrubbed) become artifacts

@@ -18,37 +18,24 @@ import {
   createLearningState,
   readCarriedState,
   recordProblem,
-  type CarriedLearningState,
   type LearningState,
 } from '../../domain/learning/learning-state.js';
 import { parseFailureEvent } from '../../domain/learning/failure-event.js';
 import { learningConfigSchema } from '../../domain/learning/gate.js';
 import { historyRecordOf, recordHistory } from '../../domain/learning/project-learning.js';
-import { failureSignal, learningQuery, learningStateQuery, memoryQuery } from './messages.js';
+import {
+  failureSignal,
+  learningQuery,
+  learningStateQuery,
+  memoryQuery,
+  type LearningWorkflowInput,
+} from './messages.js';
 import { writeReadySkills } from './write-skills.js';
 
 /** Skills only from failures a coder can learn from (domain/learning/gate.ts). */
 const LEARNABLE_FAILURES_PATCH = 'skills-from-learnable-failures-only';
 
-export interface LearningWorkflowInput {
-  project: string;
-  /** The agent role whose failures this workflow learns from, e.g. `coder`. */
-  role: string;
-  /** Unused: each host mirrors skills into its own `<workDir>/skills/<project>` (kept so older starts still parse). */
-  skillsDir?: string;
-  /** Model spec of the skill writer (the task's coder model by default); without one, skills are distilled without a model. */
-  skillWriterModel?: string;
-  /** Word overlap at which two task descriptions are similar (default 0.5). */
-  threshold?: number;
-  /** Similar failures needed before a skill is written (default 2). */
-  minCount?: number;
-  /** Which roles may learn; a refused role's failures are only counted. */
-  learning: { enabled: boolean; roles: string[] };
-  /** Continue as new after this many handled signals in one run (default 200), or when Temporal suggests it. */
-  continueAsNewAfter?: number;
-  /** The previous run's state and its unhandled signals (continue-as-new). */
-  carried?: { state: CarriedLearningState; pending: unknown[] };
-}
+export type { LearningWorkflowInput } from './messages.js';
 
 const DEFAULT_CONTINUE_AS_NEW_AFTER = 200;
 

@@ -2,7 +2,31 @@
 import { defineQuery, defineSignal } from '@temporalio/workflow';
 import type { FailureEventInput } from '../../domain/learning/failure-event.js';
 import type { ProjectLearning } from '../../domain/learning/project-learning.js';
-import type { LearningState } from '../../domain/learning/learning-state.js';
+import type { CarriedLearningState, LearningState } from '../../domain/learning/learning-state.js';
+
+/** A learning workflow's input (its start, and what continue-as-new carries). */
+export interface LearningWorkflowInput {
+  project: string;
+  /** The agent role whose failures this workflow learns from, e.g. `coder`. */
+  role: string;
+  /** Unused: each host mirrors skills into its own `<workDir>/skills/<project>` (kept so older starts still parse). */
+  skillsDir?: string;
+  /** Model spec of the skill writer (the task's coder model by default); without one, skills are distilled without a model. */
+  skillWriterModel?: string;
+  /** Word overlap at which two task descriptions are similar (default 0.5). */
+  threshold?: number;
+  /** Similar failures needed before a skill is written (default 2). */
+  minCount?: number;
+  /** Which roles may learn; a refused role's failures are only counted. */
+  learning: { enabled: boolean; roles: string[] };
+  /** Continue as new after this many handled signals in one run (default 200), or when Temporal suggests it. */
+  continueAsNewAfter?: number;
+  /** The previous run's state and its unhandled signals (continue-as-new). */
+  carried?: { state: CarriedLearningState; pending: unknown[] };
+}
+
+/** The learning workflow's signature, for a typed start or signal-with-start without importing the workflow. */
+export type LearningWorkflow = (input: LearningWorkflowInput) => Promise<void>;
 
 /** failure: one failed attempt of a task; sent with signal-with-start so the first failure starts the workflow. */
 export const failureSignal = defineSignal<[FailureEventInput]>('failure');

@@ -6,23 +6,7 @@
 import { isTestFile } from '../../../domain/paths.js';
 import type { ToolContext } from './types.js';
 
-/** What the tools refuse for a run (absent: nothing). */
-export interface Coaching {
-  /** Test files may not be changed: the task's `allowTestEdits` is false. */
-  refuseTestEdits: boolean;
-  /** `finish` before any file was changed is refused once. */
-  refuseEmptyFinish: boolean;
-  /**
-   * `finish` after an edit no passing test run has checked is refused once (set by the coder loop for a version that
-   * lists its tools with run_tests among them, such as coder-small, when the task has a test command).
-   */
-  refuseUntestedFinish?: boolean;
-  /**
-   * run_tests is refused (without spending a run) when nothing changed since a failing run of the same tests: it would
-   * fail the same way. Set with refuseUntestedFinish; the 1.5B re-ran a failing test three times instead of editing.
-   */
-  refuseRepeatedTestRun?: boolean;
-}
+export type { Coaching } from './types.js';
 
 /** Why an edit of `relative` is refused, or undefined when it may go ahead. */
 export function refusedTestEdit(context: ToolContext, relative: string): string | undefined {

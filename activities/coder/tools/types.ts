@@ -4,7 +4,6 @@ import type { CoderTelemetry } from '../../../domain/records.js';
 import type { ToolSpec } from '../../models/types.js';
 import type { ShownLines } from '../../../domain/edit-match.js';
 import type { RunSites } from '../../../domain/evidence-first/regressions.js';
-import type { Coaching } from './coaching.js';
 import type { InAttemptTests } from './test-runner.js';
 
 /** Mutable state of one coder run that tools read and update. */
@@ -47,4 +46,22 @@ export interface CoderTool {
   /** The tool's line in the system prompt. */
   promptLine: string;
   run(args: Record<string, unknown>, context: ToolContext): Promise<ToolOutcome>;
+}
+
+/** What the tools refuse for a run (absent: nothing). */
+export interface Coaching {
+  /** Test files may not be changed: the task's `allowTestEdits` is false. */
+  refuseTestEdits: boolean;
+  /** `finish` before any file was changed is refused once. */
+  refuseEmptyFinish: boolean;
+  /**
+   * `finish` after an edit no passing test run has checked is refused once (set by the coder loop for a version that
+   * lists its tools with run_tests among them, such as coder-small, when the task has a test command).
+   */
+  refuseUntestedFinish?: boolean;
+  /**
+   * run_tests is refused (without spending a run) when nothing changed since a failing run of the same tests: it would
+   * fail the same way. Set with refuseUntestedFinish; the 1.5B re-ran a failing test three times instead of editing.
+   */
+  refuseRepeatedTestRun?: boolean;
 }
