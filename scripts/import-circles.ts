@@ -119,4 +119,5 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const circles = importCircles();
   for (const circle of circles) console.log(circle.join(' <-> '));
   console.log(`${circles.length} import circles among product files`);
+  if (circles.length > 0) process.exitCode = 1;
 }

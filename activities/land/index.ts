@@ -11,8 +11,7 @@ import { heartbeatWhile } from '../heartbeat-while.js';
 import { processRecordsDir, sandboxPolicyFor, type TaskSandboxFields, type WorkerSandbox } from '../sandbox/index.js';
 import { resolveSecretValues } from '../secret-values.js';
 import { runTests } from '../tests/index.js';
-import { enqueueSignal } from '../../workflows/land/messages.js';
-import type { landerWorkflow } from '../../workflows/land/lander-workflow.js';
+import { enqueueSignal, type LanderWorkflow } from '../../workflows/land/messages.js';
 import { landChange, type LandChangeInput } from './land-change.js';
 import { landingGitDir } from './landing-repo.js';
 import { withTreeFiles } from './materialize-tree.js';
@@ -77,7 +76,7 @@ export function createLandingActivities(deps: LandingDeps) {
     async enqueueLanding(request: LandingRequest): Promise<{ landerId: string }> {
       const context = Context.current();
       const landerId = landerWorkflowId(request.repo, request.target);
-      await context.client.workflow.signalWithStart<typeof landerWorkflow, [LandingRequest]>('landerWorkflow', {
+      await context.client.workflow.signalWithStart<LanderWorkflow, [LandingRequest]>('landerWorkflow', {
         workflowId: landerId,
         taskQueue: context.info.taskQueue,
         args: [{ repo: request.repo, target: request.target }],

@@ -15,24 +15,17 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import { enqueueLanding, type LandingOutcome, type LandingRequest } from '../../domain/landing.js';
-import { enqueueSignal, landerStateQuery, landingResultSignal, type LanderView } from './messages.js';
+import {
+  enqueueSignal,
+  landerStateQuery,
+  landingResultSignal,
+  type LanderCounts,
+  type LanderInput,
+  type LanderView,
+} from './messages.js';
 import { landOne, refusalReason } from './land-one.js';
 
-export interface LanderInput {
-  repo: string;
-  target: string;
-  /** Continue as new after this many changes handled in one run (default 50), or when Temporal suggests it. */
-  continueAsNewAfter?: number;
-  /** The previous run's queue and counts (continue-as-new). */
-  carried?: { queue: LandingRequest[]; counts: LanderCounts };
-}
-
-export interface LanderCounts {
-  landed: number;
-  sentBack: number;
-  refused: number;
-  continuedAsNew: number;
-}
+export type { LanderCounts, LanderInput } from './messages.js';
 
 const DEFAULT_CONTINUE_AS_NEW_AFTER = 50;
 

@@ -2,6 +2,26 @@
 import { defineQuery, defineSignal } from '@temporalio/workflow';
 import type { LandingOutcome, LandingRequest } from '../../domain/landing.js';
 
+/** A lander's input (its start, and what continue-as-new carries). */
+export interface LanderInput {
+  repo: string;
+  target: string;
+  /** Continue as new after this many changes handled in one run (default 50), or when Temporal suggests it. */
+  continueAsNewAfter?: number;
+  /** The previous run's queue and counts (continue-as-new). */
+  carried?: { queue: LandingRequest[]; counts: LanderCounts };
+}
+
+export interface LanderCounts {
+  landed: number;
+  sentBack: number;
+  refused: number;
+  continuedAsNew: number;
+}
+
+/** The lander's signature, for a typed signal-with-start without importing the workflow (no import circle). */
+export type LanderWorkflow = (input: LanderInput) => Promise<void>;
+
 /** enqueue: one change to land; sent with signal-with-start, so the first change starts the branch's lander. */
 export const enqueueSignal = defineSignal<[LandingRequest]>('enqueue');
 
