@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // First-run set-up behind `npm run demo` and `npm test`: installs the npm packages when they are missing or older
-// than package-lock.json, checks Python with pytest, git and bubblewrap, and makes sure the Temporal CLI is there.
-// Plain JavaScript with no dependencies, because it runs before anything is installed. With --local-model
+// than package-lock.json, checks Python with pytest, git, bubblewrap and slirp4netns, and makes sure the Temporal CLI
+// is there. Plain JavaScript with no dependencies, because it runs before anything is installed. With --local-model
 // (`npm run setup -- --local-model`) it then builds and caches the local model too (`taskloop model install`).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
@@ -63,17 +63,28 @@ try {
   process.exit(1);
 }
 
-// Test runs go through bubblewrap unless TASKLOOP_SANDBOX=none; install it where we can, else say how.
-if (process.env.TASKLOOP_SANDBOX !== 'none' && spawnSync('bwrap', ['--version'], { stdio: 'ignore' }).status !== 0) {
+// Test runs go through bubblewrap unless TASKLOOP_SANDBOX=none, and environment set-up reaches the package index
+// through slirp4netns (a network of its own, never the host's); install them where we can, else say how.
+const commandWorks = (program, args) => spawnSync(program, args, { stdio: 'ignore' }).status === 0;
+const sandboxPackages = [
+  ['bubblewrap', 'bwrap', 'the test sandbox'],
+  ['slirp4netns', 'slirp4netns', 'environment set-up’s network'],
+].filter(([, program]) => !commandWorks(program, ['--version']));
+if (process.env.TASKLOOP_SANDBOX !== 'none' && sandboxPackages.length > 0) {
+  const names = sandboxPackages.map(([name]) => name);
   const isDebian = existsSync('/etc/debian_version');
   if (isDebian && process.getuid?.() === 0) {
-    say('bubblewrap (bwrap) is missing; installing it with apt-get (the test sandbox)');
+    say(
+      `${names.join(' and ')} not found; installing with apt-get (${sandboxPackages.map(([, , why]) => why).join(', ')})`,
+    );
     run('apt-get', ['update', '-qq'], 'apt-get update');
-    run('apt-get', ['install', '-y', '-qq', 'bubblewrap'], 'installing bubblewrap');
+    run('apt-get', ['install', '-y', '-qq', ...names], `installing ${names.join(' ')}`);
   } else {
     say(
-      'bubblewrap (bwrap) is missing: test runs are sandboxed with it. Install it (Debian/Ubuntu: sudo apt-get install bubblewrap; ' +
-        'Fedora: sudo dnf install bubblewrap; Arch: sudo pacman -S bubblewrap), or opt out explicitly with TASKLOOP_SANDBOX=none.',
+      `${names.join(' and ')} not found: test runs are sandboxed with bubblewrap, and environment set-up gets its network ` +
+        `through slirp4netns. Install ${names.join(' ')} (Debian/Ubuntu: sudo apt-get install ${names.join(' ')}; ` +
+        `Fedora: sudo dnf install ${names.join(' ')}; Arch: sudo pacman -S ${names.join(' ')}), or opt out explicitly ` +
+        'with TASKLOOP_SANDBOX=none.',
     );
     process.exit(1);
   }

@@ -1,7 +1,7 @@
-// Builds one environment in the sandbox tests run in, with the network allowed (to reach the package index) and
-// nothing else more: a copy of the base commit as its working folder, the environment at ENV_MOUNT, written bytes
-// bounded by the run's limits, no host secrets and no state folder. Each set-up line is its own run, so a failure
-// names the line and its output's tail.
+// Builds one environment in the sandbox tests run in, with egress to the outside (to reach the package index; never the
+// host: activities/sandbox/egress-network.ts) and nothing else more: a copy of the base commit as its working folder,
+// the environment at ENV_MOUNT, written bytes bounded by the run's limits, no host secrets and no state folder. Each
+// set-up line is its own run, so a failure names the line and its output's tail.
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { scrubText } from '../../domain/secrets.js';
@@ -52,7 +52,7 @@ export async function buildEnvironment(input: BuildInput): Promise<string[]> {
   // inside the sandbox, so an archive's links cannot lead the unpacking outside its folder.
   await openGit(plan.repoPath).raw(['archive', '--format=tar', '-o', path.join(srcDir, ARCHIVE), plan.baseSha]);
   const deadline = Date.now() + input.timeoutMs;
-  const policy: SandboxPolicy = { ...input.policy, mode: 'bwrap', network: true };
+  const policy: SandboxPolicy = { ...input.policy, mode: 'bwrap', network: 'egress' };
   const run = async (name: string, line: string): Promise<SandboxedRun> => {
     const logDir = path.join(stagingDir, 'logs', name);
     const result = await runSandboxed({

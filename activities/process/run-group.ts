@@ -1,7 +1,7 @@
 // A command in a process group of its own, its output streamed to capped files (the test runs).
 import { spawn } from 'node:child_process';
 import { createWriteStream, type WriteStream } from 'node:fs';
-import type { Readable } from 'node:stream';
+import type { Duplex, Readable } from 'node:stream';
 
 export interface GroupCommand {
   command: string;
@@ -13,6 +13,8 @@ export interface GroupCommand {
   stderrFile: string;
   /** Bytes kept per stream; beyond it the group is killed and `outputTooLarge` set. */
   maxOutputBytes: number;
+  /** Pipes given to the command as descriptors 3, 4…, handed to `onStarted` (bwrap's info and block descriptors). */
+  extraPipes?: number;
 }
 
 export interface GroupResult {
@@ -72,23 +74,30 @@ function copyCapped(source: Readable, sink: WriteStream, maxBytes: number, onOve
  * and kill the group), with stdout and stderr streamed to files up to `maxOutputBytes` each: beyond that the group is
  * killed and `outputTooLarge` set. When the leader exits, what it left running in its group is killed too.
  */
-export async function runGroup(request: GroupCommand, onStarted: (pgid: number) => void): Promise<GroupResult> {
+export async function runGroup(
+  request: GroupCommand,
+  onStarted: (pgid: number, pipes: Duplex[]) => void,
+): Promise<GroupResult> {
+  const extra = Array.from({ length: request.extraPipes ?? 0 }, () => 'pipe' as const);
   const child = spawn(request.command, request.args, {
     cwd: request.cwd,
     env: request.env,
     detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe', ...extra],
   });
   const pgid = child.pid;
+  // Both are pipes (stdio above); extra descriptors are sockets, both readable and writable.
+  const [stdout, stderr] = [child.stdio[1], child.stdio[2]] as [Readable, Readable];
+  const extraPipes = child.stdio.slice(3) as unknown as Duplex[];
   let outputTooLarge = false;
   const stop = () => killGroup(pgid);
   const overflow = () => {
     outputTooLarge = true;
     stop();
   };
-  const stdoutDone = copyCapped(child.stdout, createWriteStream(request.stdoutFile), request.maxOutputBytes, overflow);
-  const stderrDone = copyCapped(child.stderr, createWriteStream(request.stderrFile), request.maxOutputBytes, overflow);
-  if (pgid !== undefined) onStarted(pgid);
+  const stdoutDone = copyCapped(stdout, createWriteStream(request.stdoutFile), request.maxOutputBytes, overflow);
+  const stderrDone = copyCapped(stderr, createWriteStream(request.stderrFile), request.maxOutputBytes, overflow);
+  if (pgid !== undefined) onStarted(pgid, extraPipes);
   const end = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: NodeJS.ErrnoException }>(
     (resolve) => {
       child.once('error', (error) => resolve({ code: null, signal: null, error }));
@@ -101,9 +110,10 @@ export async function runGroup(request: GroupCommand, onStarted: (pgid: number) 
   );
   // A process that left the group (setsid) may still hold the pipes: stop reading them soon after the exit.
   const release = setTimeout(() => {
-    child.stdout.destroy();
-    child.stderr.destroy();
+    stdout.destroy();
+    stderr.destroy();
   }, 2_000);
+  for (const pipe of extraPipes) pipe.destroy();
   let bytes: number[];
   try {
     bytes = await Promise.all([stdoutDone, stderrDone]);

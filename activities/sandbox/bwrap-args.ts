@@ -5,6 +5,7 @@
 import { lstatSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { realPathOf } from '../small-files.js';
+import { egressBwrapArgs } from './egress-network.js';
 import type { SandboxLimits } from './policy.js';
 
 export interface BwrapPlan {
@@ -24,6 +25,8 @@ export interface BwrapPlan {
   /** Host folders shown at another path (a built environment at ENV_MOUNT): read-only unless `writable`. */
   mounts?: SandboxMount[];
   network: boolean;
+  /** Set-up's network instead (activities/sandbox/egress-network.ts): its resolv.conf, naming slirp's resolver. */
+  egress?: { resolvConf: string };
   env: Record<string, string>;
   limits: SandboxLimits;
   argv: string[];
@@ -124,6 +127,7 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
   if (plan.network) args.push('--share-net');
   for (const dir of systemFolders) args.push(...systemFolderArgs(dir));
   for (const file of etcEntries) args.push('--ro-bind-try', file, file);
+  if (plan.egress && !plan.network) args.push(...egressBwrapArgs(plan.egress.resolvConf));
   // /tmp counts toward the run's written bytes: a measured host folder, or memory of that size (a run binding no folder).
   if (plan.tmp) args.push('--bind', plan.tmp, SANDBOX_TMP);
   else args.push('--size', String(plan.limits.writtenMb * MB), '--tmpfs', SANDBOX_TMP);

@@ -36,8 +36,12 @@ export const defaultLimits: SandboxLimits = {
 
 export interface SandboxPolicy {
   mode: SandboxMode;
-  /** bwrap mode: keep the host's network (task field `network: true`); otherwise only a private loopback. */
-  network: boolean;
+  /**
+   * bwrap mode: keep the host's network (task field `network: true`); `egress`: a network of its own whose only way
+   * out is to the outside, never the host (environment set-up; activities/sandbox/egress-network.ts); otherwise only
+   * a private loopback.
+   */
+  network: boolean | 'egress';
   limits: SandboxLimits;
   /** Host folders replaced by empty ones inside the sandbox (home, work folder...); the worktree is bound back. */
   hiddenPaths: string[];

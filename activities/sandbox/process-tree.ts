@@ -1,5 +1,6 @@
 // Runs one command in its own process group with its output streamed to files (capped), so a timeout,
 // a cancellation or an overflow can kill everything it started and no output is held in memory.
+import type { Duplex } from 'node:stream';
 import { HEARTBEAT_INTERVAL_MS } from '../heartbeat-while.js';
 import { killGroup, runGroup } from '../process/run-group.js';
 
@@ -34,6 +35,9 @@ export interface ProcessTreeInput {
   heartbeatIntervalMs?: number;
   /** Called with the group id once the process runs (to record it durably), and with undefined when it ended. */
   onGroup?: (pgid: number | undefined) => Promise<void>;
+  /** Pipes given to the command as descriptors 3, 4…, handed to `onPipes` once it runs. */
+  extraPipes?: number;
+  onPipes?: (pipes: Duplex[]) => void;
 }
 
 export { killGroup };
@@ -73,9 +77,11 @@ export async function runProcessTree(input: ProcessTreeInput): Promise<ProcessTr
         stdoutFile: input.stdoutFile,
         stderrFile: input.stderrFile,
         maxOutputBytes: input.maxOutputBytes,
+        extraPipes: input.extraPipes,
       },
-      (group) => {
+      (group, pipes) => {
         pgid = group;
+        input.onPipes?.(pipes);
         recorded = input.onGroup?.(group) ?? Promise.resolve();
         // A cancel that came before the group existed stops it now.
         input.signal?.addEventListener('abort', onAbort, { once: true });

@@ -9,6 +9,7 @@ import { bwrapArgs, prlimitArgs, SANDBOX_HOME } from './bwrap-args.js';
 import { countInActivity } from '../activity-metrics.js';
 import { detectRunCause, type RunCause } from './detect-cause.js';
 import { viewEnvironment, type EnvironmentView, type SandboxEnvironment } from './environment-mount.js';
+import { prepareEgress, type EgressRun } from './egress-network.js';
 import { findProgram } from './find-program.js';
 import { guardGitConfig } from './git-config-guard.js';
 import { worktreeGitDirs } from './git-dirs.js';
@@ -87,13 +88,14 @@ export async function runSandboxed(input: SandboxedRunInput): Promise<SandboxedR
   const lookup = findProgram(input.argv[0] ?? '', lookupPath, input.worktree);
   if (!lookup.found) return { ...notStarted(lookup.error), stdoutFile, stderrFile };
 
-  const argv = sandboxArgv(input, { tmp, python, view, env });
+  const overLimit = new AbortController();
+  const egress = policy.network === 'egress' ? prepareEgress(input.logDir, () => overLimit.abort()) : undefined;
+  const argv = sandboxArgv(input, { tmp, python, view, env, egress });
   // bwrap shows .git read-only; without it the run could rewrite the config taskloop's git commands read.
   const gitGuard = policy.mode === 'none' ? await guardGitConfig(input.worktree) : undefined;
   // Made last before the try (it never throws), so whatever fails before the run leaves no cgroup behind.
   const cgroup = await createPidsCgroup(policy.limits.processes);
   const memory = await createMemoryCgroup(policy.limits.memoryMb, cgroup);
-  const overLimit = new AbortController();
   try {
     writes.start(() => overLimit.abort());
     const run = await runProcessTree({
@@ -110,7 +112,11 @@ export async function runSandboxed(input: SandboxedRunInput): Promise<SandboxedR
       stopSignal: overLimit.signal,
       heartbeatIntervalMs: input.heartbeatIntervalMs,
       onGroup: input.processDir ? (pgid) => recordGroup(input.processDir ?? '', input.worktree, pgid) : undefined,
+      ...(egress ? { extraPipes: 2, onPipes: (pipes) => egress.onPipes(pipes) } : {}),
     });
+    const noNetwork = await egress?.close();
+    if (noNetwork && !run.cancelled && !run.timedOut)
+      throw new Error(`set-up's network could not be made: ${noNetwork.message}`);
     const overWritten = await writes.stop();
     const ran = { ...run, stdoutFile, stderrFile };
     const restored = (await gitGuard?.restore()) ?? [];
@@ -124,6 +130,7 @@ export async function runSandboxed(input: SandboxedRunInput): Promise<SandboxedR
       ...(oomKills > 0 && { oomKills }),
     };
   } finally {
+    await egress?.close();
     await writes.stop();
     await cgroup?.remove();
     await memory?.remove();
@@ -154,7 +161,7 @@ function runEnvironment(
 /** The argv that starts the command: inside bwrap with what it may see, or unsandboxed under prlimit. */
 function sandboxArgv(
   input: SandboxedRunInput,
-  shown: { tmp?: string; python: PythonPaths; view?: EnvironmentView; env: Record<string, string> },
+  shown: { tmp?: string; python: PythonPaths; view?: EnvironmentView; env: Record<string, string>; egress?: EgressRun },
 ): string[] {
   const { policy } = input;
   if (policy.mode !== 'bwrap') return dieWithWorkerArgs([...prlimitArgs(policy.limits), ...input.argv]);
@@ -172,7 +179,8 @@ function sandboxArgv(
     ],
     hidden: policy.hiddenPaths,
     mounts: view ? [view.mount] : [],
-    network: policy.network,
+    network: policy.network === true,
+    ...(shown.egress ? { egress: { resolvConf: shown.egress.resolvConf } } : {}),
     env: shown.env,
     limits: policy.limits,
     argv: input.argv,

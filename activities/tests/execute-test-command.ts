@@ -69,7 +69,7 @@ export async function executeTestCommand(input: RunTestsInput): Promise<TestRunR
     ...boundCases(allCases, input.maxCases ?? 500),
     ...(reason === undefined ? {} : { reason: scrub(reason) }),
     ...(cause === undefined ? {} : { cause: { ...cause, message: scrub(cause.message) } }),
-    sandbox: { mode: input.sandbox.mode, network: input.sandbox.network },
+    sandbox: { mode: input.sandbox.mode, network: input.sandbox.network === true },
     ...(environment ? { environment: { name: environment.name, key: environment.key } } : {}),
     stdoutExcerpt: tailExcerpt(stdoutTail, STDOUT_EXCERPT_CHARS),
     stderrExcerpt: tailExcerpt(stderrTail, STDERR_EXCERPT_CHARS),

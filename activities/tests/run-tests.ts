@@ -83,7 +83,7 @@ function refusedResult(findings: Finding[], sandbox: SandboxPolicy): TestRunResu
     casesTruncated: false,
     reason: `tests not run: the review's path rules refused the change (${[...new Set(findings.map((finding) => finding.rule))].join(', ')})`,
     refused: boundFindings(findings),
-    sandbox: { mode: sandbox.mode, network: sandbox.network },
+    sandbox: { mode: sandbox.mode, network: sandbox.network === true },
     stdoutExcerpt: '',
     stderrExcerpt: '',
     durationMs: 0,

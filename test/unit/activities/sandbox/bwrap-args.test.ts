@@ -33,6 +33,21 @@ describe('bwrapArgs', () => {
     expect(bwrapArgs({ ...plan, network: true })).toContain('--share-net');
   });
 
+  it('gives set-up a network of its own: held until slirp4netns is attached, its resolver as /etc/resolv.conf', () => {
+    const args = bwrapArgs({ ...plan, egress: { resolvConf: '/work/logs/setup-1/resolv.conf' } });
+    expect(args).not.toContain('--share-net');
+    expect(valueAfter(args, '--info-fd')).toBe('3');
+    expect(valueAfter(args, '--block-fd')).toBe('4');
+    // Bound after /etc's entries, so it is the one the run sees.
+    const resolv = args.lastIndexOf('/etc/resolv.conf');
+    expect(args.slice(resolv - 2, resolv + 1)).toEqual([
+      '--ro-bind',
+      '/work/logs/setup-1/resolv.conf',
+      '/etc/resolv.conf',
+    ]);
+    expect(args.indexOf('--ro-bind-try')).toBeLessThan(resolv);
+  });
+
   it('builds the root of the system folders and a few files of /etc only: no /, /run, /var, homes or /etc/shadow', () => {
     const args = bwrapArgs(plan);
     const roBinds = pairsOf(args, '--ro-bind');
