@@ -7,8 +7,9 @@ import { signalTarget } from '../projects/signal-target.js';
 import { takeTaskRef } from '../tasks/resolve-task.js';
 import { withTaskClient } from '../tasks/task-client.js';
 import type { Command } from './command.js';
+import { printActionJson } from '../output/action-json.js';
 
-const help = `Usage: taskloop cancel ID [--reason TEXT]
+const help = `Usage: taskloop cancel ID [--reason TEXT] [--json]
 
 Sends the \`cancel\` signal (and, to a task, a workflow cancel request): the running node is cancelled, the
 worktree removed, nothing committed, and the task ends CANCELLED, its workflow Canceled (a later \`taskloop retry ID\`
@@ -18,13 +19,20 @@ marks its pending tasks CANCELLED, cancels its running ones and ends with its re
 
   --reason TEXT   why, kept in the outcome (or the project report) and the TASK_CANCELLED event
 
+  --json   stdout gets {"command", "asked", "happened", "ids", "details"} instead of the sentence
+
 Exit codes: 0 sent, 1 the task or project has already closed, 2 unknown or ambiguous ID.`;
 
 export const cancelCommand: Command = {
   summary: 'cancel a task or a project (nothing is committed)',
   help,
   async run(argv) {
-    const { values, positionals } = parseFlags('cancel', argv, { reason: { type: 'string' } }, true);
+    const { values, positionals } = parseFlags(
+      'cancel',
+      argv,
+      { reason: { type: 'string' }, json: { type: 'boolean' } },
+      true,
+    );
     const ref = takeTaskRef('cancel', positionals);
     const reason = values.reason === undefined ? {} : { reason: values.reason };
     const signal = (handle: WorkflowHandle) => handle.signal(cancelSignal, reason);
@@ -38,9 +46,18 @@ export const cancelCommand: Command = {
       signalTarget(client, 'cancel', ref, signal, cancelTask),
     );
     const next = kind === 'task' ? `taskloop status ${workflowId}` : `taskloop report ${workflowId}`;
-    console.log(
-      `sent cancel to ${workflowId}${values.reason === undefined ? '' : ` (reason: ${values.reason})`}; see how it ended with: ${next}`,
-    );
+    if (values.json)
+      printActionJson({
+        command: 'cancel',
+        asked: { id: ref, reason: values.reason ?? null },
+        happened: 'signalled',
+        ids: [workflowId],
+        details: { kind },
+      });
+    else
+      console.log(
+        `sent cancel to ${workflowId}${values.reason === undefined ? '' : ` (reason: ${values.reason})`}; see how it ended with: ${next}`,
+      );
     return 0;
   },
 };

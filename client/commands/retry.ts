@@ -9,8 +9,10 @@ import { retryTask, type RetryResult } from '../tasks/retry-task.js';
 import { withTaskClient } from '../tasks/task-client.js';
 import type { Command } from './command.js';
 import { refuseSecretsInHint } from '../tasks/refuse-secrets.js';
+import { printActionJson, type ActionJson } from '../output/action-json.js';
+import { watchCommand } from './watch.js';
 
-const help = `Usage: taskloop retry ID [--hint TEXT] [--task TASK]
+const help = `Usage: taskloop retry ID [--hint TEXT] [--task TASK] [--wait] [--json]
 
 Gives a task another attempt, with your hint in the coder's context:
 - a running task that waits for a hint, or failed and is inside its retry window (run --retry-window), gets the
@@ -25,8 +27,12 @@ ID is a workflow id (task-<project>-<id> or project-<name>), a task id, or a pro
 
   --hint TEXT   guidance for the coder, shown in the next attempt's context
   --task TASK   with a project: the one task to run again
+  --wait        then follow it live until it ends (as taskloop watch): exit 0 when it COMPLETED, 1 when not
+  --json        stdout gets {"command", "asked", "happened", "ids", "details"}; with --wait, the outcome (task) or
+                the report (project) as taskloop watch --json prints it, progress on stderr
 
-Exit codes: 0 retry accepted or started, 1 refused or nothing to retry, 2 unknown or ambiguous ID.`;
+Exit codes: 0 retry accepted or started (with --wait: and it COMPLETED), 1 refused, nothing to retry (with --wait:
+it did not complete), 2 unknown or ambiguous ID.`;
 
 export const retryCommand: Command = {
   summary: 'retry a failed task (or the failed tasks of a project), optionally with a hint',
@@ -35,7 +41,12 @@ export const retryCommand: Command = {
     const { values, positionals } = parseFlags(
       'retry',
       argv,
-      { hint: { type: 'string' }, task: { type: 'string' } },
+      {
+        hint: { type: 'string' },
+        task: { type: 'string' },
+        wait: { type: 'boolean' },
+        json: { type: 'boolean' },
+      },
       true,
     );
     const ref = takeTaskRef('retry', positionals);
@@ -52,31 +63,68 @@ export const retryCommand: Command = {
       const reset = await retryProjectTasks(client, target.project, { taskId: values.task, hint: values.hint });
       return { kind: 'project' as const, workflowId: target.project.handle.workflowId, reset };
     });
-    printRetry(result, values.hint !== undefined);
+    const wait = values.wait ?? false;
+    const json = values.json ?? false;
+    if (json && !wait) printActionJson(retryJson(ref, values, result));
+    else if (json) console.error(describeRetry(result, values.hint !== undefined).join('\n'));
+    else describeRetry(result, values.hint !== undefined, wait).forEach((line) => console.log(line));
+    // Followed as `taskloop watch` follows it: live, then its outcome or report, and the exit code that says how it ended.
+    if (wait) return watchCommand.run([result.workflowId, ...(json ? ['--json'] : [])]);
     return 0;
   },
 };
 
-function printRetry(
-  result: RetryResult | { kind: 'project'; workflowId: string; reset: string[] },
-  withHint: boolean,
-): void {
+type RetryDone = RetryResult | { kind: 'project'; workflowId: string; reset: string[] };
+
+function retryJson(ref: string, values: { hint?: string; task?: string }, result: RetryDone): ActionJson {
+  const asked = { id: ref, hint: values.hint ?? null, task: values.task ?? null };
+  if (result.kind === 'project')
+    return {
+      command: 'retry',
+      asked,
+      happened: 'accepted',
+      ids: [result.workflowId],
+      details: { tasks: result.reset },
+    };
+  if (result.kind === 'updated')
+    return {
+      command: 'retry',
+      asked,
+      happened: 'accepted',
+      ids: [result.workflowId],
+      details: { attempt: result.attempt },
+    };
+  return {
+    command: 'retry',
+    asked,
+    happened: result.started ? 'started' : 'already-running',
+    ids: [result.workflowId],
+    details: result.started
+      ? { attempt: result.attempt, carriedAttempts: result.carriedAttempts, taskQueue: result.taskQueue }
+      : {},
+  };
+}
+
+/** What the retry did, in lines for a person; the follow-up hint only when not following it here. */
+function describeRetry(result: RetryDone, withHint: boolean, following = false): string[] {
   const hinted = withHint ? ' with your hint' : '';
+  const lines: string[] = [];
   if (result.kind === 'project') {
-    console.log(`retry accepted: project ${result.workflowId} runs again${hinted}: ${result.reset.join(', ')}`);
-    console.log(`follow it:  taskloop watch ${result.workflowId}`);
-    return;
+    lines.push(`retry accepted: project ${result.workflowId} runs again${hinted}: ${result.reset.join(', ')}`);
+    if (!following) lines.push(`follow it:  taskloop watch ${result.workflowId}`);
+    return lines;
   }
   if (result.kind === 'updated') {
-    console.log(`retry accepted: ${result.workflowId} starts attempt ${result.attempt}${hinted}`);
+    lines.push(`retry accepted: ${result.workflowId} starts attempt ${result.attempt}${hinted}`);
   } else if (!result.started) {
-    console.log(
+    lines.push(
       `${result.workflowId} is already running again (started by someone else meanwhile); nothing new started`,
     );
   } else {
-    console.log(
+    lines.push(
       `started a new run of ${result.workflowId} on task queue ${result.taskQueue}: attempt ${result.attempt}${hinted}, ${result.carriedAttempts} earlier attempt(s) carried`,
     );
   }
-  console.log(`follow it:  taskloop status ${result.workflowId}`);
+  if (!following) lines.push(`follow it:  taskloop status ${result.workflowId}`);
+  return lines;
 }

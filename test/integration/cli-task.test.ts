@@ -148,9 +148,12 @@ describe('taskloop run, status, pause, resume, cancel and retry as a person runs
     );
 
     const hint = 'add must return a + b, not a product';
-    const retry = await taskloop(['retry', id, '--hint', hint]);
+    // --wait follows the new run to its end: exit 0 once it COMPLETED, its outcome printed.
+    const retry = await taskloop(['retry', id, '--hint', hint, '--wait']);
     expect(retry.exitCode, retry.all).toBe(0);
     expect(retry.stdout).toContain('attempt 3 with your hint, 2 earlier attempt(s) carried');
+    expect(retry.stdout).not.toContain('follow it:');
+    expect(retry.stdout).toMatch(/COMPLETED/);
 
     const workflowId = taskWorkflowId({ project: PROJECT, id });
     const outcome = (await t.client.workflow.getHandle(workflowId).result()) as TaskOutcome;
@@ -251,7 +254,12 @@ describe('taskloop run, status, pause, resume, cancel and retry as a person runs
           const project = await makeCalcProject({ coder: fixTurns() });
           const run = await taskloop(runArgs(queue, id, project.repo, ['--json']), project.dir);
           expect(run.exitCode, run.all).toBe(0);
-          const pause = await taskloop(['pause', (JSON.parse(run.stdout) as { workflowId: string }).workflowId]);
+          const json = id === ids.cancelled ? ['--json'] : [];
+          const pause = await taskloop([
+            'pause',
+            (JSON.parse(run.stdout) as { workflowId: string }).workflowId,
+            ...json,
+          ]);
           expect(pause.exitCode, pause.all).toBe(0);
           pauseOutputs.push(pause.stdout);
         }),
@@ -283,13 +291,29 @@ describe('taskloop run, status, pause, resume, cancel and retry as a person runs
       expect(retry.stderr).toContain('refused the retry');
       expect(retry.stderr).toContain('retry is accepted only while it waits for a hint');
 
-      const resume = await taskloop(['resume', ids.resumed]);
+      const resume = await taskloop(['resume', ids.resumed, '--json']);
       expect(resume.exitCode, resume.all).toBe(0);
-      expect(resume.stdout).toContain(`sent resume to ${workflowIds.resumed}`);
+      expect(JSON.parse(resume.stdout)).toEqual({
+        command: 'resume',
+        asked: { id: ids.resumed },
+        happened: 'signalled',
+        ids: [workflowIds.resumed],
+        details: { kind: 'task' },
+      });
       expect(((await handle.result()) as TaskOutcome).status).toBe('COMPLETED');
     });
 
     it('cancel ends the paused task CANCELLED with the reason', async () => {
+      // Its pause was sent with --json: the acting commands' one shape.
+      expect(pauseOutputs.map((output) => output.trim()).filter((output) => output.startsWith('{'))).toEqual([
+        JSON.stringify({
+          command: 'pause',
+          asked: { id: workflowIds.cancelled },
+          happened: 'signalled',
+          ids: [workflowIds.cancelled],
+          details: { kind: 'task' },
+        }),
+      ]);
       const handle = t.client.workflow.getHandle(workflowIds.cancelled);
       await waitUntilPaused(handle);
       const cancel = await taskloop(['cancel', workflowIds.cancelled, '--reason', 'not needed any more']);
