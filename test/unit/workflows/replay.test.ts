@@ -22,8 +22,8 @@ describe('recorded task and learning histories replay against the current workfl
     ({ code } = await bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: quiet }));
   }, 120_000);
 
-  it('keeps each lazily loaded workflow inside the one bundle file (task, project, learning, eval arm; webpack eager mode, no chunk to fetch)', () => {
-    expect(code.match(/import\(\) eager/g)).toHaveLength(4);
+  it('keeps each lazily loaded workflow inside the one bundle file (task, project, learning, lander, eval arm; webpack eager mode, no chunk to fetch)', () => {
+    expect(code.match(/import\(\) eager/g)).toHaveLength(5);
     expect(code).not.toContain('__webpack_require__.e(');
   });
 
