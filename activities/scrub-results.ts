@@ -3,7 +3,8 @@
 // paths and keys included, not only text bodies. Repository code chooses file names: one named after a secret's
 // value would otherwise reach `changedFiles`, the failure record and `status --json`, though the review refuses it.
 import { ApplicationFailure } from '@temporalio/common';
-import { secretForms } from '../domain/secret-forms.js';
+import { redactPath } from '../domain/path-findings.js';
+import { encodedSecretForms } from '../domain/secret-forms.js';
 import { scrubSecrets, scrubText } from '../domain/secrets.js';
 import { resolveSecretValues } from './secret-values.js';
 
@@ -51,10 +52,11 @@ export function scrubbingResults<T extends Record<string, AnyActivity>>(activiti
   const wrapped: Record<string, AnyActivity> = {};
   for (const [name, activity] of Object.entries(activities)) {
     const wrapper = async (...args: never[]) => {
-      // Their base64 and hex forms too: a file may be named after a secret encoded (domain/secret-forms.ts).
-      const secretValues = secretForms(resolveSecretValues(declaredNamesOf(args[0])));
+      // Their base64 (at any alignment) and hex forms too: a file may be named after a secret encoded
+      // (domain/secret-forms.ts), or split across two folders (`dir_abc/def.txt`: domain/path-findings.ts).
+      const secretValues = encodedSecretForms(resolveSecretValues(declaredNamesOf(args[0])));
       try {
-        return scrubSecrets(await activity(...args), secretValues);
+        return redactSplitPaths(scrubSecrets(await activity(...args), secretValues), secretValues);
       } catch (error) {
         throw scrubbedFailure(error, secretValues);
       }
@@ -63,4 +65,19 @@ export function scrubbingResults<T extends Record<string, AnyActivity>>(activiti
     wrapped[name] = wrapper;
   }
   return wrapped as T;
+}
+
+/** Every string of `value` with a secret's form split across path separators redacted (object keys are scrubbed). */
+function redactSplitPaths<T>(value: T, forms: string[]): T {
+  if (forms.length === 0) return value;
+  const walk = (item: unknown): unknown => {
+    if (typeof item === 'string') return redactPath(item, forms);
+    if (Array.isArray(item)) return item.map(walk);
+    if (item === null || typeof item !== 'object') return item;
+    const copy: Record<string, unknown> = {};
+    for (const [key, inner] of Object.entries(item))
+      Object.defineProperty(copy, key, { value: walk(inner), enumerable: true, writable: true, configurable: true });
+    return copy;
+  };
+  return walk(value) as T;
 }

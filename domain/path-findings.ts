@@ -2,26 +2,75 @@
 // hex form) would publish it with the branch, and a planted git folder (`.git` anywhere, a file named `.git`) is read
 // by git as a repository of its own, whose configuration can name programs, when anyone checks the branch out.
 import type { Finding } from './records.js';
-import { secretForms } from './secret-forms.js';
+import { encodedSecretForms } from './secret-forms.js';
 
 const REDACTED = '[redacted]';
 
-/** `path` with every form removed, longest first (so a form that holds another goes whole). */
+/** Whether `text` holds a form, as written or with its path separators removed. */
+function holdsForm(text: string, forms: readonly string[]): boolean {
+  if (forms.length === 0) return false;
+  const joined = text.includes('/') ? text.replaceAll('/', '') : text;
+  return forms.some((form) => text.includes(form) || joined.includes(form));
+}
+
+/**
+ * Which characters of `text` belong to an occurrence of a form, as written or read with the path separators removed:
+ * a secret split across two segments (`dir_abc/def.txt` for `abcdef`) is found as well, and its separator with it.
+ */
+function secretMarks(text: string, forms: readonly string[]): Uint8Array {
+  const kept = new Int32Array(text.length); // the index in `text` of each character of the joined text
+  let length = 0;
+  for (let i = 0; i < text.length; i += 1) if (text[i] !== '/') kept[length++] = i;
+  const joined = text.replaceAll('/', '');
+  const marks = new Uint8Array(text.length);
+  for (const form of forms) {
+    // As written too: a form may hold a '/' itself (standard base64 does).
+    for (let at = text.indexOf(form); at !== -1; at = text.indexOf(form, at + 1)) marks.fill(1, at, at + form.length);
+    for (let at = joined.indexOf(form); at !== -1; at = joined.indexOf(form, at + 1))
+      marks.fill(1, kept[at], (kept[at + form.length - 1] ?? 0) + 1);
+  }
+  return marks;
+}
+
+/** `path` (or any text naming paths) with every occurrence of a form, also one split by separators, redacted. */
 export function redactPath(path: string, forms: readonly string[]): string {
-  let result = path;
-  for (const form of [...forms].sort((a, b) => b.length - a.length)) result = result.split(form).join(REDACTED);
-  return result;
+  if (!holdsForm(path, forms)) return path;
+  const marks = secretMarks(path, forms);
+  const parts: string[] = [];
+  let from = 0;
+  for (let i = 0; i <= path.length; i += 1) {
+    const marked = i < path.length && marks[i] === 1;
+    const wasMarked = i > 0 && marks[i - 1] === 1;
+    if (marked && !wasMarked) parts.push(path.slice(from, i), REDACTED);
+    if (!marked && wasMarked) from = i;
+  }
+  if (marks[path.length - 1] !== 1) parts.push(path.slice(from));
+  return parts.join('');
+}
+
+/** Findings with every form redacted from their messages and paths (redactPath), after `scrub` when given. */
+export function redactFindings(
+  findings: readonly Finding[],
+  forms: readonly string[],
+  scrub: (text: string) => string = (text) => text,
+): Finding[] {
+  return findings.map((finding) => ({
+    ...finding,
+    message: redactPath(scrub(finding.message), forms),
+    ...(finding.file === undefined ? {} : { file: redactPath(scrub(finding.file), forms) }),
+  }));
 }
 
 /**
  * The `secret_in_path` findings: each changed path that holds the value of a secret (the task's declared ones and the
- * worker's secret-named variables: `secretValues`) or its base64 or hex form. The finding names the path redacted.
+ * worker's secret-named variables: `secretValues`) or an encoded form of it (base64 at any alignment, hex), also split
+ * across folders (`dir_abc/def.txt`). The finding names the path redacted.
  */
 export function findSecretsInPaths(changedFiles: readonly string[], secretValues: readonly string[]): Finding[] {
-  const forms = secretForms(secretValues);
+  const forms = encodedSecretForms(secretValues);
   if (forms.length === 0) return [];
   return changedFiles
-    .filter((file) => forms.some((form) => file.includes(form)))
+    .filter((file) => holdsForm(file, forms))
     .map((file) => {
       const shown = redactPath(file, forms);
       return {

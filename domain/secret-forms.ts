@@ -32,3 +32,37 @@ export function secretForms(values: readonly string[]): string[] {
   }
   return [...forms];
 }
+
+/** Shortest shifted form looked for: shorter ones would turn up by chance in any long base64 text. */
+export const MIN_SHIFTED_FORM = 8;
+
+/**
+ * The base64 of a value as it shows inside a longer base64 text, at each of the three byte alignments it can start
+ * at: the characters its own bytes alone decide (those shared with the bytes before or after are left out), in the
+ * standard and URL-safe alphabets. A secret embedded in a base64 blob after 1 or 2 other bytes has none of the
+ * aligned forms secretForms gives; it has one of these. Forms shorter than MIN_SHIFTED_FORM are left out.
+ */
+export function shiftedBase64Forms(values: readonly string[]): string[] {
+  const forms = new Set<string>();
+  for (const value of values) {
+    if (value.length < MIN_SECRET_LENGTH) continue;
+    const bytes = new TextEncoder().encode(value);
+    for (const offset of [0, 1, 2]) {
+      const padded = new Uint8Array(offset + bytes.length);
+      padded.set(bytes, offset);
+      // Characters holding bits of the bytes before (2 for one byte, 3 for two), and of those after.
+      const first = [0, 2, 3][offset] ?? 0;
+      const last = Math.floor((8 * padded.length) / 6);
+      const form = toBase64(padded).slice(first, last);
+      if (form.length < MIN_SHIFTED_FORM) continue;
+      forms.add(form);
+      forms.add(form.replace(/\+/g, '-').replace(/\//g, '_'));
+    }
+  }
+  return [...forms];
+}
+
+/** secretForms and the shifted base64 forms: every form the review looks for in a change's paths and content. */
+export function encodedSecretForms(values: readonly string[]): string[] {
+  return [...new Set([...secretForms(values), ...shiftedBase64Forms(values)])];
+}

@@ -1,5 +1,6 @@
 // Review rules about what the added lines say: conflict markers and secrets.
 import type { Finding } from '../../domain/records.js';
+import { encodedSecretForms } from '../../domain/secret-forms.js';
 import { MIN_SECRET_LENGTH, secretKeyFormats } from '../../domain/secrets.js';
 import type { AddedLine } from './added-lines.js';
 
@@ -26,11 +27,14 @@ export const secretShapes = secretKeyFormats;
  */
 export function checkSecrets(lines: AddedLine[], secretValues: string[]): { findings: Finding[]; matches: string[] } {
   const values = secretValues.filter((value) => value.length >= MIN_SECRET_LENGTH);
+  // Base64 at each alignment and hex: a secret written encoded is published as surely as one written plain.
+  const encoded = encodedSecretForms(values).filter((form) => !values.includes(form));
   const findings: Finding[] = [];
   const matches: string[] = [];
   for (const { file, line, text } of lines) {
     const found: string[] = [];
     if (values.some((value) => text.includes(value))) found.push('a configured secret value');
+    else if (encoded.some((form) => text.includes(form))) found.push("a configured secret's base64 or hex form");
     for (const { label, pattern } of secretShapes) {
       const hits = text.match(pattern);
       if (hits) {

@@ -1,9 +1,9 @@
 // The review node's policy checks on an attempt's diff; the change passes when no rule finds anything.
 import type { ChangeSnapshot, Finding, ReviewResult } from '../../domain/records.js';
 import { findAttributeDrivers } from '../../domain/attribute-drivers.js';
-import { findPlantedGitPaths, findSecretsInPaths } from '../../domain/path-findings.js';
+import { findPlantedGitPaths, findSecretsInPaths, redactFindings, redactPath } from '../../domain/path-findings.js';
 import { boundFindings, boundPaths } from '../../domain/payload-bounds.js';
-import { secretForms } from '../../domain/secret-forms.js';
+import { encodedSecretForms } from '../../domain/secret-forms.js';
 import { scrubText } from '../../domain/secrets.js';
 import { writeArtifact } from '../artifacts.js';
 import { diffTree, type WorktreeDiff } from '../git/diff-worktree.js';
@@ -91,26 +91,25 @@ export async function reviewDiff(
     ...secrets.findings,
     ...(await parsePythonSources(tree.sources, input.sandbox)),
   ];
-  // A path may carry a secret base64- or hex-encoded too: those forms leave the record and the stored diff as well.
-  const hidden = [...secretForms(input.secretValues), ...secrets.matches];
+  // A path may carry a secret base64- or hex-encoded too (at any alignment, split across folders): those forms leave
+  // the record and the stored diff as well.
+  const forms = encodedSecretForms(input.secretValues);
+  const hidden = [...forms, ...secrets.matches];
+  const scrub = (text: string) => scrubText(text, hidden);
   const stored = await writeArtifact({
     dir: input.artifactDir,
     name: 'diff.patch',
-    content: scrubText(diff, hidden),
+    content: redactPath(scrubText(diff, hidden), forms),
     hostId: input.hostId,
     secretValues: hidden,
   });
   // Bounded whatever the change (domain/payload-bounds.ts): the whole of it is in diff.patch, its count in diffStat.
   const listed = boundPaths(changedFiles);
-  const scrubbed = findings.map((finding) => ({
-    ...finding,
-    message: scrubText(finding.message, hidden),
-    ...(finding.file === undefined ? {} : { file: scrubText(finding.file, hidden) }),
-  }));
+  const scrubbed = redactFindings(findings, forms, scrub);
   return {
     passed: findings.length === 0,
     findings: boundFindings(scrubbed),
-    changedFiles: listed.paths.map((file) => scrubText(file, hidden)),
+    changedFiles: listed.paths.map((file) => redactPath(scrub(file), forms)),
     ...(listed.omitted > 0 ? { changedFilesOmitted: listed.omitted } : {}),
     diffStat: stat,
     diff: stored,

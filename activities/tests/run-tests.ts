@@ -3,7 +3,9 @@
 import { existsSync } from 'node:fs';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Finding, TestRunResult } from '../../domain/records.js';
+import { redactFindings } from '../../domain/path-findings.js';
 import { boundFindings } from '../../domain/payload-bounds.js';
+import { encodedSecretForms } from '../../domain/secret-forms.js';
 import { scrubText } from '../../domain/secrets.js';
 import { writeArtifact } from '../artifacts.js';
 import { IGNORED_NAMED } from '../git/ignored-files.js';
@@ -33,7 +35,11 @@ export async function runTests(input: RunTestsInput): Promise<TestRunResult> {
     change && pathPolicy
       ? [...change.findings, ...pathRuleFindings(change.changedFiles, pathPolicy, input.secretValues)]
       : [];
-  if (refused.length > 0) return { ...refusedResult(refused, input.sandbox), ...(snapshot && { snapshot }) };
+  if (refused.length > 0) {
+    // A path naming a secret split across folders (`dir_abc/def.txt`) is redacted in every finding that names it.
+    const shown = redactFindings(refused, encodedSecretForms(input.secretValues));
+    return { ...refusedResult(shown, input.sandbox), ...(snapshot && { snapshot }) };
+  }
   const ran = withIgnoredRemoved(await executeTestCommand(input), change?.ignoredRemoved ?? []);
   const withSnapshot = snapshot ? { ...ran, snapshot } : ran;
   const result = change && change.changedFiles.length === 0 ? withoutPatterns(withSnapshot) : withSnapshot;

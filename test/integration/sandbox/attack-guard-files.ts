@@ -51,6 +51,8 @@ export const guardTurns = {
     write(`dir_${declared}/data.txt`, 'data\n'),
     write(`${workerValue}.txt`, 'named after a worker variable\n'),
     write(`b64_${Buffer.from(declared).toString('base64url')}.txt`, 'named after the secret, encoded\n'),
+    // Split across two folders: no one segment holds it (committed before issue 65).
+    write(`split_${declared.slice(0, 8)}/${declared.slice(8)}.txt`, 'named after the secret, split\n'),
     finish,
   ],
   memoryHolders: (): ScriptTurn[] => [

@@ -55,9 +55,16 @@ describe('the attack suite: proofs and guards', () => {
         .filter((finding) => finding.rule === 'secret_in_path')
         .map((finding) => finding.file)
         .sort(),
-    ).toEqual(['[redacted].txt', 'b64_[redacted].txt', 'dir_[redacted]/data.txt', 'notes_[redacted].txt']);
+    ).toEqual([
+      '[redacted].txt',
+      'b64_[redacted].txt',
+      'dir_[redacted]/data.txt',
+      'notes_[redacted].txt',
+      'split_[redacted].txt',
+    ]);
     expect(named.outcome.attempts[0]?.failure?.cause).toMatchObject({ kind: 'ReviewFinding', rule: 'secret_in_path' });
     const encoded = Buffer.from(declared).toString('base64url');
+    expect(await historyText(t.client, named.workflowId)).not.toContain(`${declared.slice(0, 8)}/${declared.slice(8)}`);
     for (const value of [declared, workerValue, encoded]) {
       expect(await historyText(t.client, named.workflowId)).not.toContain(value);
       // The worker's own artifacts (the coder's transcript) are scrubbed of the values, not of their encoded forms.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findAttributeDrivers, driversNamed } from '../../../domain/attribute-drivers.js';
 import { findPlantedGitPaths, findSecretsInPaths, isInPlantedGitFolder } from '../../../domain/path-findings.js';
-import { secretForms } from '../../../domain/secret-forms.js';
+import { encodedSecretForms, secretForms, shiftedBase64Forms } from '../../../domain/secret-forms.js';
 
 const secret = 'Sup3r???s3cret>>~~'; // its base64 holds '/' and '+': the URL-safe form differs
 const b64 = Buffer.from(secret).toString('base64').replace(/=+$/, '');
@@ -23,7 +23,42 @@ describe('secretForms', () => {
   });
 });
 
+describe('shiftedBase64Forms', () => {
+  it('finds a secret inside a longer base64 text at each of the three alignments, in both alphabets', () => {
+    const forms = shiftedBase64Forms([secret]);
+    for (const before of ['', 'x', 'xy', 'xyz', 'héllo']) {
+      for (const after of ['', 'z', 'zz!']) {
+        const bytes = Buffer.from(`${before}${secret}${after}`);
+        for (const text of [bytes.toString('base64'), bytes.toString('base64url')])
+          expect(
+            forms.some((form) => text.includes(form)),
+            `${JSON.stringify(before)} before, ${JSON.stringify(after)} after`,
+          ).toBe(true);
+      }
+    }
+  });
+
+  it('gives no form too short to mean anything, and none for a text without the secret', () => {
+    expect(shiftedBase64Forms(['abcd'])).toEqual([]);
+    const unrelated = Buffer.from('x'.repeat(10_000)).toString('base64');
+    expect(encodedSecretForms([secret]).some((form) => unrelated.includes(form))).toBe(false);
+  });
+});
+
 describe('findSecretsInPaths', () => {
+  it('finds a secret split across two folders, and its base64 at another alignment, redacting the whole of it', () => {
+    const half = secret.length / 2;
+    const split = `dir_${secret.slice(0, half)}/${secret.slice(half)}.txt`;
+    const shifted = `data/${Buffer.from(`x${secret}`).toString('base64url')}.bin`;
+    const findings = findSecretsInPaths([split, shifted, 'a/b.py'], [secret]);
+    expect(findings.map((finding) => finding.file)).toEqual([
+      'dir_[redacted].txt',
+      expect.stringMatching(/^data\/.{0,3}\[redacted\].{0,3}\.bin$/),
+    ]);
+    expect(JSON.stringify(findings)).not.toContain(secret.slice(0, half));
+    expect(JSON.stringify(findings)).not.toContain(secret.slice(half));
+  });
+
   it('finds a secret in a file name, a folder name and any of its encoded forms, naming the path redacted', () => {
     const files = [
       `notes_${secret}.txt`,

@@ -179,6 +179,32 @@ describe('reviewChanges', () => {
     expect(stored).toContain('[redacted]');
   });
 
+  it('finds a configured secret written encoded (base64 at each alignment, hex) and one split across folders', async () => {
+    const configured = 'hunter2-configured-secret';
+    const input = await setup({ secretValues: [configured], allowedPaths: [] });
+    const encoded = ['', 'x', 'xy'].map((before) => Buffer.from(`${before}${configured}!`).toString('base64'));
+    await writeFiles(input.worktreePath, {
+      'src/blob.py': [
+        ...encoded.map((text, i) => `B${i} = "${text}"`),
+        `H = "${Buffer.from(configured).toString('hex')}"`,
+        '',
+      ].join('\n'),
+      [`src/hunter2-conf/igured-secret.txt`]: 'split\n',
+    });
+
+    const result = await reviewChanges(input);
+
+    const inDiff = result.findings.filter((finding) => finding.rule === 'secret_in_diff');
+    expect(inDiff.map((finding) => finding.line)).toEqual([1, 2, 3, 4]);
+    expect(inDiff[0]?.message).toContain("a configured secret's base64 or hex form");
+    const inPath = result.findings.filter((finding) => finding.rule === 'secret_in_path');
+    expect(inPath.map((finding) => finding.file)).toEqual(['src/[redacted].txt']);
+    expect(JSON.stringify(result)).not.toContain('hunter2-conf/igured');
+    const stored = readFileSync(result.diff?.path ?? '', 'utf8');
+    for (const text of encoded) expect(stored).not.toContain(text);
+    expect(stored).not.toContain('hunter2-conf/igured');
+  });
+
   it('finds a Python syntax error with file and line', async () => {
     const input = await setup();
     await writeFiles(input.worktreePath, { 'src/calc.py': 'def add(a, b):\n    return a +\n' });
