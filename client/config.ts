@@ -18,6 +18,8 @@ const configSchema = z.strictObject({
   budgets: z.record(z.string(), z.unknown()).optional(),
   /** As `run --environment`: `auto`, or the name of an environment built on this machine (taskloop env list). */
   environment: z.string().min(1).optional(),
+  /** The branch every task run from here lands on (checked with the task spec's own rule). */
+  landOn: z.string().optional(),
 });
 
 export type TaskloopConfig = z.infer<typeof configSchema>;
@@ -43,7 +45,7 @@ export async function loadTaskloopConfig(cwd: string, env: NodeJS.ProcessEnv = p
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(top level)'}: ${issue.message}`);
     throw new UsageError(
-      `${file}: ${problems.join('; ')} (the file holds "models" {coder, reviewer, judge, skillWriter}, "budgets" and "environment")`,
+      `${file}: ${problems.join('; ')} (the file holds "models" {coder, reviewer, judge, skillWriter}, "budgets", "environment" and "landOn")`,
     );
   }
   // Scripted model files named in the config are relative to the config file, not to wherever `run` is typed.

@@ -14,6 +14,8 @@ export const taskEventTypes = [
   'CHANGES_REQUESTED',
   'REJECTED',
   'APPROVAL_TIMED_OUT',
+  'CHANGE_LANDED',
+  'LANDING_SENT_BACK',
 ] as const;
 export type TaskEventType = (typeof taskEventTypes)[number];
 

@@ -9,8 +9,7 @@ import type { TestRunResult } from './records.js';
 export function branchNameProblem(name: string): string | undefined {
   const bare = name.startsWith('refs/heads/') ? name.slice('refs/heads/'.length) : name;
   if (bare === '') return 'is empty';
-  if (bare === 'HEAD' || bare === '@')
-    return `${JSON.stringify(name)} is not a branch (it names whatever is checked out)`;
+  if (bare === 'HEAD' || bare === '@') return 'names whatever is checked out, not a branch';
   if (bare.startsWith('-')) return 'starts with "-"';
   if (bare.startsWith('/') || bare.endsWith('/') || bare.includes('//')) return 'has an empty part between "/"';
   if (bare.endsWith('.')) return 'ends with "."';

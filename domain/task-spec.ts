@@ -6,6 +6,7 @@ import { environmentSpecSchema } from './environment.js';
 import { modelChoiceSchema, splitModelChoices } from './model-options.js';
 import { modelSpecPattern } from './providers.js';
 import { isPytestNodeId } from './pytest-node-id.js';
+import { branchNameProblem } from './landing.js';
 import { repoUrlProblem } from './repo-url.js';
 import { retryCap } from './retry-decision.js';
 import { MAX_SAMPLES } from './samples.js';
@@ -63,6 +64,18 @@ export const taskSpecFieldsSchema = z.strictObject({
       error: (issue) => `${repoUrlProblem(String(issue.input)) ?? 'is not usable'}`,
     }),
   baseRef: z.string().min(1).default('HEAD'),
+  /**
+   * The branch the task's change lands on once it passed (and was approved, where approval is required): through the
+   * branch's landing queue, merged onto its head and tested there first (docs/review-and-land.md). Absent: the change
+   * stays on `taskloop/<id>`.
+   */
+  landOn: z
+    .string()
+    .refine((branch) => branchNameProblem(branch) === undefined, {
+      error: (issue) =>
+        `cannot be a branch: it ${branchNameProblem(String(issue.input))} (pass a branch name such as "main")`,
+    })
+    .optional(),
   goal: z
     .string()
     .max(20_000)

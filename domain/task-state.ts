@@ -5,6 +5,7 @@ import type { TaskEvent } from './events.js';
 import type { Adaptation } from './learning/adaptations.js';
 import type { FailureCause } from './failure-causes.js';
 import type { FailureClass } from './failure-class.js';
+import type { LandingOutcome } from './landing.js';
 import type {
   AttemptSummary,
   CoderResult,
@@ -62,6 +63,8 @@ export interface AttemptRecord {
   hostId?: string;
   startedAt: string;
   endedAt?: string;
+  /** The landing this attempt's change went to, when the queue sent it back (the next attempt starts on `onto`). */
+  landing?: TaskLanding;
   /** The human hint this attempt was given, if any. */
   hint?: string;
   /** The review round this attempt belongs to (domain/approval.ts); absent: the first. */
@@ -127,7 +130,14 @@ export interface TaskState {
   /** Once ended: why it failed or was cancelled, and what a person should do next. */
   reason?: string;
   recommendation?: FailureClass;
+  /** The landing of the task's change (a task with `landOn`): queued, landed, or why it went back or was refused. */
+  landing?: TaskLanding;
 }
+
+/** A task's landing as its state shows it: queued on the branch's lander until the lander answers. */
+export type TaskLanding =
+  | { status: 'queued'; target: string; sha: string; queuedAt: string; lander: string }
+  | (LandingOutcome & { sha: string; queuedAt: string; answeredAt: string });
 
 export interface TaskOutcome {
   workflowId: string;
@@ -143,6 +153,7 @@ export interface TaskOutcome {
   turnsConsumed: number;
   budget?: BudgetStatus;
   review?: ReviewState;
+  landing?: TaskLanding;
 }
 
 /** The outcome of an ended task, from its state (a cancelled workflow carries no result: its state query does). */
@@ -161,6 +172,7 @@ export function outcomeOfState(state: TaskState): TaskOutcome {
     turnsConsumed: state.turnsConsumed,
     budget: state.budget,
     ...(state.review && { review: state.review }),
+    ...(state.landing ? { landing: state.landing } : {}),
   };
 }
 

@@ -14,6 +14,7 @@ import { outcomeOfState, type TaskOutcome } from '../domain/task-state.js';
 import { cancelSignal, pauseSignal, resumeSignal, retryUpdate, stateQuery, type RetryRequest } from './messages.js';
 import { awaitApproval, registerApprovalHandlers } from './task/approval.js';
 import { learnFromFailure } from './task/learning.js';
+import { landingFailureClass, landingFailureReason, landPassedChange } from './task/landing.js';
 import { runAttempt } from './task/run-attempt.js';
 import type { AttemptResult } from './task/run-node.js';
 import { taskFailedFailure } from './task/task-failed.js';
@@ -81,9 +82,20 @@ async function runTask(run: TaskRun): Promise<TaskOutcome> {
       const approval = run.spec.approval === 'required' ? await awaitApproval(run, result.commit) : undefined;
       if (approval?.kind === 'changes-requested') {
         retriesSpent = 0;
+        // The round starts from the change the person read, not from a head a landing went back on before.
+        run.baseOverride = undefined;
         continue;
       }
       if (approval?.kind === 'ended') return finish(run, approval.status, approval.reason, approval.recommendation);
+      // A task with `landOn` lands through its branch's queue (workflows/task/landing.ts).
+      const landing = run.spec.landOn ? await landPassedChange(run, result.commit, result.host) : undefined;
+      if (run.spec.landOn && !landing) return finish(run, 'CANCELLED', run.cancelReason ?? 'cancelled while landing');
+      if (landing?.status === 'sent_back' && retriesSpent < run.spec.maxRetries) {
+        retriesSpent += 1;
+        continue;
+      }
+      if (landing && landing.status !== 'landed')
+        return finish(run, 'FAILED', landingFailureReason(landing), landingFailureClass(landing));
       return finish(run, 'COMPLETED');
     }
 

@@ -40,6 +40,8 @@ The same command twice is the same task (the id is derived from the goal and the
   --id ID                  task id (default: slug of the goal + 6 hex chars of a hash of repo and goal)
   --project P              project name (default "default"); the workflow id is task-<project>-<id>
   --base-ref REF           branch, tag or sha to start from (default HEAD)
+  --land-on BRANCH         land the passed change on BRANCH through its queue: merged onto its head, tested
+                           there, then the branch moved (docs/review-and-land.md; also "landOn" in the config)
   --test-command CMD       split like a shell splits words, no shell run (default "python3 -m pytest")
   --test-env K=V           environment for the tests (repeatable)
   --acceptance TESTID      pytest node id that must pass (repeatable)

@@ -24,6 +24,7 @@ const runFlagOptions = {
   id: { type: 'string' },
   project: { type: 'string' },
   'base-ref': { type: 'string' },
+  'land-on': { type: 'string' },
   acceptance: { type: 'string', multiple: true },
   'allow-path': { type: 'string', multiple: true },
   'allow-test-edits': { type: 'boolean' },
@@ -45,6 +46,7 @@ const flagOfField: Record<string, string> = {
   project: '--project',
   repo: '--repo',
   baseRef: '--base-ref',
+  landOn: '--land-on',
   goal: '--goal',
   testCommand: '--test-command',
   testEnv: '--test-env',
@@ -103,6 +105,7 @@ export function parseRunFlags(
   set('project', values.project);
   set('repo', values.repo);
   set('baseRef', values['base-ref']);
+  set('landOn', values['land-on'] ?? config.landOn);
   set('goal', values.goal);
   if (values['test-command'] !== undefined) set('testCommand', splitTestCommand(values['test-command']));
   if (values['test-env']) set('testEnv', Object.fromEntries(values['test-env'].map(splitAssignment)));

@@ -71,7 +71,7 @@ describe('the landing queue', () => {
       release();
 
       let state = await handle.query(landerStateQuery);
-      for (let tries = 0; tries < 400 && state.landed < 5; tries++) {
+      for (let tries = 0; tries < 2400 && state.landed < 5; tries++) {
         await new Promise((resolve) => setTimeout(resolve, 50));
         state = await handle.query(landerStateQuery);
       }
@@ -84,5 +84,5 @@ describe('the landing queue', () => {
       expect(latest.status.name).toBe('RUNNING');
       await handle.terminate('test over');
     });
-  });
+  }, 180_000);
 });

@@ -23,7 +23,7 @@ export function testInputOf(run: TaskRun, claim: Claim): Omit<TestInput, 'workfl
 }
 
 /** What a test run needs of the attempt's environment (the reference less what only the attempt record keeps). */
-const testEnvironmentOf = ({ key, name, hostDir, interpreter }: NonNullable<Claim['environment']>) => ({
+export const testEnvironmentOf = ({ key, name, hostDir, interpreter }: NonNullable<Claim['environment']>) => ({
   key,
   name,
   hostDir,

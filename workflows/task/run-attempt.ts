@@ -6,6 +6,7 @@ import { roundStartOf } from '../../domain/approval.js';
 import { claimWorktree, hostActivities } from './proxies.js';
 import { candidateLabel, checkpoint, passed, runNode, type AttemptContext, type AttemptResult } from './run-node.js';
 import { runNodes } from './run-nodes.js';
+import { testEnvironmentOf } from './node-inputs.js';
 import { prepareEnvironment } from './environment-step.js';
 import { drawsAnotherCandidate, setAsideCandidate } from '../../domain/samples.js';
 
@@ -48,8 +49,9 @@ async function runCandidate(context: AttemptContext, candidate: number): Promise
         ...ref,
         taskId: spec.id,
         repoPath: spec.repo,
-        // A later review round starts from the change the person read (the tip of the task's branch).
-        baseRef: roundStartOf(run.state.review)?.sha ?? spec.baseRef,
+        // A later review round starts from the change the person read (the tip of the task's branch); a change the
+        // landing queue sent back starts again on the target's new head.
+        baseRef: run.baseOverride ?? roundStartOf(run.state.review)?.sha ?? spec.baseRef,
         coderVersion: spec.agents?.coder,
         historyOf: spec.project,
         goal: spec.goal,
@@ -68,7 +70,12 @@ async function runCandidate(context: AttemptContext, candidate: number): Promise
   try {
     // The repository's environment first, when the task has one (workflows/task/environment-step.ts).
     result = (spec.environment && (await prepareEnvironment(context, claim, host, spec.environment))) || undefined;
-    return (result ??= await runNodes(context, claim, host, ref));
+    result ??= await runNodes(context, claim, host, ref);
+    if (result.kind === 'passed') {
+      const environment = claim.environment && testEnvironmentOf(claim.environment);
+      result = { ...result, host: { hostQueue: claim.hostQueue, ...(environment ? { environment } : {}) } };
+    }
+    return result as AttemptResult;
   } finally {
     // A commit that removed its worktree leaves nothing to clean: no scope (each costs the SDK's promise tracking).
     if (!(result?.kind === 'passed' && result.worktreeRemoved)) {

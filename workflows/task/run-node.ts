@@ -36,8 +36,14 @@ export const verdictOutcome = <V extends { passed: boolean; findings: readonly F
 export const candidateLabel = (ref: { candidate?: number }): string =>
   ref.candidate === undefined ? '' : `, candidate ${ref.candidate}`;
 
+/** Where a passed change was made: its landing runs there (the host holds the repository and the environment). */
+export interface PassedOnHost {
+  hostQueue: string;
+  environment?: { key: string; name: string; hostDir: string; interpreter: string };
+}
+
 export type AttemptResult =
-  | { kind: 'passed'; commit: CommitResult; worktreeRemoved?: boolean }
+  | { kind: 'passed'; commit: CommitResult; worktreeRemoved?: boolean; host?: PassedOnHost }
   | { kind: 'failed'; failure: AttemptFailure; decision: FinalDecision; retry?: RetryKind };
 
 export interface AttemptContext {

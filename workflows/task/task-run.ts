@@ -80,6 +80,8 @@ export class TaskRun {
   /** A `retry` update arrived; consumed when the next attempt starts. */
   retryRequested = false;
   pendingHint?: string;
+  /** The commit the next attempts start from instead of the spec's baseRef: the target's head a landing went back on. */
+  baseOverride?: string;
   /** Cancelled by the cancel signal, so the running node stops at once. */
   attemptScope?: CancellationScope;
   private eventSeq = 0;

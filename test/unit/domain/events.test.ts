@@ -4,10 +4,12 @@ import { createTaskEvent, taskEventTypes } from '../../../domain/events.js';
 const base = { workflowId: 'task-default-fix-1', taskId: 'fix-1', project: 'default', attempt: 2 };
 
 describe('createTaskEvent', () => {
-  it("lists the original loop event types plus cancel and a person's approval answers", () => {
+  it("lists the original loop event types plus cancel, a person's approval answers and the landing", () => {
     expect([...taskEventTypes].sort()).toEqual(
       [
         'APPROVAL_REQUESTED',
+        'CHANGE_LANDED',
+        'LANDING_SENT_BACK',
         'APPROVAL_TIMED_OUT',
         'APPROVED',
         'CHANGES_REQUESTED',
