@@ -2,6 +2,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from './cli-errors.js';
 import { parseDuration } from './tasks/duration.js';
+import { closestName } from './did-you-mean.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -16,7 +17,15 @@ export function parseFlags<T extends Options>(command: string, argv: string[], o
     });
   } catch (error) {
     const message = (error as Error).message.replace(/\. To specify a positional argument.*$/s, '');
-    throw new UsageError(`taskloop ${command}: ${message} (see taskloop ${command} --help)`);
+    const unknown = /^Unknown option '(--[^']+)'/.exec(message)?.[1];
+    const meant =
+      unknown &&
+      closestName(
+        unknown,
+        Object.keys(options).map((name) => `--${name}`),
+      );
+    const suggestion = meant ? `; did you mean ${meant}?` : '';
+    throw new UsageError(`taskloop ${command}: ${message}${suggestion} (see taskloop ${command} --help)`);
   }
   if (probing) throw new FlagTable(command, options);
   return parsed;

@@ -5,6 +5,7 @@ import { takeGlobalFlags } from './global-flags.js';
 import { style } from './output/style.js';
 import { nameCommandSpan, stopTracing } from '../platform/tracing.js';
 import { taskNodes } from '../domain/records.js';
+import { closestName } from './did-you-mean.js';
 
 function usage(): string {
   const { bold } = style(process.stdout);
@@ -45,7 +46,9 @@ async function main(argv: string[]): Promise<number> {
   const commandName = name === 'help' ? (args[0] as string) : name;
   const entry = commands[commandName];
   if (!entry)
-    throw new UsageError(`taskloop: unknown command ${JSON.stringify(commandName)}; run taskloop --help for the list`);
+    throw new UsageError(
+      `taskloop: unknown command ${JSON.stringify(commandName)}${didYouMean(commandName, Object.keys(commands))}; run taskloop --help for the list`,
+    );
   const command = await entry.load();
   nameCommandSpan(`taskloop ${commandName}`);
   if (name === 'help' || args.includes('--help') || args.includes('-h')) {
@@ -82,3 +85,9 @@ main(process.argv.slice(2))
   )
   // Spans of this command (when OTEL_* turns tracing on) are flushed once, before the process ends.
   .finally(() => stopTracing());
+
+/** `; did you mean status?` for a near miss of a known command, else nothing. */
+function didYouMean(typed: string, known: string[]): string {
+  const meant = closestName(typed, known);
+  return meant ? `; did you mean ${meant}?` : '';
+}
