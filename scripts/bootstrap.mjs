@@ -2,7 +2,7 @@
 // First-run set-up behind `npm run demo` and `npm test`: installs the npm packages when they are missing or older
 // than package-lock.json, checks Python with pytest, git, bubblewrap and slirp4netns, and makes sure the Temporal CLI
 // is there. Plain JavaScript with no dependencies, because it runs before anything is installed. With --local-model
-// (`npm run setup -- --local-model`) it then builds and caches the local model too (`taskloop model install`).
+// (`npm run setup -- --local-model`) it then installs and caches the local model too (`taskloop model install`).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// The llama-server a worker starts itself for `local:<name>` (a bundled model) or `local:<path>.gguf` (any GGUF file
+// The local model server a worker starts itself (node-llama-cpp's, or llama-server with TASKLOOP_LOCAL_RUNTIME) for `local:<name>` (a bundled model) or `local:<path>.gguf` (any GGUF file
 // with a chat template): one per model and process, started on first use on a free loopback port, started again on
 // the same port when it died (a crash or a kill must not lose the task), and stopped with the process (see the owner
 // watch in llama-server.ts).
@@ -8,15 +8,16 @@ import { stateDir } from '../paths.js';
 import { findFreePort, isPortFree } from '../server/ports.js';
 import { modelLooksComplete } from './assemble-model.js';
 import { GgufFormatError, ggufString, readGgufMetadata } from './gguf-metadata.js';
-import { serverRuns } from './install.js';
-import {
-  DEFAULT_LOCAL_MODEL_CTX,
-  MAX_LOCAL_MODEL_CTX,
-  MIN_LOCAL_MODEL_CTX,
-  startLlamaServer,
-  type RunningLlamaServer,
-} from './llama-server.js';
+import { DEFAULT_LOCAL_MODEL_CTX, MAX_LOCAL_MODEL_CTX, MIN_LOCAL_MODEL_CTX } from './llama-server.js';
+import type { RunningModelServer as RunningLlamaServer } from './owned-process.js';
 import { bundledModel, localModelNames, localModelPaths } from './pins.js';
+import {
+  chooseLocalRuntime,
+  localRuntimeInstalled,
+  LocalRuntimeChoiceError,
+  startLocalServer,
+  type LocalRuntime,
+} from './runtime.js';
 
 /** The local model cannot be used as named: retrying will not help, the message says what will. */
 export class LocalModelUnusable extends Error {
@@ -104,16 +105,26 @@ async function checkAndStart(
 ): Promise<RunningLlamaServer> {
   // A user's file is checked first: its problem is theirs to fix whatever the server's state.
   if (choice.bytes === undefined) await checkGgufFile(choice);
-  const paths = localModelPaths(env);
+  const runtime = chosenRuntime(env);
+  const { installed, where } = await localRuntimeInstalled(runtime, env);
   const modelThere = choice.bytes === undefined ? true : await modelLooksComplete(choice.file, { bytes: choice.bytes });
-  if (!(await serverRuns(paths.serverBinary)) || !modelThere) {
-    const install =
-      choice.bytes === undefined ? 'taskloop model install' : `taskloop model install --model ${choice.name}`;
+  if (!installed || !modelThere) {
+    const install = `taskloop model install${choice.bytes === undefined ? '' : ` --model ${choice.name}`}${runtime === 'llama-server' ? ' --runtime llama-server' : ''}`;
     throw new LocalModelUnusable(
-      `local:${choice.name} is not installed on this worker's machine (${paths.serverBinary}${choice.bytes === undefined ? '' : ` and ${choice.file}`}); run ${install} (or npm run setup -- --local-model) there`,
+      `local:${choice.name} is not installed on this worker's machine (${runtime}: ${where}${choice.bytes === undefined ? '' : `; model: ${choice.file}`}); run ${install} (or npm run setup -- --local-model) there`,
     );
   }
-  return startOwned(choice, paths.serverBinary, env, log);
+  return startOwned(choice, runtime, env, log);
+}
+
+/** TASKLOOP_LOCAL_RUNTIME, checked: a bad name fails the task at once with the names to use. */
+function chosenRuntime(env: NodeJS.ProcessEnv): LocalRuntime {
+  try {
+    return chooseLocalRuntime(env);
+  } catch (error) {
+    if (error instanceof LocalRuntimeChoiceError) throw new LocalModelUnusable(error.message);
+    throw error;
+  }
 }
 
 /** The context size from TASKLOOP_LOCAL_MODEL_CTX, checked: a bad value is refused, not ignored. */
@@ -130,7 +141,7 @@ export function localModelCtx(env: NodeJS.ProcessEnv): number {
 
 async function startOwned(
   choice: LocalModelChoice,
-  binary: string,
+  runtime: LocalRuntime,
   env: NodeJS.ProcessEnv,
   log: ((line: string) => void) | undefined,
 ): Promise<RunningLlamaServer> {
@@ -141,9 +152,11 @@ async function startOwned(
   const logDir = path.join(stateDir(env), 'local-model');
   await mkdir(logDir, { recursive: true });
   const ctx = localModelCtx(env);
-  const logFile = path.join(logDir, `llama-server-${process.pid}.log`);
-  const server = await startLlamaServer({ binary, model: choice.file, port, ctx, logFile, alias: choice.name });
-  log?.(`local model server for ${choice.name} started: ${server.baseURL} (pid ${server.pid}, log ${logFile})`);
+  const logFile = path.join(logDir, `${runtime}-${process.pid}.log`);
+  const server = await startLocalServer(runtime, { model: choice.file, port, ctx, logFile, alias: choice.name }, env);
+  log?.(
+    `local model server (${runtime}) for ${choice.name} started: ${server.baseURL} (pid ${server.pid}, log ${logFile})`,
+  );
   return server;
 }
 

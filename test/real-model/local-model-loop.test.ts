@@ -1,4 +1,4 @@
-// The loop through a real llama-server serving the bundled Qwen2.5-Coder-0.5B-Instruct, started by the worker itself
+// The loop through the real local runtime (node-llama-cpp by default, llama-server with TASKLOOP_LOCAL_RUNTIME) serving the bundled Qwen2.5-Coder-0.5B-Instruct, started by the worker itself
 // (`local:qwen2.5-coder-0.5b`; tier-model.ts says why the 0.5B).
 // Asserted: what holds whatever the model says (protocol, usage, states, classes, cleanup, budgets, restarts).
 // Recorded, not asserted: whether the small model fixes anything.
@@ -7,8 +7,8 @@ import { toolSpecsFor } from '../../activities/coder/tools/registry.js';
 import { createModelProvider } from '../../activities/models/router.js';
 import { findFreePort } from '../../platform/server/ports.js';
 import { ownedLocalServer, stopOwnedLocalServer } from '../../platform/local-model/owned-server.js';
-import { startLlamaServer } from '../../platform/local-model/llama-server.js';
 import { localModelPaths } from '../../platform/local-model/pins.js';
+import { chooseLocalRuntime, startLocalServer } from '../../platform/local-model/runtime.js';
 import { makeCalcProject } from '../support/calc-project.js';
 import { startTestTask, taskOutcome, taskSpec, waitForState } from '../integration/support/tasks.js';
 import { eventually, useTestTemporal } from '../integration/support/temporal.js';
@@ -158,7 +158,12 @@ describe(`the local model through the worker (${tierLocalSpec})`, () => {
     const paths = localModelPaths(process.env, tierModel);
     const port = await findFreePort();
     // 1,024 tokens: less than the system prompt and the tools' schemas alone, so nothing fitted can fit.
-    const server = await startLlamaServer({ binary: paths.serverBinary, model: paths.model, port, ctx: 1024 });
+    const server = await startLocalServer(chooseLocalRuntime(), {
+      model: paths.model,
+      port,
+      ctx: 1024,
+      alias: tierModel.name,
+    });
     process.env.TASKLOOP_CODER_OPENAI_BASE_URL = server.baseURL;
     try {
       const project = await makeCalcProject({});
@@ -182,7 +187,7 @@ describe(`the local model through the worker (${tierLocalSpec})`, () => {
   });
 });
 
-/** llama-server's /slots: true while a slot is processing a request. */
+/** The server's /slots (llama-server's, and the node-llama-cpp server's same fields): true while a request runs. */
 async function slotsBusy(port: number): Promise<boolean> {
   const response = await fetch(`http://127.0.0.1:${port}/slots`).catch(() => undefined);
   if (!response?.ok) return false;

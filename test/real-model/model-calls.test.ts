@@ -1,12 +1,13 @@
-// What a local-model user met in real runs (issue 44), against a real llama-server serving the tier's model: a failed
+// What a local-model user met in real runs (issue 44), against the real local runtime serving the tier's model: a failed
 // call is counted, a cancel stops the server's generation, and the model that really answered is recorded.
 // Each test bounds the model's work (it generates about 10 to 30 tokens/s here) and the time it waits.
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startLlamaServer, type RunningLlamaServer } from '../../platform/local-model/llama-server.js';
+import type { RunningModelServer } from '../../platform/local-model/owned-process.js';
 import { localModelPaths } from '../../platform/local-model/pins.js';
+import { chooseLocalRuntime, startLocalServer } from '../../platform/local-model/runtime.js';
 import { findFreePort } from '../../platform/server/ports.js';
 import { makeCalcProject } from '../support/calc-project.js';
 import { runTaskloop } from '../support/cli.js';
@@ -17,14 +18,13 @@ import { expectNothingLeft, expectTruthfulEnd, recordOutcome, writeBoundedRegist
 
 const goal = 'Fix add in calc.py: it must return the sum of a and b';
 const temporal = useTestTemporal('real-model-calls');
-let server: RunningLlamaServer;
+let server: RunningModelServer;
 let logFile: string;
 
 beforeAll(async () => {
   const paths = localModelPaths(process.env, tierModel);
   logFile = path.join(os.tmpdir(), `real-model-calls-${process.pid}.log`);
-  server = await startLlamaServer({
-    binary: paths.serverBinary,
+  server = await startLocalServer(chooseLocalRuntime(), {
     model: paths.model,
     port: await findFreePort(),
     ctx: 8192,
@@ -55,7 +55,7 @@ async function idle(what: string, timeoutMs: number): Promise<void> {
   }
 }
 
-describe('model calls against a real llama-server', () => {
+describe(`model calls against the real local runtime (${chooseLocalRuntime()})`, () => {
   it('records the model that answered when the server answers as another than the one asked for', async () => {
     // Reading tools only: a shorter prompt for the server to read (what answered is all this test needs).
     process.env.TASKLOOP_AGENTS_FILE = await writeBoundedRegistry(16, ['READ_REPOSITORY', 'WRITE_WORKTREE']);
@@ -142,7 +142,10 @@ describe('model calls against a real llama-server', () => {
       "the server's log to show the request cancelled and its slot released",
       async () => {
         const log = (await readFile(logFile, 'utf8')).slice(logBefore);
-        return /stop: cancel task[\s\S]*release:.*stop processing/.test(log) ? Date.now() : undefined;
+        // llama-server's lines, or the node-llama-cpp server's one.
+        return /stop: cancel task[\s\S]*release:.*stop processing|cancelled \(client gone\), slot released/.test(log)
+          ? Date.now()
+          : undefined;
       },
       30_000,
     );

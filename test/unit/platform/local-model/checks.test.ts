@@ -132,9 +132,19 @@ describe('the worker-owned server', () => {
       /base\.gguf carries no chat template \(tokenizer\.chat_template\), so llama-server cannot render tools for it/,
     );
     await writeFile(path.join(dir, 'chat.gguf'), ggufBytes({ 'general.name': 'x', 'tokenizer.chat_template': 't' }));
-    // A good file: what is missing now is the server build.
+    // A good file: what is missing now is the runtime (node-llama-cpp by default, or the llama-server build).
     await expect(ensureOwnedLocalServer(path.join(dir, 'chat.gguf'), { env })).rejects.toThrow(
-      /chat\.gguf is not installed on this worker's machine .*llama-server\); run taskloop model install /,
+      /chat\.gguf is not installed on this worker's machine \(node-llama-cpp: .*node-llama-cpp-3\.21\.1\); run taskloop model install \(/,
+    );
+    await expect(
+      ensureOwnedLocalServer(path.join(dir, 'chat.gguf'), { env: { ...env, TASKLOOP_LOCAL_RUNTIME: 'llama-server' } }),
+    ).rejects.toThrow(
+      /is not installed on this worker's machine \(llama-server: .*llama-server\); run taskloop model install --runtime llama-server/,
+    );
+    await expect(
+      ensureOwnedLocalServer(path.join(dir, 'chat.gguf'), { env: { ...env, TASKLOOP_LOCAL_RUNTIME: 'ollama' } }),
+    ).rejects.toThrow(
+      'TASKLOOP_LOCAL_RUNTIME is "ollama"; use node-llama-cpp or llama-server (default node-llama-cpp)',
     );
   });
 
