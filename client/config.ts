@@ -4,6 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { approvalModes } from '../domain/approval.js';
 import { acceptedModelForms, modelSpecPattern } from '../domain/providers.js';
 import { UsageError } from './cli-errors.js';
 
@@ -20,6 +21,9 @@ const configSchema = z.strictObject({
   environment: z.string().min(1).optional(),
   /** The branch every task run from here lands on (checked with the task spec's own rule). */
   landOn: z.string().optional(),
+  /** A team's default for `taskloop run`: every task waits for a person after its commit (docs/review-and-land.md). */
+  approval: z.enum(approvalModes).optional(),
+  approvalTimeoutMs: z.number().int().min(1_000).optional(),
 });
 
 export type TaskloopConfig = z.infer<typeof configSchema>;
@@ -45,7 +49,7 @@ export async function loadTaskloopConfig(cwd: string, env: NodeJS.ProcessEnv = p
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(top level)'}: ${issue.message}`);
     throw new UsageError(
-      `${file}: ${problems.join('; ')} (the file holds "models" {coder, reviewer, judge, skillWriter}, "budgets", "environment" and "landOn")`,
+      `${file}: ${problems.join('; ')} (the file holds "models" {coder, reviewer, judge, skillWriter}, "budgets", "environment", "landOn", "approval" and "approvalTimeoutMs")`,
     );
   }
   // Scripted model files named in the config are relative to the config file, not to wherever `run` is typed.

@@ -41,6 +41,18 @@ export const commands: Record<string, CommandEntry> = {
     summary: 'retry a failed task (or the failed tasks of a project), optionally with a hint',
     load: async () => (await import('./retry.js')).retryCommand,
   },
+  approve: {
+    summary: 'approve a change that awaits approval',
+    load: async () => (await import('./answer.js')).approveCommand,
+  },
+  'request-changes': {
+    summary: 'ask for changes to a change that awaits approval (a new round, told your comment)',
+    load: async () => (await import('./answer.js')).requestChangesCommand,
+  },
+  reject: {
+    summary: 'reject a change that awaits approval (FAILED, the branch kept)',
+    load: async () => (await import('./answer.js')).rejectCommand,
+  },
   schedule: {
     summary: 'start the project of a tasks file (or a Temporal Schedule of it with --every)',
     load: async () => (await import('./schedule.js')).scheduleCommand,

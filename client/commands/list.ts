@@ -13,7 +13,7 @@ Lists task and project workflows, newest first, from Temporal's visibility store
 Web UI). Each filter narrows the list; visibility is eventually consistent, so a just-started workflow may take
 a second to show.
 
-  --status S             a task's own status: RUNNING, PAUSED, WAITING_FOR_HINT, COMPLETED, FAILED, CANCELLED
+  --status S             a task's own status: RUNNING, PAUSED, WAITING_FOR_HINT, AWAITING_APPROVAL, COMPLETED, FAILED, CANCELLED
                          (tasks only: projects have no TaskStatus)
   --project P            the Project search attribute (tasks of the project and the project itself)
   --class C              the failure class of the task's last failure (e.g. model_problem, environment_problem)

@@ -52,6 +52,9 @@ The same command twice is the same task (the id is derived from the goal and the
   --samples N              candidates an attempt may draw (1-8, default 1): each after the first in a fresh
                            worktree at a warmer temperature, until one passes the tests; every draw's tokens count
   --retry-window DURATION  after failing, accept \`taskloop retry\` this long (e.g. 10m, 30s, 1h; default 0)
+  --approval MODE          required: after the commit the task waits for a person (taskloop review, approve,
+                           request-changes, reject); none (default, or "approval" of taskloop.config.json)
+  --approval-timeout DURATION  how long it waits for an answer (default 7d); then it fails approval_timed_out
   --secret-env NAME        environment variable whose value is scrubbed from logs and records (repeatable)
   --task-queue Q           queue the workers serve (default $TASKLOOP_TASK_QUEUE or "taskloop")
   --wait                   wait for the outcome: exit 0 when COMPLETED, 1 when FAILED or CANCELLED; says within

@@ -16,6 +16,7 @@ import { parseDuration } from '../tasks/duration.js';
 import { withTaskClient, type TaskSession } from '../tasks/task-client.js';
 import { createReconnect } from '../tasks/reconnect.js';
 import { refuseUnreachableProviders } from '../tasks/provider-preflight.js';
+import { approvalModes } from '../../domain/approval.js';
 import type { ProjectPlan } from '../../domain/project/plan.js';
 import type { Command } from './command.js';
 
@@ -32,6 +33,8 @@ nothing and says so.
 
   --concurrency N     task workflows at once (1-32; default: the file's defaults.concurrency, else 2)
   --task-queue Q      queue the workers serve (default $TASKLOOP_TASK_QUEUE or "taskloop")
+  --approval MODE     required: every task waits for a person after its commit (docs/review-and-land.md);
+                      none: none does; default: each task's own approval (the file's defaults, else none)
   --wait              show live progress until the project ends, then its report: exit 0 when every task
                       COMPLETED, 1 otherwise
   --every INTERVAL    instead of starting it now, create the Temporal Schedule schedule-<project> that starts
@@ -58,6 +61,7 @@ const options = {
   json: { type: 'boolean' },
   'skip-provider-check': { type: 'boolean' },
   'allow-dirty': { type: 'boolean' },
+  approval: { type: 'string' },
 } as const;
 
 type ScheduleFlags = ReturnType<typeof parseFlags<typeof options>>['values'];
@@ -107,6 +111,14 @@ async function loadCheckedPlan(file: string, values: ScheduleFlags): Promise<Pro
     allowDirty: values['allow-dirty'] ?? false,
     warn: (line) => console.error(line),
   });
+  if (values.approval !== undefined) {
+    const mode = approvalModes.find((known) => known === values.approval);
+    if (!mode)
+      throw new UsageError(
+        `taskloop schedule: --approval must be required or none, got ${JSON.stringify(values.approval)}`,
+      );
+    for (const task of plan.tasks) task.spec.approval = mode;
+  }
   if (values.concurrency !== undefined)
     plan.concurrency = intFlag('schedule', 'concurrency', values.concurrency, plan.concurrency, 1, 32);
   if (!values['skip-provider-check'])

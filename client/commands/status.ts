@@ -15,8 +15,8 @@ import type { Command } from './command.js';
 
 const help = `Usage: taskloop status ID [--json]
 
-Shows a task: while it runs, its status (RUNNING, PAUSED, WAITING_FOR_HINT, FAILED in its retry window), phase,
-attempt, each attempt's status, failure class and reason, and telemetry; once closed, its outcome.
+Shows a task: while it runs, its status (RUNNING, PAUSED, WAITING_FOR_HINT, AWAITING_APPROVAL, FAILED in its
+retry window), phase, attempt, each attempt's status, failure class and reason, and telemetry; once closed, its outcome.
 Shows a project: while it runs, its status (RUNNING, PAUSED) and each task's state, phase, attempts and
 dependencies; once closed, its report.
 ID is a workflow id (task-<project>-<id> or project-<name>), a task id (looked up by the TaskId search

@@ -16,7 +16,7 @@ Prints the Web UI address of taskloop's workflows, filtered as \`taskloop list\`
 the columns ${uiColumns.join(', ')} (the task's own status, phase, attempt and failure class) and save it as a
 view. The UI is TEMPORAL_UI_URL when set, else the local dev server's (the frontend's port + 1000). Contacts nothing.
 
-  --status S    a task's own status: RUNNING, PAUSED, WAITING_FOR_HINT, COMPLETED, FAILED, CANCELLED
+  --status S    a task's own status: RUNNING, PAUSED, WAITING_FOR_HINT, AWAITING_APPROVAL, COMPLETED, FAILED, CANCELLED
   --project P   the tasks of a project and the project itself
   --class C     the failure class of a task's last failure
   --type T      task or project

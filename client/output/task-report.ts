@@ -1,4 +1,5 @@
 // Human-readable text of a task: its live state (the `state` query) or its result (TaskOutcome).
+import { waitingRound } from '../../domain/approval.js';
 import { candidateLines } from './candidate-lines.js';
 import type { AttemptRecord, TaskOutcome, TaskState } from '../../domain/task-state.js';
 import { nextStepFor } from '../../domain/next-step.js';
@@ -42,8 +43,20 @@ export function formatState(state: TaskState): string {
   if (state.retryWindowEndsAt) lines.push(`failed; accepts \`taskloop retry\` until ${state.retryWindowEndsAt}`);
   if (state.status === 'WAITING_FOR_HINT')
     lines.push(`waiting for a hint: taskloop retry ${state.workflowId} --hint "..."`);
+  lines.push(...formatApprovalWait(state));
   lines.push(formatAttempts(state.attempts), formatTelemetry(state.telemetry));
   return lines.filter(Boolean).join('\n');
+}
+
+/** While a change awaits approval: the round, its commit and branch, until when, and the commands that answer. */
+function formatApprovalWait(state: TaskState): string[] {
+  const round = state.status === 'AWAITING_APPROVAL' ? waitingRound(state.review) : undefined;
+  if (!round) return [];
+  const id = state.workflowId;
+  return [
+    `awaiting approval of round ${round.round}: ${round.sha.slice(0, 12)} on ${round.branch}, since ${round.waitingSince} (until ${round.timeoutAt})`,
+    `answer: taskloop review, or taskloop approve ${id} | request-changes ${id} --comment "..." | reject ${id} --reason "..."`,
+  ];
 }
 
 export function formatAttempts(attempts: AttemptRecord[]): string {

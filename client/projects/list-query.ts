@@ -18,6 +18,7 @@ export const taskStatuses = [
   'PAUSE_REQUESTED',
   'PAUSED',
   'WAITING_FOR_HINT',
+  'AWAITING_APPROVAL',
   'COMPLETED',
   'FAILED',
   'CANCELLED',
@@ -48,7 +49,8 @@ export function buildListQuery(filters: ListFilters): ListQueryResult {
       : `WorkflowType IN (${types.map((type) => `'${type}'`).join(', ')})`,
   );
   if (filters.status !== undefined) {
-    const status = filters.status.toUpperCase();
+    // awaiting-approval reads as AWAITING_APPROVAL: a status is typed as it reads.
+    const status = filters.status.toUpperCase().replace(/-/g, '_');
     if (!(taskStatuses as readonly string[]).includes(status))
       return fail('--status', filters.status, taskStatuses.join(', '));
     clauses.push(`${TaskStatusKey.name} = '${status}'`);

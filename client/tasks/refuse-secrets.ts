@@ -22,13 +22,17 @@ export function refuseSecretsInTask(
  * A retry hint goes into workflow history and the coder's prompt like a goal does: refuse one holding a key format or
  * the value of a secret-named variable (exit 2), naming the flag but never the value.
  */
-export function refuseSecretsInHint(hint: string | undefined, env: NodeJS.ProcessEnv = process.env): void {
+export function refuseSecretsInHint(
+  hint: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+  flag = '--hint',
+): void {
   if (hint === undefined) return;
   const found = findSecretsInTask({ goal: hint, testEnv: {} }, secretValuesIn(env, []));
   if (found.length === 0) return;
   const what = found.map((hit) => hit.what).join('; ');
   throw new UsageError(
-    `invalid --hint: it holds ${what}. A hint is stored in workflow history and sent to the model: describe the fix ` +
+    `invalid ${flag}: it holds ${what}. A hint is stored in workflow history and sent to the model: describe the fix ` +
       "without the secret, and let the code read it from the worker's environment",
   );
 }

@@ -29,6 +29,8 @@ const runFlagOptions = {
   'allow-path': { type: 'string', multiple: true },
   'allow-test-edits': { type: 'boolean' },
   'retry-window': { type: 'string' },
+  approval: { type: 'string' },
+  'approval-timeout': { type: 'string' },
   'secret-env': { type: 'string', multiple: true },
   'max-steps': { type: 'string' },
   samples: { type: 'string' },
@@ -58,6 +60,8 @@ const flagOfField: Record<string, string> = {
   maxCoderSteps: '--max-steps',
   samples: '--samples',
   retryWindowMs: '--retry-window',
+  approval: '--approval',
+  approvalTimeoutMs: '--approval-timeout',
   secretEnvNames: '--secret-env',
   environment: '--environment',
 };
@@ -74,6 +78,7 @@ const cliFixOfField: Record<string, string> = {
   maxRetries: 'pass --max-retries 0, 1 or 2: the loop caps retries at 2',
   maxCoderSteps: 'pass e.g. --max-steps 30',
   samples: 'pass e.g. --samples 3, or leave it out for one coder run an attempt',
+  approval: 'pass --approval required (wait for a person after the commit) or --approval none',
 };
 
 export interface RunRequest {
@@ -116,6 +121,11 @@ export function parseRunFlags(
   set('maxCoderSteps', numberOrText(values['max-steps']));
   set('samples', numberOrText(values.samples));
   if (values['retry-window'] !== undefined) set('retryWindowMs', durationMs(values['retry-window']));
+  // The config's approval settings are a team's default; the flags win.
+  set('approval', values.approval ?? config.approval);
+  if (values['approval-timeout'] !== undefined)
+    set('approvalTimeoutMs', durationMs(values['approval-timeout'], '--approval-timeout (approvalTimeoutMs)'));
+  else set('approvalTimeoutMs', config.approvalTimeoutMs);
   set('secretEnvNames', values['secret-env']);
   set(
     'models',
@@ -172,9 +182,9 @@ function splitAssignment(text: string): [string, string] {
   return [text.slice(0, at), text.slice(at + 1)];
 }
 
-function durationMs(text: string): number {
+function durationMs(text: string, flag = '--retry-window (retryWindowMs)'): number {
   const parsed = parseDuration(text);
-  if (!parsed.success) throw new UsageError(`taskloop run: --retry-window (retryWindowMs): ${parsed.error}`);
+  if (!parsed.success) throw new UsageError(`taskloop run: ${flag}: ${parsed.error}`);
   return parsed.data;
 }
 

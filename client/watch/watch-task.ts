@@ -1,5 +1,6 @@
 // Live progress of one task in the terminal: a line whenever its status, phase or attempt changes, with the time
 // since watching began (on a terminal, one line redrawn in place); returns when the task workflow has closed.
+import { waitingRound } from '../../domain/approval.js';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { TaskState } from '../../domain/task-state.js';
 import { stateQuery } from '../../workflows/messages.js';
@@ -8,20 +9,29 @@ import { noReconnect, type Reconnect } from '../tasks/reconnect.js';
 
 export function describeTaskProgress(state: TaskState): string {
   const last = state.attempts.at(-1);
-  const why = last?.failure ? ` (last failure: ${last.failure.failureClass} at ${last.failure.node})` : '';
+  const why =
+    state.status === 'AWAITING_APPROVAL'
+      ? ` (round ${state.review?.rounds.length ?? 1} awaits approval: taskloop review)`
+      : last?.failure
+        ? ` (last failure: ${last.failure.failureClass} at ${last.failure.node})`
+        : '';
   return `${state.status}, phase ${state.phase}, attempt ${state.attempt}${why}`;
 }
 
 /** The board row of a task: its id, status, phase and attempt, and how long ago its workflow started. */
 export function taskBoardRow(state: TaskState, startedAt: Date, now: Date): BoardRow {
   const failure = state.attempts.at(-1)?.failure;
+  const round = state.status === 'AWAITING_APPROVAL' ? waitingRound(state.review) : undefined;
+  const note = round
+    ? `round ${round.round} awaits approval: taskloop review (or approve / request-changes / reject ${state.taskId})`
+    : failure && `last failure: ${failure.failureClass} at ${failure.node}`;
   return {
     id: state.taskId,
     status: state.status,
     phase: state.phase,
     attempt: state.attempt,
     elapsedMs: now.getTime() - startedAt.getTime(),
-    ...(failure ? { note: `last failure: ${failure.failureClass} at ${failure.node}` } : {}),
+    ...(note ? { note } : {}),
   };
 }
 

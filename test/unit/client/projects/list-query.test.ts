@@ -20,10 +20,17 @@ describe('buildListQuery', () => {
     });
   });
 
+  it('reads awaiting-approval as the status AWAITING_APPROVAL', () => {
+    expect(buildListQuery({ type: 'task', status: 'awaiting-approval' })).toEqual({
+      success: true,
+      data: "WorkflowType = 'taskWorkflow' AND TaskStatus = 'AWAITING_APPROVAL'",
+    });
+  });
+
   it.each([
     [
       { status: 'DONE' },
-      '--status must be one of RUNNING, PAUSE_REQUESTED, PAUSED, WAITING_FOR_HINT, COMPLETED, FAILED, CANCELLED, got "DONE"',
+      '--status must be one of RUNNING, PAUSE_REQUESTED, PAUSED, WAITING_FOR_HINT, AWAITING_APPROVAL, COMPLETED, FAILED, CANCELLED, got "DONE"',
     ],
     [{ type: 'batch' }, '--type must be one of task or project, got "batch"'],
     [{ failureClass: 'oops' }, '--class must be one of code_defect, budget_exhausted'],

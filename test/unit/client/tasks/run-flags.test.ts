@@ -110,6 +110,23 @@ describe('checkRunInput', () => {
     );
   });
 
+  it('takes --approval and --approval-timeout, over the config file, and refuses an unknown mode naming the modes', () => {
+    const config = { approval: 'none' as const, approvalTimeoutMs: 60_000 };
+    const input = parseRunFlags(
+      [...base, '--approval', 'required', '--approval-timeout', '2d'],
+      '/work',
+      {},
+      config,
+    ).input;
+    expect(input).toMatchObject({ approval: 'required', approvalTimeoutMs: 2 * 86_400_000 });
+    expect(parseRunFlags(base, '/work', {}, { approval: 'required' }).input.approval).toBe('required');
+    expect(parseRunFlags(base, '/work', {}, config).input.approvalTimeoutMs).toBe(60_000);
+    const bad = parseRunFlags([...base, '--approval', 'maybe'], '/work', {}).input;
+    expect(() => checkRunInput(bad)).toThrow(
+      'taskloop run: --approval (approval): Invalid option: expected one of "required"|"none", got "maybe"',
+    );
+  });
+
   it('accepts a complete input', () => {
     expect(() => checkRunInput(parseRunFlags(base, '/work', {}).input)).not.toThrow();
   });
