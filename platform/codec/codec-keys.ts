@@ -1,6 +1,6 @@
 // The payload keys of this host, from TASKLOOP_CODEC_KEYS or a key file named by TASKLOOP_CODEC_KEY_FILE: `id:base64`
 // entries, the first the current key (it encrypts), every one able to decrypt, so a key can be rotated.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 
 export const KEYS_VARIABLE = 'TASKLOOP_CODEC_KEYS';
 export const KEY_FILE_VARIABLE = 'TASKLOOP_CODEC_KEY_FILE';
@@ -60,6 +60,7 @@ export function resolveCodecKeys(env: NodeJS.ProcessEnv = process.env): CodecKey
         `${KEY_FILE_VARIABLE}=${file}: ${code === 'ENOENT' ? 'no such file' : `cannot be read (${code ?? (error as Error).message})`}; give the path of a file of id:base64key lines (make one with: ${NEW_KEY_COMMAND} > keys; chmod 600 keys)`,
       );
     }
+    refuseOpenKeyFile(file);
     const lines = text.split('\n').map((line) => line.trim());
     const numbered = lines.map((line, index) => ({ line, number: index + 1 }));
     const entries = numbered.filter(({ line }) => line !== '' && !line.startsWith('#'));
@@ -112,4 +113,16 @@ function parseEntry(entry: string, where: string): CodecKey {
       `${where} (key id "${id}"): the key is ${key.length} bytes once base64-decoded, AES-256 needs ${KEY_BYTES}; make one with: openssl rand -base64 ${KEY_BYTES}`,
     );
   return { id, key };
+}
+
+/**
+ * A key file every user of the machine may read gives each of them every payload: refused, naming the fix. (Group
+ * read is left to the operator: a group of its own for the workers is a way to share it.)
+ */
+function refuseOpenKeyFile(file: string): void {
+  const mode = statSync(file).mode & 0o777;
+  if ((mode & 0o004) === 0) return;
+  throw new CodecConfigError(
+    `${KEY_FILE_VARIABLE}=${file} is readable by every user of this machine (mode ${mode.toString(8)}), and anyone who reads it decrypts every payload: make it yours alone with chmod 600 ${file}`,
+  );
 }

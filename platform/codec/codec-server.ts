@@ -49,8 +49,10 @@ export async function startCodecServer(options: CodecServerOptions): Promise<Run
   const server = createServer((request, response) => {
     handle(request, response, options).catch((error: unknown) => {
       const status = error instanceof RequestError ? error.status : 500;
-      const message = error instanceof Error ? error.message : String(error);
-      log(`${request.method ?? '?'} ${request.url ?? '?'}: ${status} ${message}`);
+      // What a request carries (its key ids above all) is the caller's: control characters are written out, so a
+      // reply or a log line never holds a line or a terminal sequence the caller chose.
+      const message = printable(error instanceof Error ? error.message : String(error));
+      log(printable(`${request.method ?? '?'} ${request.url ?? '?'}: ${status} ${message}`));
       if (!response.headersSent) send(response, status, { error: message }, corsHeaders(request, options.origins));
       else response.end();
     });
@@ -113,10 +115,23 @@ function corsHeaders(request: IncomingMessage, origins: string[]): Record<string
   return { 'Access-Control-Allow-Origin': origin, 'Access-Control-Allow-Credentials': 'true', Vary: 'Origin' };
 }
 
+/** `Authorization: Bearer <token>`, the scheme in any case (RFC 9110: auth schemes are case-insensitive). */
 function bearerMatches(header: string | undefined, token: string): boolean {
-  const given = Buffer.from(header ?? '');
-  const expected = Buffer.from(`Bearer ${token}`);
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  const match = /^bearer +(.*)$/i.exec(header ?? '');
+  const given = Buffer.from(match?.[1] ?? '');
+  const expected = Buffer.from(token);
+  return match !== null && given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** `text` with every control character (C0, C1, line and paragraph separators) written as `\u{…}`. */
+export function printable(text: string): string {
+  let out = '';
+  for (const char of text) {
+    const code = char.codePointAt(0) ?? 0;
+    const control = code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029;
+    out += control ? `\\u{${code.toString(16)}}` : char;
+  }
+  return out;
 }
 
 async function readBody(request: IncomingMessage): Promise<string> {

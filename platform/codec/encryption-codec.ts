@@ -21,6 +21,22 @@ export class PayloadCodecError extends Error {
 
 const text = (bytes: Uint8Array | null | undefined) => (bytes ? Buffer.from(bytes).toString('utf8') : undefined);
 
+/**
+ * A key id as messages show it: quoted, cut to 64 characters, every character outside printable ASCII written as
+ * `\u{…}`. The id of a payload is whatever its writer put there: raw, a newline would forge a line of the codec
+ * server's log, and a terminal control sequence would reach whoever reads it.
+ */
+export function shownKeyId(id: string): string {
+  const cut = id.length > 64 ? `${id.slice(0, 64)}…` : id;
+  return `"${cut.replace(/[^\x20-\x7e…]|["\\]/g, (char) => `\\u{${(char.codePointAt(0) ?? 0).toString(16)}}`)}"`;
+}
+
+/**
+ * Where this host's keys come from, without the file a source names (`TASKLOOP_CODEC_KEY_FILE (/path)` → the variable):
+ * a codec server's reply must not name a file of its host.
+ */
+const keysVariable = (keys: CodecKeys) => keys.source.replace(/ \(.*\)$/, '');
+
 export function isEncrypted(payload: Payload): boolean {
   return text(payload.metadata?.encoding) === ENCRYPTED_ENCODING;
 }
@@ -59,19 +75,20 @@ function decryptPayload(payload: Payload, keys: CodecKeys | undefined): Payload 
     throw new PayloadCodecError(
       `an encrypted payload names no key id (metadata ${KEY_ID_METADATA}): it was not written by taskloop's codec`,
     );
+  const shown = shownKeyId(id);
   if (!keys)
     throw new PayloadCodecError(
-      `a payload is encrypted with key id "${id}" but this host has no payload key: set ${KEYS_VARIABLE} or ${KEY_FILE_VARIABLE} to keys that include "${id}" (${SECURITY_DOC})`,
+      `a payload is encrypted with key id ${shown} but this host has no payload key: set ${KEYS_VARIABLE} or ${KEY_FILE_VARIABLE} to keys that include ${shown} (${SECURITY_DOC})`,
     );
   const known = keys.byId.get(id);
   if (!known)
     throw new PayloadCodecError(
-      `a payload is encrypted with key id "${id}", which ${keys.source} does not hold (it holds ${[...keys.byId.keys()].map((k) => `"${k}"`).join(', ')}): add the line of key "${id}" after the current key; a rotated-out key is needed until every history it wrote is gone (${SECURITY_DOC})`,
+      `a payload is encrypted with key id ${shown}, which ${keysVariable(keys)} does not hold (it holds ${[...keys.byId.keys()].map(shownKeyId).join(', ')}): add the line of key ${shown} after the current key; a rotated-out key is needed until every history it wrote is gone (${SECURITY_DOC})`,
     );
   const data = Buffer.from(payload.data ?? new Uint8Array(0));
   if (data.length < IV_BYTES + TAG_BYTES)
     throw new PayloadCodecError(
-      `a payload encrypted with key id "${id}" is ${data.length} bytes, too short to hold its IV and tag: it was cut or altered`,
+      `a payload encrypted with key id ${shown} is ${data.length} bytes, too short to hold its IV and tag: it was cut or altered`,
     );
   const decipher = createDecipheriv(CIPHER, known.key, data.subarray(0, IV_BYTES));
   decipher.setAAD(Buffer.from(id, 'utf8'));
@@ -81,7 +98,7 @@ function decryptPayload(payload: Payload, keys: CodecKeys | undefined): Payload 
     plain = Buffer.concat([decipher.update(data.subarray(IV_BYTES, data.length - TAG_BYTES)), decipher.final()]);
   } catch {
     throw new PayloadCodecError(
-      `a payload encrypted with key id "${id}" failed its authentication check: it was altered after it was written, or the key named "${id}" here is not the one that encrypted it; nothing was decrypted`,
+      `a payload encrypted with key id ${shown} failed its authentication check: it was altered after it was written, or the key named ${shown} here is not the one that encrypted it; nothing was decrypted`,
     );
   }
   return decodePayloadBytes(plain);

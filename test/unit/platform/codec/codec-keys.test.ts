@@ -36,18 +36,30 @@ describe('resolveCodecKeys', () => {
   it('reads a key file of id:base64 lines, skipping blank and # lines', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'codec-keys-'));
     const file = path.join(dir, 'keys');
-    await writeFile(file, `# rotated 2026-12-06\n\nk2:${key()}\nk1:${key()}\n`);
+    await writeFile(file, `# rotated 2026-12-06\n\nk2:${key()}\nk1:${key()}\n`, { mode: 0o600 });
     const keys = resolveCodecKeys({ TASKLOOP_CODEC_KEY_FILE: file });
     expect(keys?.current.id).toBe('k2');
     expect(keys?.byId.size).toBe(2);
     expect(keys?.source).toBe(`TASKLOOP_CODEC_KEY_FILE (${file})`);
   });
 
+  it('refuses a key file every user may read, naming the chmod that fixes it', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'codec-keys-'));
+    const file = path.join(dir, 'keys');
+    await writeFile(file, `k1:${key()}\n`);
+    await chmod(file, 0o644);
+    expect(refusal({ TASKLOOP_CODEC_KEY_FILE: file })).toBe(
+      `TASKLOOP_CODEC_KEY_FILE=${file} is readable by every user of this machine (mode 644), and anyone who reads it decrypts every payload: make it yours alone with chmod 600 ${file}`,
+    );
+    await chmod(file, 0o640);
+    expect(resolveCodecKeys({ TASKLOOP_CODEC_KEY_FILE: file })?.current.id).toBe('k1');
+  });
+
   it('names the file line of a bad entry, and never echoes key material', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'codec-keys-'));
     const file = path.join(dir, 'keys');
     const short = randomBytes(16).toString('base64');
-    await writeFile(file, `# keys\nk1:${key()}\n\nk2:${short}\n`);
+    await writeFile(file, `# keys\nk1:${key()}\n\nk2:${short}\n`, { mode: 0o600 });
     const message = refusal({ TASKLOOP_CODEC_KEY_FILE: file });
     expect(message).toBe(
       `TASKLOOP_CODEC_KEY_FILE (${file}) line 4 (key id "k2"): the key is 16 bytes once base64-decoded, AES-256 needs 32; make one with: openssl rand -base64 32`,
@@ -84,7 +96,7 @@ describe('resolveCodecKeys', () => {
       /^TASKLOOP_CODEC_KEY_FILE=\/no\/such\/keys: no such file; give the path of a file of id:base64key lines/,
     );
     const dir = await mkdtemp(path.join(os.tmpdir(), 'codec-keys-'));
-    await writeFile(path.join(dir, 'empty'), '# nothing yet\n');
+    await writeFile(path.join(dir, 'empty'), '# nothing yet\n', { mode: 0o600 });
     expect(refusal({ TASKLOOP_CODEC_KEY_FILE: path.join(dir, 'empty') })).toContain('holds no key');
     await writeFile(path.join(dir, 'locked'), `a:${key()}\n`);
     await chmod(path.join(dir, 'locked'), 0o000);

@@ -106,6 +106,10 @@ describe('the codec server, over real HTTP', () => {
     expect((await post(guarded, '/decode', body, { Authorization: TOKEN })).status).toBe(401);
     const withToken = await post(guarded, '/decode', body, { Authorization: `Bearer ${TOKEN}` });
     expect(withToken.status).toBe(200);
+    // The scheme in any case (RFC 9110), as some clients send it.
+    expect((await post(guarded, '/decode', body, { Authorization: `bearer ${TOKEN}` })).status).toBe(200);
+    expect((await post(guarded, '/decode', body, { Authorization: `BEARER ${TOKEN}` })).status).toBe(200);
+    expect((await post(guarded, '/decode', body, { Authorization: `Basic ${TOKEN}` })).status).toBe(401);
     // A browser's preflight carries no Authorization header: it is answered all the same.
     const preflight = await fetch(`${guarded.url}/decode`, {
       method: 'OPTIONS',
@@ -129,5 +133,41 @@ describe('the codec server, over real HTTP', () => {
     const refused = await post(open, '/decode', { payloads: unknownKey.map(toJson) });
     expect(refused.status).toBe(400);
     expect(((await refused.json()) as { error: string }).error).toContain('key id "k9"');
+  });
+
+  it('writes a key id the caller chose escaped into its log and reply, and names no file of its host', async () => {
+    const lines: string[] = [];
+    const fromFile = new EncryptionCodec(
+      parseCodecKeys([`k1:${randomBytes(32).toString('base64')}`], String, 'TASKLOOP_CODEC_KEY_FILE (/srv/host/keys)'),
+    );
+    const server = await startCodecServer({
+      codec: fromFile,
+      host: '127.0.0.1',
+      port: 0,
+      origins: [UI],
+      log: (line) => lines.push(line),
+    });
+    try {
+      const forged = 'k9\n2026-12-07 GET /decode: 200 ok\u001b[2J\u2028';
+      const payload = {
+        metadata: {
+          encoding: Buffer.from('binary/encrypted').toString('base64'),
+          'encryption-key-id': Buffer.from(forged).toString('base64'),
+        },
+        data: randomBytes(40).toString('base64'),
+      };
+      const refused = await post(server, '/decode', { payloads: [payload] });
+      expect(refused.status).toBe(400);
+      const { error } = (await refused.json()) as { error: string };
+      expect(error).toContain('key id "k9\\u{a}2026-12-07 GET /decode: 200 ok\\u{1b}[2J\\u{2028}"');
+      expect(error).toContain('which TASKLOOP_CODEC_KEY_FILE does not hold');
+      expect(error).not.toContain('/srv/host');
+      expect(lines).toHaveLength(1);
+      for (const text of [error, ...lines])
+        for (const raw of ['\n', '\r', '\u001b', '\u2028']) expect(text).not.toContain(raw);
+      expect(lines[0]).not.toContain('/srv/host');
+    } finally {
+      await server.close();
+    }
   });
 });
