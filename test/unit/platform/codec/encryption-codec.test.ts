@@ -91,6 +91,16 @@ describe('EncryptionCodec', () => {
     await expect(codec.decode([relabelled])).rejects.toThrow(/key id "b" failed its authentication check/);
   });
 
+  it('binds the key id into the cipher: under another id holding the same key bytes, it does not decrypt', async () => {
+    // Same bytes under both ids: only the id in the authenticated data tells them apart (the line that wires it).
+    const codec = new EncryptionCodec(keysOf(`a:${keyA}`, `b:${keyA}`));
+    const [sealed] = await codec.encode([goalPayload()]);
+    const [opened] = await codec.decode([sealed!]);
+    expect(defaultPayloadConverter.fromPayload(opened!)).toEqual(defaultPayloadConverter.fromPayload(goalPayload()));
+    const relabelled = { ...sealed, metadata: { ...sealed?.metadata, [KEY_ID_METADATA]: Buffer.from('b') } };
+    await expect(codec.decode([relabelled])).rejects.toThrow(/key id "b" failed its authentication check/);
+  });
+
   it('passes through payloads that are not encrypted, so histories from before a key was set still read', async () => {
     const codec = new EncryptionCodec(keysOf(`a:${keyA}`));
     const clear = [goalPayload(), defaultPayloadConverter.toPayload(undefined), defaultPayloadConverter.toPayload(7)];
