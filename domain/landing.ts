@@ -120,6 +120,33 @@ export type LandingOutcome =
     }
   | { status: 'refused'; target: string; reason: string };
 
+/** A task's landing as its state shows it: queued on the branch's lander until the lander answers. */
+export type TaskLanding =
+  | { status: 'queued'; target: string; sha: string; queuedAt: string; lander: string }
+  | (LandingOutcome & { sha: string; queuedAt: string; answeredAt: string });
+
+/** What `taskloop show` says of a landing, one line; `now` (epoch ms) measures how long a queued change waits. */
+export function describeLanding(landing: TaskLanding, now?: number): string {
+  const sha = landing.sha.slice(0, 12);
+  if (landing.status === 'queued') {
+    const seconds =
+      now === undefined ? undefined : Math.max(0, Math.round((now - Date.parse(landing.queuedAt)) / 1000));
+    return `landing: ${sha} queued on ${landing.target} (${landing.lander})${seconds === undefined ? '' : ` for ${seconds} s`}`;
+  }
+  if (landing.status === 'refused') return `landing: ${sha} refused on ${landing.target}: ${landing.reason}`;
+  const onto = `onto ${landing.target} at ${landing.onto.slice(0, 12)}`;
+  const tests = landing.tests ? `; ${describeTests(landing.tests)}` : '';
+  if (landing.status === 'landed')
+    return `landing: ${sha} landed ${onto} as ${landing.landed.slice(0, 12)}${landing.fastForward ? ' (fast-forward)' : ''}${tests}`;
+  const failing = landing.tests?.failing.length ? ` (failing: ${landing.tests.failing.join(', ')})` : '';
+  return `landing: ${sha} sent back (${landing.cause}), merged ${onto}: ${landing.reason}${tests}${failing}`;
+}
+
+function describeTests(tests: LandingTestSummary): string {
+  const { counts } = tests;
+  return `tests on the merged tree ${tests.tree.slice(0, 12)}: ${tests.outcome}, ${counts.passed}/${counts.total} passed in ${(tests.durationMs / 1000).toFixed(1)} s`;
+}
+
 /** The merged tree's test run, as the task's record keeps it (the full result stays with the lander's activity). */
 export interface LandingTestSummary {
   outcome: TestRunResult['outcome'];

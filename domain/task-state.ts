@@ -5,7 +5,9 @@ import type { TaskEvent } from './events.js';
 import type { Adaptation } from './learning/adaptations.js';
 import type { FailureCause } from './failure-causes.js';
 import type { FailureClass } from './failure-class.js';
-import type { LandingOutcome } from './landing.js';
+import type { TaskLanding } from './landing.js';
+
+export type { TaskLanding } from './landing.js';
 import type {
   AttemptSummary,
   CoderResult,
@@ -133,11 +135,6 @@ export interface TaskState {
   /** The landing of the task's change (a task with `landOn`): queued, landed, or why it went back or was refused. */
   landing?: TaskLanding;
 }
-
-/** A task's landing as its state shows it: queued on the branch's lander until the lander answers. */
-export type TaskLanding =
-  | { status: 'queued'; target: string; sha: string; queuedAt: string; lander: string }
-  | (LandingOutcome & { sha: string; queuedAt: string; answeredAt: string });
 
 export interface TaskOutcome {
   workflowId: string;

@@ -1,5 +1,6 @@
 // `taskloop show` as text: a headline for the task, then per attempt the model's turns (each tool call with its
 // arguments and the start of its reply), the in-attempt test runs, the diff, and what tests, review and judge said.
+import { describeLanding } from '../../domain/landing.js';
 import { countOf } from '../output/plural.js';
 import type { Finding } from '../../domain/records.js';
 import type { AttemptTrajectory, TaskTrajectory, Verdict } from '../../domain/trajectory/trajectory.js';
@@ -18,6 +19,7 @@ export function formatTrajectory(trajectory: TaskTrajectory): string {
   ];
   if (trajectory.goal) lines.push(`goal: ${trajectory.goal.split('\n')[0] ?? ''}`);
   if (trajectory.commit) lines.push(`commit ${trajectory.commit.sha.slice(0, 12)} on ${trajectory.commit.branch}`);
+  if (trajectory.landing) lines.push(describeLanding(trajectory.landing, Date.now()));
   if (trajectory.reason && trajectory.status !== 'COMPLETED') lines.push(`reason: ${trajectory.reason}`);
   if (trajectory.recommendation) lines.push(`recommendation: ${trajectory.recommendation}`);
   for (const attempt of trajectory.attempts) lines.push('', formatAttempt(attempt));
@@ -37,6 +39,7 @@ export function attemptHeadline(attempt: AttemptTrajectory): string {
 
 function formatAttempt(attempt: AttemptTrajectory): string {
   const lines = [`== ${attemptHeadline(attempt)}`];
+  if (attempt.landing) lines.push(describeLanding(attempt.landing));
   if (attempt.hint) lines.push(`hint: ${attempt.hint}`);
   if (attempt.coder) {
     const who = [attempt.coder.agent, attempt.coder.model].filter(Boolean).join(', ');

@@ -2,7 +2,7 @@
 // and what each node then said of it (tests, review, judge), with the cause, the class, tokens and time. Built from
 // the task's record (its outcome, or its state while it runs) and the artifacts its worker stored, read by the caller.
 import type { ArtifactRef, CommitResult, Finding } from '../records.js';
-import type { AttemptRecord, TaskOutcome, TaskState } from '../task-state.js';
+import type { AttemptRecord, TaskLanding, TaskOutcome, TaskState } from '../task-state.js';
 import { coderTelemetryOf } from '../task-state.js';
 import { candidateSuffix } from '../samples.js';
 import { excerpt } from './excerpt.js';
@@ -44,6 +44,8 @@ export interface AttemptTrajectory {
   review?: Verdict;
   judge?: Verdict;
   failure?: { node: string; failureClass: string; reason: string; cause?: string };
+  /** The landing this attempt's change went to, when the queue sent it back. */
+  landing?: TaskLanding;
   tokens: { input: number; output: number; modelRequests: number };
 }
 
@@ -56,11 +58,13 @@ export interface TaskTrajectory {
   reason?: string;
   recommendation?: string;
   commit?: CommitResult;
+  /** The landing of the task's change (a task with `landOn`). */
+  landing?: TaskLanding;
   attempts: AttemptTrajectory[];
 }
 
 /** What a trajectory reads of a task: its outcome once closed, or its state while it runs. */
-type TaskRecord = Pick<TaskOutcome, 'workflowId' | 'taskId' | 'project' | 'attempts' | 'commit'> &
+type TaskRecord = Pick<TaskOutcome, 'workflowId' | 'taskId' | 'project' | 'attempts' | 'commit' | 'landing'> &
   Partial<Pick<TaskState, 'goal' | 'reason' | 'recommendation'>> & { status: TaskState['status'] };
 
 /** The trajectory of a task from its record and the artifacts read for each attempt (keyed by attempt number). */
@@ -74,6 +78,7 @@ export function buildTrajectory(task: TaskRecord, artifacts: ReadonlyMap<string,
     ...(task.reason === undefined ? {} : { reason: task.reason }),
     ...(task.recommendation === undefined ? {} : { recommendation: task.recommendation }),
     ...(task.commit === undefined ? {} : { commit: task.commit }),
+    ...(task.landing === undefined ? {} : { landing: task.landing }),
     attempts: withCandidates(task.attempts).map(({ record, setAside }) => ({
       ...attemptTrajectory(record, artifacts.get(attemptKey(record)) ?? {}),
       ...(setAside ? { status: 'SET_ASIDE' } : {}),
@@ -93,6 +98,7 @@ function attemptTrajectory(record: AttemptRecord, artifacts: AttemptArtifacts): 
     status: record.status,
     ...(record.hostId ? { hostId: record.hostId } : {}),
     ...(record.hint ? { hint: record.hint } : {}),
+    ...(record.landing ? { landing: record.landing } : {}),
     startedAt: record.startedAt,
     ...(record.endedAt ? { endedAt: record.endedAt } : {}),
     ...(ended !== undefined && Number.isFinite(ended) ? { durationMs: ended } : {}),

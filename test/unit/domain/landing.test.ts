@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { branchNameProblem, enqueueLanding, landerWorkflowId, type LandingRequest } from '../../../domain/landing.js';
+import {
+  branchNameProblem,
+  describeLanding,
+  enqueueLanding,
+  landerWorkflowId,
+  type LandingRequest,
+} from '../../../domain/landing.js';
 import { parseTaskSpec } from '../../../domain/task-spec.js';
 import { checkRunInput } from '../../../client/tasks/run-flags.js';
 
@@ -47,5 +53,41 @@ describe('the landing queue', () => {
     expect(enqueueLanding(queue, request('b', '2'))).toBe(true);
     expect(enqueueLanding(queue, request('a', '1'))).toBe(false);
     expect(queue.map((queued) => queued.taskWorkflowId)).toEqual(['a', 'b']);
+  });
+});
+
+describe('describeLanding', () => {
+  const tests = {
+    outcome: 'passed' as const,
+    counts: { total: 2, passed: 2, failed: 0, errors: 0, skipped: 0 },
+    durationMs: 1500,
+    failing: [],
+    tree: 'e'.repeat(40),
+  };
+  const base = { sha: 'a'.repeat(40), target: 'main', queuedAt: '2026-12-07T20:00:00.000Z' };
+
+  it('says where a change landed and what ran on the merged tree', () => {
+    const landing = { ...base, status: 'landed' as const, onto: 'b'.repeat(40), landed: 'c'.repeat(40) };
+    expect(describeLanding({ ...landing, fastForward: false, remerges: 0, tests, answeredAt: '' })).toBe(
+      'landing: aaaaaaaaaaaa landed onto main at bbbbbbbbbbbb as cccccccccccc; tests on the merged tree eeeeeeeeeeee: passed, 2/2 passed in 1.5 s',
+    );
+  });
+
+  it('says why a change went back, and how long a queued one has waited', () => {
+    const sentBack = {
+      ...base,
+      status: 'sent_back' as const,
+      onto: 'b'.repeat(40),
+      cause: 'MergeConflict' as const,
+      reason: 'it conflicts with main in calc.py',
+      answeredAt: '',
+    };
+    expect(describeLanding(sentBack)).toBe(
+      'landing: aaaaaaaaaaaa sent back (MergeConflict), merged onto main at bbbbbbbbbbbb: it conflicts with main in calc.py',
+    );
+    const queued = { ...base, status: 'queued' as const, lander: 'land-main-x' };
+    expect(describeLanding(queued, Date.parse(base.queuedAt) + 90_000)).toBe(
+      'landing: aaaaaaaaaaaa queued on main (land-main-x) for 90 s',
+    );
   });
 });
