@@ -1,5 +1,6 @@
 // `taskloop show TASK_OR_EVAL`: what the model did, attempt by attempt (turns, tool calls, in-attempt test runs, the
 // diff, the verdicts, the cause and class, tokens and time), as text, JSON or one self-contained HTML page.
+import { statSync, type Stats } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -46,6 +47,7 @@ export const showCommand: Command = {
       throw new UsageError(
         `taskloop show: expected one task id, workflow id or eval (its id, folder or report.json), got ${positionals.length} (${positionals.join(' ') || 'none'}); e.g. taskloop show task-default-fix-add-1a2b3c`,
       );
+    if (values.html !== undefined) checkPageFile(values.html);
     const reportFile = findEvalReport(ref);
     if (!reportFile && (ref.endsWith('.json') || ref.includes('/')))
       throw new UsageError(
@@ -87,6 +89,23 @@ export const showCommand: Command = {
     });
   },
 };
+
+/** `--html` names the page's file: a folder (or a name ending in a separator) is refused before anything is read. */
+function checkPageFile(file: string): void {
+  const isFolder = file.endsWith('/') || file.endsWith(path.sep) || statSafe(file)?.isDirectory() === true;
+  if (isFolder)
+    throw new UsageError(
+      `taskloop show: --html ${file} is a folder: name the page's file, e.g. --html ${path.join(file, 'trajectory.html')}`,
+    );
+}
+
+function statSafe(file: string): Stats | undefined {
+  try {
+    return statSync(file);
+  } catch {
+    return undefined;
+  }
+}
 
 /** Writes the page; says where on stdout, or on stderr when stdout carries the JSON. */
 async function writePage(file: string, html: string, json: boolean | undefined): Promise<void> {

@@ -53,6 +53,15 @@ describe('bad inputs exit 2 naming the field, the value and the fix', () => {
     expect(result.stderr).toContain('iconv -f latin1 -t utf-8');
   });
 
+  it('show --html naming a folder: said as a folder, with a file to name instead (not a raw EISDIR)', async () => {
+    const result = await taskloop(['show', 'task-x', '--html', os.tmpdir()]);
+    expect(result.exitCode, result.all).toBe(2);
+    expect(result.stderr).toContain(
+      `--html ${os.tmpdir()} is a folder: name the page's file, e.g. --html ${path.join(os.tmpdir(), 'trajectory.html')}`,
+    );
+    expect(result.stderr).not.toContain('EISDIR');
+  });
+
   it('worker --sandbox chroot names the flag, the value and the modes', async () => {
     const result = await taskloop(['worker', '--sandbox', 'chroot']);
     expect(result.exitCode, result.all).toBe(2);
