@@ -21,9 +21,9 @@ a second to show.
                          ContinuedAsNew, TimedOut
   --type T               task or project
   --limit N              at most N rows (1-1000, default 50)
-  --json                 print the rows as a JSON array ({workflowId, runId, type, project, status, executionStatus,
-                         phase, attempt, failureClass, startTime, closeTime}; every key in every row, null where
-                         it has no value)
+  --json                 print the rows as a JSON array ({workflowId, runId, taskId, type, project, status,
+                         executionStatus, phase, attempt, failureClass, startTime, closeTime}; every key in every
+                         row, null where it has no value)
   --query                print the visibility query instead of running it (for the Web UI or \`temporal workflow list\`)
 
 Exit codes: 0 listed (also when nothing matches), 1 the server failed, 2 a bad flag value.`;

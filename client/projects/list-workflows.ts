@@ -1,12 +1,21 @@
 // The rows of `taskloop list`: one per workflow run that matches the visibility query, newest first. Every row has
 // every key; one with no value (a project's phase, an open run's close time) is null, as in every --json row.
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
-import { AttemptKey, FailureClassKey, PhaseKey, ProjectKey, TaskStatusKey } from '../../workflows/search-attributes.js';
+import {
+  AttemptKey,
+  FailureClassKey,
+  PhaseKey,
+  ProjectKey,
+  TaskIdKey,
+  TaskStatusKey,
+} from '../../workflows/search-attributes.js';
 import { workflowTypes } from './list-query.js';
 
 export interface WorkflowRow {
   workflowId: string;
   runId: string;
+  /** The task's id (its TaskId search attribute), as `status`, `show` and `retry` take it; null for a project. */
+  taskId: string | null;
   type: 'task' | 'project' | string;
   project: string | null;
   /** The task's own status (TaskStatus) while it has one, else the workflow's execution status. */
@@ -37,6 +46,7 @@ export function toRow(execution: WorkflowExecutionInfo): WorkflowRow {
   return {
     workflowId: execution.workflowId,
     runId: execution.runId,
+    taskId: attributes.get(TaskIdKey) ?? null,
     type,
     project: attributes.get(ProjectKey) ?? null,
     status:

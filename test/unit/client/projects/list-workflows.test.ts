@@ -7,6 +7,7 @@ import {
   FailureClassKey,
   PhaseKey,
   ProjectKey,
+  TaskIdKey,
   TaskStatusKey,
 } from '../../../../workflows/search-attributes.js';
 
@@ -34,11 +35,13 @@ describe('toRow', () => {
         { key: AttemptKey, value: 2 },
         { key: FailureClassKey, value: 'model_problem' },
         { key: ProjectKey, value: 'calc' },
+        { key: TaskIdKey, value: 'fix-add' },
       ]),
     );
     expect(row).toEqual({
       workflowId: 'taskWorkflow-id',
       runId: 'run-1',
+      taskId: 'fix-add',
       type: 'task',
       project: 'calc',
       status: 'PAUSED',
@@ -56,6 +59,7 @@ describe('toRow', () => {
     expect(Object.keys(row)).toEqual([
       'workflowId',
       'runId',
+      'taskId',
       'type',
       'project',
       'status',
@@ -66,7 +70,14 @@ describe('toRow', () => {
       'startTime',
       'closeTime',
     ]);
-    expect(row).toMatchObject({ project: null, phase: null, attempt: null, failureClass: null, closeTime: null });
+    expect(row).toMatchObject({
+      taskId: null,
+      project: null,
+      phase: null,
+      attempt: null,
+      failureClass: null,
+      closeTime: null,
+    });
     expect(JSON.parse(JSON.stringify(row))).toEqual(row);
   });
 
