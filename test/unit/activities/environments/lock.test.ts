@@ -7,6 +7,15 @@ import { lockEntry } from '../../../../activities/environments/lock.js';
 import { deadPid } from '../../../support/dead-pid.js';
 import { useTempDirs } from '../../../support/git-repo.js';
 
+/** `promise`, or a failure naming what did not happen within `ms` (not only the test's own timeout). */
+function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} within ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
 describe('one builder per environment key', () => {
   const tempDir = useTempDirs();
 
@@ -22,7 +31,9 @@ describe('one builder per environment key', () => {
     await mkdir(entryDir, { recursive: true });
     await writeFile(path.join(entryDir, 'manifest.json'), '{}');
     if (first.kind === 'acquired') await first.release();
-    expect(await second).toEqual({ kind: 'done' });
+    expect(await within(second, 10_000, 'the waiting builder did not take the finished entry')).toEqual({
+      kind: 'done',
+    });
     expect(waits).toBeGreaterThan(0);
   });
 
@@ -31,7 +42,11 @@ describe('one builder per environment key', () => {
     await mkdir(`${entryDir}.lock`);
     const owner = { pid: await deadPid(), host: hostname(), startedAt: Date.now() };
     await writeFile(path.join(`${entryDir}.lock`, 'owner.json'), JSON.stringify(owner));
-    const taken = await lockEntry({ entryDir, done: () => false, staleAfterMs: 60_000 });
+    const taken = await within(
+      lockEntry({ entryDir, done: () => false, staleAfterMs: 60_000 }),
+      10_000,
+      'the lock of a dead owner was not taken over',
+    );
     expect(taken.kind).toBe('acquired');
   });
 
@@ -48,8 +63,12 @@ describe('one builder per environment key', () => {
       onWait: () => aborted.abort(),
       signal: aborted.signal,
     });
-    await expect(waiting).rejects.toThrow();
-    const taken = await lockEntry({ entryDir, done: () => false, staleAfterMs: 5_000 });
+    await expect(within(waiting, 10_000, 'the wait was not stopped by its signal')).rejects.toThrow(/aborted|abort/i);
+    const taken = await within(
+      lockEntry({ entryDir, done: () => false, staleAfterMs: 5_000 }),
+      10_000,
+      'a lock older than the set-up could take was not taken over',
+    );
     expect(taken.kind).toBe('acquired');
   });
 });

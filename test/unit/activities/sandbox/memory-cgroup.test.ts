@@ -18,6 +18,14 @@ const v2 =
 const dirs: string[] = [];
 afterEach(() => removeDirs(dirs));
 
+// Why this suite cannot run here, said in its title and on stderr (a silent skip read as a pass).
+const skipReason = !isRoot
+  ? `not root (uid ${process.getuid?.()}): the worker and CI run as root to make memory cgroups`
+  : !v1 && !v2
+    ? `no memory cgroup: no v1 memory hierarchy, and the v2 root (${pidsRoot ?? 'none found'}) does not enable the memory controller for children`
+    : undefined;
+if (skipReason) console.warn(`memory-cgroup.test.ts skipped: ${skipReason}`);
+
 // Three children, each holding 160 MB (touched, so it is resident) for a while, all at once.
 const holders = `
 import subprocess, sys
@@ -28,16 +36,39 @@ print('codes', codes)
 sys.exit(0 if codes == [0, 0, 0] else 1)
 `;
 
-describe.runIf(v1 || v2)('the memory cgroup of a sandboxed run', () => {
-  it.each(['bwrap', 'none'] as const)(
-    'stops the %s run whose processes hold more together than its limit',
-    async (mode) => {
+describe.runIf(!skipReason)(
+  `the memory cgroup of a sandboxed run${skipReason ? ` (skipped: ${skipReason})` : ''}`,
+  () => {
+    it.each(['bwrap', 'none'] as const)(
+      'stops the %s run whose processes hold more together than its limit',
+      async (mode) => {
+        const worktree = await makeTempDir();
+        const logDir = `${worktree}-log`;
+        dirs.push(worktree, logDir);
+        const worker = resolveWorkerSandbox({ workDir: worktree });
+        const policy = sandboxPolicyFor({ ...worker, mode }, { limits: { ...worker.limits, memoryMb: 256 } });
+
+        const run = await runSandboxed({
+          argv: ['python3', '-c', holders],
+          worktree,
+          testEnv: {},
+          policy,
+          timeoutMs: 60_000,
+          logDir,
+        });
+
+        expect(run.exitCode).not.toBe(0);
+        expect(run.cause).toMatchObject({ kind: 'ResourceLimit' });
+        expect(run.cause?.message).toContain('memory of the whole run (256 MB');
+        if (v1) expect((await readdir(v1)).filter((name) => name.startsWith(ownCgroupPrefix()))).toEqual([]);
+      },
+    );
+
+    it('lets a run within its limit pass', async () => {
       const worktree = await makeTempDir();
       const logDir = `${worktree}-log`;
       dirs.push(worktree, logDir);
-      const worker = resolveWorkerSandbox({ workDir: worktree });
-      const policy = sandboxPolicyFor({ ...worker, mode }, { limits: { ...worker.limits, memoryMb: 256 } });
-
+      const policy = sandboxPolicyFor(resolveWorkerSandbox({ workDir: worktree }), { limits: { memoryMb: 1024 } });
       const run = await runSandboxed({
         argv: ['python3', '-c', holders],
         worktree,
@@ -46,28 +77,8 @@ describe.runIf(v1 || v2)('the memory cgroup of a sandboxed run', () => {
         timeoutMs: 60_000,
         logDir,
       });
-
-      expect(run.exitCode).not.toBe(0);
-      expect(run.cause).toMatchObject({ kind: 'ResourceLimit' });
-      expect(run.cause?.message).toContain('memory of the whole run (256 MB');
-      if (v1) expect((await readdir(v1)).filter((name) => name.startsWith(ownCgroupPrefix()))).toEqual([]);
-    },
-  );
-
-  it('lets a run within its limit pass', async () => {
-    const worktree = await makeTempDir();
-    const logDir = `${worktree}-log`;
-    dirs.push(worktree, logDir);
-    const policy = sandboxPolicyFor(resolveWorkerSandbox({ workDir: worktree }), { limits: { memoryMb: 1024 } });
-    const run = await runSandboxed({
-      argv: ['python3', '-c', holders],
-      worktree,
-      testEnv: {},
-      policy,
-      timeoutMs: 60_000,
-      logDir,
+      expect(run.exitCode).toBe(0);
+      expect(run.cause).toBeUndefined();
     });
-    expect(run.exitCode).toBe(0);
-    expect(run.cause).toBeUndefined();
-  });
-});
+  },
+);
