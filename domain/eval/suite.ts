@@ -9,7 +9,13 @@ const shaPattern = /^[0-9a-f]{7,40}$/;
 /** A pytest node id: a file ending in .py, optionally followed by ::names and a [parameter]. */
 export const nodeIdPattern = /^[^\s:]+\.py(::[^\s:][^\s]*)*$/;
 
-const nodeId = z.string().regex(nodeIdPattern);
+/** True when a node id's file lies inside the repository: no `..` segment, not absolute (it would be "missing" later). */
+export function nodeIdInsideRepo(id: string): boolean {
+  const file = id.split('::')[0] ?? '';
+  return !file.startsWith('/') && !file.split(/[/\\]/).includes('..');
+}
+
+const nodeId = z.string().regex(nodeIdPattern).refine(nodeIdInsideRepo);
 const argv = z.array(z.string().min(1)).min(1);
 
 export const suiteHintsSchema = z.strictObject({

@@ -4,7 +4,7 @@
 // and the fix. Pure: text in, rows or issues out.
 import { z } from 'zod';
 import { describeValue } from '../task-spec-errors.js';
-import { nodeIdPattern } from './suite.js';
+import { nodeIdInsideRepo, nodeIdPattern } from './suite.js';
 
 const idPattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/;
 const repoPattern = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
@@ -22,11 +22,17 @@ const testList = z.preprocess(
       return value;
     }
   },
-  z.array(z.string().regex(nodeIdPattern)),
+  z.array(z.string().regex(nodeIdPattern).refine(nodeIdInsideRepo)),
 );
 
+/**
+ * An id git takes in a branch name (`taskloop/<id>`, git check-ref-format): the pattern allows ".." and a trailing
+ * "." or ".lock", which git refuses; said here, not later as a failure to make the branch.
+ */
+const refSafe = (id: string) => !id.includes('..') && !id.endsWith('.') && !id.endsWith('.lock');
+
 export const sweBenchRowSchema = z.looseObject({
-  instance_id: z.string().regex(idPattern),
+  instance_id: z.string().regex(idPattern).refine(refSafe),
   repo: z.string().regex(repoPattern),
   base_commit: z.string().regex(shaPattern),
   patch: z.string().min(1),
@@ -50,7 +56,8 @@ export interface SweBenchIssue {
 
 const help: Record<string, { expected: string; fix: string }> = {
   instance_id: {
-    expected: '1 to 40 letters, digits, ".", "_" or "-"',
+    expected:
+      '1 to 40 letters, digits, ".", "_" or "-" that git takes in a branch name (no "..", not ending in "." or ".lock")',
     fix: 'use the dataset\'s id, e.g. "psf__requests-2317"',
   },
   repo: { expected: 'owner/name of a GitHub repository', fix: 'e.g. "psf/requests"' },
@@ -59,11 +66,13 @@ const help: Record<string, { expected: string; fix: string }> = {
   test_patch: { expected: 'the test patch, a unified diff', fix: 'copy test_patch from the dataset' },
   problem_statement: { expected: 'the issue text', fix: 'copy problem_statement from the dataset' },
   FAIL_TO_PASS: {
-    expected: 'a non-empty list of pytest node ids (a JSON array, or a string holding one)',
+    expected:
+      'a non-empty list of pytest node ids of files inside the repository (no ".." segment, no leading "/"; a JSON array, or a string holding one)',
     fix: 'e.g. ["tests/test_x.py::test_y"]; only pytest repositories are supported',
   },
   PASS_TO_PASS: {
-    expected: 'a list of pytest node ids (a JSON array, or a string holding one)',
+    expected:
+      'a list of pytest node ids of files inside the repository (no ".." segment, no leading "/"; a JSON array, or a string holding one)',
     fix: 'e.g. [] or ["tests/test_x.py::test_z"]; only pytest repositories are supported',
   },
   test_command: { expected: 'an argv list', fix: 'e.g. ["python3", "-m", "pytest"]' },

@@ -39,7 +39,7 @@ describe('parseSweBenchJsonl', () => {
       line: 1,
       field: 'FAIL_TO_PASS',
       message:
-        'expected a non-empty list of pytest node ids (a JSON array, or a string holding one), got "[\\"tests/x.py::a\\""; fix: e.g. ["tests/test_x.py::test_y"]; only pytest repositories are supported',
+        'expected a non-empty list of pytest node ids of files inside the repository (no ".." segment, no leading "/"; a JSON array, or a string holding one), got "[\\"tests/x.py::a\\""; fix: e.g. ["tests/test_x.py::test_y"]; only pytest repositories are supported',
     });
     expect(issues).toContainEqual(
       expect.objectContaining({
@@ -63,6 +63,29 @@ describe('parseSweBenchJsonl', () => {
     expect(twice.success ? [] : twice.issues).toEqual([
       { line: 3, field: 'instance_id', message: '"example__calc-1" is already on line 1; fix: one line per instance' },
     ]);
+  });
+
+  it('refuses at input an instance id git takes in no branch name, and a test outside the repository', () => {
+    const text = [
+      withRow({ instance_id: 'calc..1' }),
+      withRow({ instance_id: 'calc-2.lock' }),
+      withRow({ instance_id: 'calc-3', FAIL_TO_PASS: ['../outside/test_x.py::test_a'] }),
+      withRow({ instance_id: 'calc-4', PASS_TO_PASS: '["tests/../../test_y.py::t"]' }),
+      withRow({ instance_id: 'calc-5', FAIL_TO_PASS: ['/etc/test_z.py::t'] }),
+    ].join('\n');
+    const parsed = parseSweBenchJsonl(text);
+    const issues = parsed.success ? [] : parsed.issues;
+    expect(issues.map((issue) => [issue.line, issue.field])).toEqual([
+      [1, 'instance_id'],
+      [2, 'instance_id'],
+      [3, 'FAIL_TO_PASS.0'],
+      [4, 'PASS_TO_PASS.0'],
+      [5, 'FAIL_TO_PASS.0'],
+    ]);
+    expect(issues[0]?.message).toBe(
+      'expected 1 to 40 letters, digits, ".", "_" or "-" that git takes in a branch name (no "..", not ending in "." or ".lock"), got "calc..1"; fix: use the dataset\'s id, e.g. "psf__requests-2317"',
+    );
+    expect(issues[2]?.message).toContain('inside the repository (no ".." segment');
   });
 
   it("reads taskloop's own fields, and names a bad one with its fix", () => {
