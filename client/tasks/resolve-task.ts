@@ -19,6 +19,12 @@ export interface ResolvedTask {
 
 const MAX_CANDIDATES = 20;
 
+/**
+ * How long a task id that visibility does not know yet is looked for again: visibility lags behind a start (more on
+ * a loaded cluster with SQL visibility), so `taskloop status <id>` right after `taskloop run` must not say "no task".
+ */
+export const VISIBILITY_LAG_MS = 5000;
+
 /** The single positional argument of status/pause/resume/cancel/retry. */
 export function takeTaskRef(command: string, positionals: string[]): string {
   if (positionals.length !== 1 || !positionals[0]) {
@@ -34,7 +40,7 @@ export async function resolveTask(client: Client, command: string, ref: string):
     const found = await describe(client, ref);
     if (found) return found;
   }
-  const workflowIds = taskSpecFieldsSchema.shape.id.safeParse(ref).success ? await findByTaskId(client, ref) : [];
+  const workflowIds = taskSpecFieldsSchema.shape.id.safeParse(ref).success ? await waitForTaskId(client, ref) : [];
   if (workflowIds.length === 0) {
     throw new UsageError(
       `taskloop ${command}: no task with id ${ref}; pass a task id or a workflow id (task-<project>-<id>) of a task that was started`,
@@ -57,6 +63,16 @@ async function describe(client: Client, workflowId: string): Promise<ResolvedTas
   } catch (error) {
     if (error instanceof WorkflowNotFoundError) return undefined;
     throw error;
+  }
+}
+
+/** findByTaskId, asked again for up to VISIBILITY_LAG_MS while it finds nothing. */
+async function waitForTaskId(client: Client, taskId: string): Promise<string[]> {
+  const deadline = Date.now() + VISIBILITY_LAG_MS;
+  for (;;) {
+    const found = await findByTaskId(client, taskId);
+    if (found.length > 0 || Date.now() >= deadline) return found;
+    await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
 
