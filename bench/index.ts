@@ -13,6 +13,7 @@ import type { Benchmark, Figure } from './lib/types.js';
 import { overheadBenchmark } from './overhead.js';
 import { rssBenchmark } from './rss.js';
 import { searchBenchmark } from './search.js';
+import { soakBenchmark } from './soak-row.js';
 import { startEphemeralStack, type EphemeralStack } from '../workers/ephemeral-stack.js';
 
 const benchmarks: Benchmark[] = [
@@ -24,6 +25,7 @@ const benchmarks: Benchmark[] = [
   searchBenchmark,
   claimsBenchmark,
   codecBenchmark,
+  soakBenchmark,
 ];
 
 async function main(): Promise<number> {
