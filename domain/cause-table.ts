@@ -33,6 +33,7 @@ export const causeKinds = [
   'ModelScriptExhausted',
   'ModelConfig',
   'ModelServerDown',
+  'ModelServerError',
   'ContextOverflow',
   'CoderOutOfSteps',
   'CoderStuck',
@@ -150,6 +151,8 @@ export const causeTable: readonly CauseRow[] = [
   }),
   // The coder already waited out the server for its bound (minutes): re-running the node would wait as long again.
   thrown('ModelServerDown', 'code', 'environment_problem', 'fail'),
+  // The server is up and answers every try with an error status, by the status's own rule (domain/model-wait.ts).
+  thrown('ModelServerError', 'code', 'environment_problem', 'fail'),
   // The prompt was fitted to the window and still did not fit: no attempt changes that, a setting does (the message
   // names the window, the prompt size and the setting), so it fails at once rather than as a context_problem.
   thrown('ContextOverflow', models, 'environment_problem', 'fail'),

@@ -28,3 +28,25 @@ export function decideServerWait(input: { tries: number; waitedMs: number; bound
   const delayMs = Math.min(MAX_DELAY_MS, FIRST_DELAY_MS * 2 ** Math.min(exponent, 30), left);
   return { kind: 'wait', delayMs };
 }
+
+/**
+ * A server that answers with an error is up: it is not waited for as long as one that cannot be reached. 502, 503
+ * and 504 (a server loading its model, a gateway in front of one restarting) are waited out up to this bound; any
+ * other error status (500: the server failed on this request) is tried this many times in all.
+ */
+export const ANSWERING_WITH_ERROR_WAIT_MS = 60_000;
+export const ANSWERING_WITH_ERROR_TRIES = 3;
+const LOADING_STATUSES = new Set([502, 503, 504]);
+
+/** After `tries` failed tries that got HTTP `status`, spanning `waitedMs`: wait again, or give up, by the status's rule. */
+export function decideErrorStatusWait(input: {
+  status: number;
+  tries: number;
+  waitedMs: number;
+  boundMs: number;
+}): ServerWait {
+  if (LOADING_STATUSES.has(input.status))
+    return decideServerWait({ ...input, boundMs: Math.min(input.boundMs, ANSWERING_WITH_ERROR_WAIT_MS) });
+  if (input.tries >= ANSWERING_WITH_ERROR_TRIES) return { kind: 'give_up', waitedMs: input.waitedMs };
+  return decideServerWait(input);
+}

@@ -2,7 +2,7 @@
 // it failed or gave none), an unreachable or restarting server waited out with backoff up to a bound, and the
 // activity kept alive by heartbeats while the call or the wait lasts.
 import { ApplicationFailure } from '@temporalio/common';
-import { decideServerWait, serverWaitBound } from '../../domain/model-wait.js';
+import { decideErrorStatusWait, decideServerWait, serverWaitBound, type ServerWait } from '../../domain/model-wait.js';
 import type { CoderTelemetry } from '../../domain/records.js';
 import { estimateRequestTokens, estimateUsage } from '../models/estimate-tokens.js';
 import type { AssistantTurn, CompletionRequest, ModelProvider } from '../models/types.js';
@@ -63,14 +63,35 @@ export async function callModel(input: ModelCallInput): Promise<AssistantTurn> {
       lastError = error instanceof Error ? error.message : String(error);
       input.heartbeat?.(lastError);
       if (signal?.aborted || !(error instanceof ApplicationFailure) || !WAITED_OUT.has(error.type ?? '')) throw error;
-      const refused = error.type === 'ProviderUnreachable';
-      const boundMs = serverWaitBound({ boundMs: input.waitBoundMs, answeredBefore, refused });
-      const wait = decideServerWait({ tries, waitedMs: Date.now() - startedAt, boundMs });
-      if (wait.kind === 'give_up') throw serverDown(input.provider, request.role, tries, wait.waitedMs, error.message);
+      const wait = decideWait(error, {
+        tries,
+        waitedMs: Date.now() - startedAt,
+        boundMs: input.waitBoundMs,
+        answeredBefore,
+      });
+      if (wait.kind === 'give_up') throw serverDown(input.provider, request.role, tries, wait.waitedMs, error);
       telemetry.modelServerWaits = (telemetry.modelServerWaits ?? 0) + 1;
       await withHeartbeat(abortable(delay(wait.delayMs), signal), beat);
     }
   }
+}
+
+/** The HTTP status a ProviderUnavailable failure carries (provider-errors.ts), if any. */
+function errorStatus(error: ApplicationFailure): number | undefined {
+  const detail = error.details?.[0] as { status?: unknown } | undefined;
+  return typeof detail?.status === 'number' ? detail.status : undefined;
+}
+
+/** An answering server's error status by its own rule; an unreachable server by the wait bound. */
+function decideWait(
+  error: ApplicationFailure,
+  input: { tries: number; waitedMs: number; boundMs: number; answeredBefore: boolean },
+): ServerWait {
+  const status = errorStatus(error);
+  if (status !== undefined) return decideErrorStatusWait({ ...input, status });
+  const refused = error.type === 'ProviderUnreachable';
+  const boundMs = serverWaitBound({ boundMs: input.boundMs, answeredBefore: input.answeredBefore, refused });
+  return decideServerWait({ ...input, boundMs });
 }
 
 function serverDown(
@@ -78,15 +99,26 @@ function serverDown(
   role: string,
   tries: number,
   waitedMs: number,
-  last: string,
+  error: ApplicationFailure,
 ): ApplicationFailure {
   const where = provider.baseURL ? ` at ${provider.baseURL}` : '';
+  const status = errorStatus(error);
+  const over = `${tries} tries over ${Math.round(waitedMs / 1000)} s`;
+  if (status !== undefined)
+    return ApplicationFailure.create({
+      type: 'ModelServerError',
+      nonRetryable: true,
+      message:
+        `the model server of ${provider.spec}${where} is answering with an error (HTTP ${status}; ${over}; last: ` +
+        `${error.message}): see the server's log; it is up, so it is not waited for as one that cannot be reached ` +
+        `(models.${role}.serverWaitMs or TASKLOOP_MODEL_WAIT_MS bounds the wait for a 502, 503 or 504, at most a minute)`,
+    });
   return ApplicationFailure.create({
     type: 'ModelServerDown',
     nonRetryable: true,
     message:
       `the model server of ${provider.spec}${where} could not be reached for ${Math.round(waitedMs / 1000)} s ` +
-      `(${tries} tries; last: ${last}): start it or fix its base URL variable; models.${role}.serverWaitMs in the task ` +
+      `(${tries} tries; last: ${error.message}): start it or fix its base URL variable; models.${role}.serverWaitMs in the task ` +
       '(or TASKLOOP_MODEL_WAIT_MS) sets how long to wait for it',
   });
 }

@@ -99,9 +99,11 @@ export function toProviderFailure(
     });
   }
   if (status >= 500 || status === 408 || status === 409) {
+    // The status travels in the details: the coder's wait follows its own rule for each (domain/model-wait.ts).
     return ApplicationFailure.create({
       type: 'ProviderUnavailable',
-      message: `${who} failed with HTTP ${status}: ${fault.detail}`,
+      message: `${who} is answering with an error: HTTP ${status}: ${fault.detail}`,
+      details: [{ status }],
     });
   }
   if ((status === 400 || status === 413) && isContextError(fault.detail)) {

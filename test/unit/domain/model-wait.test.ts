@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  decideErrorStatusWait,
   decideServerWait,
   DEFAULT_MODEL_WAIT_MS,
   DOWN_AT_START_WAIT_MS,
@@ -41,5 +42,25 @@ describe('serverWaitBound', () => {
     expect(serverWaitBound({ boundMs: bound, answeredBefore: false, refused: false })).toBe(bound);
     // A bound set shorter than the start bound stays as set.
     expect(serverWaitBound({ boundMs: 5_000, answeredBefore: false, refused: true })).toBe(5_000);
+  });
+});
+
+describe('decideErrorStatusWait: a server that answers with an error, by its status', () => {
+  it('tries a 500 three times in all, whatever the bound', () => {
+    const at = (tries: number) => decideErrorStatusWait({ status: 500, tries, waitedMs: 3_000, boundMs: 300_000 });
+    expect(at(1)).toEqual({ kind: 'wait', delayMs: 1_000 });
+    expect(at(2)).toEqual({ kind: 'wait', delayMs: 2_000 });
+    expect(at(3)).toEqual({ kind: 'give_up', waitedMs: 3_000 });
+  });
+
+  it('waits out 502, 503 and 504 (a model loading) for at most a minute, never past the bound', () => {
+    for (const status of [502, 503, 504]) {
+      expect(decideErrorStatusWait({ status, tries: 9, waitedMs: 59_000, boundMs: 300_000 })).toEqual({
+        kind: 'wait',
+        delayMs: 1_000,
+      });
+      expect(decideErrorStatusWait({ status, tries: 9, waitedMs: 60_000, boundMs: 300_000 }).kind).toBe('give_up');
+      expect(decideErrorStatusWait({ status, tries: 2, waitedMs: 5_000, boundMs: 5_000 }).kind).toBe('give_up');
+    }
   });
 });

@@ -97,6 +97,39 @@ describe('callModel', () => {
     expect(telemetry.modelRequests).toBe((telemetry.modelServerWaits ?? 0) + 1);
   });
 
+  it('tells a server answering 500 from one that cannot be reached: three tries, then ModelServerError with its status and message', async () => {
+    const error = { status: 500, body: { error: { message: 'failed to decode the prompt' } } };
+    server = await startLocalModelServer([error, error, error, error]);
+    const telemetry = emptyTelemetry();
+    const provider = await providerAt(server.url);
+    const started = Date.now();
+    const failure = await callModel({ provider, request, telemetry, waitBoundMs: 300_000 }).catch((e: unknown) => e);
+    expect(failure).toMatchObject({ type: 'ModelServerError', nonRetryable: true });
+    const message = (failure as Error).message;
+    expect(message).toContain('is answering with an error (HTTP 500; 3 tries');
+    expect(message).toContain('failed to decode the prompt');
+    expect(message).not.toContain('could not be reached');
+    expect(server.requests).toHaveLength(3);
+    // 1 s and 2 s between the tries, not the 5-minute bound an unreachable server gets.
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(telemetry).toMatchObject({ modelRequests: 3, failedModelRequests: 3, modelServerWaits: 2 });
+  });
+
+  it('waits out a 503 (a model loading) up to a minute at most, less than an unreachable server gets', async () => {
+    server = await startLocalModelServer(
+      Array.from({ length: 10 }, () => ({ status: 503, body: { error: { message: 'Loading model' } } })),
+    );
+    const provider = await providerAt(server.url);
+    const failure = await callModel({ provider, request, telemetry: emptyTelemetry(), waitBoundMs: 2_500 }).catch(
+      (e: unknown) => e,
+    );
+    expect(failure).toMatchObject({ type: 'ModelServerError' });
+    expect((failure as Error).message).toMatch(
+      /answering with an error \(HTTP 503; \d+ tries over \d+ s; last: .*Loading model/,
+    );
+    expect(server.requests.length).toBeGreaterThanOrEqual(2);
+  });
+
   it('stops waiting as soon as the task is cancelled', async () => {
     const provider = await providerAt(await deadUrl());
     const controller = new AbortController();

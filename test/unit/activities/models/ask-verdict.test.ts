@@ -82,7 +82,7 @@ describe('askForVerdict', () => {
     expect(counters.modelRequests).toBe(2);
   });
 
-  it('fails as ModelServerDown after the wait it is given, its requests counted in the counters', async () => {
+  it('fails as ModelServerError (answering 503) after the wait it is given, its requests counted in the counters', async () => {
     server = await startLocalModelServer([503, 503, 503, 503].map((status) => ({ status, body: {} })));
     const counters = emptyTelemetry();
     const asked = askForVerdict({
@@ -93,7 +93,8 @@ describe('askForVerdict', () => {
       waitBoundMs: 1_500,
     });
     const failure = await asked.catch((error: unknown) => error);
-    expect(failure).toMatchObject({ type: 'ModelServerDown', nonRetryable: true });
+    expect(failure).toMatchObject({ type: 'ModelServerError', nonRetryable: true });
+    expect((failure as Error).message).toContain('is answering with an error (HTTP 503');
     expect((failure as Error).message).toContain('models.judge.serverWaitMs');
     expect(counters.modelRequests).toBeGreaterThanOrEqual(2);
     expect(counters.failedModelRequests).toBe(counters.modelRequests);
