@@ -14,8 +14,8 @@ const help = `Usage: taskloop server [--port 7233] [--ui-port 8233] [--ip 127.0.
        taskloop server --production [--port 7233] [--data DIR]
        taskloop server stop [--db FILE]
 
-Starts \`temporal server start-dev\` with the search attributes TaskId, Project, Phase, TaskStatus, FailureClass and
-Attempt, keeping its state in a SQLite file (WAL) under .taskloop/ so runs survive a restart. Says so and exits 0
+Starts \`temporal server start-dev\` with the search attributes TaskId, Project, Phase, TaskStatus, FailureClass,
+Attempt and FailurePattern, keeping its state in a SQLite file (WAL) under .taskloop/ so runs survive a restart. Says so and exits 0
 when a Temporal server already answers on that address; refuses a database another dev server holds, naming it.
 Without --ip and --port it serves where TEMPORAL_ADDRESS points, when that is this machine. Runs in the foreground
 until Ctrl-C unless --detach.

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../../platform/paths.js';
 import { runTaskloop } from '../../support/cli.js';
+import { searchAttributeCliPairs } from '../../../workflows/search-attributes.js';
 
 describe('what the help texts promise', () => {
   it('help --help prints the overview and exits 0', async () => {
@@ -23,5 +24,11 @@ describe('what the help texts promise', () => {
     const operating = await readFile(path.join(projectRoot, 'docs', 'operating.md'), 'utf8');
     const settings = operating.slice(operating.indexOf('Worker settings:'), operating.indexOf('## In the Web UI'));
     expect(settings).toContain('`TASKLOOP_HOME`');
+  });
+
+  it('server --help names every search attribute the server is started with', async () => {
+    const { stdout } = await runTaskloop(['server', '--help']);
+    const named = stdout.replace(/\s+/g, ' ');
+    for (const { name } of searchAttributeCliPairs()) expect(named).toContain(name);
   });
 });
