@@ -12,6 +12,9 @@ export {
   type EnvironmentSpec,
 } from './environment-timeout.js';
 
+/** A python program's name as the worker's PATH holds it: `python`, `python3`, `python3.12`. */
+export const isPythonName = (name: string) => /^python(\d+(\.\d+)?)?$/.test(name);
+
 /**
  * The task field `environment`: `auto` (the set-up is read from the repository's dependency files) or the set-up
  * written out. Absent: the tests run with the worker's own Python, as before environments existed.
@@ -21,8 +24,18 @@ export const environmentSpecSchema = z.union([
   z.strictObject({
     /** Shell lines run in order in the sandbox (network allowed), in a copy of the base commit; absent: as `auto`. */
     setup: z.array(z.string().min(1)).min(1).optional(),
-    /** The interpreter the environment is made from: a program on the worker's PATH or an absolute path. */
-    python: z.string().min(1).optional(),
+    /**
+     * The interpreter the environment is made from: a python name on the worker's PATH (`python3.12`) or the absolute
+     * path of one of the worker's interpreters; never a program of the task's (activities/environments/interpreter.ts).
+     */
+    python: z
+      .string()
+      .min(1)
+      .refine((value) => isPythonName(value) || value.startsWith('/'), {
+        message:
+          'name a python on the worker’s PATH (python3, python3.12) or the absolute path of one of its interpreters',
+      })
+      .optional(),
     /** Files whose contents at the base key the environment; absent: the dependency files found there. */
     files: z.array(z.string().min(1)).min(1).optional(),
     timeoutMs: z.number().int().min(10_000).max(7_200_000).optional(),

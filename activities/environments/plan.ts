@@ -2,13 +2,13 @@
 // the dependency files), those files' contents at the base commit and the interpreter. Files are read from the
 // repository's object store at the base, never from a worktree: what the key says is what the commit holds.
 import { createHash } from 'node:crypto';
-import { realpathSync } from 'node:fs';
 import path from 'node:path';
-import { ApplicationFailure } from '@temporalio/common';
-import { execa } from 'execa';
 import { dependencyFilesOf, environmentFields, planAutoSetup, type EnvironmentSpec } from '../../domain/environment.js';
 import { isRepoUrl } from '../../domain/repo-url.js';
 import { openGit } from '../git/run-git.js';
+import { resolveInterpreter } from './interpreter.js';
+
+export { setupFailure } from './setup-failure.js';
 
 export interface EnvironmentPlan {
   key: string;
@@ -23,9 +23,6 @@ export interface EnvironmentPlan {
   installer: string;
   timeoutMs?: number;
 }
-
-export const setupFailure = (message: string) =>
-  ApplicationFailure.create({ type: 'EnvironmentSetupFailed', nonRetryable: true, message });
 
 /** One `git ls-tree` line: mode, type, blob id, path. */
 function parseTree(text: string): { id: string; file: string; type: string }[] {
@@ -57,21 +54,6 @@ async function readDependencyFiles(
   return Object.fromEntries(files.map((file) => [file, blobs.get(file) ?? 'absent']));
 }
 
-const probeScript = 'import sys, json; print(json.dumps([sys.executable, sys.version.split()[0]]))';
-
-/** The interpreter's real path and version, as the host's PATH finds `program`. */
-export async function probeInterpreter(program: string): Promise<{ path: string; version: string }> {
-  const result = await execa(program, ['-I', '-c', probeScript], { reject: false, cwd: '/' });
-  if (result.exitCode !== 0) {
-    throw setupFailure(
-      `environment.python ${JSON.stringify(program)} could not be run on this worker (${result.code ?? `exit ${result.exitCode}`}): ` +
-        'name an installed interpreter (a program on PATH or an absolute path), or leave the field out for the worker’s python3',
-    );
-  }
-  const [executable, version] = JSON.parse(String(result.stdout)) as [string, string];
-  return { path: realpathSync(executable), version };
-}
-
 /** The repository as the key names it: a URL as written, a local path made absolute. */
 export const repoIdentity = (repo: string) => (isRepoUrl(repo) ? repo : path.resolve(repo));
 
@@ -87,6 +69,8 @@ export async function planEnvironment(input: {
   spec: EnvironmentSpec;
   installer: string;
   defaultPython?: string;
+  /** The environment cache: an interpreter there (or in the work or state folder) is refused. */
+  cacheDir: string;
 }): Promise<EnvironmentPlan> {
   const fields = environmentFields(input.spec);
   const files = await readDependencyFiles(input.repoPath, input.baseSha, fields.files);
@@ -99,7 +83,11 @@ export async function planEnvironment(input: {
     }
     setup = planAutoSetup(contents);
   }
-  const interpreter = await probeInterpreter(fields.python ?? input.defaultPython ?? 'python3');
+  // The task's value is checked against the worker's interpreters; the worker's own setting is its choice.
+  const interpreter = await resolveInterpreter(fields.python ?? input.defaultPython ?? 'python3', {
+    field: fields.python ? 'environment.python' : input.defaultPython ? 'TASKLOOP_PYTHON' : 'the default interpreter',
+    cacheDir: input.cacheDir,
+  });
   const repo = repoIdentity(input.repo);
   const key = createHash('sha256')
     .update(JSON.stringify({ repo, setup, files, interpreter, installer: input.installer }))

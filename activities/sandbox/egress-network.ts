@@ -108,7 +108,7 @@ function waitReady(slirp: ChildProcess, stderr: () => string): Promise<void> {
 
 export interface EgressNetwork {
   /** Ends slirp4netns (its exit descriptor closing would end it too, should the worker die first). */
-  close(): void;
+  close(): Promise<void>;
 }
 
 /**
@@ -141,9 +141,16 @@ export async function attachEgress(
     { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] },
   );
   slirp.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2_000)));
-  const close = () => {
+  const exited = new Promise<void>((resolve) => {
+    if (slirp.exitCode !== null || slirp.signalCode !== null) resolve();
+    slirp.once('exit', () => resolve());
+    slirp.once('error', () => resolve());
+  });
+  // Waits for the exit, so no slirp4netns is left behind the run (not even unreaped).
+  const close = async () => {
     (slirp.stdio[4] as Duplex | null)?.destroy();
     slirp.kill('SIGKILL');
+    await exited;
   };
   try {
     await waitReady(slirp, () => stderr);
@@ -153,7 +160,7 @@ export async function attachEgress(
       extendEnv: false,
     });
   } catch (error) {
-    close();
+    await close();
     throw error;
   }
   pipes.block.write('1');
@@ -185,7 +192,7 @@ export function prepareEgress(dir: string, stop: () => void): EgressRun {
     async close() {
       const network = await attached;
       if (network instanceof Error) return network;
-      network?.close();
+      await network?.close();
       return undefined;
     },
   };

@@ -3,7 +3,8 @@
 // address, slirp's gateway (the host's loopback when not switched off) and a host abstract socket; none answers,
 // while a package still comes from the index.
 import { createServer, type Server } from 'node:net';
-import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
@@ -132,6 +133,38 @@ describe('the attack suite: environment set-up', () => {
     );
     expect(comms.filter((comm) => comm.trim() === 'slirp4netns')).toEqual([]);
   }, 180_000);
+
+  it('never runs a program a task names as environment.python: refused with the field named, its canary absent', async () => {
+    const [repo, cacheDir, elsewhere] = await Promise.all([makeRepo(), tempDir(), tempDir()]);
+    repos.push(repo);
+    const baseSha = (await simpleGit(repo).revparse(['HEAD'])).trim();
+    // A script set-up could write into its own environment (in the cache), and one anywhere else named like python.
+    const canary = path.join(elsewhere, 'ran');
+    const programs = [path.join(cacheDir, 'env-x', 'env', 'bin', 'python'), path.join(elsewhere, 'python3')];
+    for (const program of programs) {
+      await mkdir(path.dirname(program), { recursive: true });
+      await writeFile(program, `#!/bin/sh\necho "$0" >> ${canary}\n`, { mode: 0o755 });
+    }
+    const refusals = await Promise.all(
+      programs.map((python) =>
+        ensureEnvironment({
+          repo,
+          repoPath: repo,
+          baseSha,
+          spec: { setup: ['true'], python },
+          cacheDir,
+          policy: policy(),
+          hostId: 'attack',
+        }).then(
+          () => 'built',
+          (error: Error) => error.message,
+        ),
+      ),
+    );
+    expect(refusals[0]).toMatch(/^environment\.python ".*\/env-x\/env\/bin\/python" lies in taskloop's work folder/);
+    expect(refusals[1]).toMatch(/^environment\.python ".*\/python3" is not one of this worker's interpreters/);
+    expect(existsSync(canary)).toBe(false);
+  });
 
   it('refuses set-up without slirp4netns, naming the package, rather than share the host network', () => {
     expect(() => findSlirp4netns('/nonexistent')).toThrow(EgressUnavailable);

@@ -21,6 +21,26 @@ describe('the environment field', () => {
     expect(parsed.success).toBe(false);
     if (!parsed.success) expect(parsed.error).toMatch(/environment/);
   });
+
+  it('takes a python name or an absolute path for python, never a relative path or another program', () => {
+    const errorOf = (environment: unknown) => {
+      const parsed = parseTaskSpec({
+        id: 't',
+        repo: '/tmp/r',
+        goal: 'g',
+        models: { coder: 'scripted:x.json' },
+        environment,
+      });
+      return parsed.success ? 'accepted' : parsed.error;
+    };
+    for (const python of ['python', 'python3', 'python3.12', '/usr/bin/python3'])
+      expect(errorOf({ python })).toBe('accepted');
+    for (const python of ['.taskloop/work/environments/x/env/bin/python', 'sh', 'python3; id', 'bash'])
+      expect(errorOf({ python })).toBe(
+        'environment.python: name a python on the worker’s PATH (python3, python3.12) or the absolute path of one of ' +
+          `its interpreters, got ${JSON.stringify(python)}`,
+      );
+  });
 });
 
 describe('the dependency files of a repository', () => {

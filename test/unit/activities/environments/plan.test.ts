@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { simpleGit } from 'simple-git';
 import { afterEach, describe, expect, it } from 'vitest';
 import { planEnvironment } from '../../../../activities/environments/plan.js';
@@ -16,7 +17,14 @@ describe('planEnvironment keys an environment by its dependency files at the bas
   }
 
   const plan = (repoPath: string, baseSha: string, spec: Parameters<typeof planEnvironment>[0]['spec']) =>
-    planEnvironment({ repo: repoPath, repoPath, baseSha, spec, installer: 'pip' });
+    planEnvironment({
+      repo: repoPath,
+      repoPath,
+      baseSha,
+      spec,
+      installer: 'pip',
+      cacheDir: path.join(repoPath, '.cache'),
+    });
 
   it('a changed dependency file changes the key; a changed source file does not', async () => {
     const repoPath = await makeRepo({ 'requirements.txt': 'attrs==23.1.0\n', 'app.py': 'x = 1\n' });
