@@ -11,6 +11,8 @@ const repoPattern = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
 const shaPattern = /^[0-9a-f]{40}$/;
 /** The longest goal a suite takes; a longer problem statement is cut, with a marker. */
 export const MAX_GOAL_CHARS = 20_000;
+/** The largest gold or test patch a line may hold (10 MB): a larger one is refused at input, said as its size. */
+export const MAX_PATCH_CHARS = 10_000_000;
 
 /** A test list: a JSON array, or (as in the official dataset) a string holding one. */
 const testList = z.preprocess(
@@ -35,8 +37,8 @@ export const sweBenchRowSchema = z.looseObject({
   instance_id: z.string().regex(idPattern).refine(refSafe),
   repo: z.string().regex(repoPattern),
   base_commit: z.string().regex(shaPattern),
-  patch: z.string().min(1),
-  test_patch: z.string().min(1),
+  patch: z.string().min(1).max(MAX_PATCH_CHARS),
+  test_patch: z.string().min(1).max(MAX_PATCH_CHARS),
   problem_statement: z.string().min(1),
   FAIL_TO_PASS: testList.pipe(z.array(z.string()).min(1)),
   PASS_TO_PASS: testList,
@@ -62,8 +64,14 @@ const help: Record<string, { expected: string; fix: string }> = {
   },
   repo: { expected: 'owner/name of a GitHub repository', fix: 'e.g. "psf/requests"' },
   base_commit: { expected: 'a full 40-digit commit id', fix: 'copy base_commit from the dataset' },
-  patch: { expected: 'the gold patch, a unified diff', fix: 'copy patch from the dataset' },
-  test_patch: { expected: 'the test patch, a unified diff', fix: 'copy test_patch from the dataset' },
+  patch: {
+    expected: 'the gold patch, a unified diff of at most 10000000 characters',
+    fix: 'copy patch from the dataset; a larger change is no instance to evaluate',
+  },
+  test_patch: {
+    expected: 'the test patch, a unified diff of at most 10000000 characters',
+    fix: 'copy test_patch from the dataset; a larger change is no instance to evaluate',
+  },
   problem_statement: { expected: 'the issue text', fix: 'copy problem_statement from the dataset' },
   FAIL_TO_PASS: {
     expected:

@@ -86,6 +86,14 @@ describe('parseSweBenchJsonl', () => {
       'expected 1 to 40 letters, digits, ".", "_" or "-" that git takes in a branch name (no "..", not ending in "." or ".lock"), got "calc..1"; fix: use the dataset\'s id, e.g. "psf__requests-2317"',
     );
     expect(issues[2]?.message).toContain('inside the repository (no ".." segment');
+    const huge = parseSweBenchJsonl(withRow({ patch: `diff --git a/x b/x\n${'+x\n'.repeat(20_000_000)}` }));
+    expect(huge.success ? [] : huge.issues).toEqual([
+      expect.objectContaining({
+        line: 1,
+        field: 'patch',
+        message: expect.stringContaining('of at most 10000000 characters'),
+      }),
+    ]);
   });
 
   it("reads taskloop's own fields, and names a bad one with its fix", () => {
