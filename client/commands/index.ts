@@ -41,6 +41,10 @@ export const commands: Record<string, CommandEntry> = {
     summary: 'retry a failed task (or the failed tasks of a project), optionally with a hint',
     load: async () => (await import('./retry.js')).retryCommand,
   },
+  review: {
+    summary: 'go through the changes that await approval: diff, tests, verdicts; approve, request changes or reject',
+    load: async () => (await import('./review.js')).reviewCommand,
+  },
   approve: {
     summary: 'approve a change that awaits approval',
     load: async () => (await import('./answer.js')).approveCommand,
