@@ -74,7 +74,7 @@ export const commands: Record<string, CommandEntry> = {
     load: async () => (await import('./clean.js')).cleanCommand,
   },
   model: {
-    summary: 'install (build and cache) or serve the local model: llama.cpp with Qwen2.5-Coder Instruct',
+    summary: 'install (and cache) or serve the local model: node-llama-cpp or llama.cpp with Qwen2.5-Coder Instruct',
     load: async () => (await import('./model.js')).modelCommand,
   },
   env: {

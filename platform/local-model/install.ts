@@ -8,7 +8,7 @@ import { buildLlamaServer } from './build-server.js';
 import { checkBuildTools, LocalModelInstallError } from './build-tools.js';
 import { sha256File } from './fetch.js';
 import { installNodeLlamaRuntime } from './node-llama/install-runtime.js';
-import type { LocalRuntime } from './runtime.js';
+import type { LocalRuntime } from './runtime-names.js';
 import { defaultLocalModel, localModelPaths, type BundledModel, type LocalModelPaths } from './pins.js';
 
 /** True when the cached binary is there and runs (`--version` exits 0). */

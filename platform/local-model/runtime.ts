@@ -9,9 +9,9 @@ import { startNodeLlamaServer } from './node-llama/start.js';
 import type { RunningModelServer } from './owned-process.js';
 import { localModelPaths } from './pins.js';
 
-export const localRuntimes = ['node-llama-cpp', 'llama-server'] as const;
-export type LocalRuntime = (typeof localRuntimes)[number];
-export const DEFAULT_LOCAL_RUNTIME: LocalRuntime = 'node-llama-cpp';
+import { DEFAULT_LOCAL_RUNTIME, localRuntimes, type LocalRuntime } from './runtime-names.js';
+
+export { DEFAULT_LOCAL_RUNTIME, localRuntimes, type LocalRuntime };
 
 export class LocalRuntimeChoiceError extends Error {
   override name = 'LocalRuntimeChoiceError';

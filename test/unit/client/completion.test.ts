@@ -34,7 +34,9 @@ describe('taskloop completion', () => {
     // retry's help mentions run's --retry-window; retry itself refuses it, so it is not offered.
     expect(await bashCompletes(script, ['taskloop', 'retry', '--'])).toEqual([
       '--hint',
+      '--json',
       '--task',
+      '--wait',
       '--address',
       '--namespace',
       '--no-color',
