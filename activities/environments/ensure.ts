@@ -5,7 +5,7 @@ import { rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DEFAULT_SETUP_TIMEOUT_MS, type EnvironmentSpec } from '../../domain/environment.js';
 import { ensureUv, UV_VERSION, UvMissing } from '../../platform/uv.js';
-import { EgressUnavailable, findSlirp4netns } from '../sandbox/egress-network.js';
+import { findSlirp4netns } from '../sandbox/egress-network.js';
 import type { SandboxPolicy } from '../sandbox/policy.js';
 import { buildEnvironment } from './build.js';
 import { envDirOf, MANIFEST_NAME, readManifest, type EnvironmentManifest } from './cache-dir.js';
@@ -85,11 +85,7 @@ export async function ensureEnvironment(input: EnsureEnvironmentInput): Promise<
       throw error instanceof UvMissing ? setupFailure(error.message) : error;
     });
     // Set-up never falls back to the host's network: without slirp4netns it is refused, saying what to install.
-    try {
-      findSlirp4netns();
-    } catch (error) {
-      throw error instanceof EgressUnavailable ? setupFailure(error.message) : error;
-    }
+    findSlirp4netns();
     staging = await makeStagingDir(input.cacheDir, plan.name);
     const packages = await buildEnvironment({
       plan,

@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import { execa } from 'execa';
+import { setupFailure } from '../environments/setup-failure.js';
 import { findProgram } from './find-program.js';
 
 /** slirp4netns's built-in resolver, which forwards to the host's: the run's /etc/resolv.conf names it. */
@@ -22,20 +23,16 @@ const READY_TIMEOUT_MS = 15_000;
 /** The descriptors bwrap is given: it writes the sandbox's pid on the first and waits for a byte on the second. */
 export const EGRESS_FDS = { info: 3, block: 4 } as const;
 
-export class EgressUnavailable extends Error {
-  override name = 'EgressUnavailable';
-}
-
 // nsenter and ip (util-linux, iproute2) may be in an sbin folder a worker's PATH lacks.
 const systemPath = () => [...(process.env.PATH ?? '').split(':'), '/usr/sbin', '/usr/bin', '/sbin', '/bin'].join(':');
 
-/** slirp4netns's path; throws EgressUnavailable naming the package when it is missing (never the host's network). */
+/** slirp4netns's path; fails the set-up (EnvironmentSetupFailed) naming the package when it is missing, never the host's network. */
 export function findSlirp4netns(pathValue = process.env.PATH ?? ''): string {
   for (const dir of pathValue.split(':').filter((entry) => path.isAbsolute(entry))) {
     const file = path.join(dir, 'slirp4netns');
     if (findProgram(file, '', '/').found) return file;
   }
-  throw new EgressUnavailable(
+  throw setupFailure(
     'environment set-up needs slirp4netns (it gives set-up the network to the package index and nothing of this host), ' +
       'and it was not found on PATH: install it (Debian/Ubuntu: apt-get install slirp4netns; Fedora: dnf install ' +
       'slirp4netns), then retry the task',

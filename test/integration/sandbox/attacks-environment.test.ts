@@ -11,7 +11,7 @@ import { execa } from 'execa';
 import { simpleGit } from 'simple-git';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureEnvironment } from '../../../activities/environments/index.js';
-import { EgressUnavailable, findSlirp4netns } from '../../../activities/sandbox/egress-network.js';
+import { findSlirp4netns } from '../../../activities/sandbox/egress-network.js';
 import { defaultLimits, type SandboxPolicy } from '../../../activities/sandbox/policy.js';
 import { descendantsOf } from '../../support/crash.js';
 import { makeRepo, removeDirs, useTempDirs } from '../../support/git-repo.js';
@@ -167,7 +167,7 @@ describe('the attack suite: environment set-up', () => {
   });
 
   it('refuses set-up without slirp4netns, naming the package, rather than share the host network', () => {
-    expect(() => findSlirp4netns('/nonexistent')).toThrow(EgressUnavailable);
+    expect(() => findSlirp4netns('/nonexistent')).toThrow(expect.objectContaining({ type: 'EnvironmentSetupFailed' }));
     expect(() => findSlirp4netns('/nonexistent')).toThrow(/apt-get install slirp4netns/);
   });
 });
