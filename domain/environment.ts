@@ -37,7 +37,17 @@ export const environmentSpecSchema = z.union([
       })
       .optional(),
     /** Files whose contents at the base key the environment; absent: the dependency files found there. */
-    files: z.array(z.string().min(1)).min(1).optional(),
+    files: z
+      .array(
+        z
+          .string()
+          .min(1)
+          .refine((file) => !file.startsWith('/') && !file.split('/').includes('..'), {
+            message: 'a path inside the repository (relative, no ".." part)',
+          }),
+      )
+      .min(1)
+      .optional(),
     timeoutMs: z.number().int().min(10_000).max(7_200_000).optional(),
   }),
 ]) satisfies z.ZodType<EnvironmentSpec>;

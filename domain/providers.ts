@@ -33,7 +33,8 @@ export const providers = [
     name: 'local',
     form: 'local:<model>',
     example: 'local:qwen2.5-coder-1.5b',
-    protocol: 'a llama.cpp server the worker starts itself (after `taskloop model install`)',
+    protocol:
+      "a local model server the worker starts itself (node-llama-cpp, or llama.cpp's `llama-server`; after `taskloop model install`)",
   },
   {
     name: 'scripted',

@@ -117,6 +117,34 @@ const help: Record<string, FieldHelp> = {
     expected: 'a whole number of milliseconds from 10000 to 600000',
     fix: 'set heartbeatTimeoutMs to e.g. 20000',
   },
+  environment: {
+    expected: '"auto" or an object { setup, python, files, timeoutMs }',
+    fix: 'set environment to "auto", or e.g. {"setup": ["uv pip install -r requirements.txt"]}',
+  },
+  'environment.setup': {
+    expected: 'a non-empty array of shell lines',
+    fix: 'set environment.setup to e.g. ["uv pip install -r requirements.txt"], or leave it out for auto',
+  },
+  'environment.setup.*': {
+    expected: 'a shell line (a non-empty string)',
+    fix: 'remove empty or non-string lines from environment.setup',
+  },
+  'environment.python': {
+    expected: 'a python on the worker’s PATH (python3, python3.12) or the absolute path of one of its interpreters',
+    fix: 'set environment.python to e.g. "python3.12", or leave it out for the worker’s python3',
+  },
+  'environment.files': {
+    expected: 'a non-empty array of paths inside the repository',
+    fix: 'set environment.files to e.g. ["requirements.txt"], or leave it out for the dependency files found',
+  },
+  'environment.files.*': {
+    expected: 'a path inside the repository (relative, no ".." part)',
+    fix: 'write it like "requirements/dev.txt"',
+  },
+  'environment.timeoutMs': {
+    expected: 'a whole number of milliseconds from 10000 to 7200000',
+    fix: 'set environment.timeoutMs to e.g. 1200000',
+  },
   limits: {
     expected: `an object of resource limits (${limitNames.join(', ')})`,
     fix: 'set limits to e.g. {"memoryMb": 4096}',
@@ -197,8 +225,12 @@ export function formatSpecIssues(
 function expandUnions(raw: readonly RawIssue[]): RawIssue[] {
   return raw.flatMap((issue) => {
     if (issue.code !== 'invalid_union' || !issue.errors) return [issue];
+    // A branch that refused the value's type, or the value itself (a literal such as "auto"), is of another shape.
     const ofItsShape = issue.errors.filter(
-      (branch) => !branch.some((inner) => inner.code === 'invalid_type' && inner.path.length === 0),
+      (branch) =>
+        !branch.some(
+          (inner) => (inner.code === 'invalid_type' || inner.code === 'invalid_value') && inner.path.length === 0,
+        ),
     );
     const [only] = ofItsShape;
     if (ofItsShape.length !== 1 || !only) return [issue];
@@ -209,6 +241,10 @@ function expandUnions(raw: readonly RawIssue[]): RawIssue[] {
 function lookupHelp(path: string[]): FieldHelp | undefined {
   const exact = help[path.join('.')];
   if (exact) return exact;
+  if (path.length >= 3) {
+    const nested = help[`${path[0]}.${path[1]}.*`];
+    if (nested) return nested;
+  }
   if (path.length >= 2) {
     const starred = help[`${path[0]}.*`];
     if (starred) return starred;

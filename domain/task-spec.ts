@@ -147,10 +147,22 @@ export const taskSpecFieldsSchema = z.strictObject({
 });
 
 /** Schema of one task: its fields, with each role's model spec apart from its settings (`modelOptions`). */
-export const taskSpecSchema = taskSpecFieldsSchema.transform(({ models, ...fields }) => ({
-  ...fields,
-  ...splitModelChoices(models),
-}));
+export const taskSpecSchema = taskSpecFieldsSchema
+  .superRefine((fields, ctx) => {
+    // Refused here, not at the claim: an environment is built and shown only in the bwrap sandbox.
+    if (fields.environment !== undefined && fields.sandbox === 'none')
+      ctx.addIssue({
+        code: 'custom',
+        path: ['sandbox'],
+        message:
+          'a task with an environment runs in the bwrap sandbox (environments are built and shown only there): ' +
+          'drop sandbox none, or drop environment to use the worker’s own Python',
+      });
+  })
+  .transform(({ models, ...fields }) => ({
+    ...fields,
+    ...splitModelChoices(models),
+  }));
 
 /** A validated task spec, defaults applied. */
 export type TaskSpec = z.infer<typeof taskSpecSchema>;

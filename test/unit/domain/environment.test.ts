@@ -37,9 +37,45 @@ describe('the environment field', () => {
       expect(errorOf({ python })).toBe('accepted');
     for (const python of ['.taskloop/work/environments/x/env/bin/python', 'sh', 'python3; id', 'bash'])
       expect(errorOf({ python })).toBe(
-        'environment.python: name a python on the worker’s PATH (python3, python3.12) or the absolute path of one of ' +
-          `its interpreters, got ${JSON.stringify(python)}`,
+        'environment.python: expected a python on the worker’s PATH (python3, python3.12) or the absolute path of one ' +
+          `of its interpreters, got ${JSON.stringify(python)} (set environment.python to e.g. "python3.12", or leave ` +
+          'it out for the worker’s python3)',
       );
+  });
+
+  it('answers a bad environment at input, naming the field, what is expected and the fix', () => {
+    const errorOf = (fields: Record<string, unknown>) => {
+      const parsed = parseTaskSpec({
+        id: 't',
+        repo: '/tmp/r',
+        goal: 'g',
+        models: { coder: 'scripted:x.json' },
+        ...fields,
+      });
+      return parsed.success ? 'accepted' : parsed.error;
+    };
+    expect(errorOf({ environment: 5 })).toBe(
+      'environment: expected "auto" or an object { setup, python, files, timeoutMs }, got 5 (set environment to ' +
+        '"auto", or e.g. {"setup": ["uv pip install -r requirements.txt"]})',
+    );
+    expect(errorOf({ environment: { setup: 'x' } })).toMatch(
+      /^environment\.setup: expected a non-empty array of shell lines, got "x" \(set environment\.setup to e\.g\./,
+    );
+    expect(errorOf({ environment: { setup: [5, null] } })).toBe(
+      'environment.setup.0: expected a shell line (a non-empty string), got 5 (remove empty or non-string lines from ' +
+        'environment.setup)\nenvironment.setup.1: expected a shell line (a non-empty string), got null (remove empty ' +
+        'or non-string lines from environment.setup)',
+    );
+    for (const file of ['../../etc/passwd', '/etc/passwd', 'requirements/../../x.txt'])
+      expect(errorOf({ environment: { files: [file] } })).toBe(
+        `environment.files.0: expected a path inside the repository (relative, no ".." part), got ${JSON.stringify(file)} ` +
+          '(write it like "requirements/dev.txt")',
+      );
+    expect(errorOf({ environment: 'auto', sandbox: 'none' })).toMatch(
+      /^sandbox: a task with an environment runs in the bwrap sandbox .*drop sandbox none, or drop environment/,
+    );
+    expect(errorOf({ environment: 'auto', sandbox: 'bwrap' })).toBe('accepted');
+    expect(errorOf({ environment: { files: ['requirements/dev.txt'] } })).toBe('accepted');
   });
 });
 
