@@ -13,7 +13,6 @@ import { projectRoot } from '../../../platform/paths.js';
 // Thrown and caught inside one activity, never reaching a workflow.
 const caughtInside: Record<string, string> = {
   TestsHeld: 'tests-after-coder.ts turns it into the coder result that says the tests did not start',
-  EgressUnavailable: "environments/ensure.ts turns it into the set-up's failure naming the package to install",
 };
 
 function sourcesUnder(dir: string): string[] {
