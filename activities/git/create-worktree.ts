@@ -68,8 +68,10 @@ export async function createWorktree(input: CreateWorktreeInput): Promise<Create
         await assertRepo(git, input.repoPath);
         throw error;
       });
-    // An earlier attempt of this task whose host was lost left its worktree: that attempt is over, remove it.
-    await removeStaleAttemptWorktrees(git, input.repoPath, toSafeName(input.workflowId), input.attempt);
+    // An earlier attempt of this task whose host was lost left its worktree, or this attempt's first claim did on a
+    // host since lost (another work folder): that claim is over, remove it.
+    const prefix = toSafeName(input.workflowId);
+    await removeStaleAttemptWorktrees(git, input.repoPath, prefix, input.attempt, worktreePath);
     const reused = await readRecordedBase(worktreePath);
     if (reused && (await isWorktreeOf(worktreePath, input.repoPath))) {
       // A claim retried before its first run of repository code: the pointer is still the one git wrote.

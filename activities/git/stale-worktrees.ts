@@ -55,14 +55,28 @@ export async function releaseOwnEntry(git: Git, repoPath: string, worktreePath: 
   await runGit(git, ['worktree', 'prune']);
 }
 
-/** Registered worktree folders named `<prefix>-a<N>` (or a candidate's, `<prefix>-a<N>c<K>`) with N below `attempt`. */
-export async function staleAttemptWorktrees(repoPath: string, prefix: string, attempt: number): Promise<string[]> {
+/**
+ * Registered worktree folders this claim replaces: `<prefix>-a<N>` (or a candidate's, `<prefix>-a<N>c<K>`) with N
+ * below `attempt`, and a folder with this claim's own name in another work folder — the same attempt claimed again
+ * because the host that first claimed it was lost (candidates of one attempt have names of their own, so a live
+ * sibling candidate is never taken for one).
+ */
+export async function staleAttemptWorktrees(
+  repoPath: string,
+  prefix: string,
+  attempt: number,
+  ownPath?: string,
+): Promise<string[]> {
+  const own = ownPath ? path.join(await canonical(path.dirname(ownPath)), path.basename(ownPath)) : undefined;
   const stale: string[] = [];
   for (const { gitFile } of await registryEntries(repoPath)) {
     if (!gitFile) continue;
     const folder = path.dirname(gitFile);
     const match = /^(.*)-a(\d+)(?:c\d+)?$/.exec(path.basename(folder));
-    if (match && match[1] === prefix && Number(match[2]) < attempt) stale.push(folder);
+    if (!match || match[1] !== prefix) continue;
+    const earlier = Number(match[2]) < attempt;
+    const reclaimed = own !== undefined && path.basename(folder) === path.basename(own) && folder !== own;
+    if (earlier || reclaimed) stale.push(folder);
   }
   return stale;
 }
@@ -73,8 +87,9 @@ export async function removeStaleAttemptWorktrees(
   repoPath: string,
   prefix: string,
   attempt: number,
+  ownPath?: string,
 ): Promise<void> {
-  for (const folder of await staleAttemptWorktrees(repoPath, prefix, attempt)) {
+  for (const folder of await staleAttemptWorktrees(repoPath, prefix, attempt, ownPath)) {
     await runGit(git, ['worktree', 'remove', '--force', folder]).catch(() => runGit(git, ['worktree', 'prune']));
     removeAttemptGitDirRecord(folder);
   }

@@ -75,6 +75,27 @@ describe('createWorktree', () => {
     expect(await simpleGit(repoPath).raw(['worktree', 'list', '--porcelain'])).not.toContain(first.worktreePath);
   });
 
+  it("removes this attempt's first claim on a lost host (another work folder) and keeps a sibling candidate's", async () => {
+    const { repoPath, workDir: lostHost } = await setup();
+    const liveHost = await makeTempDir();
+    dirs.push(liveHost);
+    const lost = await createWorktree({ ...base, repoPath, workDir: lostHost });
+    const sibling = await createWorktree({ ...base, candidate: 2, repoPath, workDir: lostHost });
+    await writeFile(path.join(lost.worktreePath, 'left.py'), 'x = 1\n');
+
+    // The same attempt claimed again on another host once the first was lost (the soak found it left for good).
+    const again = await createWorktree({ ...base, repoPath, workDir: liveHost });
+
+    expect(again.worktreePath).toBe(path.join(liveHost, 'worktrees', 'task-demo-fix-218-a1'));
+    expect(existsSync(lost.worktreePath)).toBe(false);
+    expect(existsSync(`${lost.worktreePath}.gitdir`)).toBe(false);
+    const list = (await simpleGit(repoPath).raw(['worktree', 'list', '--porcelain'])).split('\n');
+    expect(list).not.toContain(`worktree ${lost.worktreePath}`);
+    expect(existsSync(sibling.worktreePath)).toBe(true);
+    expect(list).toContain(`worktree ${sibling.worktreePath}`);
+    expect(list).toContain(`worktree ${again.worktreePath}`);
+  });
+
   it('leaves a taskloop branch the user has checked out in the main worktree alone', async () => {
     const { repoPath, workDir } = await setup();
     await simpleGit(repoPath).raw(['checkout', '-q', '-b', 'taskloop/fix-218']);
