@@ -20,6 +20,8 @@ const help = `Usage: taskloop show TASK_OR_EVAL [--json] [--html FILE]
 Shows a task's trajectory, per attempt: the model's turns (text, each tool call with its arguments and the start of
 its reply), the tests it ran inside the attempt (run_tests), the attempt's diff, the test node's result, the review
 and judge verdicts, the failure's node, cause and class, tokens and time. A running task shows what it has so far.
+A task with approval required shows its review rounds: each round's request for changes, the attempts that
+followed and their verdicts, the commit that waited and the answer, and the last word (approved, rejected, waiting).
 TASK_OR_EVAL is a task id or workflow id (as for taskloop status), or an eval: its id, its folder or its
 report.json (as taskloop eval wrote them); an eval shows its report, then each instance's trajectory.
 

@@ -2,6 +2,7 @@
 // arguments and the start of its reply), the in-attempt test runs, the diff, and what tests, review and judge said.
 import { describeLanding } from '../../domain/landing.js';
 import { countOf } from '../output/plural.js';
+import { formatReviewRounds } from './format-review.js';
 import type { Finding } from '../../domain/records.js';
 import type { AttemptTrajectory, TaskTrajectory, Verdict } from '../../domain/trajectory/trajectory.js';
 
@@ -22,6 +23,7 @@ export function formatTrajectory(trajectory: TaskTrajectory): string {
   if (trajectory.landing) lines.push(describeLanding(trajectory.landing, Date.now()));
   if (trajectory.reason && trajectory.status !== 'COMPLETED') lines.push(`reason: ${trajectory.reason}`);
   if (trajectory.recommendation) lines.push(`recommendation: ${trajectory.recommendation}`);
+  if (trajectory.review) lines.push(...formatReviewRounds(trajectory.review));
   for (const attempt of trajectory.attempts) lines.push('', formatAttempt(attempt));
   return lines.join('\n');
 }

@@ -5,6 +5,7 @@
 import { countOf } from '../output/plural.js';
 import type { EvalReport } from '../../domain/eval/report.js';
 import type { AttemptTrajectory, TaskTrajectory, Verdict } from '../../domain/trajectory/trajectory.js';
+import { renderReviewRounds } from './format-review.js';
 import { attemptHeadline, diffStatText, findingText, seconds } from './format-text.js';
 
 export const escapeHtml = (text: string) =>
@@ -90,6 +91,7 @@ function renderTrajectory(trajectory: TaskTrajectory, heading: 'h1' | 'h2'): str
   return [
     `<${heading} class="${trajectory.status === 'COMPLETED' ? 'pass' : trajectory.status === 'FAILED' ? 'fail' : ''}">${escapeHtml(head)}</${heading}>`,
     `<p>${facts.map(escapeHtml).join('<br>')}</p>`,
+    ...(trajectory.review ? [renderReviewRounds(trajectory.review, escapeHtml)] : []),
     ...trajectory.attempts.map(renderAttempt),
   ].join('\n');
 }

@@ -6,6 +6,7 @@ import type { AttemptRecord, TaskLanding, TaskOutcome, TaskState } from '../task
 import { coderTelemetryOf } from '../task-state.js';
 import { candidateSuffix } from '../samples.js';
 import { excerpt } from './excerpt.js';
+import { reviewTrajectory, type ReviewTrajectory } from './review-rounds.js';
 import { parseTranscript, type TranscriptTurns } from './transcript-turns.js';
 
 /** An artifact's text as the caller could read it, or why it could not (on another host, removed, too big). */
@@ -60,15 +61,21 @@ export interface TaskTrajectory {
   commit?: CommitResult;
   /** The landing of the task's change (a task with `landOn`). */
   landing?: TaskLanding;
+  /** The review rounds of a task with `approval: required` (review-rounds.ts). */
+  review?: ReviewTrajectory;
   attempts: AttemptTrajectory[];
 }
 
 /** What a trajectory reads of a task: its outcome once closed, or its state while it runs. */
-type TaskRecord = Pick<TaskOutcome, 'workflowId' | 'taskId' | 'project' | 'attempts' | 'commit' | 'landing'> &
+type TaskRecord = Pick<
+  TaskOutcome,
+  'workflowId' | 'taskId' | 'project' | 'attempts' | 'commit' | 'landing' | 'review'
+> &
   Partial<Pick<TaskState, 'goal' | 'reason' | 'recommendation'>> & { status: TaskState['status'] };
 
 /** The trajectory of a task from its record and the artifacts read for each attempt (keyed by attempt number). */
 export function buildTrajectory(task: TaskRecord, artifacts: ReadonlyMap<string, AttemptArtifacts>): TaskTrajectory {
+  const review = reviewTrajectory(task.review, task.attempts, task.status);
   return {
     workflowId: task.workflowId,
     taskId: task.taskId,
@@ -79,6 +86,7 @@ export function buildTrajectory(task: TaskRecord, artifacts: ReadonlyMap<string,
     ...(task.recommendation === undefined ? {} : { recommendation: task.recommendation }),
     ...(task.commit === undefined ? {} : { commit: task.commit }),
     ...(task.landing === undefined ? {} : { landing: task.landing }),
+    ...(review && { review }),
     attempts: withCandidates(task.attempts).map(({ record, setAside }) => ({
       ...attemptTrajectory(record, artifacts.get(attemptKey(record)) ?? {}),
       ...(setAside ? { status: 'SET_ASIDE' } : {}),

@@ -5,6 +5,8 @@ import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { fixTurns, makeCalcProject, turn } from '../support/calc-project.js';
+import { buildTrajectory } from '../../domain/trajectory/trajectory.js';
+import { formatTrajectory } from '../../client/show/format-text.js';
 import { approveUpdate, rejectUpdate, requestChangesUpdate } from '../../workflows/messages.js';
 import {
   git,
@@ -117,5 +119,9 @@ describe('approval: a person is the last judge', () => {
     expect(outcome.recommendation).toBe('rejected_by_reviewer');
     expect(outcome.reason).toContain('rejected by ana in review round 1: not this way');
     expect((await git(project.repo, 'rev-parse', `taskloop/${spec.id}`)).trim()).toBe(state.review!.rounds[0]!.sha);
+    // `show`'s review rounds from the real record: the reject is the last word.
+    const shown = formatTrajectory(buildTrajectory(outcome, new Map()));
+    expect(shown).toMatch(/^review: rejected by ana at \S+Z \(round 1\): not this way$/m);
+    expect(shown).toMatch(/^ {4}attempt 1: PASSED \(tests passed, review passed, judge passed\)$/m);
   }, 180_000);
 });

@@ -1,8 +1,9 @@
 // Approval from the command line, through a worker SIGKILL and a dev-server restart during the wait: `run --approval
 // required` waits; `list --status awaiting-approval` and `status --json` show it; `request-changes --as` starts a
 // round; the worker is killed and the server restarted on the same database while round 2 waits; a stale answer is
-// refused (exit 1, naming the round that waits); `approve` afterwards is taken and the task completes.
-import { mkdtemp } from 'node:fs/promises';
+// refused (exit 1, naming the round that waits); `approve` afterwards is taken and the task completes; `show` (text,
+// --json, --html) tells the two rounds.
+import { mkdtemp, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
@@ -123,6 +124,32 @@ describe('approval from the CLI across a worker kill and a server restart', () =
       [2, 'approve', 'bo'],
     ]);
     expect(done.review?.rounds[1]?.sha).toBe(waiting.review?.rounds[1]?.sha);
+
+    // `show` tells the rounds: the words that started round 2, its attempt and verdicts, its commit, the answer.
+    const round2Sha = done.review?.rounds[1]?.sha.slice(0, 12) ?? '';
+    const shown = await cli('show', id);
+    expect(shown.exitCode, shown.all).toBe(0);
+    expect(shown.stdout).toMatch(/^review: approved by bo at \S+Z \(round 2\): thanks$/m);
+    expect(shown.stdout).toMatch(/^ {4}answer: changes requested by ana at \S+Z: Give add a docstring\.$/m);
+    expect(shown.stdout).toMatch(/^ {2}round 2, asked for by ana at \S+Z: "Give add a docstring\."$/m);
+    expect(shown.stdout).toMatch(/^ {4}attempt 2: PASSED \(tests passed, review passed, judge passed\)$/m);
+    expect(shown.stdout).toContain(`    commit ${round2Sha} on taskloop/approve-me, waiting from `);
+    const asJson = JSON.parse((await cli('show', id, '--json')).stdout) as {
+      trajectory: { review?: { final: string; rounds: { round: number; attempts: { attempt: number }[] }[] } };
+    };
+    expect(
+      asJson.trajectory.review?.rounds.map((round) => [round.round, round.attempts.map((a) => a.attempt)]),
+    ).toEqual([
+      [1, [1]],
+      [2, [2]],
+    ]);
+    const pageFile = path.join(dir, 'show.html');
+    expect((await cli('show', id, '--html', pageFile)).exitCode).toBe(0);
+    const page = await readFile(pageFile, 'utf8');
+    expect(page).toContain('<h3>review: approved by bo at ');
+    expect(page).toContain('round 2, asked for by ana at ');
+    expect(page).toContain('answer: changes requested by ana at ');
+
     const again = await cli('approve', id);
     expect(again.exitCode).toBe(1);
     expect(again.stderr).toContain(`${id} has closed (COMPLETED): nothing of it awaits approval`);
