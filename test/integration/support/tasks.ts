@@ -54,6 +54,27 @@ export function waitForState(
   );
 }
 
+/**
+ * Waits until the workflow has nothing left to do by itself: no activity and no workflow task pending. A held
+ * (paused) task reaches this and stays; one that went on would have scheduled its next node first. A condition to
+ * wait on instead of a fixed sleep.
+ */
+export async function waitUntilIdle(handle: WorkflowHandle, what: string, timeoutMs = 60_000): Promise<void> {
+  let seen = '';
+  await eventually(
+    what,
+    async () => {
+      const { raw } = await handle.describe();
+      const pending = raw.pendingActivities?.map((activity) => activity.activityType?.name) ?? [];
+      seen = `pending activities [${pending.join(', ')}], a workflow task ${raw.pendingWorkflowTask ? '' : 'not '}pending`;
+      return pending.length === 0 && !raw.pendingWorkflowTask ? true : undefined;
+    },
+    timeoutMs,
+  ).catch((error: Error) => {
+    throw new Error(`${error.message} (last seen: ${seen})`);
+  });
+}
+
 export async function readEvents(file: string): Promise<TaskEvent[]> {
   const text = await readFile(file, 'utf8').catch(() => '');
   return text
