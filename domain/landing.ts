@@ -118,7 +118,9 @@ export type LandingOutcome =
       conflict?: ConflictEvidence;
       tests?: LandingTestSummary;
     }
-  | { status: 'refused'; target: string; reason: string };
+  | { status: 'refused'; target: string; reason: string }
+  /** Taken off the queue before its ref update: its task was cancelled while the change waited or was merged. */
+  | { status: 'withdrawn'; target: string; reason: string };
 
 /** A task's landing as its state shows it: queued on the branch's lander until the lander answers. */
 export type TaskLanding =
@@ -134,6 +136,7 @@ export function describeLanding(landing: TaskLanding, now?: number): string {
     return `landing: ${sha} queued on ${landing.target} (${landing.lander})${seconds === undefined ? '' : ` for ${seconds} s`}`;
   }
   if (landing.status === 'refused') return `landing: ${sha} refused on ${landing.target}: ${landing.reason}`;
+  if (landing.status === 'withdrawn') return `landing: ${sha} withdrawn from ${landing.target}: ${landing.reason}`;
   const onto = `onto ${landing.target} at ${landing.onto.slice(0, 12)}`;
   const tests = landing.tests ? `; ${describeTests(landing.tests)}` : '';
   if (landing.status === 'landed')

@@ -89,7 +89,10 @@ async function runTask(run: TaskRun): Promise<TaskOutcome> {
       if (approval?.kind === 'ended') return finish(run, approval.status, approval.reason, approval.recommendation);
       // A task with `landOn` lands through its branch's queue (workflows/task/landing.ts).
       const landing = run.spec.landOn ? await landPassedChange(run, result.commit, result.host) : undefined;
-      if (run.spec.landOn && !landing) return finish(run, 'CANCELLED', run.cancelReason ?? 'cancelled while landing');
+      // Cancelled while queued: the change was withdrawn (or the queue said nothing); one that landed meanwhile is
+      // on the target all the same, and the task says so (COMPLETED).
+      if (run.spec.landOn && (!landing || (run.cancelRequested && landing.status !== 'landed')))
+        return finish(run, 'CANCELLED', run.cancelReason ?? 'cancelled while landing');
       if (landing?.status === 'sent_back' && retriesSpent < run.spec.maxRetries) {
         retriesSpent += 1;
         continue;

@@ -1,10 +1,12 @@
 // The landing queue on stub activities: changes land one at a time in the order queued, a target that moved is
-// merged and tested again, and the queue continues as new with what waits carried (nothing lost, nothing twice).
+// merged and tested again, and the queue continues as new with what waits carried (nothing lost, nothing twice). A
+// task cancelled while its change is queued withdraws it: taken off the queue, or, in hand, never landed.
 import { describe, expect, it } from 'vitest';
 import type { LandingRequest } from '../../domain/landing.js';
-import { enqueueSignal, landerStateQuery } from '../../workflows/land/messages.js';
+import { enqueueSignal, landerStateQuery, type LanderView } from '../../workflows/land/messages.js';
 import type { landerWorkflow } from '../../workflows/land/lander-workflow.js';
-import { useStubServer } from './support/environment.js';
+import { useStubServer, type StubRun } from './support/environment.js';
+import { outcomeOf, startStubTask, stubSpec } from './support/tasks.js';
 
 const request = (project: string, n: number, hostQueue: string): LandingRequest => ({
   taskWorkflowId: `task-${project}-t${n}`,
@@ -85,4 +87,93 @@ describe('the landing queue', () => {
       await handle.terminate('test over');
     });
   }, 180_000);
+
+  it('a task cancelled while queued to land withdraws its change: never merged or landed, the task CANCELLED', async () => {
+    await server.withStubs({}, async (run) => {
+      let release = (): void => undefined;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const landerId = `land-main-${run.project}`;
+      const { merged, tested, landed } = scriptQueue(run, landerId, gate);
+      const spec = (name: string) => stubSpec(run, { id: name, landOn: 'main' });
+      // A's change is in hand (its merge waits on the gate); B and C wait behind it.
+      const a = await startStubTask(run, spec('a'));
+      await eventuallyQueue(run, landerId, (view) => view.current?.taskId === 'a');
+      const b = await startStubTask(run, spec('b'));
+      await eventuallyQueue(run, landerId, (view) => view.waiting.length === 2);
+      const c = await startStubTask(run, spec('c'));
+      await eventuallyQueue(run, landerId, (view) => view.waiting.length === 3);
+
+      // `taskloop cancel` of B (waiting) and A (in hand): a workflow cancel request each.
+      await b.cancel();
+      await a.cancel();
+      const bOutcome = await outcomeOf(b);
+      expect(bOutcome.status).toBe('CANCELLED');
+      expect(bOutcome.landing).toMatchObject({ status: 'withdrawn', target: 'main', sha: 'c'.repeat(40) });
+      expect(bOutcome.landing?.status === 'withdrawn' && bOutcome.landing.reason).toMatch(
+        /task b was cancelled .*, while it waited/,
+      );
+      expect(
+        (await eventuallyQueue(run, landerId, (view) => view.waiting.length === 2)).waiting.map((w) => w.taskId),
+      ).toEqual(['a', 'c']);
+      release();
+
+      const aOutcome = await outcomeOf(a);
+      expect(aOutcome.status).toBe('CANCELLED');
+      expect(aOutcome.landing?.status === 'withdrawn' && aOutcome.landing.reason).toMatch(/before its test$/);
+      expect((await outcomeOf(c)).landing).toMatchObject({ status: 'landed', landed: 'm-c' });
+      // A was merged (it was in hand) but never tested or landed; B was never touched; C went through.
+      expect(merged).toEqual(['a', 'c']);
+      expect(tested).toEqual(['c']);
+      expect(landed).toEqual(['c']);
+      const view = await eventuallyQueue(run, landerId, (state) => state.landed === 1);
+      expect(view).toMatchObject({ landed: 1, withdrawn: 2, sentBack: 0, refused: 0, waiting: [] });
+      // The branches are kept: a cancel of a queued task removes no worktree and no branch beyond the usual.
+      await run.client.workflow.getHandle(landerId).terminate('test over');
+    });
+  }, 180_000);
 });
+
+/** The task's enqueue starts this test's lander; its steps record which task's change reached them. */
+function scriptQueue(run: StubRun, landerId: string, gate: Promise<void>) {
+  const merged: string[] = [];
+  const tested: string[] = [];
+  const landed: string[] = [];
+  const taskOf = (input: { taskWorkflowId: string }) => input.taskWorkflowId.split('-').at(-1)!;
+  const activities = run.stubs.activities as unknown as Record<string, (input: never) => Promise<unknown>>;
+  activities.enqueueLanding = async (request: LandingRequest) => {
+    await run.client.workflow.signalWithStart<typeof landerWorkflow, [LandingRequest]>('landerWorkflow', {
+      workflowId: landerId,
+      taskQueue: run.taskQueue,
+      args: [{ repo: request.repo, target: request.target }],
+      signal: enqueueSignal,
+      signalArgs: [request],
+    });
+    return { landerId };
+  };
+  activities.mergeChange = async (input: { taskWorkflowId: string }) => {
+    await gate;
+    merged.push(taskOf(input));
+    return { kind: 'merged', targetHead: 'h0', merged: `m-${taskOf(input)}`, tree: 't', fastForward: false };
+  };
+  activities.testMergedTree = async (input: { taskWorkflowId: string }) => {
+    tested.push(taskOf(input));
+    return passedRun;
+  };
+  activities.landChange = async (input: { taskWorkflowId: string; merged: string }) => {
+    landed.push(taskOf(input));
+    return { kind: 'landed', landed: input.merged, alreadyThere: false };
+  };
+  return { merged, tested, landed };
+}
+
+async function eventuallyQueue(run: StubRun, landerId: string, until: (view: LanderView) => boolean) {
+  for (let tries = 0; tries < 1200; tries++) {
+    const view = await run.client.workflow
+      .getHandle(landerId)
+      .query(landerStateQuery)
+      .catch(() => undefined);
+    if (view && until(view)) return view;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('the landing queue never reached the state the test waits for');
+}

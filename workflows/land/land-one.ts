@@ -15,12 +15,24 @@ type Step = 'merge' | 'test' | 'land';
 /** How often a target may move under one change before the queue gives up on it for now (a busy branch). */
 const MAX_REMERGES = 20;
 
-export async function landOne(request: LandingRequest, onStep: (step: Step) => void): Promise<LandingOutcome> {
+/**
+ * Lands one change. `onStep` is told each step before it runs and answers why the change was withdrawn, if its task
+ * withdrew it meanwhile: then nothing more of it runs, and above all no ref update (its answer: `withdrawn`).
+ */
+export async function landOne(
+  request: LandingRequest,
+  onStep: (step: Step) => string | undefined,
+): Promise<LandingOutcome> {
   const target = request.target;
   const onHost = new HostSteps(request);
   let tests: LandingTestSummary | undefined;
+  const withdrawn = (step: Step): LandingOutcome | undefined => {
+    const reason = onStep(step);
+    return reason === undefined ? undefined : { status: 'withdrawn', target, reason: `${reason}, before its ${step}` };
+  };
   for (let remerges = 0; remerges <= MAX_REMERGES; remerges += 1) {
-    onStep('merge');
+    const beforeMerge = withdrawn('merge');
+    if (beforeMerge) return beforeMerge;
     const found = await onHost.run((steps) => steps.mergeChange({ ...request, date: request.queuedAt }));
     if (found.kind === 'already_landed')
       return {
@@ -40,7 +52,8 @@ export async function landOne(request: LandingRequest, onStep: (step: Step) => v
         reason: `it conflicts with ${target} at ${found.targetHead.slice(0, 12)} in ${found.conflict.files.join(', ') || 'the tree'}`,
         conflict: found.conflict,
       };
-    onStep('test');
+    const beforeTest = withdrawn('test');
+    if (beforeTest) return beforeTest;
     const run = await onHost.run((steps) => steps.testMergedTree({ ...request, tree: found.tree }));
     tests = summarizeLandingTests(run, found.tree);
     if (run.outcome !== 'passed')
@@ -52,7 +65,8 @@ export async function landOne(request: LandingRequest, onStep: (step: Step) => v
         reason: `the tests ${run.outcome === 'failed' ? 'fail' : 'could not run'} on the change merged onto ${target} at ${found.targetHead.slice(0, 12)}${run.reason ? ` (${run.reason})` : ''}`,
         tests,
       };
-    onStep('land');
+    const beforeLand = withdrawn('land');
+    if (beforeLand) return beforeLand;
     const landed = await onHost.run((steps) =>
       steps.landChange({ ...request, merged: found.merged, expectedHead: found.targetHead }),
     );

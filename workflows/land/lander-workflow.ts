@@ -19,6 +19,7 @@ import {
   enqueueSignal,
   landerStateQuery,
   landingResultSignal,
+  withdrawSignal,
   type LanderCounts,
   type LanderInput,
   type LanderView,
@@ -35,10 +36,23 @@ export async function landerWorkflow(input: LanderInput): Promise<void> {
   const view: Pick<LanderView, 'current'> = {};
   const rotateAfter = input.continueAsNewAfter ?? DEFAULT_CONTINUE_AS_NEW_AFTER;
   let handled = 0;
+  // The change in hand, and whether its task withdrew it meanwhile (checked before each of its steps).
+  let inHand: { request: LandingRequest; withdrawn?: string } | undefined;
   const rotate = () => handled >= rotateAfter || workflowInfo().continueAsNewSuggested;
 
   // The handler only queues: changes land one at a time in the loop, so two never race on the target.
   setHandler(enqueueSignal, (request) => void enqueueLanding(queue, request));
+  setHandler(withdrawSignal, async ({ taskWorkflowId, sha, reason }) => {
+    const at = queue.findIndex((queued) => queued.taskWorkflowId === taskWorkflowId && queued.sha === sha);
+    if (at < 0) return;
+    if (inHand?.request === queue[at]) {
+      inHand.withdrawn = reason;
+      return;
+    }
+    const [request] = queue.splice(at, 1);
+    counts.withdrawn = (counts.withdrawn ?? 0) + 1;
+    await answer(request!, { status: 'withdrawn', target: request!.target, reason: `${reason}, while it waited` });
+  });
   setHandler(landerStateQuery, () => ({
     repo: input.repo,
     target: input.target,
@@ -53,16 +67,18 @@ export async function landerWorkflow(input: LanderInput): Promise<void> {
     if (rotate()) break;
     // The change stays first in the queue until answered: a continue-as-new never drops the one in hand.
     const request = queue[0]!;
+    const hand: NonNullable<typeof inHand> = { request };
+    inHand = hand;
     const outcome = await landOrRefuse(request, (step) => {
       view.current = { taskId: request.taskId, sha: request.sha, step, since: new Date().toISOString() };
+      return hand.withdrawn;
     });
     await answer(request, outcome);
     queue.shift();
+    inHand = undefined;
     view.current = undefined;
     handled += 1;
-    if (outcome.status === 'landed') counts.landed += 1;
-    else if (outcome.status === 'sent_back') counts.sentBack += 1;
-    else counts.refused += 1;
+    count(counts, outcome);
   }
 
   await condition(allHandlersFinished);
@@ -93,6 +109,13 @@ async function answer(request: LandingRequest, outcome: LandingOutcome): Promise
       error: String(error),
     });
   }
+}
+
+function count(counts: LanderCounts, outcome: LandingOutcome): void {
+  if (outcome.status === 'landed') counts.landed += 1;
+  else if (outcome.status === 'sent_back') counts.sentBack += 1;
+  else if (outcome.status === 'withdrawn') counts.withdrawn = (counts.withdrawn ?? 0) + 1;
+  else counts.refused += 1;
 }
 
 function describe(input: LanderInput, queue: LandingRequest[], counts: LanderCounts): string {

@@ -16,6 +16,8 @@ export interface LanderCounts {
   landed: number;
   sentBack: number;
   refused: number;
+  /** Changes withdrawn by their cancelled task (absent in counts carried by runs before withdrawals). */
+  withdrawn?: number;
   continuedAsNew: number;
 }
 
@@ -24,6 +26,14 @@ export type LanderWorkflow = (input: LanderInput) => Promise<void>;
 
 /** enqueue: one change to land; sent with signal-with-start, so the first change starts the branch's lander. */
 export const enqueueSignal = defineSignal<[LandingRequest]>('enqueue');
+
+/**
+ * withdraw: the task of a queued change was cancelled. The lander takes the change off its queue (answering
+ * `withdrawn`), or, for the change in hand, lands nothing of it after the step that runs (answering `withdrawn`); a
+ * change whose ref update had begun is answered as it ended (landed). One the lander no longer holds is ignored: its
+ * answer was sent already.
+ */
+export const withdrawSignal = defineSignal<[{ taskWorkflowId: string; sha: string; reason: string }]>('withdraw');
 
 /** landingResult: the lander's answer to the task workflow whose change it landed or sent back. */
 export const landingResultSignal = defineSignal<[{ sha: string; outcome: LandingOutcome }]>('landingResult');
@@ -37,6 +47,7 @@ export interface LanderView {
   landed: number;
   sentBack: number;
   refused: number;
+  withdrawn?: number;
   continuedAsNew: number;
 }
 export const landerStateQuery = defineQuery<LanderView>('state');

@@ -89,5 +89,9 @@ describe('describeLanding', () => {
     expect(describeLanding(queued, Date.parse(base.queuedAt) + 90_000)).toBe(
       'landing: aaaaaaaaaaaa queued on main (land-main-x) for 90 s',
     );
+    const withdrawn = { ...base, status: 'withdrawn' as const, reason: 'task t was cancelled, while it waited' };
+    expect(describeLanding({ ...withdrawn, answeredAt: '' })).toBe(
+      'landing: aaaaaaaaaaaa withdrawn from main: task t was cancelled, while it waited',
+    );
   });
 });

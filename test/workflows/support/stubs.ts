@@ -218,7 +218,7 @@ export function createStubs(script: StubScript, hostQueue: string): Stubs {
       return { workflowId: `learning-${input.project}-${input.role}` };
     },
     generateSkill: (input) => call('skill', input),
-    // The landing queue has its own workflow tests (test/workflows/lander.test.ts): no task here sets landOn.
+    // The landing queue's tests (test/workflows/lander.test.ts) script these themselves.
     mergeChange: notInThisTier,
     testMergedTree: notInThisTier,
     landChange: notInThisTier,
