@@ -1,6 +1,8 @@
 // A codec server: Temporal's `/encode` and `/decode` over HTTP (POST `{payloads: [...]}`, proto3 JSON: bytes as
 // base64), so the Web UI (its codec endpoint setting) and `temporal workflow show --codec-endpoint` show payloads to
-// whoever holds the key. Browsers are let in only from the configured origins; with a token, every call needs it.
+// whoever holds the key. Browsers are let in only from the configured origins, and every call needs the token: as
+// `Authorization: Bearer`, or as the endpoint's first path segment (`/<token>/decode`), the one way the Web UI can
+// send a secret without a login of its own (it adds a bearer header only for an OIDC access token, over https).
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
@@ -18,15 +20,17 @@ export interface CodecServerOptions {
   port: number;
   /** Browser origins allowed to call (CORS), e.g. the Web UI's `http://localhost:8233`. */
   origins: string[];
-  /** When set, every /encode and /decode needs `Authorization: Bearer <token>`. */
-  token?: string;
+  /** Every /encode and /decode needs it: `Authorization: Bearer <token>`, or the path `/<token>/…/decode`. */
+  token: string;
   /** One line per refused or failed call (never a payload). */
   log?: (line: string) => void;
 }
 
 export interface RunningCodecServer {
-  /** `http://host:port`, the value of a codec endpoint setting. */
+  /** `http://host:port`: for a client that sends the token as `Authorization: Bearer`. */
   url: string;
+  /** `http://host:port/<token>`: the codec endpoint to give the Web UI (it posts to this + `/decode`). */
+  endpoint: string;
   close(): Promise<void>;
 }
 
@@ -52,7 +56,7 @@ export async function startCodecServer(options: CodecServerOptions): Promise<Run
       // What a request carries (its key ids above all) is the caller's: control characters are written out, so a
       // reply or a log line never holds a line or a terminal sequence the caller chose.
       const message = printable(error instanceof Error ? error.message : String(error));
-      log(printable(`${request.method ?? '?'} ${request.url ?? '?'}: ${status} ${message}`));
+      log(printable(`${request.method ?? '?'} ${redactedPath(request.url)}: ${status} ${message}`));
       if (!response.headersSent) send(response, status, { error: message }, corsHeaders(request, options.origins));
       else response.end();
     });
@@ -64,8 +68,10 @@ export async function startCodecServer(options: CodecServerOptions): Promise<Run
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  const url = `http://${host}:${port}`;
   return {
-    url: `http://${host}:${port}`,
+    url,
+    endpoint: `${url}/${encodeURIComponent(options.token)}`,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -91,12 +97,17 @@ async function handle(request: IncomingMessage, response: ServerResponse, option
     response.end();
     return;
   }
-  const operation = /\/(encode|decode)$/.exec(new URL(request.url ?? '/', 'http://codec').pathname)?.[1];
+  const segments = pathSegments(request.url);
+  const operation = /^(encode|decode)$/.exec(segments.at(-1) ?? '')?.[1];
   if (!operation) throw new RequestError(404, 'not found: POST /encode or /decode');
   if (request.method !== 'POST')
     throw new RequestError(405, `${request.method ?? '?'} not allowed: POST /${operation}`);
-  if (options.token !== undefined && !bearerMatches(request.headers.authorization, options.token))
-    throw new RequestError(401, 'missing or wrong Authorization: Bearer token');
+  const inPath = segments.length > 1 && secretMatches(segments[0] ?? '', options.token);
+  if (!inPath && !bearerMatches(request.headers.authorization, options.token))
+    throw new RequestError(
+      401,
+      'the token is missing or wrong: call the endpoint `taskloop codec-server` prints (http://HOST:PORT/<token>, the Web UI setting) or send Authorization: Bearer <token>',
+    );
   const payloads = parsePayloads(await readBody(request));
   const coded =
     operation === 'encode'
@@ -115,12 +126,38 @@ function corsHeaders(request: IncomingMessage, origins: string[]): Record<string
   return { 'Access-Control-Allow-Origin': origin, 'Access-Control-Allow-Credentials': 'true', Vary: 'Origin' };
 }
 
+/** The path's segments, percent-decoded (a segment that does not decode is kept as sent). */
+function pathSegments(url: string | undefined): string[] {
+  const pathname = new URL(url ?? '/', 'http://codec').pathname;
+  return pathname
+    .split('/')
+    .filter((segment) => segment !== '')
+    .map((segment) => {
+      try {
+        return decodeURIComponent(segment);
+      } catch {
+        return segment;
+      }
+    });
+}
+
+/** The request's path for the log: its operation only, as any other segment may be the token or a near miss. */
+function redactedPath(url: string | undefined): string {
+  const segments = pathSegments(url);
+  const last = segments.at(-1) ?? '';
+  return `${segments.length > 1 ? '/…' : ''}/${/^(encode|decode)$/.test(last) ? last : last && '…'}`;
+}
+
 /** `Authorization: Bearer <token>`, the scheme in any case (RFC 9110: auth schemes are case-insensitive). */
 function bearerMatches(header: string | undefined, token: string): boolean {
   const match = /^bearer +(.*)$/i.exec(header ?? '');
-  const given = Buffer.from(match?.[1] ?? '');
-  const expected = Buffer.from(token);
-  return match !== null && given.length === expected.length && timingSafeEqual(given, expected);
+  return match !== null && secretMatches(match[1] ?? '', token);
+}
+
+function secretMatches(given: string, token: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 /** `text` with every control character (C0, C1, line and paragraph separators) written as `\u{…}`. */

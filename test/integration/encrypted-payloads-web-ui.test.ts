@@ -32,10 +32,11 @@ describe('the Web UI with the codec server as its codec endpoint', () => {
     const keyed = { ...process.env, TASKLOOP_CODEC_KEYS: KEYS, TASKLOOP_CODEC_KEY_FILE: '', TASKLOOP_CODEC: '' };
     const codec = await startTaskloop(['codec-server', '--port', '0', '--origin', `http://127.0.0.1:${uiPort}`], {
       env: keyed,
-      readyText: 'Web UI: Codec Server endpoint',
+      readyText: '  CLI:',
     });
     children.push(codec.child);
-    const endpoint = /codec server at (http:\/\/127\.0\.0\.1:\d+)/.exec(codec.output)?.[1] ?? '';
+    // The endpoint as printed for the Web UI: its path holds the server's token, which the UI cannot send otherwise.
+    const endpoint = /Web UI: Codec Server endpoint (http:\/\/127\.0\.0\.1:\d+\/\w+)/.exec(codec.output)?.[1] ?? '';
     expect(endpoint).not.toBe('');
     const work = await mkdtemp(path.join(os.tmpdir(), 'taskloop-codec-ui-'));
     server = await startDevServerOnFreePort({

@@ -146,10 +146,11 @@ describe('encrypted payloads on the real dev server', () => {
     // ... and the temporal CLI, through the codec server.
     const server = await startTaskloop(['codec-server', '--port', '0'], {
       env: cliEnv(keyA),
-      readyText: 'Web UI: Codec Server endpoint',
+      readyText: '  CLI:',
     });
     children.push(server.child);
-    const endpoint = /codec server at (http:\/\/127\.0\.0\.1:\d+)/.exec(server.output)?.[1];
+    // The endpoint as printed: its path holds the server's token (every call needs it).
+    const endpoint = /Web UI: Codec Server endpoint (http:\/\/127\.0\.0\.1:\d+\/\w+)/.exec(server.output)?.[1];
     expect(endpoint).toBeDefined();
     const decoded = await Promise.all(
       runIds.map((runId) => showHistory(workflowId, runId, ['--codec-endpoint', endpoint as string])),
