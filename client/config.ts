@@ -1,4 +1,4 @@
-// `taskloop.config.json`: a user's defaults for `taskloop run` — a model per role, budgets and the environment — so a
+// `taskloop.config.json`: a user's defaults for `taskloop run` — a model per role, the coder version, budgets and the environment — so a
 // team can name its models once. Flags win over the file; the file wins over built-in defaults. Found in the working folder, or
 // at $TASKLOOP_CONFIG.
 import { readFile } from 'node:fs/promises';
@@ -13,6 +13,11 @@ const modelSpec = z.string().regex(modelSpecPattern, { error: `expected ${accept
 const configSchema = z.strictObject({
   models: z
     .strictObject({ coder: modelSpec, reviewer: modelSpec, judge: modelSpec, skillWriter: modelSpec })
+    .partial()
+    .optional(),
+  /** The coder version for every task run from here, over the model's default (domain/agent-choice.ts). */
+  agents: z
+    .strictObject({ coder: z.string().min(1) })
     .partial()
     .optional(),
   /** Checked with the task spec's own budget schema when the task is validated. */
@@ -49,7 +54,7 @@ export async function loadTaskloopConfig(cwd: string, env: NodeJS.ProcessEnv = p
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(top level)'}: ${issue.message}`);
     throw new UsageError(
-      `${file}: ${problems.join('; ')} (the file holds "models" {coder, reviewer, judge, skillWriter}, "budgets", "environment", "landOn", "approval" and "approvalTimeoutMs")`,
+      `${file}: ${problems.join('; ')} (the file holds "models" {coder, reviewer, judge, skillWriter}, "agents" {coder}, "budgets", "environment", "landOn", "approval" and "approvalTimeoutMs")`,
     );
   }
   // Scripted model files named in the config are relative to the config file, not to wherever `run` is typed.

@@ -9,6 +9,9 @@ import {
   type Capability,
 } from './capabilities.js';
 import { modelSpecPattern } from './task-spec.js';
+import { providers } from './providers.js';
+
+const providerNames = providers.map((provider) => provider.name) as [string, ...string[]];
 
 export const agentRoles = ['coder', 'reviewer', 'judge', 'skillWriter'] as const;
 export type AgentRole = (typeof agentRoles)[number];
@@ -54,16 +57,42 @@ export const agentVersionSchema = z.strictObject({
 });
 export type AgentVersion = z.infer<typeof agentVersionSchema>;
 
+/**
+ * A rule that gives a role's default version by the model it runs on (first match wins; none: the champion). `for`
+ * names the models in words, as show and status say why a version ran: "coder-small-text (default for local models)".
+ */
+export const modelDefaultSchema = z.strictObject({
+  for: z.string().min(1).max(80),
+  /** The provider of the model spec (`local` in `local:qwen2.5-coder-1.5b`). */
+  provider: z.enum(providerNames).optional(),
+  /** The most parameters, in billions, the model's name says it has (`1.5b` in `qwen2.5-coder:1.5b`; domain/model-size.ts). */
+  parametersAtMost: z.number().positive().optional(),
+  version: z.string().regex(versionIdPattern),
+});
+export type ModelDefault = z.infer<typeof modelDefaultSchema>;
+
 const roleEntrySchema = z
   .strictObject({
     champion: z.string().regex(versionIdPattern),
     versions: z.record(z.string().regex(versionIdPattern), agentVersionSchema),
+    /** Defaults by model, over the champion (domain/agent-choice.ts); `--agent` and `agents.<role>` win over them. */
+    modelDefaults: z.array(modelDefaultSchema).optional(),
     /** What `taskloop eval --promote` decided, with its figures (domain/eval/registry-edit.ts), oldest first. */
     history: z.array(z.record(z.string(), z.unknown())).optional(),
   })
   .refine((entry) => entry.champion in entry.versions, {
     message: 'champion must name one of the versions',
     path: ['champion'],
+  })
+  .superRefine((entry, context) => {
+    (entry.modelDefaults ?? []).forEach((rule, index) => {
+      if (!(rule.version in entry.versions))
+        context.addIssue({
+          code: 'custom',
+          path: ['modelDefaults', index, 'version'],
+          message: `names no version of this role (known: ${Object.keys(entry.versions).join(', ')})`,
+        });
+    });
   });
 
 export const agentRegistrySchema = z

@@ -144,6 +144,11 @@ export const taskSpecFieldsSchema = z.strictObject({
       skillWriter: agentVersionId,
     })
     .optional(),
+  /**
+   * Why the coder version runs, in words (domain/agent-choice.ts): recorded by the CLI when it chose, shown by show,
+   * status and the Web UI; not written by hand (a tasks file's schema leaves it out, and the CLI sets it anew).
+   */
+  agentsChosenBy: z.strictObject({ coder: z.string().min(1).max(200).optional() }).optional(),
 });
 
 /** Schema of one task: its fields, with each role's model spec apart from its settings (`modelOptions`). */

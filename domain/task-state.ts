@@ -134,6 +134,31 @@ export interface TaskState {
   recommendation?: FailureClass;
   /** The landing of the task's change (a task with `landOn`): queued, landed, or why it went back or was refused. */
   landing?: TaskLanding;
+  /** The coder version the task runs and why (absent in runs started before it was recorded). */
+  coderAgent?: CoderAgentChoice;
+}
+
+/** The coder version a task runs (undefined: the registry's champion, picked by the worker) and why, in words. */
+export interface CoderAgentChoice {
+  version?: string;
+  why: string;
+}
+
+/** What show and status print: "coder-small-text (default for local models)"; the champion named by the attempts. */
+export function describeCoderAgent(choice: CoderAgentChoice, attempts: readonly AttemptRecord[]): string {
+  const ran = [...attempts].reverse().find((attempt) => attempt.coder?.agent !== undefined)?.coder?.agent;
+  const version = choice.version ?? ran?.replace(/^coder\//, '');
+  return `${version ?? 'the champion'} (${choice.why})`;
+}
+
+/** The choice a spec records (domain/agent-choice.ts): its pinned version and why, or the champion. */
+export function coderAgentOfSpec(spec: {
+  agents?: { coder?: string };
+  agentsChosenBy?: { coder?: string };
+}): CoderAgentChoice {
+  const version = spec.agents?.coder;
+  if (version === undefined) return { why: "the registry's champion" };
+  return { version, why: spec.agentsChosenBy?.coder ?? "the task's agents.coder" };
 }
 
 export interface TaskOutcome {
@@ -151,6 +176,7 @@ export interface TaskOutcome {
   budget?: BudgetStatus;
   review?: ReviewState;
   landing?: TaskLanding;
+  coderAgent?: CoderAgentChoice;
 }
 
 /** The outcome of an ended task, from its state (a cancelled workflow carries no result: its state query does). */
@@ -170,6 +196,7 @@ export function outcomeOfState(state: TaskState): TaskOutcome {
     budget: state.budget,
     ...(state.review && { review: state.review }),
     ...(state.landing ? { landing: state.landing } : {}),
+    ...(state.coderAgent ? { coderAgent: state.coderAgent } : {}),
   };
 }
 

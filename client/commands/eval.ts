@@ -26,6 +26,8 @@ import { showTests } from '../eval/shown-tests.js';
 import { testsSettings, type TestsSetting } from '../../domain/eval/shown-tests.js';
 import { withTaskClient } from '../tasks/task-client.js';
 import type { Command } from './command.js';
+import { chooseCoderVersion } from '../../domain/agent-choice.js';
+import { readAgentRegistry } from '../tasks/coder-agent.js';
 
 const help = `Usage: taskloop eval SUITE --model SPEC [--model SPEC]… [--agents V1,V2] [--learning on,off]
                      [--samples 1,3] [--tags T1,T2] [--tests hidden|shown] [--concurrency N] [--max-retries 0-2]
@@ -41,7 +43,9 @@ checked out afresh and FAIL_TO_PASS and PASS_TO_PASS run in the sandbox: resolve
 all of the second still pass. The same command again resumes the same eval (finished instances are not run again).
 
   --model SPEC        a coder model (repeatable): provider:model, or oracle (each instance's upstream fix) or noop
-  --agents LIST       coder agent versions of agents/registry.json (default: the champion)
+  --agents LIST       coder agent versions of agents/registry.json (default: the model's: coder-small-text for
+                      local:/small models, else the champion; docs/models.md)
+  --agent VERSION     one coder version (the same as --agents VERSION)
   --learning LIST     on, off or on,off (default on): off adapts no attempt and makes no skill
   --samples LIST      candidates each attempt draws, e.g. 1,3 (default 1): each after the first in a fresh worktree
                       at a warmer temperature, the first whose tests pass kept; a task's tokens count every draw
@@ -61,6 +65,7 @@ Exit codes: 0 the eval ran (whatever it resolved), 1 it could not finish, 2 a ba
 const options = {
   model: { type: 'string', multiple: true },
   agents: { type: 'string' },
+  agent: { type: 'string' },
   learning: { type: 'string' },
   samples: { type: 'string' },
   tags: { type: 'string' },
@@ -151,7 +156,11 @@ async function parseArmFlags(values: EvalFlags, registry: string) {
       );
     return count;
   });
-  const agents = list(values.agents);
+  if (values.agent !== undefined && values.agents !== undefined)
+    throw new UsageError(
+      'taskloop eval: --agent VERSION and --agents LIST both name the coder versions; pass one of them',
+    );
+  const agents = list(values.agents ?? values.agent);
   if (agents || values.promote) {
     const { versions } = await readCoderChampion(registry);
     for (const agent of agents ?? [])
@@ -180,7 +189,19 @@ async function planEval(suitePath: string, values: EvalFlags): Promise<EvalPlan>
   if (!selected.success) throw new UsageError(`taskloop eval: --tags ${values.tags}: ${selected.error}`);
   const suite = selected.data;
   const maxRetries = intFlag('eval', 'max-retries', values['max-retries'], suite.defaults?.maxRetries ?? 1, 0, 2);
-  const arms = planArms({ models, agents: agents ?? [undefined], learning, samples });
+  const agentRegistry = await readAgentRegistry('eval');
+  const modelDefault = (model: string) => {
+    const chosen = chooseCoderVersion(agentRegistry, model, {});
+    return chosen.success ? chosen.data : undefined;
+  };
+  const flagName = values.agent === undefined ? '--agents' : '--agent';
+  const arms = planArms({
+    models,
+    agents: agents ?? [undefined],
+    learning,
+    samples,
+    defaultAgentOf: (model) => modelDefault(model)?.version,
+  });
   // A part of the suite is an eval of its own; without --tags the id is the one it always was (runs resume).
   const tests = testsFlag(values.tests);
   const extra = `retries=${maxRetries}${tags.length > 0 ? ` tags=${tags}` : ''}${tests === 'shown' ? ' tests=shown' : ''}`;
@@ -200,6 +221,7 @@ async function planEval(suitePath: string, values: EvalFlags): Promise<EvalPlan>
     concurrency,
     maxRetries,
     scriptsDir: path.join(evalDir, 'scripts'),
+    agentWhy: (arm) => (arm.agent === undefined ? undefined : agents ? flagName : modelDefault(arm.model)?.why),
   });
   return { suiteFile, sweBench, suite, instances, inputs, evalId, evalDir, maxRetries, registry, tests };
 }

@@ -10,6 +10,7 @@ import { awaitOutcome } from '../tasks/await-outcome.js';
 import { createReconnect } from '../tasks/reconnect.js';
 import { refuseUnreachableProviders } from '../tasks/provider-preflight.js';
 import { prepareTaskSpec } from '../tasks/prepare-spec.js';
+import { readAgentRegistry, withCoderChoice } from '../tasks/coder-agent.js';
 import { readRunInput } from '../tasks/run-input.js';
 import { checkRunInput, parseRunFlags } from '../tasks/run-flags.js';
 import { startTask } from '../tasks/start-task.js';
@@ -33,6 +34,8 @@ The same command twice is the same task (the id is derived from the goal and the
                            worker starts, after taskloop model install) or scripted:<file> (path from here)
   --reviewer-model SPEC    a model whose verdict joins the review's policy checks (same forms)
   --judge-model SPEC       a model whose verdict joins the judge's checks
+  --agent VERSION          the coder version of agents/registry.json (default: the model's: coder-small-text
+                           for local:/small models, else the champion; "agents.coder" in the config)
   --skill-writer-model SPEC  the model that writes skills from recurring failures
                            Defaults for all four (and "budgets", "environment") come from taskloop.config.json in
                            the working folder or $TASKLOOP_CONFIG: {"models": {"coder": "openai:gpt-4o", ...},
@@ -77,6 +80,7 @@ export const runCommand: Command = {
   async run(argv) {
     const cwd = process.cwd();
     const request = parseRunFlags(argv, cwd, process.env, await loadTaskloopConfig(cwd));
+    const registry = await readAgentRegistry('run');
     if (typeof request.input.environment === 'string' && typeof request.input.repo === 'string')
       request.input.environment = await resolveEnvironmentName(
         request.input.environment,
@@ -86,13 +90,14 @@ export const runCommand: Command = {
       );
     checkRunInput(request.input);
     const warn = (line: string) => console.error(line);
-    const spec = await prepareTaskSpec(request.input, cwd, { allowDirty: request.allowDirty, warn }).catch(
+    const prepared = await prepareTaskSpec(request.input, cwd, { allowDirty: request.allowDirty, warn }).catch(
       (error: unknown) => {
         throw error instanceof UsageError
           ? new UsageError(`taskloop run: ${error.message.replace(/^invalid task: /, '')}`)
           : error;
       },
     );
+    const spec = withCoderChoice('run', prepared, registry, request.coderChoice);
     if (!request.skipProviderCheck) await refuseUnreachableProviders('run', [spec.models]);
     // In JSON mode stdout carries only the JSON document; remarks go to stderr.
     const board = request.wait ? createTaskBoard(request.json ? process.stderr : process.stdout) : undefined;

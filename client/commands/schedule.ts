@@ -16,6 +16,8 @@ import { parseDuration } from '../tasks/duration.js';
 import { withTaskClient, type TaskSession } from '../tasks/task-client.js';
 import { createReconnect } from '../tasks/reconnect.js';
 import { refuseUnreachableProviders } from '../tasks/provider-preflight.js';
+import { readAgentRegistry, withCoderChoice } from '../tasks/coder-agent.js';
+import { loadTaskloopConfig } from '../config.js';
 import { approvalModes } from '../../domain/approval.js';
 import type { ProjectPlan } from '../../domain/project/plan.js';
 import type { Command } from './command.js';
@@ -33,6 +35,8 @@ nothing and says so.
 
   --concurrency N     task workflows at once (1-32; default: the file's defaults.concurrency, else 2)
   --task-queue Q      queue the workers serve (default $TASKLOOP_TASK_QUEUE or "taskloop")
+  --agent VERSION     the coder version of every task (agents/registry.json), over each task's agents.coder,
+                      the file's defaults, "agents.coder" of taskloop.config.json and the model's default
   --approval MODE     required: every task waits for a person after its commit (docs/review-and-land.md);
                       none: none does; default: each task's own approval (the file's defaults, else none)
   --wait              show live progress until the project ends, then its report: exit 0 when every task
@@ -62,6 +66,7 @@ const options = {
   'skip-provider-check': { type: 'boolean' },
   'allow-dirty': { type: 'boolean' },
   approval: { type: 'string' },
+  agent: { type: 'string' },
 } as const;
 
 type ScheduleFlags = ReturnType<typeof parseFlags<typeof options>>['values'];
@@ -119,6 +124,13 @@ async function loadCheckedPlan(file: string, values: ScheduleFlags): Promise<Pro
       );
     for (const task of plan.tasks) task.spec.approval = mode;
   }
+  const registry = await readAgentRegistry('schedule');
+  const config = await loadTaskloopConfig(process.cwd());
+  for (const task of plan.tasks)
+    task.spec = withCoderChoice(`schedule: task ${task.spec.id}`, task.spec, registry, {
+      flag: values.agent,
+      config: config.agents?.coder,
+    });
   if (values.concurrency !== undefined)
     plan.concurrency = intFlag('schedule', 'concurrency', values.concurrency, plan.concurrency, 1, 32);
   if (!values['skip-provider-check'])

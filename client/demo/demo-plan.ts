@@ -45,6 +45,7 @@ export async function loadDemoPlan(input: { project: string; repo: string; model
         ...(local
           ? {
               agents: { ...task.spec.agents, coder: LOCAL_MODEL_DEMO.coderVersion },
+              agentsChosenBy: { coder: 'the demo, for local models' },
               maxCoderSteps: LOCAL_MODEL_DEMO.maxCoderSteps,
               samples: LOCAL_MODEL_DEMO.samples,
               maxRetries: LOCAL_MODEL_DEMO.maxRetries,

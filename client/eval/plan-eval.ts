@@ -34,6 +34,8 @@ export async function planArmInputs(input: {
   concurrency: number;
   maxRetries: number;
   scriptsDir: string;
+  /** Why each arm's coder version runs, for show and status (domain/agent-choice.ts). */
+  agentWhy?: (arm: ArmSpec) => string | undefined;
 }): Promise<EvalArmInput[]> {
   await mkdir(input.scriptsDir, { recursive: true });
   const noopScript = path.join(input.scriptsDir, 'noop.json');
@@ -60,6 +62,7 @@ export async function planArmInputs(input: {
         models: { coder: coderModelFor(arm, instance, noopScript) },
         ...(instance.maxSteps === undefined ? {} : { maxCoderSteps: instance.maxSteps }),
         ...(arm.agent === undefined ? {} : { agents: { coder: arm.agent } }),
+        ...agentWhyField(input.agentWhy?.(arm)),
         ...(arm.learning ? {} : { learning: false }),
         ...(arm.samples === undefined ? {} : { samples: arm.samples }),
       });
@@ -82,3 +85,5 @@ export async function planArmInputs(input: {
     }),
   }));
 }
+
+const agentWhyField = (why: string | undefined) => (why === undefined ? {} : { agentsChosenBy: { coder: why } });

@@ -1,7 +1,7 @@
 // Human-readable text of a task: its live state (the `state` query) or its result (TaskOutcome).
 import { waitingRound } from '../../domain/approval.js';
 import { candidateLines } from './candidate-lines.js';
-import type { AttemptRecord, TaskOutcome, TaskState } from '../../domain/task-state.js';
+import { describeCoderAgent, type AttemptRecord, type TaskOutcome, type TaskState } from '../../domain/task-state.js';
 import { nextStepFor } from '../../domain/next-step.js';
 import type { TelemetrySummary } from '../../domain/telemetry.js';
 import { formatTable } from './table.js';
@@ -19,6 +19,7 @@ export function formatOutcome(outcome: TaskOutcome): string {
   const next = nextStepFor(outcome);
   return [
     `${outcome.workflowId}: ${outcome.status} after ${attempts}${commit}${why}${recommendation}`,
+    outcome.coderAgent ? `coder version: ${describeCoderAgent(outcome.coderAgent, outcome.attempts)}` : '',
     formatAttempts(outcome.attempts),
     formatTelemetry(outcome.telemetry),
     // Last, so it is what a person reads when the command ends.
@@ -40,6 +41,7 @@ export function formatState(state: TaskState): string {
     `${state.workflowId}: ${state.status}${paused}, phase ${state.phase}, attempt ${state.attempt}`,
     `goal: ${firstLine(state.goal)}`,
   ];
+  if (state.coderAgent) lines.push(`coder version: ${describeCoderAgent(state.coderAgent, state.attempts)}`);
   if (state.retryWindowEndsAt) lines.push(`failed; accepts \`taskloop retry\` until ${state.retryWindowEndsAt}`);
   if (state.status === 'WAITING_FOR_HINT')
     lines.push(`waiting for a hint: taskloop retry ${state.workflowId} --hint "..."`);

@@ -19,6 +19,7 @@ export function formatTrajectory(trajectory: TaskTrajectory): string {
     `${trajectory.workflowId}: ${trajectory.status} after ${countOf(trajectory.attempts.length, 'attempt')} (project ${trajectory.project}, task ${trajectory.taskId})`,
   ];
   if (trajectory.goal) lines.push(`goal: ${trajectory.goal.split('\n')[0] ?? ''}`);
+  if (trajectory.coderAgent) lines.push(`coder version: ${trajectory.coderAgent}`);
   if (trajectory.commit) lines.push(`commit ${trajectory.commit.sha.slice(0, 12)} on ${trajectory.commit.branch}`);
   if (trajectory.landing) lines.push(describeLanding(trajectory.landing, Date.now()));
   if (trajectory.reason && trajectory.status !== 'COMPLETED') lines.push(`reason: ${trajectory.reason}`);

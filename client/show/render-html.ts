@@ -84,6 +84,7 @@ function renderTrajectory(trajectory: TaskTrajectory, heading: 'h1' | 'h2'): str
   const facts = [
     `project ${trajectory.project}, task ${trajectory.taskId}, ${countOf(trajectory.attempts.length, 'attempt')}`,
     trajectory.goal && `goal: ${trajectory.goal.split('\n')[0]}`,
+    trajectory.coderAgent && `coder version: ${trajectory.coderAgent}`,
     trajectory.commit && `commit ${trajectory.commit.sha.slice(0, 12)} on ${trajectory.commit.branch}`,
     trajectory.status !== 'COMPLETED' && trajectory.reason && `reason: ${trajectory.reason}`,
     trajectory.recommendation && `recommendation: ${trajectory.recommendation}`,

@@ -16,7 +16,8 @@ const toJson = (schema: z.ZodType): JsonSchema =>
 /** Task fields as written in a file: no project or repo (set at the top), plus dependsOn. */
 function taskFields(): Record<string, JsonSchema> {
   const { properties = {} } = toJson(taskSpecSchema);
-  const { project: _project, repo: _repo, ...fields } = properties;
+  // agentsChosenBy is the CLI's record of why a coder version runs, not a field to write.
+  const { project: _project, repo: _repo, agentsChosenBy: _chosenBy, ...fields } = properties;
   return {
     ...fields,
     dependsOn: { type: 'array', items: { type: 'string' }, description: 'ids of the tasks this one waits for' },

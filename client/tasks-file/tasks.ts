@@ -20,8 +20,9 @@ export interface CheckedTask extends RawTask {
 }
 
 // Keys the outline owns: stripped before the task spec sees the task (the outline schema reports misuse).
-const outlineOnlyTaskKeys = new Set(['dependsOn', 'project', 'repo']);
-const outlineOnlyDefaultKeys = new Set(['concurrency', 'id', 'goal', 'dependsOn', 'project', 'repo']);
+// agentsChosenBy is what the commands record of the coder version's choice (domain/agent-choice.ts), never read from a file.
+const outlineOnlyTaskKeys = new Set(['dependsOn', 'project', 'repo', 'agentsChosenBy']);
+const outlineOnlyDefaultKeys = new Set(['concurrency', 'id', 'goal', 'dependsOn', 'project', 'repo', 'agentsChosenBy']);
 const taskFieldKeys = Object.keys(taskSpecFieldsSchema.shape);
 
 /** Walks milestones -> features -> tasks, skipping whatever is not a mapping where one is expected. */
@@ -63,7 +64,8 @@ export function checkTasks(
     const own = omitKeys(task.fields, outlineOnlyTaskKeys);
     const merged = { ...mergeTaskFields(defaults, own), project: context.project, repo: context.repo };
     const result = parseTaskSpec(merged);
-    if (result.success) return { ...task, spec: resolveScriptedModels(result.data, context.folder) };
+    if (result.success)
+      return { ...task, spec: withCoderSource(resolveScriptedModels(result.data, context.folder), own) };
     for (const issue of result.issues) {
       const field = issue.field === '(task spec)' ? [] : issue.field.split('.').map(toSegment);
       // Project and repo come from the top level, which the outline schema checks and reports.
@@ -83,11 +85,22 @@ export function checkTasks(
   return { tasks: checked, errors };
 }
 
-/** A task's fields win over defaults; `models` merges per role so a task can change only its coder. */
+/** A task's fields win over defaults; `models` and `agents` merge per role so a task can change only its coder. */
 function mergeTaskFields(defaults: Record<string, unknown>, own: Record<string, unknown>): Record<string, unknown> {
   const merged = { ...defaults, ...own };
   if (isRecord(defaults.models) && isRecord(own.models)) merged.models = { ...defaults.models, ...own.models };
+  if (isRecord(defaults.agents) && isRecord(own.agents)) merged.agents = { ...defaults.agents, ...own.agents };
   return merged;
+}
+
+/** Where a task's coder version was written, in the words show and status use (domain/agent-choice.ts). */
+function withCoderSource(spec: TaskSpec, own: Record<string, unknown>): TaskSpec {
+  if (spec.agents?.coder === undefined) return spec;
+  const why =
+    isRecord(own.agents) && own.agents.coder !== undefined
+      ? "the task's agents.coder"
+      : "the tasks file's defaults.agents.coder";
+  return { ...spec, agentsChosenBy: { ...spec.agentsChosenBy, coder: why } };
 }
 
 // `scripted:<file>` names a file next to the tasks file, like `repo`; workers may run from another folder.

@@ -18,6 +18,7 @@ const runFlagOptions = {
   'test-env': { type: 'string', multiple: true },
   'max-retries': { type: 'string' },
   model: { type: 'string' },
+  agent: { type: 'string' },
   'reviewer-model': { type: 'string' },
   'judge-model': { type: 'string' },
   'skill-writer-model': { type: 'string' },
@@ -93,6 +94,8 @@ export interface RunRequest {
   allowDirty: boolean;
   /** Where `environment` came from, for its errors: the flag or the config file. */
   environmentOrigin: string;
+  /** The coder version asked for by `--agent` and by the config file (client/tasks/coder-agent.ts decides). */
+  coderChoice: { flag?: string; config?: string };
 }
 
 /** Parses `taskloop run` arguments; flag-level problems (unknown flag, bad duration, K=V) are UsageErrors. */
@@ -148,6 +151,7 @@ export function parseRunFlags(
     skipProviderCheck: values['skip-provider-check'] ?? false,
     allowDirty: values['allow-dirty'] ?? false,
     environmentOrigin: values.environment === undefined ? 'taskloop.config.json environment' : '--environment',
+    coderChoice: { flag: values.agent, config: config.agents?.coder },
   };
 }
 

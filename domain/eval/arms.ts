@@ -10,13 +10,16 @@ export function planArms(input: {
   learning: boolean[];
   /** Candidates an attempt draws (domain/samples.ts), one arm each; absent: [1]. */
   samples?: number[];
+  /** The coder version a model gets when no agent is asked for (the registry's default for it; domain/agent-choice.ts). */
+  defaultAgentOf?: (model: string) => string | undefined;
 }): ArmSpec[] {
   const arms: ArmSpec[] = [];
   for (const model of input.models)
-    for (const agent of input.agents)
+    for (const asked of input.agents)
       for (const learning of input.learning)
         for (const samples of input.samples ?? [1]) {
           const id = `a${arms.length + 1}`;
+          const agent = asked ?? input.defaultAgentOf?.(model);
           const label = [
             model.replace(/^scripted:.*\//, 'scripted:'),
             agent ?? 'champion',

@@ -3,7 +3,7 @@
 // the task's record (its outcome, or its state while it runs) and the artifacts its worker stored, read by the caller.
 import type { ArtifactRef, CommitResult, Finding } from '../records.js';
 import type { AttemptRecord, TaskLanding, TaskOutcome, TaskState } from '../task-state.js';
-import { coderTelemetryOf } from '../task-state.js';
+import { coderTelemetryOf, describeCoderAgent } from '../task-state.js';
 import { candidateSuffix } from '../samples.js';
 import { excerpt } from './excerpt.js';
 import { reviewTrajectory, type ReviewTrajectory } from './review-rounds.js';
@@ -63,13 +63,15 @@ export interface TaskTrajectory {
   landing?: TaskLanding;
   /** The review rounds of a task with `approval: required` (review-rounds.ts). */
   review?: ReviewTrajectory;
+  /** The coder version that ran and why: "coder-small-text (default for local models)" (absent in older runs). */
+  coderAgent?: string;
   attempts: AttemptTrajectory[];
 }
 
 /** What a trajectory reads of a task: its outcome once closed, or its state while it runs. */
 type TaskRecord = Pick<
   TaskOutcome,
-  'workflowId' | 'taskId' | 'project' | 'attempts' | 'commit' | 'landing' | 'review'
+  'workflowId' | 'taskId' | 'project' | 'attempts' | 'commit' | 'landing' | 'review' | 'coderAgent'
 > &
   Partial<Pick<TaskState, 'goal' | 'reason' | 'recommendation'>> & { status: TaskState['status'] };
 
@@ -87,6 +89,7 @@ export function buildTrajectory(task: TaskRecord, artifacts: ReadonlyMap<string,
     ...(task.commit === undefined ? {} : { commit: task.commit }),
     ...(task.landing === undefined ? {} : { landing: task.landing }),
     ...(review && { review }),
+    ...(task.coderAgent === undefined ? {} : { coderAgent: describeCoderAgent(task.coderAgent, task.attempts) }),
     attempts: withCandidates(task.attempts).map(({ record, setAside }) => ({
       ...attemptTrajectory(record, artifacts.get(attemptKey(record)) ?? {}),
       ...(setAside ? { status: 'SET_ASIDE' } : {}),

@@ -59,11 +59,17 @@ describe('the Web UI at a glance', () => {
       judge: [judgeModelRejects([ambiguous])],
     };
     await server.withStubs(script, async (run) => {
-      const spec = stubSpec(run, { models: { coder: 'scripted:coder.json', judge: 'scripted:judge.json' } });
+      const spec = stubSpec(run, {
+        models: { coder: 'scripted:coder.json', judge: 'scripted:judge.json' },
+        agents: { coder: 'coder-small-text' },
+        agentsChosenBy: { coder: 'default for local models' },
+      });
       const handle = await startStubTask(run, spec);
       await waitForState(handle, 'waiting for a hint', (state) => state.status === 'WAITING_FOR_HINT');
       const details = await currentDetails(handle);
       expect(firstLine(details)).toBe('**WAITING_FOR_HINT**: phase `judge`, attempt 1');
+      // Which coder version runs, and why (domain/agent-choice.ts).
+      expect(details).toContain('**Coder**: coder-small-text (default for local models)');
       // The reason is cut at a word, short.
       const failure = details.split('\n').find((line) => line.startsWith('**Last failure**')) ?? '';
       expect(failure.length).toBeLessThan(400);

@@ -3,7 +3,7 @@
 // names the command that shows the task's trajectory. Current details live in the worker, not the history: changing
 // their text changes no command, so recorded histories replay as they ran.
 import { waitingRound } from '../../domain/approval.js';
-import type { TaskState } from '../../domain/task-state.js';
+import { describeCoderAgent, type TaskState } from '../../domain/task-state.js';
 
 const REASON_CHARS = 300;
 
@@ -26,7 +26,8 @@ export function describeRunDetails(state: TaskState, phaseAttempt: number): stri
     lastFailure && status !== 'COMPLETED'
       ? `\n\n**Last failure** (${lastFailure.node}, ${lastFailure.failureClass}): ${shorten(lastFailure.reason)}`
       : '';
-  return `**${status}**${pausing}: ${where}${failure}${describeApprovalWait(state)}\n\n${describeTrajectoryLink(state.workflowId)}`;
+  const coder = state.coderAgent ? `\n\n**Coder**: ${describeCoderAgent(state.coderAgent, state.attempts)}` : '';
+  return `**${status}**${pausing}: ${where}${coder}${failure}${describeApprovalWait(state)}\n\n${describeTrajectoryLink(state.workflowId)}`;
 }
 
 /** While a change awaits approval: which round, where the change is, until when, and the commands that answer. */

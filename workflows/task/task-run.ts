@@ -21,6 +21,7 @@ import { roundStartOf } from '../../domain/approval.js';
 import { createTaskEvent, type TaskEvent, type TaskEventType } from '../../domain/events.js';
 import type { TaskSpec } from '../../domain/task-spec.js';
 import {
+  coderAgentOfSpec,
   coderTelemetriesOf,
   collectModelUsage,
   type AttemptRecord,
@@ -118,6 +119,7 @@ export class TaskRun {
       events: [],
       telemetry: summarizeTelemetry([], { tasks: 1, acceptedTasks: 0 }),
       turnsConsumed: carried?.turnsConsumed ?? 0,
+      coderAgent: coderAgentOfSpec(spec),
     };
     // Ten ids an attempt, and one more for each candidate it set aside (its TEST_FAILED): ids stay unique across runs.
     this.eventSeq = attempts.reduce((seq, record) => seq + 10 + (record.candidates?.length ?? 0), 0);

@@ -55,6 +55,7 @@ describe('parseRunFlags', () => {
       skipProviderCheck: true,
       allowDirty: false,
       environmentOrigin: '--environment',
+      coderChoice: { flag: undefined, config: undefined },
       input: {
         id: 'fix-add',
         project: 'calc',
