@@ -55,9 +55,15 @@ export function formatBoardRow(row: BoardRow, st: Style, idWidth = row.id.length
   return `${parts.join(' ')}${row.note ? ` ${st.dim(row.note)}` : ''}`;
 }
 
-/** A board for a terminal stream, or undefined where progress must stay plain lines (not a TTY, NO_COLOR). */
+/**
+ * The terminal's height when it says one: a terminal that reports 0 rows (`stty rows 0`, a pty nobody sized) or none
+ * gives no room to redraw in, so it gets plain lines (a board there would only ever show its "… more" line).
+ */
+const knownRows = (stream: Stream) => (typeof stream.rows === 'number' && stream.rows > 0 ? stream.rows : undefined);
+
+/** A board for a terminal stream, or undefined where progress must stay plain lines (not a TTY, NO_COLOR, no height). */
 export function createTaskBoard(stream: Stream, env: NodeJS.ProcessEnv = process.env): TaskBoard | undefined {
-  if (!wantsInPlace(stream, env)) return undefined;
+  if (!wantsInPlace(stream, env) || knownRows(stream) === undefined) return undefined;
   const st = styleOf(stream, env);
   let drawn = 0;
   // Cursor up over the lines drawn last time, and clear from there down.
@@ -66,7 +72,8 @@ export function createTaskBoard(stream: Stream, env: NodeJS.ProcessEnv = process
     show(rows, footer) {
       const width = Math.max(0, ...rows.map((row) => row.id.length));
       let lines = rows.map((row) => formatBoardRow(row, st, width));
-      const room = (stream.rows ?? Infinity) - 2 - (footer === undefined ? 0 : 1);
+      // A terminal made smaller since still shows the first task (never only the "… more" line).
+      const room = Math.max(2, (knownRows(stream) ?? Infinity) - 2 - (footer === undefined ? 0 : 1));
       if (lines.length > room) lines = [...lines.slice(0, room - 1), st.dim(`... ${lines.length - room + 1} more`)];
       if (footer !== undefined) lines.push(footer);
       stream.write(`${erase()}${lines.map((line) => `${line}\n`).join('')}`);

@@ -6,9 +6,10 @@ import type { TaskState } from '../../../../domain/task-state.js';
 import type { ProjectTaskLine } from '../../../../domain/project/project-task-line.js';
 import { projectBoardRow } from '../../../../client/watch/watch-project.js';
 
-function fakeStream(isTTY: boolean) {
+/** A terminal 24 rows high (or a pipe). */
+function fakeStream(isTTY: boolean, rows: number | 'unset' = 24) {
   const written: string[] = [];
-  return { isTTY, written, write: (text: string) => written.push(text) };
+  return { isTTY, ...(rows === 'unset' ? {} : { rows }), written, write: (text: string) => written.push(text) };
 }
 
 // Built at run time: a regular expression literal with an escape character is refused by the linter.
@@ -59,6 +60,18 @@ describe('the task board', () => {
     expect(createTaskBoard(fakeStream(false), {})).toBeUndefined();
     expect(createTaskBoard(fakeStream(true), { NO_COLOR: '1' })).toBeUndefined();
     expect(createTaskBoard(fakeStream(true), { TERM: 'dumb' })).toBeUndefined();
+  });
+
+  it('is not used on a terminal that reports no height (0 rows or none): plain lines, never only "… more"', () => {
+    expect(createTaskBoard(fakeStream(true, 0), {})).toBeUndefined();
+    expect(createTaskBoard(fakeStream(true, 'unset'), {})).toBeUndefined();
+  });
+
+  it('shows the first task however small the terminal became', () => {
+    const stream = fakeStream(true, 2);
+    createTaskBoard(stream, {})?.show(['a', 'b', 'c'].map((id) => ({ ...row, id })));
+    const lines = (stream.written[0] ?? '').replace(colour, '').trimEnd().split('\n');
+    expect(lines.map((line) => line.slice(0, 6).trimEnd())).toEqual(['a RUNN', '... 2']);
   });
 
   it("makes a task's row from its state and its workflow's start time", () => {
