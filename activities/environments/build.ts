@@ -84,7 +84,12 @@ export async function buildEnvironment(input: BuildInput): Promise<string[]> {
   );
   for (const [index, line] of plan.setup.entries()) await run(`setup-${index + 1}`, line);
   const freeze = await run('freeze', 'uv pip freeze');
-  const packages = (await readFile(freeze.stdoutFile, 'utf8')).split('\n').filter(Boolean);
+  // A package installed from the repository's files names the copy set-up ran on, removed below: the manifest names
+  // the repository's own folder instead (the file as the base commit holds it).
+  const packages = (await readFile(freeze.stdoutFile, 'utf8'))
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => line.split(srcDir).join(path.resolve(plan.repoPath)));
   await Promise.all([
     rm(srcDir, { recursive: true, force: true }),
     rm(path.join(stagingDir, 'logs'), { recursive: true, force: true }),

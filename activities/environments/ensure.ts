@@ -69,7 +69,7 @@ export async function ensureEnvironment(input: EnsureEnvironmentInput): Promise<
     entryDir,
     done: () => existsSync(path.join(entryDir, MANIFEST_NAME)),
     staleAfterMs: timeoutMs + 5 * 60_000,
-    onWait: () => input.heartbeat?.({ waitingFor: plan.name }),
+    onWait: () => input.heartbeat?.({ environment: plan.name, step: 'waiting', waitingFor: plan.name }),
     signal: input.signal,
   });
   if (lock.kind === 'done') {
@@ -79,6 +79,10 @@ export async function ensureEnvironment(input: EnsureEnvironmentInput): Promise<
   // What builders killed mid-build left (their staging folders) goes first: no one else would remove it.
   await removeDeadStaging(input.cacheDir);
   let staging: string | undefined;
+  // Every heartbeat of the build names it, so `taskloop status` and the board say "environment: building NAME".
+  const heartbeat = (details?: unknown) =>
+    input.heartbeat?.({ ...(isObject(details) ? details : {}), environment: plan.name, step: 'building' });
+  heartbeat();
   try {
     input.log?.(`building environment ${plan.name}: ${plan.setup.length} set-up line(s)`);
     const uv = await ensureUv().catch((error: unknown) => {
@@ -94,7 +98,7 @@ export async function ensureEnvironment(input: EnsureEnvironmentInput): Promise<
       policy: input.policy,
       timeoutMs,
       secretValues: input.secretValues,
-      heartbeat: input.heartbeat,
+      heartbeat,
       signal: input.signal,
     });
     const manifest = await placeBuilt({ plan, staging, entryDir, packages, started, hostId: input.hostId });
@@ -125,7 +129,9 @@ async function placeBuilt(input: {
     files: plan.files,
     interpreter: plan.interpreter,
     installer: plan.installer,
-    packages: input.packages,
+    // `uv pip freeze` names a package installed from the repository's files by its staging path: the folder it is in
+    // once the staging folder is renamed into place is the one that exists.
+    packages: atFinalPath(input.packages, input.staging, input.entryDir),
     setupMs: Date.now() - input.started,
     builtAt: new Date().toISOString(),
     hostId: input.hostId,
@@ -137,4 +143,11 @@ async function placeBuilt(input: {
     await rm(input.entryDir, { recursive: true, force: true });
   await rename(input.staging, input.entryDir);
   return manifest;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+
+/** The package lines with the staging folder's path (plain or in a file: URL) replaced by the entry's. */
+export function atFinalPath(packages: readonly string[], staging: string, entryDir: string): string[] {
+  return packages.map((line) => line.split(staging).join(entryDir));
 }

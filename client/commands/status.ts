@@ -7,6 +7,7 @@ import { formatOutcome, formatState } from '../output/task-report.js';
 import { readProject } from '../projects/read-project.js';
 import { resolveTarget } from '../projects/resolve-target.js';
 import { formatLiveCoder } from '../tasks/live-coder.js';
+import { formatLiveEnvironment } from '../tasks/live-environment.js';
 import { readTask } from '../tasks/read-task.js';
 import { assertWorkerServes } from '../tasks/queue-pollers.js';
 import { takeTaskRef } from '../tasks/resolve-task.js';
@@ -23,9 +24,10 @@ ID is a workflow id (task-<project>-<id> or project-<name>), a task id (looked u
 attribute), or a project name.
 
   --json   print {"workflowId", "executionStatus", "taskQueue", "state" | "outcome" | "error"} as JSON (a running
-           task adds "live", null without a coder heartbeat); for a project {"kind": "project", ..., "state" |
-           "report" | "error"}, each task a line whose "status" is PENDING, RUNNING, COMPLETED, FAILED, SKIPPED or
-           CANCELLED, with every field (null where it has none), as in \`taskloop report --json\`. Deprecated,
+           task adds "live", null without a coder heartbeat, and "environment", null unless its environment is
+           being found or built: {"step": "building", "name", "elapsedMs"}); for a project {"kind": "project", ...,
+           "state" | "report" | "error"}, each task a line whose "status" is PENDING, RUNNING, COMPLETED, FAILED,
+           SKIPPED or CANCELLED, with every field (null where it has none), as in \`taskloop report --json\`. Deprecated,
            gone in the release after 0.1: "workflowStatus" (the same value as "executionStatus") and, while the
            project runs, each line's "state" (the same word as "status"); see docs/cli.md#json-output
 
@@ -58,7 +60,13 @@ export const statusCommand: Command = {
       if (values.json) console.log(JSON.stringify(taskStatusJson(reading), null, 2));
       else if ('state' in reading)
         console.log(
-          [formatState(reading.state), reading.live && formatLiveCoder(reading.live)].filter(Boolean).join('\n'),
+          [
+            formatState(reading.state),
+            reading.environment && formatLiveEnvironment(reading.environment),
+            reading.live && formatLiveCoder(reading.live),
+          ]
+            .filter(Boolean)
+            .join('\n'),
         );
       else if ('outcome' in reading) console.log(formatOutcome(reading.outcome));
       else console.log(`${reading.workflowId}: workflow ${reading.executionStatus}: ${reading.error}`);

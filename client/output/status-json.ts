@@ -10,10 +10,17 @@ const withAlias = <T extends { executionStatus: string }>(reading: T) => {
   return { executionStatus, workflowStatus: executionStatus, ...rest };
 };
 
-/** A task: while it runs, `live` is the running coder's heartbeat or null. */
+/**
+ * A task: while it runs, `live` is the running coder's heartbeat or null, and `environment` the environment step
+ * while it runs ({"step": "building", "name", "elapsedMs"}) or null.
+ */
 export function taskStatusJson(reading: TaskReading): object {
   const { workflowId, ...rest } = reading;
-  if ('state' in rest) return { workflowId, ...withAlias({ ...rest, live: rest.live ?? null }) };
+  if ('state' in rest)
+    return {
+      workflowId,
+      ...withAlias({ ...rest, live: rest.live ?? null, environment: rest.environment ?? null }),
+    };
   return { workflowId, ...withAlias(rest) };
 }
 

@@ -3,6 +3,7 @@
 import { describeLanding } from '../../domain/landing.js';
 import { countOf } from '../output/plural.js';
 import { formatReviewRounds } from './format-review.js';
+import { environmentLine } from './environment-line.js';
 import type { Finding } from '../../domain/records.js';
 import type { AttemptTrajectory, TaskTrajectory, Verdict } from '../../domain/trajectory/trajectory.js';
 
@@ -44,6 +45,7 @@ function formatAttempt(attempt: AttemptTrajectory): string {
   const lines = [`== ${attemptHeadline(attempt)}`];
   if (attempt.landing) lines.push(describeLanding(attempt.landing));
   if (attempt.hint) lines.push(`hint: ${attempt.hint}`);
+  if (attempt.environment) lines.push(environmentLine(attempt.environment));
   if (attempt.coder) {
     const who = [attempt.coder.agent, attempt.coder.model].filter(Boolean).join(', ');
     lines.push(

@@ -40,7 +40,12 @@ export async function loadTrajectory(
         env,
       ),
     });
-  return scrubbed(buildTrajectory({ ...record, ...(goal ? { goal } : {}) }, artifacts), env);
+  const trajectory = buildTrajectory({ ...record, ...(goal ? { goal } : {}) }, artifacts);
+  // The environment step running now is the last attempt's (its record names the environment once the step ends).
+  const environment = 'environment' in reading ? reading.environment : undefined;
+  const last = trajectory.attempts.at(-1);
+  if (environment && last && !last.environment) last.environment = { ...environment };
+  return scrubbed(trajectory, env);
 }
 
 /** Each attempt's (and each candidate's) transcript and diff, read side by side. */

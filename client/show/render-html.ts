@@ -7,6 +7,7 @@ import type { EvalReport } from '../../domain/eval/report.js';
 import type { AttemptTrajectory, TaskTrajectory, Verdict } from '../../domain/trajectory/trajectory.js';
 import { renderReviewRounds } from './format-review.js';
 import { attemptHeadline, diffStatText, findingText, seconds } from './format-text.js';
+import { environmentLine } from './environment-line.js';
 
 export const escapeHtml = (text: string) =>
   text
@@ -101,6 +102,7 @@ function renderTrajectory(trajectory: TaskTrajectory, heading: 'h1' | 'h2'): str
 function renderAttempt(attempt: AttemptTrajectory): string {
   const parts = [`<div class="attempt"><h3>${escapeHtml(attemptHeadline(attempt))}</h3>`];
   if (attempt.hint) parts.push(`<p>hint: ${escapeHtml(attempt.hint)}</p>`);
+  if (attempt.environment) parts.push(`<p>${escapeHtml(environmentLine(attempt.environment))}</p>`);
   if (attempt.coder) {
     const who = [attempt.coder.agent, attempt.coder.model].filter(Boolean).join(', ');
     parts.push(

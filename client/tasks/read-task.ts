@@ -5,11 +5,20 @@ import type { TaskOutcome, TaskState } from '../../domain/task-state.js';
 import { WorkFailed } from '../cli-errors.js';
 import { awaitOutcome } from './await-outcome.js';
 import { readLiveCoder, type LiveCoder } from './live-coder.js';
+import { readLiveEnvironment, type LiveEnvironment } from './live-environment.js';
 import { queryTaskState } from './query-state.js';
 import type { ResolvedTask } from './resolve-task.js';
 
 export type TaskReading =
-  | { workflowId: string; executionStatus: 'RUNNING'; taskQueue: string; state: TaskState; live?: LiveCoder }
+  | {
+      workflowId: string;
+      executionStatus: 'RUNNING';
+      taskQueue: string;
+      state: TaskState;
+      live?: LiveCoder;
+      /** The environment step while it runs (its heartbeats name the environment). */
+      environment?: LiveEnvironment;
+    }
   | {
       workflowId: string;
       executionStatus: 'COMPLETED' | 'FAILED' | 'CANCELLED';
@@ -26,7 +35,8 @@ export async function readTask(client: Client, { handle, description }: Resolved
   if (executionStatus === 'RUNNING') {
     const state = await queryTaskState(client, handle, description.taskQueue);
     const live = readLiveCoder(description);
-    return { ...base, executionStatus, state, ...(live ? { live } : {}) };
+    const environment = readLiveEnvironment(description);
+    return { ...base, executionStatus, state, ...(live ? { live } : {}), ...(environment ? { environment } : {}) };
   }
   try {
     const outcome = await awaitOutcome('status', handle, console.error, description);

@@ -5,9 +5,11 @@ import type { WorkflowHandle } from '@temporalio/client';
 import type { TaskState } from '../../domain/task-state.js';
 import { stateQuery } from '../../workflows/messages.js';
 import type { BoardRow, TaskBoard } from '../output/task-board.js';
+import { formatLiveEnvironment, readLiveEnvironment, type LiveEnvironment } from '../tasks/live-environment.js';
 import { noReconnect, type Reconnect } from '../tasks/reconnect.js';
 
-export function describeTaskProgress(state: TaskState): string {
+/** `environment` is the environment step while it runs: named in place of the phase `claim` it runs in. */
+export function describeTaskProgress(state: TaskState, environment?: LiveEnvironment): string {
   const last = state.attempts.at(-1);
   const why =
     state.status === 'AWAITING_APPROVAL'
@@ -15,20 +17,23 @@ export function describeTaskProgress(state: TaskState): string {
       : last?.failure
         ? ` (last failure: ${last.failure.failureClass} at ${last.failure.node})`
         : '';
-  return `${state.status}, phase ${state.phase}, attempt ${state.attempt}${why}`;
+  const phase = environment ? formatLiveEnvironment({ ...environment, elapsedMs: undefined }) : `phase ${state.phase}`;
+  return `${state.status}, ${phase}, attempt ${state.attempt}${why}`;
 }
 
 /** The board row of a task: its id, status, phase and attempt, and how long ago its workflow started. */
-export function taskBoardRow(state: TaskState, startedAt: Date, now: Date): BoardRow {
+export function taskBoardRow(state: TaskState, startedAt: Date, now: Date, environment?: LiveEnvironment): BoardRow {
   const failure = state.attempts.at(-1)?.failure;
   const round = state.status === 'AWAITING_APPROVAL' ? waitingRound(state.review) : undefined;
   const note = round
     ? `round ${round.round} awaits approval: taskloop review (or approve / request-changes / reject ${state.taskId})`
-    : failure && `last failure: ${failure.failureClass} at ${failure.node}`;
+    : environment
+      ? formatLiveEnvironment(environment)
+      : failure && `last failure: ${failure.failureClass} at ${failure.node}`;
   return {
     id: state.taskId,
     status: state.status,
-    phase: state.phase,
+    phase: environment ? 'env' : state.phase,
     attempt: state.attempt,
     elapsedMs: now.getTime() - startedAt.getTime(),
     ...(note ? { note } : {}),
@@ -49,8 +54,9 @@ export async function watchTask(
     if (description.status.name !== 'RUNNING') return;
     // Before its first workflow task a task has no query handler; that is "not yet", so no line.
     const state = await handle.query(stateQuery).catch(() => undefined);
-    if (state && board) board.show([taskBoardRow(state, description.startTime, new Date())]);
-    const line = state ? describeTaskProgress(state) : '';
+    const environment = readLiveEnvironment(description);
+    if (state && board) board.show([taskBoardRow(state, description.startTime, new Date(), environment)]);
+    const line = state ? describeTaskProgress(state, environment) : '';
     if (!board && line && line !== last) {
       last = line;
       log(`  ${((Date.now() - started) / 1000).toFixed(1).padStart(5)}s  ${line}`);

@@ -26,6 +26,18 @@ export interface Verdict {
   evidence?: string[];
 }
 
+/**
+ * The environment the attempt's tests ran in: built or found (`built`, `setupMs`), or, while the step runs, what it
+ * does now (`step`, and the name once its heartbeat said it).
+ */
+export interface AttemptEnvironment {
+  name?: string;
+  built?: boolean;
+  setupMs?: number;
+  step?: 'looking' | 'building' | 'waiting';
+  elapsedMs?: number;
+}
+
 export interface AttemptTrajectory {
   attempt: number;
   /** The candidate of its attempt, when the task drew samples (domain/samples.ts); set-aside ones are `SET_ASIDE`. */
@@ -37,6 +49,7 @@ export interface AttemptTrajectory {
   endedAt?: string;
   durationMs?: number;
   coder?: { status: string; summary: string; reason?: string; agent?: string; model?: string };
+  environment?: AttemptEnvironment;
   /** The turns, or why they cannot be shown (no transcript recorded, on another host, unreadable). */
   transcript: TranscriptTurns | { missing: string };
   /** The change as the review saw it (diff.patch), cut to `diffLimit`; or why it is not shown. */
@@ -110,6 +123,7 @@ function attemptTrajectory(record: AttemptRecord, artifacts: AttemptArtifacts): 
     ...(record.hostId ? { hostId: record.hostId } : {}),
     ...(record.hint ? { hint: record.hint } : {}),
     ...(record.landing ? { landing: record.landing } : {}),
+    ...(record.environment ? { environment: { ...record.environment } } : {}),
     startedAt: record.startedAt,
     ...(record.endedAt ? { endedAt: record.endedAt } : {}),
     ...(ended !== undefined && Number.isFinite(ended) ? { durationMs: ended } : {}),

@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeStagingDir, removeDeadStaging, STAGING_OWNER } from '../../../../activities/environments/staging.js';
+import { atFinalPath } from '../../../../activities/environments/ensure.js';
 import { deadPid } from '../../../support/dead-pid.js';
 import { useTempDirs } from '../../../support/git-repo.js';
 
@@ -47,5 +48,18 @@ describe('the staging folders of killed builds', () => {
     expect(existsSync(fresh)).toBe(true);
     expect(existsSync(remote)).toBe(true);
     expect(await removeDeadStaging(cacheDir, 5_000)).toEqual(['.staging-repo-ghi-4444']);
+  });
+});
+
+describe('the packages a manifest records', () => {
+  it('name the entry folder, never the staging folder renamed into it', () => {
+    const staging = '/cache/.staging-calc-0123-ab12cd34';
+    expect(
+      atFinalPath(
+        ['pytest==8.3.3', `tool @ file://${staging}/env/wheels/tool.whl`, `-e ${staging}/env/src/x`],
+        staging,
+        '/cache/calc-0123',
+      ),
+    ).toEqual(['pytest==8.3.3', 'tool @ file:///cache/calc-0123/env/wheels/tool.whl', '-e /cache/calc-0123/env/src/x']);
   });
 });

@@ -106,7 +106,7 @@ describe('status --json', () => {
     expect(withTaskLinesJson(report).tasks).toEqual([{ ...pending, ...absent }]);
   });
 
-  it('of a task: the same two keys; a running one without a coder heartbeat has live null', () => {
+  it('of a task: the same two keys; a running one without a coder heartbeat or environment step has them null', () => {
     const state = { status: 'PAUSED' } as TaskState;
     expect(taskStatusJson({ workflowId: 'task-calc-a', executionStatus: 'RUNNING', taskQueue: 'q', state })).toEqual({
       workflowId: 'task-calc-a',
@@ -115,6 +115,7 @@ describe('status --json', () => {
       taskQueue: 'q',
       state,
       live: null,
+      environment: null,
     });
     expect(
       taskStatusJson({ workflowId: 'task-calc-a', executionStatus: 'TERMINATED', taskQueue: 'q', error: 'closed' }),
