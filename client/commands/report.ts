@@ -7,6 +7,8 @@ import { formatReportCard, formatReportCardMarkdown } from '../output/report-car
 import { formatLiveReport } from '../output/project-state.js';
 import { formatReportMarkdown } from '../output/report-markdown.js';
 import { readProjectReport } from '../projects/read-project.js';
+import { readReviewAndLanding } from '../projects/review-and-landing.js';
+import { formatReviewAndLanding } from '../output/review-and-landing.js';
 import { showReportCard } from '../projects/report-cards.js';
 import { resolveProject } from '../projects/resolve-target.js';
 import { withTaskClient } from '../tasks/task-client.js';
@@ -20,10 +22,14 @@ and the coder's telemetry, then the learning report card: grade, fidelity, pass 
 compression, failure patterns, trends against the project's previous run, improvement actions, skills and
 lessons (each final card is kept under <state dir>/reports/<project>/ for the next run's trends).
 While the project runs, the report so far (from its state query; "live": true in JSON).
+Tasks with landOn or approval required add what landed (task, branch, commit, when) and what waits for whom and
+for how long (a person's approval of a round; a branch's landing queue, at which position): "landed" and
+"waiting" in JSON.
 PROJECT is the project name of the tasks file or its workflow id project-<name>; for a project run by a
 schedule, its latest run.
 
-  --json       the report as JSON (the project workflow's result when it has ended, plus "card")
+  --json       the report as JSON (the project workflow's result when it has ended, plus "landed", "waiting",
+               "card")
   --markdown   the report as a Markdown table and a report card section
 
 Exit codes: 0 shown, 1 the project ended without a report (terminated, failed) or could not be read,
@@ -46,9 +52,11 @@ export const reportCommand: Command = {
     }
     if (values.json && values.markdown) throw new UsageError('taskloop report: pass --json or --markdown, not both');
     const ref = positionals[0];
-    const reading = await withTaskClient(async ({ client }) =>
-      readProjectReport(client, 'report', await resolveProject(client, 'report', ref)),
-    );
+    const [reading, lists] = await withTaskClient(async ({ client }) => {
+      const read = await readProjectReport(client, 'report', await resolveProject(client, 'report', ref));
+      // What landed and what waits for whom: read from the tasks themselves (the project keeps neither).
+      return [read, 'report' in read ? await readReviewAndLanding(client, read.report.tasks, Date.now()) : undefined];
+    });
     if (!('report' in reading))
       throw new WorkFailed(
         `taskloop report: project ${reading.workflowId} has no report (workflow ${reading.executionStatus}: ${reading.error})`,
@@ -59,7 +67,8 @@ export const reportCommand: Command = {
       'live' in report || !report.runTasks
         ? undefined
         : (await showReportCard(report.project, reading.runId, report.runTasks, new Date())).card;
-    if (values.json) console.log(JSON.stringify({ ...withTaskLinesJson(report), ...(card ? { card } : {}) }, null, 2));
+    if (values.json)
+      console.log(JSON.stringify({ ...withTaskLinesJson(report), ...lists, ...(card ? { card } : {}) }, null, 2));
     else if (values.markdown)
       console.log([formatReportMarkdown(report), ...(card ? ['', formatReportCardMarkdown(card)] : [])].join('\n'));
     else {
@@ -67,7 +76,8 @@ export const reportCommand: Command = {
         'live' in report
           ? formatLiveReport(report)
           : `project ${report.project}: ${report.status}\n${formatProjectReport(report)}`;
-      console.log(card ? `${text}\n\n${formatReportCard(card)}` : text);
+      const withLists = [text, ...(lists ? formatReviewAndLanding(lists) : [])].join('\n');
+      console.log(card ? `${withLists}\n\n${formatReportCard(card)}` : withLists);
     }
     return 0;
   },

@@ -7,6 +7,8 @@ import { makeTempDir } from '../../support/git-repo.js';
 export interface FileTask {
   id: string;
   dependsOn?: string[];
+  approval?: 'required';
+  landOn?: string;
 }
 
 /** Writes `tasks.yaml` (and the scripted turns it names) in a fresh folder, for the repository at `repo` (path or URL). */
@@ -35,6 +37,8 @@ export async function writeCalcTasksFile(input: {
       `          - id: ${task.id}`,
       `            goal: "Fix add in calc.py (${task.id})"`,
       ...(task.dependsOn ? [`            dependsOn: [${task.dependsOn.join(', ')}]`] : []),
+      ...(task.approval ? [`            approval: ${task.approval}`] : []),
+      ...(task.landOn ? [`            landOn: ${task.landOn}`] : []),
     ]),
   ];
   const file = path.join(dir, 'tasks.yaml');
