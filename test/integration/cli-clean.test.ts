@@ -71,6 +71,18 @@ describe('taskloop clean', () => {
     expect(await branches(repo)).toEqual(['main', 'taskloop/empty', 'taskloop/kept']);
     expect(existsSync(oldFolder)).toBe(true);
 
+    // --json: the acting commands' one shape; ids what would go, details.kept what stays and why.
+    const dryJson = await clean(['--repo', repo, '--older-than', '1d', '--dry-run', '--json']);
+    expect(dryJson.exitCode, dryJson.all).toBe(0);
+    expect(JSON.parse(dryJson.stdout)).toEqual({
+      command: 'clean --dry-run',
+      asked: { repo, olderThan: '1d', project, dryRun: true },
+      happened: 'would-remove',
+      ids: ['taskloop/empty', oldFolder],
+      details: { kept: [{ id: 'taskloop/kept', why: 'holds a commit no other ref holds' }] },
+    });
+    expect(await branches(repo)).toEqual(['main', 'taskloop/empty', 'taskloop/kept']);
+
     const real = await clean(['--repo', repo, '--older-than', '1d']);
     expect(real.exitCode, real.all).toBe(0);
     expect(await branches(repo)).toEqual(['main', 'taskloop/kept']);

@@ -61,10 +61,27 @@ describe('taskloop server', () => {
     const port = await findFreePort();
     const env = { ...cliEnv(), TASKLOOP_HOME: home, TEMPORAL_ADDRESS: `127.0.0.1:${port}` };
     try {
-      const first = await runTaskloop(['server', '--detach', '--headless'], { env });
+      const first = await runTaskloop(['server', '--detach', '--headless', '--json'], { env });
       expect(first.exitCode, first.all).toBe(0);
-      expect(first.stdout).toContain(`serving at 127.0.0.1:${port}`);
       const recorded = (await readFile(pidFile, 'utf8')).trim();
+      // --json: the acting commands' one shape.
+      expect(JSON.parse(first.stdout)).toEqual({
+        command: 'server --detach',
+        asked: { address: `127.0.0.1:${port}`, db: dbFile },
+        happened: 'started',
+        ids: [`127.0.0.1:${port}`],
+        details: { pid: Number(recorded), uiUrl: null, db: dbFile, log: path.join(home, 'server.log') },
+      });
+      const again = await runTaskloop(['server', '--detach', '--headless', '--json'], { env });
+      expect(JSON.parse(again.stdout)).toEqual({
+        command: 'server --detach',
+        asked: { address: `127.0.0.1:${port}`, db: dbFile },
+        happened: 'already-serving',
+        ids: [`127.0.0.1:${port}`],
+      });
+      const foreground = await runTaskloop(['server', '--headless', '--json'], { env });
+      expect(foreground.exitCode).toBe(2);
+      expect(foreground.stderr).toContain('--json goes with --detach');
       expect(await findDevServersUsing(dbFile)).toEqual([
         { pid: Number(recorded), address: `127.0.0.1:${port}`, dbFile },
       ]);

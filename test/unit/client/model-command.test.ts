@@ -1,9 +1,12 @@
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { exitCodeFor, UsageError, WorkFailed } from '../../../client/cli-errors.js';
 import { modelCommand } from '../../../client/commands/model.js';
+import { bundledModel, localModelPaths } from '../../../platform/local-model/pins.js';
+import { localRuntimeInstalled } from '../../../platform/local-model/runtime.js';
 
 async function refusal(argv: string[]): Promise<{ code: number; message: string }> {
   const error = await modelCommand.run(argv).then(
@@ -60,4 +63,41 @@ describe('taskloop model', () => {
     );
     expect(error).not.toBeInstanceOf(UsageError);
   });
+
+  // Needs the 0.5B model and node-llama-cpp in this machine's cache (the real-model tier installs them): install then
+  // only checks them (a second or two).
+  const small = bundledModel('qwen2.5-coder-0.5b');
+  const cached = small !== undefined && existsSync(localModelPaths(process.env, small).model);
+  it.skipIf(!cached)(
+    "install --json prints the acting commands' one shape: the models, the runtime and paths",
+    async () => {
+      expect((await localRuntimeInstalled('node-llama-cpp')).installed).toBe(true);
+      const printed: string[] = [];
+      const log = vi.spyOn(console, 'log').mockImplementation((line: string) => void printed.push(line));
+      const progress = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+      try {
+        expect(
+          await modelCommand.run(['install', '--model', 'qwen2.5-coder-0.5b', '--runtime', 'node-llama-cpp', '--json']),
+        ).toBe(0);
+      } finally {
+        log.mockRestore();
+        progress.mockRestore();
+      }
+      expect(printed).toHaveLength(1);
+      const action = JSON.parse(printed[0] ?? '') as {
+        details: { runtime: string; models: string[]; seconds: number };
+      };
+      expect(action).toEqual({
+        command: 'model install',
+        asked: { model: 'qwen2.5-coder-0.5b', runtime: 'node-llama-cpp' },
+        happened: 'installed',
+        ids: ['qwen2.5-coder-0.5b'],
+        details: {
+          runtime: expect.stringContaining('node-llama-cpp') as string,
+          models: [localModelPaths(process.env, small!).model],
+          seconds: expect.any(Number) as number,
+        },
+      });
+    },
+  );
 });
