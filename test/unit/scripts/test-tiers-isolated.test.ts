@@ -12,7 +12,7 @@ const load = `await import(process.argv[1]);
 console.log(JSON.stringify({ home: process.env.TASKLOOP_HOME, address: process.env.TEMPORAL_ADDRESS }));`;
 
 describe('the test tiers', () => {
-  it.each(configs)('%s isolates its run from the user state', async (config) => {
+  it.each(configs)('%s isolates its run from the user state', { timeout: 120_000 }, async (config) => {
     const userHome = path.join(projectRoot, '.taskloop');
     const { stdout } = await execa(
       'node',
