@@ -69,6 +69,7 @@ const SDK_CALL_ATTEMPTS = 6;
 /** Connects a client, turning an unreachable server into one line that says what to set. */
 export async function connectClient(
   env: NodeJS.ProcessEnv = process.env,
+  options: { connectTimeoutMs?: number } = {},
 ): Promise<{ client: Client; connection: Connection; target: TemporalTarget }> {
   const target = resolveTemporalTarget(env);
   // Bad key settings fail before anything is contacted; payloads are encrypted before they leave this process.
@@ -80,7 +81,7 @@ export async function connectClient(
     // connect() waits for the channel and asks the server's system info: an unreachable server fails here.
     connection = await Connection.connect({
       ...target.connectionOptions,
-      connectTimeout: '5s',
+      connectTimeout: options.connectTimeoutMs ?? '5s',
       interceptors: [makeGrpcRetryInterceptor(defaultGrpcRetryOptions({ maxAttempts: SDK_CALL_ATTEMPTS }))],
     });
   } catch (error) {

@@ -7,8 +7,11 @@ export interface TaskSession {
   target: TemporalTarget;
 }
 
-export async function withTaskClient<T>(use: (session: TaskSession) => Promise<T>): Promise<T> {
-  const { client, connection, target } = await connectClient();
+export async function withTaskClient<T>(
+  use: (session: TaskSession) => Promise<T>,
+  options: { connectTimeoutMs?: number } = {},
+): Promise<T> {
+  const { client, connection, target } = await connectClient(process.env, options);
   try {
     return await use({ client, target });
   } finally {
