@@ -37,66 +37,74 @@ describe('taskloop completion', () => {
     expect(await bashCompletes(script, ['taskloop', 'model', 'serve', '--'])).toContain('--ctx');
   });
 
-  it('offers values where values belong: shells, model specs, runtimes, modes; never file names there', async () => {
-    const { stdout: script } = await runTaskloop(['completion', 'bash']);
-    expect(await bashCompletes(script, ['taskloop', 'completion', ''])).toEqual(['bash', 'zsh', 'fish']);
-    expect(await bashCompletes(script, ['taskloop', 'run', '--model', ''])).toEqual([
-      'local:qwen2.5-coder-1.5b',
-      'local:qwen2.5-coder-0.5b',
-      'openai:gpt-4o-mini',
-      'anthropic:claude-sonnet-4-5',
-    ]);
-    expect(await bashCompletes(script, ['taskloop', 'run', '--model', 'loc'])).toEqual([
-      'local:qwen2.5-coder-1.5b',
-      'local:qwen2.5-coder-0.5b',
-    ]);
-    // eval takes the two baselines too; model install the bundled names and all.
-    expect(await bashCompletes(script, ['taskloop', 'eval', 'evals/tiny.yaml', '--model', 'o'])).toEqual([
-      'openai:gpt-4o-mini',
-      'oracle',
-    ]);
-    expect(await bashCompletes(script, ['taskloop', 'model', 'install', '--model', ''])).toEqual([
-      'qwen2.5-coder-1.5b',
-      'qwen2.5-coder-0.5b',
-      'all',
-    ]);
-    expect(await bashCompletes(script, ['taskloop', 'model', 'serve', '--model', ''])).toEqual([
-      'qwen2.5-coder-1.5b',
-      'qwen2.5-coder-0.5b',
-    ]);
-    expect(await bashCompletes(script, ['taskloop', 'eval', 's.yaml', '--tests', ''])).toEqual(['hidden', 'shown']);
-    expect(await bashCompletes(script, ['taskloop', 'model', 'serve', '--runtime', ''])).toEqual([
-      'node-llama-cpp',
-      'llama-server',
-    ]);
-    expect(await bashCompletes(script, ['taskloop', 'run', '--approval', ''])).toEqual(['required', 'none']);
-    // No environment built under this run's work folder: auto alone.
-    expect(await bashCompletes(script, ['taskloop', 'run', '--environment', ''])).toEqual(['auto']);
-    // A value that matches none offers nothing, not the folder's files.
-    expect(script).toContain("'--model') COMPREPLY=");
-    expect(await bashCompletes(script, ['taskloop', 'run', '--model', 'package'])).toEqual([]);
-  });
+  it(
+    'offers values where values belong: shells, model specs, runtimes, modes; never file names there',
+    { timeout: 120_000 },
+    async () => {
+      const { stdout: script } = await runTaskloop(['completion', 'bash']);
+      expect(await bashCompletes(script, ['taskloop', 'completion', ''])).toEqual(['bash', 'zsh', 'fish']);
+      expect(await bashCompletes(script, ['taskloop', 'run', '--model', ''])).toEqual([
+        'local:qwen2.5-coder-1.5b',
+        'local:qwen2.5-coder-0.5b',
+        'openai:gpt-4o-mini',
+        'anthropic:claude-sonnet-4-5',
+      ]);
+      expect(await bashCompletes(script, ['taskloop', 'run', '--model', 'loc'])).toEqual([
+        'local:qwen2.5-coder-1.5b',
+        'local:qwen2.5-coder-0.5b',
+      ]);
+      // eval takes the two baselines too; model install the bundled names and all.
+      expect(await bashCompletes(script, ['taskloop', 'eval', 'evals/tiny.yaml', '--model', 'o'])).toEqual([
+        'openai:gpt-4o-mini',
+        'oracle',
+      ]);
+      expect(await bashCompletes(script, ['taskloop', 'model', 'install', '--model', ''])).toEqual([
+        'qwen2.5-coder-1.5b',
+        'qwen2.5-coder-0.5b',
+        'all',
+      ]);
+      expect(await bashCompletes(script, ['taskloop', 'model', 'serve', '--model', ''])).toEqual([
+        'qwen2.5-coder-1.5b',
+        'qwen2.5-coder-0.5b',
+      ]);
+      expect(await bashCompletes(script, ['taskloop', 'eval', 's.yaml', '--tests', ''])).toEqual(['hidden', 'shown']);
+      expect(await bashCompletes(script, ['taskloop', 'model', 'serve', '--runtime', ''])).toEqual([
+        'node-llama-cpp',
+        'llama-server',
+      ]);
+      expect(await bashCompletes(script, ['taskloop', 'run', '--approval', ''])).toEqual(['required', 'none']);
+      // No environment built under this run's work folder: auto alone.
+      expect(await bashCompletes(script, ['taskloop', 'run', '--environment', ''])).toEqual(['auto']);
+      // A value that matches none offers nothing, not the folder's files.
+      expect(script).toContain("'--model') COMPREPLY=");
+      expect(await bashCompletes(script, ['taskloop', 'run', '--model', 'package'])).toEqual([]);
+    },
+  );
 
-  it('completes task ids from the server, and nothing (exit 0, no error) when it is down or silent', async () => {
-    const { stdout: script } = await runTaskloop(['completion', 'bash']);
-    // The run's TEMPORAL_ADDRESS refuses every connection (test/support/run-isolation.ts).
-    expect(await bashCompletes(script, ['taskloop', 'status', ''])).toEqual([]);
-    const down = await runTaskloop(['completion', 'words', 'tasks']);
-    expect({ code: down.exitCode, out: down.stdout, err: down.stderr }).toEqual({ code: 0, out: '', err: '' });
-    // A server that takes the connection and never answers: completion gives up after its wait, silently.
-    const silent = net.createServer(() => undefined).listen(0, '127.0.0.1');
-    await new Promise((resolve) => silent.once('listening', resolve));
-    try {
-      const address = `127.0.0.1:${(silent.address() as net.AddressInfo).port}`;
-      const hung = await runTaskloop(['--address', address, 'completion', 'words', 'tasks'], { timeout: 60_000 });
-      expect({ code: hung.exitCode, out: hung.stdout, err: hung.stderr }).toEqual({ code: 0, out: '', err: '' });
-    } finally {
-      silent.close();
-    }
-    const bad = await runTaskloop(['completion', 'words', 'models']);
-    expect(bad.exitCode).toBe(2);
-    expect(bad.stderr).toContain('expected one of tasks, environments, got "models"');
-  });
+  it(
+    'completes task ids from the server, and nothing (exit 0, no error) when it is down or silent',
+    { timeout: 120_000 },
+    async () => {
+      const { stdout: script } = await runTaskloop(['completion', 'bash']);
+      // The run's TEMPORAL_ADDRESS refuses every connection (test/support/run-isolation.ts).
+      expect(await bashCompletes(script, ['taskloop', 'status', ''])).toEqual([]);
+      const down = await runTaskloop(['completion', 'words', 'tasks']);
+      expect({ code: down.exitCode, out: down.stdout, err: down.stderr }).toEqual({ code: 0, out: '', err: '' });
+      // A server that takes the connection and never answers: completion gives up after its wait, silently.
+      const silent = net.createServer(() => undefined).listen(0, '127.0.0.1');
+      await new Promise((resolve) => silent.once('listening', resolve));
+      try {
+        const address = `127.0.0.1:${(silent.address() as net.AddressInfo).port}`;
+        const hung = await runTaskloop(['--address', address, 'completion', 'words', 'tasks'], { timeout: 60_000 });
+        expect({ code: hung.exitCode, out: hung.stdout, err: hung.stderr }).toEqual({ code: 0, out: '', err: '' });
+      } finally {
+        silent.close();
+      }
+      const bad = await runTaskloop(['completion', 'words', 'models']);
+      expect(bad.exitCode).toBe(2);
+      expect(bad.stderr).toContain('expected one of tasks, environments, got "models"');
+    },
+  );
 
   it('every flag it completes is accepted by the command it completes it for', async () => {
     const table = await commandFlags();

@@ -70,6 +70,7 @@ describe('taskloop model', () => {
   const cached = small !== undefined && existsSync(localModelPaths(process.env, small).model);
   it.skipIf(!cached)(
     "install --json prints the acting commands' one shape: the models, the runtime and paths",
+    { timeout: 120_000 },
     async () => {
       expect((await localRuntimeInstalled('node-llama-cpp')).installed).toBe(true);
       const printed: string[] = [];
