@@ -99,6 +99,8 @@ interface EvalPlan {
   evalDir: string;
   maxRetries: number;
   registry: string;
+  /** The registry's coder champion when the eval was planned. */
+  champion: string;
   tests: TestsSetting;
 }
 
@@ -223,7 +225,9 @@ async function planEval(suitePath: string, values: EvalFlags): Promise<EvalPlan>
     scriptsDir: path.join(evalDir, 'scripts'),
     agentWhy: (arm) => (arm.agent === undefined ? undefined : agents ? flagName : modelDefault(arm.model)?.why),
   });
-  return { suiteFile, sweBench, suite, instances, inputs, evalId, evalDir, maxRetries, registry, tests };
+  // The champion as the arms start (a --promote at the end may change it): the version unpinned arms run.
+  const { champion } = await readCoderChampion(registry);
+  return { suiteFile, sweBench, suite, instances, inputs, evalId, evalDir, maxRetries, registry, tests, champion };
 }
 
 function testsFlag(value: string | undefined): TestsSetting {
@@ -248,7 +252,7 @@ async function reportEval(results: ArmResult[], plan: EvalPlan, values: EvalFlag
     : undefined;
   const out = values.out ?? plan.evalDir;
   const files = await writeEvalFiles({ ...report, ...(promotion ? { promotion } : {}) }, out);
-  const predictions = plan.sweBench ? await writePredictions(results, plan.instances, out) : [];
+  const predictions = plan.sweBench ? await writePredictions(results, plan.instances, out, plan.champion) : [];
   if (values.json) {
     const written = { ...files, ...(plan.sweBench ? { predictions } : {}) };
     console.log(JSON.stringify({ ...report, ...(promotion ? { promotion } : {}), files: written }, null, 2));

@@ -32,23 +32,35 @@ export async function modelPatchOf(instance: ResolvedInstance, sha: string | und
   return diff === '' ? '' : `${diff}\n`;
 }
 
-/** Writes `predictions-<arm>.jsonl` per arm into `dir`; returns the paths. */
+/**
+ * The coder version an arm ran: the one it pinned, else the one its runs recorded (`coder/coder-1`), else the
+ * registry's champion when the eval was planned. Never the word `champion`: two evals whose champions differ must
+ * file their predictions under different names.
+ */
+export function armAgentVersion(result: ArmResult, champion: string): string {
+  const recorded = result.runs.find((run) => run.agent !== undefined)?.agent;
+  return result.arm.agent ?? recorded?.replace(/^coder\//, '') ?? champion;
+}
+
+/** Writes `predictions-<arm>.jsonl` per arm into `dir`; returns the paths. `champion`: the registry's coder champion. */
 export async function writePredictions(
   results: readonly ArmResult[],
   instances: readonly ResolvedInstance[],
   dir: string,
+  champion: string,
 ): Promise<string[]> {
   await mkdir(dir, { recursive: true });
   const files: string[] = [];
   for (const result of results) {
     const predictions: Prediction[] = [];
+    const name = predictionModelName({ ...result.arm, agent: armAgentVersion(result, champion) });
     for (const run of result.runs) {
       const instance = instances.find((candidate) => candidate.id === run.instanceId);
       if (!instance) continue;
       const sha = run.verification.checked === 'commit' ? run.verification.sha : undefined;
       predictions.push({
         instance_id: run.instanceId,
-        model_name_or_path: predictionModelName(result.arm),
+        model_name_or_path: name,
         model_patch: await modelPatchOf(instance, sha),
       });
     }

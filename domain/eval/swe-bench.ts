@@ -174,7 +174,10 @@ export interface Prediction {
   model_patch: string;
 }
 
-/** The name the harness files an arm's results under: no slashes (it makes folders of them). */
+/**
+ * The name the harness files an arm's results under: no slashes (it makes folders of them). `agent` is the version
+ * that ran (client/eval/predictions.ts resolves the champion); `champion` stands only where none is known.
+ */
 export function predictionModelName(arm: {
   model: string;
   agent?: string;

@@ -134,7 +134,12 @@ describe('SWE-bench JSONL in, predictions out', () => {
       finished: true,
     });
     const out = path.join(dir, 'out');
-    const files = await writePredictions([result('a1', 'commit', sha), result('a2', 'base', base)], [instance], out);
+    const files = await writePredictions(
+      [result('a1', 'commit', sha), result('a2', 'base', base)],
+      [instance],
+      out,
+      'coder-1',
+    );
     expect(files).toEqual([path.join(out, 'predictions-a1.jsonl'), path.join(out, 'predictions-a2.jsonl')]);
     const [prediction] = (await readFile(files[0] ?? '', 'utf8'))
       .trim()
@@ -143,6 +148,26 @@ describe('SWE-bench JSONL in, predictions out', () => {
     expect(Object.keys(prediction ?? {})).toEqual(['instance_id', 'model_name_or_path', 'model_patch']);
     expect(prediction?.model_name_or_path).toBe('taskloop__coder-small__openai:qwen__learning-off');
     expect(await readFile(files[1] ?? '', 'utf8')).toContain('"model_patch":""');
+
+    // An arm that pins no version is named after the one that ran: the version its runs recorded, else the champion
+    // as the eval was planned; two evals with different champions file their predictions under different names.
+    const unpinned = (agent?: string): ArmResult => {
+      const whole = result('a3', 'commit', sha);
+      return {
+        ...whole,
+        arm: { ...whole.arm, agent: undefined },
+        runs: whole.runs.map((run) => ({ ...run, ...(agent ? { agent } : {}) })),
+      };
+    };
+    const nameWritten = async (arm: ArmResult, champion: string) => {
+      const [file] = await writePredictions([arm], [instance], path.join(dir, `out-${champion}`), champion);
+      return (JSON.parse(await readFile(file ?? '', 'utf8')) as Record<string, string>).model_name_or_path;
+    };
+    expect(await nameWritten(unpinned(), 'coder-1')).toBe('taskloop__coder-1__openai:qwen__learning-off');
+    expect(await nameWritten(unpinned(), 'coder-2')).toBe('taskloop__coder-2__openai:qwen__learning-off');
+    expect(await nameWritten(unpinned('coder/coder-3'), 'coder-2')).toBe(
+      'taskloop__coder-3__openai:qwen__learning-off',
+    );
 
     // As the harness does it: a fresh checkout of the upstream repository at base_commit, git apply the prediction,
     // then the test patch, and the FAIL_TO_PASS and PASS_TO_PASS tests pass.
