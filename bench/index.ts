@@ -8,6 +8,7 @@ import { cliBenchmark } from './cli.js';
 import { concurrencyBenchmark } from './concurrency.js';
 import { eventsBenchmark } from './events.js';
 import { formatFigures, loadAverage } from './lib/figures.js';
+import { landingBenchmark } from './landing.js';
 import { parseBenchArgs } from './lib/args.js';
 import type { Benchmark, Figure } from './lib/types.js';
 import { overheadBenchmark } from './overhead.js';
@@ -26,6 +27,7 @@ const benchmarks: Benchmark[] = [
   claimsBenchmark,
   codecBenchmark,
   soakBenchmark,
+  landingBenchmark,
 ];
 
 async function main(): Promise<number> {

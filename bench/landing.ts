@@ -1,11 +1,10 @@
-// `npx tsx bench/landing.ts`: what a landing costs (the merge in the object store, the task's tests on the merged
+// bench/landing (`npx tsx bench/index.ts --only landing`): what a landing costs (the merge in the object store, the task's tests on the merged
 // tree in the sandbox, the compare-and-swap) beside the task's own test run, and a queue of 20 changes from one base
 // to one branch, 4 of them conflicting: time to land all, changes sent back, changes lost (must be 0). The landing
 // steps run as the lander's activities run them, in order, without the Temporal server (its cost per workflow step
 // is the overhead figure of docs/benchmarks.md). Nothing here asserts timings.
 import { execFileSync } from 'node:child_process';
 import { rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { landChange } from '../activities/land/land-change.js';
 import { withTreeFiles } from '../activities/land/materialize-tree.js';
@@ -13,12 +12,30 @@ import { mergeChange } from '../activities/land/merge-change.js';
 import { resolveWorkerSandbox, sandboxPolicyFor } from '../activities/sandbox/index.js';
 import { runTests } from '../activities/tests/index.js';
 import { makeRepo, makeTempDir, writeFiles } from '../test/support/git-repo.js';
+import { atMost, count, ms, reference, seconds } from './lib/figures.js';
+import type { Benchmark, BenchResult, Figure } from './lib/types.js';
 
 const CHANGES = 20;
 const CONFLICTING = new Set([5, 10, 15, 19]);
 const git = (repo: string, ...args: string[]) => execFileSync('git', args, { cwd: repo, encoding: 'utf8' }).trim();
 
-async function main(): Promise<void> {
+export const landingBenchmark: Benchmark = {
+  name: 'landing',
+  defaultRuns: 1,
+  async run({ runs, log }): Promise<BenchResult> {
+    const figures: Figure[] = [];
+    for (let run = 1; run <= runs; run += 1) {
+      const measured = await measureQueue();
+      log(
+        `landing run ${run}/${runs}: ${measured.landed} landed, ${measured.sentBack} sent back in ${seconds(measured.totalMs)}`,
+      );
+      figures.push(...landingFigures(measured, runs > 1 ? ` (run ${run})` : ''));
+    }
+    return { figures, sections: [] };
+  },
+};
+
+async function measureQueue(): Promise<Measured> {
   const files: Record<string, string> = { 'calc.py': 'def add(a, b):\n    return a + b\n', 'tests/__init__.py': '' };
   for (let i = 0; i < CHANGES; i += 1) files[`tests/test_m${i}.py`] = `def test_m${i}():\n    assert True\n`;
   const repo = await makeRepo(files);
@@ -80,9 +97,11 @@ async function main(): Promise<void> {
     if (result.kind === 'landed') landed.push(sha);
   }
   const totalMs = performance.now() - start;
-  const report = summarize(repo, shas, { ownMs, merges, tests, lands, sentBack, landed: landed.length, totalMs });
+  const onMain = git(repo, 'log', '--format=%H', 'main').split('\n');
+  const lost = shas.filter((sha, i) => !CONFLICTING.has(i) && !onMain.includes(sha)).length;
+  const twice = onMain.length - new Set(onMain).size;
   await Promise.all([repo, workDir].map((dir) => rm(dir, { recursive: true, force: true })));
-  console.log(report);
+  return { ownMs, merges, tests, lands, sentBack, landed: landed.length, lost, twice, totalMs };
 }
 
 interface Measured {
@@ -92,26 +111,33 @@ interface Measured {
   lands: number[];
   sentBack: number;
   landed: number;
+  lost: number;
+  twice: number;
   totalMs: number;
 }
 
-function summarize(repo: string, shas: string[], measured: Measured): string {
-  const { ownMs, merges, tests, lands, sentBack, totalMs } = measured;
-  const onMain = git(repo, 'log', '--format=%H', 'main').split('\n');
-  const lost = shas.filter((sha, i) => !CONFLICTING.has(i) && !onMain.includes(sha)).length;
-  const twice = onMain.length - new Set(onMain).size;
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
-  const ms = (value: number) => `${Math.round(value)} ms`;
-  const load = os
-    .loadavg()
-    .map((value) => value.toFixed(2))
-    .join(' / ');
-  return [
-    `load average (1/5/15 min): ${load} on ${os.cpus().length} cores`,
-    `task's own test run (pytest, ${CHANGES} tests, in the sandbox, the first run): ${ms(ownMs)}`,
-    `landing per change, median: merge ${ms(median(merges))}, tests on the merged tree ${ms(median(tests))}, compare-and-swap ${ms(median(lands))}`,
-    `queue of ${CHANGES} changes from one base to main (${CONFLICTING.size} conflicting): ${(totalMs / 1000).toFixed(1)} s to land all; ${measured.landed} landed, ${sentBack} sent back, ${lost} lost, ${twice} landed twice`,
-  ].join('\n');
-}
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
-await main();
+/** The landing's cost per change beside the task's own test run, then the queue of 20's figures. */
+function landingFigures(measured: Measured, suffix: string): Figure[] {
+  const merge = median(measured.merges);
+  const tests = median(measured.tests);
+  const land = median(measured.lands);
+  return [
+    reference(
+      `landing's cost per change (median: merge + tests on the merged tree + compare-and-swap) / the task's own test run (pytest, ${CHANGES} tests, sandbox)${suffix}`,
+      `${ms(merge + tests + land)} / ${ms(measured.ownMs)}`,
+    ),
+    reference(
+      `  of which merge / tests on the merged tree / compare-and-swap (main checked out and clean)`,
+      `${ms(merge)} / ${ms(tests)} / ${ms(land)}`,
+    ),
+    reference(
+      `queue of ${CHANGES} changes from one base to main (${CONFLICTING.size} conflicting): time to land all${suffix}`,
+      seconds(measured.totalMs),
+    ),
+    reference(`  landed / sent back`, `${measured.landed} / ${measured.sentBack}`),
+    atMost(`  changes lost (not on main, not sent back)`, measured.lost, 0, count),
+    atMost(`  changes landed twice`, measured.twice, 0, count),
+  ];
+}
