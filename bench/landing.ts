@@ -68,7 +68,12 @@ async function measureQueue(): Promise<Measured> {
     });
   // The task's own test run: the same tests on the change's tree, as the test node runs them.
   const ownStart = performance.now();
-  await withTreeFiles(path.join(repo, '.git'), git(repo, 'rev-parse', `${shas[1]}^{tree}`), test);
+  await withTreeFiles(
+    path.join(workDir, 'landing'),
+    path.join(repo, '.git'),
+    git(repo, 'rev-parse', `${shas[1]}^{tree}`),
+    test,
+  );
   const ownMs = performance.now() - ownStart;
 
   const merges: number[] = [];
@@ -87,7 +92,7 @@ async function measureQueue(): Promise<Measured> {
       continue;
     }
     t = performance.now();
-    const run = await withTreeFiles(path.join(repo, '.git'), found.tree, test);
+    const run = await withTreeFiles(path.join(workDir, 'landing'), path.join(repo, '.git'), found.tree, test);
     tests.push(performance.now() - t);
     if (run.outcome !== 'passed')
       throw new Error(`tests failed on the merged tree of change ${i}: ${run.reason ?? ''}`);

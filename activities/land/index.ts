@@ -50,7 +50,7 @@ export function createLandingActivities(deps: LandingDeps) {
         `land-${input.tree.slice(0, 12)}`,
       );
       const { tests } = input;
-      return withTreeFiles(gitDir, input.tree, (folder) =>
+      return withTreeFiles(path.join(deps.workDir, 'landing'), gitDir, input.tree, (folder) =>
         runTests({
           worktreePath: folder,
           command: tests.command,

@@ -1,7 +1,6 @@
 // A merged tree made into files for its test run: a fresh private folder written from the object store (the tree's
 // entries and blobs, read with the tree git), never a worktree of the repository's and no git with a work tree.
-import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { chmod, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import { readWholeTree } from '../git/tree-blobs.js';
@@ -10,9 +9,20 @@ import { withGitDir } from '../git/tree-git.js';
 /** The largest file a merged tree may hold: a bigger one is the repository's size, not the change's. */
 const MAX_FILE_BYTES = 100 * 1024 * 1024;
 
-/** Runs `step` with the files of `tree` (of the repository at `gitDir`) in a fresh folder, removed afterwards. */
-export async function withTreeFiles<T>(gitDir: string, tree: string, step: (folder: string) => Promise<T>): Promise<T> {
-  const privateDir = await mkdtemp(path.join(os.tmpdir(), 'taskloop-land-'));
+/**
+ * Runs `step` with the files of `tree` (of the repository at `gitDir`) in a fresh folder under `parentDir` (the
+ * worker's work folder), removed afterwards. A folder whose worker process died (a SIGKILL skips the removal) is
+ * removed by the next run on the host: the folder's name holds the process id that made it.
+ */
+export async function withTreeFiles<T>(
+  parentDir: string,
+  gitDir: string,
+  tree: string,
+  step: (folder: string) => Promise<T>,
+): Promise<T> {
+  await mkdir(parentDir, { recursive: true, mode: 0o700 });
+  await removeFoldersOfDeadProcesses(parentDir);
+  const privateDir = await mkdtemp(path.join(parentDir, `run-${process.pid}-`));
   try {
     const folder = path.join(privateDir, 'tree');
     await mkdir(folder, { mode: 0o700 });
@@ -20,6 +30,23 @@ export async function withTreeFiles<T>(gitDir: string, tree: string, step: (fold
     return await step(folder);
   } finally {
     await rm(privateDir, { recursive: true, force: true });
+  }
+}
+
+async function removeFoldersOfDeadProcesses(parentDir: string): Promise<void> {
+  for (const name of await readdir(parentDir).catch(() => [])) {
+    const pid = Number(/^run-(\d+)-/.exec(name)?.[1]);
+    if (pid && !isAlive(pid)) await rm(path.join(parentDir, name), { recursive: true, force: true });
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: a process of another user holds the id: alive, not ours to judge.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

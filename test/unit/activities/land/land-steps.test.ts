@@ -1,6 +1,6 @@
 // The landing's git steps on real repositories: merge in the object store, the compare-and-swap, the checked-out
 // target's fast-forward or refusal, and a change never landed twice.
-import { readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { simpleGit } from 'simple-git';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -48,10 +48,17 @@ describe('the landing steps', () => {
     expect(await mergeChange(input)).toEqual(found);
     // The user's checkout did not move: the merge lives in the object store only.
     expect((await git.revparse(['main'])).trim()).toBe(head);
-    await withTreeFiles(path.join(repo, '.git'), found.tree, async (folder) => {
+    // The folder of a worker killed during its test run (SIGKILL skips the removal) goes with the next run on the
+    // host; a live process's folder stays; the run's own folder is removed when it ends.
+    const landingDir = path.join(workDir, 'landing');
+    await mkdir(path.join(landingDir, 'run-999999999-dead'), { recursive: true });
+    await mkdir(path.join(landingDir, `run-${process.pid}-alive`), { recursive: true });
+    await withTreeFiles(landingDir, path.join(repo, '.git'), found.tree, async (folder) => {
+      expect(path.dirname(path.dirname(folder))).toBe(landingDir);
       expect(await readFile(path.join(folder, 'calc.py'), 'utf8')).toContain('return b + a');
       expect(await readFile(path.join(folder, 'notes.txt'), 'utf8')).toBe('two\n');
     });
+    expect(await readdir(landingDir)).toEqual([`run-${process.pid}-alive`]);
 
     const landed = await landChange({ ...input, merged: found.merged, expectedHead: head });
     expect(landed).toEqual({ kind: 'landed', landed: found.merged, alreadyThere: false });
