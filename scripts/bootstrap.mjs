@@ -7,6 +7,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { aptGet } from './apt-get.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const say = (line) => console.error(`[setup] ${line}`);
@@ -77,8 +78,19 @@ if (process.env.TASKLOOP_SANDBOX !== 'none' && sandboxPackages.length > 0) {
     say(
       `${names.join(' and ')} not found; installing with apt-get (${sandboxPackages.map(([, , why]) => why).join(', ')})`,
     );
-    run('apt-get', ['update', '-qq'], 'apt-get update');
-    run('apt-get', ['install', '-y', '-qq', ...names], `installing ${names.join(' ')}`);
+    for (const [args, what] of [
+      [['update', '-qq'], 'apt-get update'],
+      [['install', '-y', '-qq', ...names], `installing ${names.join(' ')}`],
+    ]) {
+      const result = aptGet(args, { say });
+      if (result.status === 0) continue;
+      say(
+        result.holder
+          ? `${what} failed: another apt still holds ${result.holder.lock}${result.holder.pid ? ` (pid ${result.holder.pid})` : ''} after 5 minutes; let it finish (or stop it) and run again.`
+          : `${what} failed (apt-get ${args.join(' ')} exited ${result.status}); fix that and run again.`,
+      );
+      process.exit(1);
+    }
   } else {
     say(
       `${names.join(' and ')} not found: test runs are sandboxed with bubblewrap, and environment set-up gets its network ` +
