@@ -86,4 +86,13 @@ describe('the starter suite', () => {
     expect(instances.every((i) => i.fixCommit?.length === 40 && (i.failToPass?.length ?? 0) > 0)).toBe(true);
     expect(instances.some((instance) => instance.repo.includes('cachetools'))).toBe(false);
   });
+
+  it("names no path of one machine: no mirror (a user's option), no absolute path anywhere", async () => {
+    for (const file of ['starter.yaml', 'starter.sources.yaml']) {
+      const text = await readFile(path.join(projectRoot, 'evals', file), 'utf8');
+      const result = parseSuite(parse(text));
+      expect(result.success && result.data.instances.filter((instance) => instance.mirror !== undefined)).toEqual([]);
+      expect(text.match(/(^|[\s'"])\/(work|home|root|tmp|srv)\/\S*/gm) ?? [], file).toEqual([]);
+    }
+  });
 });
