@@ -30,6 +30,12 @@ export interface CoderTelemetry {
   refusedToolCalls?: number;
   /** Model requests that failed (error, timeout, unreachable); each is in `modelRequests` too. */
   failedModelRequests?: number;
+  /**
+   * Model requests whose tokens are unknown: no usage came back (every failed request, and replies of servers that
+   * report none). Each is in `modelRequests`; none of their tokens is in `inputTokens`/`outputTokens`, which hold only
+   * what servers reported. Absent: none (and in records made before it was counted, which estimated instead).
+   */
+  unmeteredModelRequests?: number;
   /** Waits for an unreachable or restarting model server (apart from the node's re-runs). */
   modelServerWaits?: number;
   /** Tool calls the model wrote as text (a JSON object or fenced block) rather than as `tool_calls`. */
@@ -126,6 +132,8 @@ export interface VerdictUsage {
   refusedToolCalls?: number;
   /** Requests that failed (error, timeout, unreachable); each is in `modelRequests` too. */
   failedModelRequests?: number;
+  /** Requests whose tokens are unknown (no usage came back); see CoderTelemetry. */
+  unmeteredModelRequests?: number;
   /** Waits for an unreachable or restarting model server. */
   modelServerWaits?: number;
 }

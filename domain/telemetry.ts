@@ -40,11 +40,21 @@ export function addTelemetry(a: CoderTelemetry, b: CoderTelemetry): CoderTelemet
     modelServerWaits: (a.modelServerWaits ?? 0) + (b.modelServerWaits ?? 0),
     textToolCalls: (a.textToolCalls ?? 0) + (b.textToolCalls ?? 0),
     truncatedToolCalls: (a.truncatedToolCalls ?? 0) + (b.truncatedToolCalls ?? 0),
+    ...optionalSum(a.unmeteredModelRequests, b.unmeteredModelRequests, 'unmeteredModelRequests'),
     // Absent in records made before it was counted: a sum of those stays without it.
     ...(a.offeredToolReplies === undefined && b.offeredToolReplies === undefined
       ? {}
       : { offeredToolReplies: (a.offeredToolReplies ?? 0) + (b.offeredToolReplies ?? 0) }),
   };
+}
+
+/** `{ [key]: a + b }`, or nothing when both are absent (a counter that most records never have). */
+function optionalSum<K extends string>(
+  a: number | undefined,
+  b: number | undefined,
+  key: K,
+): Partial<Record<K, number>> {
+  return a === undefined && b === undefined ? {} : ({ [key]: (a ?? 0) + (b ?? 0) } as Record<K, number>);
 }
 
 /** The original loop's telemetry summary of a batch (or of one task, with counts 1 and 0|1). */
@@ -66,6 +76,8 @@ export interface TelemetrySummary {
   model_server_waits: number;
   text_tool_calls: number;
   truncated_tool_calls: number;
+  /** Requests whose tokens are unknown (no usage came back): not in the token counts; absent when none. */
+  unmetered_model_requests?: number;
 }
 
 /** Sums telemetry and derives the original loop's rates; a rate whose denominator is 0 is 0. */
@@ -92,6 +104,7 @@ export function summarizeTelemetry(
     model_server_waits: total.modelServerWaits ?? 0,
     text_tool_calls: total.textToolCalls ?? 0,
     truncated_tool_calls: total.truncatedToolCalls ?? 0,
+    ...(total.unmeteredModelRequests ? { unmetered_model_requests: total.unmeteredModelRequests } : {}),
   };
 }
 

@@ -1,10 +1,9 @@
-// One model turn of the coder: every request counted when it is sent (tokens from the reply's usage, estimated when
-// it failed or gave none), an unreachable or restarting server waited out with backoff up to a bound, and the
+// One model turn of the coder: every request counted when it is sent (tokens from the reply's usage; a request that
+// failed or got none back counts as one whose tokens are unknown, never as a guess), an unreachable or restarting server waited out with backoff up to a bound, and the
 // activity kept alive by heartbeats while the call or the wait lasts.
 import { ApplicationFailure } from '@temporalio/common';
 import { decideErrorStatusWait, decideServerWait, serverWaitBound, type ServerWait } from '../../domain/model-wait.js';
 import type { CoderTelemetry } from '../../domain/records.js';
-import { estimateRequestTokens, estimateUsage } from '../models/estimate-tokens.js';
 import type { AssistantTurn, CompletionRequest, ModelProvider } from '../models/types.js';
 import { abortable } from './abortable.js';
 import { HEARTBEAT_INTERVAL_MS } from '../heartbeat-while.js';
@@ -37,6 +36,11 @@ export async function withHeartbeat<T>(promise: Promise<T>, beat: (() => void) |
   }
 }
 
+/** A request whose tokens are unknown: no usage came back. */
+const countUnmetered = (telemetry: CoderTelemetry) => {
+  telemetry.unmeteredModelRequests = (telemetry.unmeteredModelRequests ?? 0) + 1;
+};
+
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Asks the model once, waiting out an unreachable server; counts every request it sends. */
@@ -52,14 +56,16 @@ export async function callModel(input: ModelCallInput): Promise<AssistantTurn> {
     telemetry.modelRequests += 1;
     try {
       const turn = await withHeartbeat(abortable(input.provider.complete({ ...request, signal }), signal), beat);
-      const usage = turn.usage ?? estimateUsage(request.messages, turn);
-      telemetry.inputTokens += usage.inputTokens;
-      telemetry.outputTokens += usage.outputTokens;
+      if (turn.usage) {
+        telemetry.inputTokens += turn.usage.inputTokens;
+        telemetry.outputTokens += turn.usage.outputTokens;
+      } else countUnmetered(telemetry);
       return turn;
     } catch (error) {
-      // The server read the prompt (the tool schemas too) whatever happened next: its tokens count against the budget.
+      // What a failed request cost is unknown (the server may or may not have read the prompt): it is counted as a
+      // request, never as a guess of tokens that would be added to the totals as if measured.
       telemetry.failedModelRequests = (telemetry.failedModelRequests ?? 0) + 1;
-      telemetry.inputTokens += estimateRequestTokens(request.messages, request.tools);
+      countUnmetered(telemetry);
       lastError = error instanceof Error ? error.message : String(error);
       input.heartbeat?.(lastError);
       if (signal?.aborted || !(error instanceof ApplicationFailure) || !WAITED_OUT.has(error.type ?? '')) throw error;

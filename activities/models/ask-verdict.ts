@@ -25,12 +25,18 @@ export interface VerdictUsageCount {
   failedModelRequests: number;
   /** Waits for an unreachable or restarting model server. */
   modelServerWaits: number;
+  /** Requests whose tokens are unknown (no usage came back); absent when none. */
+  unmeteredModelRequests?: number;
 }
 
 /** The verdict's counts out of the model call's counters. */
 export function verdictUsageOf(counters: CoderTelemetry): VerdictUsageCount {
   const { modelRequests, inputTokens, outputTokens, failedModelRequests = 0, modelServerWaits = 0 } = counters;
-  return { modelRequests, inputTokens, outputTokens, failedModelRequests, modelServerWaits };
+  const unmetered = counters.unmeteredModelRequests;
+  return {
+    ...{ modelRequests, inputTokens, outputTokens, failedModelRequests, modelServerWaits },
+    ...(unmetered ? { unmeteredModelRequests: unmetered } : {}),
+  };
 }
 
 /** A valid verdict, or the model problem after two bad answers; usage either way (for the budget). */

@@ -1,5 +1,6 @@
-// Token estimates for providers that report no usage, so budgets and telemetry still have numbers.
-import type { AssistantTurn, ChatMessage, TokenUsage, ToolSpec } from './types.js';
+// Token estimates: scripted turns' usage (a stand-in for a model has no tokenizer) and the prompt sizes fitted to a
+// context window. A real server's request without usage is never estimated: its tokens are unknown (model-call.ts).
+import type { AssistantTurn, ChatMessage, TokenUsage } from './types.js';
 
 /** Rough tokens of a text: one per four characters, rounded up. */
 export function estimateTokens(text: string): number {
@@ -11,12 +12,6 @@ function messageText(message: ChatMessage): string {
     return message.content + JSON.stringify(message.toolCalls);
   }
   return message.content;
-}
-
-/** Estimates the prompt tokens of a request: its messages (tool calls too) and the tool schemas it carries. */
-export function estimateRequestTokens(messages: readonly ChatMessage[], tools: readonly ToolSpec[]): number {
-  const text = messages.reduce((sum, message) => sum + messageText(message).length, 0);
-  return Math.ceil(text / 4) + (tools.length > 0 ? estimateTokens(JSON.stringify(tools)) : 0);
 }
 
 /** Estimates the usage of one model call from the request messages and the reply. */

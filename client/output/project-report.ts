@@ -1,4 +1,5 @@
 // The project report as a terminal table: one row per task, then rates and totals.
+import { describeSpendTokens } from '../../domain/token-counts.js';
 import { nextStepFor } from '../../domain/next-step.js';
 import type { ProjectReport } from '../../domain/project/project-report.js';
 import { formatTable } from './table.js';
@@ -29,7 +30,7 @@ export function formatProjectReport(report: ProjectReport): string {
     ...next,
     '',
     `tasks: ${report.total} (${counts}); pass rate at attempt 1: ${percent(report.passRateAtAttempt1)}, overall: ${percent(report.passRate)}`,
-    `spend: ${report.spend.attempts} attempts, ${report.spend.modelRequests} model requests, ${report.spend.inputTokens} input + ${report.spend.outputTokens} output tokens, ${seconds(report.spend.taskTimeMs)} of task time`,
+    `spend: ${report.spend.attempts} attempts, ${report.spend.modelRequests} model requests, ${describeSpendTokens(report.spend)}, ${seconds(report.spend.taskTimeMs)} of task time`,
     `telemetry: patch success ${percent(report.telemetry.patch_success_rate)} of ${report.telemetry.patch_attempts}, write-file fallbacks ${report.telemetry.write_file_fallbacks}`,
   ].join('\n');
 }

@@ -1,4 +1,5 @@
 // The project report as Markdown, for pull requests, issues and notes: a task table and the totals.
+import { describeSpendTokens } from '../../domain/token-counts.js';
 import type { ProjectReport } from '../../domain/project/project-report.js';
 import type { LiveProjectReport } from '../projects/live-report.js';
 import { formatCounts } from './project-state.js';
@@ -28,7 +29,7 @@ export function formatReportMarkdown(report: ProjectReport | LiveProjectReport):
   ];
   if (!('live' in report)) {
     lines.push(
-      `- spend: ${report.spend.attempts} attempts, ${report.spend.modelRequests} model requests, ${report.spend.inputTokens} input + ${report.spend.outputTokens} output tokens, ${seconds(report.spend.taskTimeMs)} of task time`,
+      `- spend: ${report.spend.attempts} attempts, ${report.spend.modelRequests} model requests, ${describeSpendTokens(report.spend)}, ${seconds(report.spend.taskTimeMs)} of task time`,
     );
     if (report.cancelReason) lines.push(`- cancelled: ${cell(report.cancelReason)}`);
   }

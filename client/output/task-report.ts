@@ -5,6 +5,7 @@ import { describeCoderAgent, type AttemptRecord, type TaskOutcome, type TaskStat
 import { nextStepFor } from '../../domain/next-step.js';
 import type { TelemetrySummary } from '../../domain/telemetry.js';
 import { formatTable } from './table.js';
+import { describeTokens } from '../../domain/token-counts.js';
 
 const MAX_REASON_CHARS = 100;
 
@@ -90,7 +91,12 @@ export function formatTelemetry(telemetry: TelemetrySummary): string {
   return (
     `telemetry: ${telemetry.model_requests_per_task} model requests${failedRequests(telemetry)}, patches ${telemetry.patch_successes}/${telemetry.patch_attempts} applied` +
     ` (${telemetry.patch_mismatch_count} mismatched), ${telemetry.write_file_fallbacks} write-file fallbacks,` +
-    ` tokens ${telemetry.input_tokens} in / ${telemetry.output_tokens} out`
+    ` tokens ${describeTokens({
+      input: telemetry.input_tokens,
+      output: telemetry.output_tokens,
+      requests: telemetry.model_requests_per_task,
+      unmetered: telemetry.unmetered_model_requests,
+    })}`
   );
 }
 

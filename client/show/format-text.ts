@@ -2,6 +2,7 @@
 // arguments and the start of its reply), the in-attempt test runs, the diff, and what tests, review and judge said.
 import { describeLanding } from '../../domain/landing.js';
 import { countOf } from '../output/plural.js';
+import { describeTokens } from '../../domain/token-counts.js';
 import { formatReviewRounds } from './format-review.js';
 import { environmentLine } from './environment-line.js';
 import type { Finding } from '../../domain/records.js';
@@ -36,7 +37,7 @@ export function attemptHeadline(attempt: AttemptTrajectory): string {
   if (attempt.hostId) parts.push(`on ${attempt.hostId}`);
   if (attempt.durationMs !== undefined) parts.push(seconds(attempt.durationMs));
   parts.push(
-    `tokens ${attempt.tokens.input} in / ${attempt.tokens.output} out (${attempt.tokens.modelRequests} model requests)`,
+    `tokens ${describeTokens({ ...attempt.tokens, requests: attempt.tokens.modelRequests })} (${attempt.tokens.modelRequests} model requests)`,
   );
   return parts.join(', ');
 }

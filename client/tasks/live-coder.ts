@@ -1,5 +1,6 @@
 // What the coder of a running task is doing now, from its pending activity's heartbeat details (the workflow learns
 // the coder's counts only when the node ends): requests and tokens so far, and the last model error.
+import { describeTokens } from '../../domain/token-counts.js';
 import type { WorkflowExecutionDescription } from '@temporalio/client';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import type { CoderTelemetry } from '../../domain/records.js';
@@ -51,7 +52,7 @@ export function readLiveCoder(description: WorkflowExecutionDescription): LiveCo
 export function formatLiveCoder(live: LiveCoder): string {
   const t = live.telemetry;
   const counts = t
-    ? `${t.modelRequests} model requests (${t.failedModelRequests ?? 0} failed, ${t.modelServerWaits ?? 0} waits for the server), tokens ${t.inputTokens} in / ${t.outputTokens} out`
+    ? `${t.modelRequests} model requests (${t.failedModelRequests ?? 0} failed, ${t.modelServerWaits ?? 0} waits for the server), tokens ${describeTokens({ input: t.inputTokens, output: t.outputTokens, requests: t.modelRequests, unmetered: t.unmeteredModelRequests })}`
     : 'no model request answered yet';
   const tries = live.activityAttempt > 1 ? `, try ${live.activityAttempt}` : '';
   const error = live.lastModelError ? `\n  last model error: ${live.lastModelError.split('\n')[0]?.slice(0, 200)}` : '';

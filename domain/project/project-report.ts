@@ -16,6 +16,8 @@ export interface ProjectSpend {
   modelRequests: number;
   inputTokens: number;
   outputTokens: number;
+  /** Requests whose tokens are unknown (no usage came back): not in the token counts; absent when none. */
+  unmeteredModelRequests?: number;
   /** Time in child runs, summed over tasks (not wall time: tasks overlap). */
   taskTimeMs: number;
 }
@@ -48,6 +50,7 @@ export function buildProjectReport(state: ProjectState): ProjectReport {
       modelRequests: total.modelRequests,
       inputTokens: total.inputTokens,
       outputTokens: total.outputTokens,
+      ...(total.unmeteredModelRequests ? { unmeteredModelRequests: total.unmeteredModelRequests } : {}),
       taskTimeMs: summary.totalDurationMs,
     },
     continuedAsNew: state.continuedAsNew,

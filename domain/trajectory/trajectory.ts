@@ -1,7 +1,7 @@
 // A task's trajectory: per attempt what the model did (turns, tool calls, in-attempt test runs), the change it made,
 // and what each node then said of it (tests, review, judge), with the cause, the class, tokens and time. Built from
 // the task's record (its outcome, or its state while it runs) and the artifacts its worker stored, read by the caller.
-import type { ArtifactRef, CommitResult, Finding } from '../records.js';
+import type { ArtifactRef, CommitResult, Finding, VerdictUsage } from '../records.js';
 import type { AttemptRecord, TaskLanding, TaskOutcome, TaskState } from '../task-state.js';
 import { coderTelemetryOf, describeCoderAgent } from '../task-state.js';
 import { candidateSuffix } from '../samples.js';
@@ -60,7 +60,8 @@ export interface AttemptTrajectory {
   failure?: { node: string; failureClass: string; reason: string; cause?: string };
   /** The landing this attempt's change went to, when the queue sent it back. */
   landing?: TaskLanding;
-  tokens: { input: number; output: number; modelRequests: number };
+  /** Tokens servers reported; `unmetered`: requests with no usage back, whose tokens are unknown (absent: none). */
+  tokens: { input: number; output: number; modelRequests: number; unmetered?: number };
 }
 
 export interface TaskTrajectory {
@@ -113,8 +114,9 @@ export function buildTrajectory(task: TaskRecord, artifacts: ReadonlyMap<string,
 function attemptTrajectory(record: AttemptRecord, artifacts: AttemptArtifacts): AttemptTrajectory {
   const telemetry = coderTelemetryOf(record);
   const verdictUsage = [record.review?.modelUsage, record.judge?.modelUsage, ...(record.verdictsSpent ?? [])];
-  const sum = (pick: (usage: { inputTokens: number; outputTokens: number; modelRequests: number }) => number) =>
+  const sum = (pick: (usage: VerdictUsage) => number) =>
     verdictUsage.reduce((total, usage) => total + (usage ? pick(usage) : 0), 0);
+  const unmetered = (telemetry?.unmeteredModelRequests ?? 0) + sum((usage) => usage.unmeteredModelRequests ?? 0);
   const ended = record.endedAt ? Date.parse(record.endedAt) - Date.parse(record.startedAt) : undefined;
   return {
     attempt: record.attempt,
@@ -179,6 +181,7 @@ function attemptTrajectory(record: AttemptRecord, artifacts: AttemptArtifacts): 
       input: (telemetry?.inputTokens ?? 0) + sum((usage) => usage.inputTokens),
       output: (telemetry?.outputTokens ?? 0) + sum((usage) => usage.outputTokens),
       modelRequests: (telemetry?.modelRequests ?? 0) + sum((usage) => usage.modelRequests),
+      ...(unmetered > 0 ? { unmetered } : {}),
     },
   };
 }

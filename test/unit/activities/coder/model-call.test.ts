@@ -38,30 +38,34 @@ describe('callModel', () => {
     expect(telemetry).toMatchObject({ modelRequests: 1, failedModelRequests: 0, inputTokens: 40, outputTokens: 4 });
   });
 
-  it('counts a failed request with estimated input tokens, and hands the error to the heartbeat', async () => {
+  it('counts a failed request as one whose tokens are unknown (no guess in the totals), and hands the error to the heartbeat', async () => {
     server = await startLocalModelServer([{ status: 401, body: { error: { message: 'bad key' } } }]);
     const telemetry = emptyTelemetry();
     const errors: (string | undefined)[] = [];
     const provider = await providerAt(server.url);
     const call = callModel({ provider, request, telemetry, waitBoundMs: 1_000, heartbeat: (e) => errors.push(e) });
     await expect(call).rejects.toMatchObject({ type: 'ProviderAuthFailed' });
-    expect(telemetry.modelRequests).toBe(1);
-    expect(telemetry.failedModelRequests).toBe(1);
-    expect(telemetry.inputTokens).toBeGreaterThan(0);
+    expect(telemetry).toMatchObject({
+      modelRequests: 1,
+      failedModelRequests: 1,
+      unmeteredModelRequests: 1,
+      inputTokens: 0,
+      outputTokens: 0,
+    });
     expect(errors.at(-1)).toMatch(/refused the credentials \(401\)/);
   });
 
-  it("counts a failed request's tool schemas in its estimated input tokens (the server read them too)", async () => {
-    server = await startLocalModelServer([401, 401].map((status) => ({ status, body: { error: { message: 'no' } } })));
+  it('a reply without usage counts no tokens: the request is counted as unmetered, the reported ones add up', async () => {
+    const { usage: _none, ...withoutUsage } = chatReply('no usage here');
+    server = await startLocalModelServer([
+      { body: withoutUsage },
+      { body: chatReply('measured', [], { prompt_tokens: 40, completion_tokens: 4 }) },
+    ]);
+    const telemetry = emptyTelemetry();
     const provider = await providerAt(server.url);
-    const tool = { name: 'read_file', description: 'Reads a file. '.repeat(50), parameters: { type: 'object' } };
-    const [bare, withTools] = [emptyTelemetry(), emptyTelemetry()];
-    await callModel({ provider, request, telemetry: bare, waitBoundMs: 1_000 }).catch(() => undefined);
-    const toolRequest = { ...request, tools: [tool] };
-    await callModel({ provider, request: toolRequest, telemetry: withTools, waitBoundMs: 1_000 }).catch(
-      () => undefined,
-    );
-    expect(withTools.inputTokens - bare.inputTokens).toBeGreaterThanOrEqual(JSON.stringify([tool]).length / 4);
+    await callModel({ provider, request, telemetry, waitBoundMs: 1_000 });
+    await callModel({ provider, request, telemetry, waitBoundMs: 1_000 });
+    expect(telemetry).toMatchObject({ modelRequests: 2, unmeteredModelRequests: 1, inputTokens: 40, outputTokens: 4 });
   });
 
   it('waits out a server that restarts (unreachable, then 503 while loading), counted apart', async () => {
