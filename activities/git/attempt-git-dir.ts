@@ -25,8 +25,15 @@ export function recordedAttemptGitDir(worktreePath: string): string | undefined 
   return text && path.isAbsolute(text) ? text : undefined;
 }
 
+/** The worktree's stat cache (stat-cache.ts), beside the record and out of every sandbox's sight like it. */
+export function attemptStatCacheFile(worktreePath: string): string {
+  return `${path.resolve(worktreePath)}.stat-cache`;
+}
+
+/** Removes the record and the stat cache, with the worktree. */
 export function removeAttemptGitDirRecord(worktreePath: string): void {
   rmSync(attemptGitDirRecord(worktreePath), { force: true });
+  rmSync(attemptStatCacheFile(worktreePath), { force: true });
 }
 
 /** What the worktree's `.git` is now, in words, when it no longer is the pointer to `gitDir`; undefined when it is. */

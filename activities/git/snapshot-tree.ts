@@ -1,7 +1,8 @@
 // The change an attempt made, taken as a git tree without running git over the worktree. After repository code ran
 // there, the worktree is data: its files are read as bytes (regular files and links only, never followed, bounded;
 // see worktree-walk.ts), written into the repository's own object store with `hash-object --no-filters`, and put in a
-// tree with a private index (`update-index --index-info`, `write-tree`). Every git command here has the attempt's
+// tree with a private index (`update-index --index-info`, `write-tree`); a stat cache spares the unchanged files
+// (stat-cache.ts). Every git command here has the attempt's
 // recorded git folder and no work tree (tree-git.ts), so no configuration, attribute, nested repository or submodule
 // of the worktree is ever read. The review, the judge and the commit read this tree by its id (docs/architecture.md).
 import { createHash } from 'node:crypto';
@@ -16,6 +17,7 @@ import { GitError } from './git-error.js';
 import { ignoreRulesOf } from './ignore-rules.js';
 import { withTreeGit, type TreeGit } from './tree-git.js';
 import { finding, walkWorktree, type TreeEntry, type WalkedEntry } from './worktree-walk.js';
+import { loadStatCache, type StatCache } from './stat-cache.js';
 
 /** Bounds of one snapshot: the worker reads each file whole, and every file of the worktree once. */
 export interface SnapshotLimits {
@@ -82,28 +84,50 @@ async function takeWorktree(input: SnapshotInput, write: boolean): Promise<Workt
     if (!/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(input.baseSha)) throw unknownBaseSha(input.baseSha, input.worktreePath);
     const base = await listTree(git, input.baseSha, input.worktreePath);
     const rules = ignoreRulesOf(readExclude(git.gitDir), await readIgnoreFiles(git, base));
+    const algorithm: 'sha1' | 'sha256' = input.baseSha.length === 64 ? 'sha256' : 'sha1';
+    // Taken before the walk reads any stat: the stat cache's racy-git rule counts from here.
+    const cache = loadStatCache(input.worktreePath, algorithm, Date.now());
     const walked = walkWorktree(path.resolve(input.worktreePath), base, rules, limits);
     const tooMany = tooManyNewFiles(base, walked.entries, limits.maxNewFiles);
     if (tooMany)
       return { treeSha: await baseTree(git, input.baseSha), changedFiles: [], ignored: [], findings: [tooMany] };
-    const findings = [...walked.findings];
-    const algorithm = input.baseSha.length === 64 ? 'sha256' : 'sha1';
-    const copies = write ? privateDir : undefined;
-    const blobs = hashEntries(input.worktreePath, walked.entries, base, { limits, copies, algorithm }, findings);
-    const entries = [...walked.kept, ...blobs.entries];
-    const taken = {
-      changedFiles: changedPaths(base, entries),
-      ignored: walked.ignored,
-      findings: boundFindings(findings, MAX_SNAPSHOT_FINDINGS),
+    const take = async (): Promise<WorktreeSnapshot> => {
+      const findings = [...walked.findings];
+      const hashing = { limits, copies: write ? privateDir : undefined, algorithm, cache };
+      const blobs = hashEntries(input.worktreePath, walked.entries, base, hashing, findings);
+      const entries = [...walked.kept, ...blobs.entries];
+      const taken = {
+        changedFiles: changedPaths(base, entries),
+        ignored: walked.ignored,
+        findings: boundFindings(findings, MAX_SNAPSHOT_FINDINGS),
+      };
+      if (!write) return { treeSha: '', ...taken };
+      await writeBlobs(git, blobs.toWrite);
+      return { treeSha: await writeTree(git, path.join(privateDir, 'index'), entries, cache), ...taken };
     };
-    if (!write) return { treeSha: '', ...taken };
-    await writeBlobs(git, blobs.toWrite);
-    const index = path.join(privateDir, 'index');
-    const info = entries.map((entry) => `${entry.mode} ${entry.id}\t${entry.path}\0`).join('');
-    if (entries.length > 0) await git.run(['update-index', '-z', '--index-info'], { input: Buffer.from(info), index });
-    const treeSha = (await git.text(['write-tree'], { index })).trim();
-    return { treeSha, ...taken };
+    return take().catch(async (error: unknown) => {
+      // A blob the cache named is gone from the store (a `git gc --prune=now` meanwhile): hash everything again.
+      if (!(error instanceof GitError)) throw error;
+      cache.drop();
+      return take();
+    });
   });
+}
+
+/**
+ * The tree of `entries` in the object store: the one the last snapshot wrote when the entries are the same (and the
+ * store still has it), else written with a private index.
+ */
+async function writeTree(git: TreeGit, index: string, entries: TreeEntry[], cache: StatCache): Promise<string> {
+  const info = entries.map((entry) => `${entry.mode} ${entry.id}\t${entry.path}\0`).join('');
+  const digest = createHash('sha256').update(info).digest('hex');
+  const last = cache.lastTree(digest);
+  if (last && (await hasObject(git, last))) return last;
+  if (entries.length > 0) await git.run(['update-index', '-z', '--index-info'], { input: Buffer.from(info), index });
+  const treeSha = (await git.text(['write-tree'], { index })).trim();
+  // Every blob it remembered is in the store now (a cached one was stored by the snapshot that remembered it).
+  cache.save([digest, treeSha]);
+  return treeSha;
 }
 
 /** The base commit's tree, every entry (`ls-tree -r`, gitlinks included). */
@@ -131,6 +155,13 @@ function readExclude(gitDir: string): string {
   return readSmallFile(path.join(common, 'info', 'exclude')) ?? '';
 }
 
+async function hasObject(git: TreeGit, id: string): Promise<boolean> {
+  return git.run(['cat-file', '-e', id]).then(
+    () => true,
+    () => false,
+  );
+}
+
 /** The base commit's `.gitignore` files, read from the object store (one `cat-file --batch`). */
 async function readIgnoreFiles(git: TreeGit, base: TreeEntry[]): Promise<{ path: string; text: string }[]> {
   const files = base.filter((entry) => /(^|\/)\.gitignore$/.test(entry.path) && entry.mode.startsWith('1006'));
@@ -154,28 +185,34 @@ interface HashedBlobs {
   toWrite: { file: string; id: string }[];
 }
 
+interface Hashing {
+  limits: SnapshotLimits;
+  copies: string | undefined;
+  algorithm: 'sha1' | 'sha256';
+  cache: StatCache;
+}
+
 /**
  * Reads each entry's bytes (never through a link), hashes them as git does and, given a folder for `copies`, copies
- * there what the store lacks.
+ * there what the store lacks. An entry whose stat matches the stat cache's is taken by its cached id, unread.
  */
 function hashEntries(
   worktreePath: string,
   walked: WalkedEntry[],
   base: TreeEntry[],
-  { limits, copies, algorithm }: { limits: SnapshotLimits; copies: string | undefined; algorithm: 'sha1' | 'sha256' },
+  { limits, copies, algorithm, cache }: Hashing,
   findings: Finding[],
 ): HashedBlobs {
   const known = new Set(base.map((entry) => entry.id));
   const hashed: HashedBlobs = { entries: [], toWrite: [] };
   let total = 0;
   for (const entry of walked) {
-    const read =
-      entry.kind === 'link' ? readLink(worktreePath, entry.path) : readRegular(worktreePath, entry.path, limits);
+    const read = cachedEntry(cache, entry, limits) ?? readEntry(worktreePath, entry, limits);
     if ('rule' in read) {
       if (read.problem) findings.push(finding(read.rule, entry.path, read.problem));
       continue;
     }
-    total += read.bytes.length;
+    total += 'bytes' in read ? read.bytes.length : read.size;
     if (total > limits.maxTotalBytes) {
       findings.push(
         finding(
@@ -186,9 +223,10 @@ function hashEntries(
       );
       break;
     }
-    const id = blobId(read.bytes, algorithm);
+    const id = 'id' in read ? read.id : blobId(read.bytes, algorithm);
     hashed.entries.push({ mode: read.mode, id, path: entry.path });
-    if (copies !== undefined && !known.has(id)) {
+    if (entry.stats) cache.remember(entry.path, entry.stats, id);
+    if (copies !== undefined && 'bytes' in read && !known.has(id)) {
       const file = path.join(copies, `blob-${hashed.toWrite.length}`);
       writeFileSync(file, read.bytes, { mode: 0o600 });
       hashed.toWrite.push({ file, id });
@@ -196,6 +234,23 @@ function hashEntries(
     }
   }
   return hashed;
+}
+
+function readEntry(worktreePath: string, entry: WalkedEntry, limits: SnapshotLimits): Read {
+  return entry.kind === 'link' ? readLink(worktreePath, entry.path) : readRegular(worktreePath, entry.path, limits);
+}
+
+/** The entry as the stat cache knows it (id, mode, size), when its stat still matches and it is within the bounds. */
+function cachedEntry(
+  cache: StatCache,
+  entry: WalkedEntry,
+  limits: SnapshotLimits,
+): { id: string; mode: string; size: number } | undefined {
+  const stats = entry.stats;
+  if (!stats || stats.size > limits.maxFileBytes) return undefined;
+  const id = cache.lookup(entry.path, stats);
+  if (!id) return undefined;
+  return { id, mode: entry.kind === 'link' ? '120000' : stats.mode & 0o100 ? '100755' : '100644', size: stats.size };
 }
 
 type Read = { bytes: Buffer; mode: string } | { problem?: string; rule: string };

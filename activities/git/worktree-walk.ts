@@ -17,6 +17,8 @@ export interface TreeEntry {
 export interface WalkedEntry {
   path: string;
   kind: 'file' | 'link';
+  /** Its `lstat` as the walk read it (times in ms, to a fraction of a microsecond): what the stat cache matches (stat-cache.ts). */
+  stats?: Stats;
 }
 
 export interface WalkLimits {
@@ -132,7 +134,7 @@ function visitEntry(walk: Walk, relative: string, stats: Stats, underIgnored: bo
     walked.ignored.push(relative);
     return;
   }
-  takeEntry(walk, { path: relative, kind });
+  takeEntry(walk, { path: relative, kind, stats });
 }
 
 /** A submodule's folder: the commit keeps the gitlink; a repository made in it is a finding (visitFolder says so). */

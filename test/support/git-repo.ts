@@ -51,8 +51,8 @@ export function useTempDirs(): () => Promise<string> {
 }
 
 /** A repository with the worktree of task t1, attempt 1 (as the claim activity makes it); folders go into `dirs`. */
-export async function makeRepoWithWorktree(dirs: string[]) {
-  const repoPath = await makeRepo();
+export async function makeRepoWithWorktree(dirs: string[], files?: Record<string, string>) {
+  const repoPath = await makeRepo(files);
   const workDir = await makeTempDir();
   dirs.push(repoPath, workDir);
   const created = await createWorktree({
