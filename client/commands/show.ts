@@ -17,9 +17,11 @@ import type { Command } from './command.js';
 
 const help = `Usage: taskloop show TASK_OR_EVAL [--json] [--html FILE]
 
-Shows a task's trajectory, per attempt: the model's turns (text, each tool call with its arguments and the start of
-its reply), the tests it ran inside the attempt (run_tests), the attempt's diff, the test node's result, the review
-and judge verdicts, the failure's node, cause and class, tokens and time. A running task shows what it has so far.
+Shows a task's trajectory, per attempt: the environment its tests ran in, every message the model got (the system
+prompt, the task as sent with the files shown and a retry's evidence; whole), the model's turns (text, each tool
+call with its arguments and the start of its reply), the tests it ran inside the attempt (run_tests), the attempt's
+diff, the test node's result, the review and judge verdicts, the failure's node, cause and class, tokens and time,
+and for a failed task the next step. A running task shows what it has so far and what it does now.
 A task with approval required shows its review rounds: each round's request for changes, the attempts that
 followed and their verdicts, the commit that waited and the answer, and the last word (approved, rejected, waiting).
 TASK_OR_EVAL is a task id or workflow id (as for taskloop status), or an eval: its id, its folder or its

@@ -5,6 +5,7 @@ import { countOf } from '../output/plural.js';
 import { describeTokens } from '../../domain/token-counts.js';
 import { formatReviewRounds } from './format-review.js';
 import { environmentLine } from './environment-line.js';
+import { nextLine, testsNotRecorded, toldMessagesText } from './attempt-told.js';
 import type { Finding } from '../../domain/records.js';
 import type { AttemptTrajectory, TaskTrajectory, Verdict } from '../../domain/trajectory/trajectory.js';
 
@@ -28,6 +29,9 @@ export function formatTrajectory(trajectory: TaskTrajectory): string {
   if (trajectory.recommendation) lines.push(`recommendation: ${trajectory.recommendation}`);
   if (trajectory.review) lines.push(...formatReviewRounds(trajectory.review));
   for (const attempt of trajectory.attempts) lines.push('', formatAttempt(attempt));
+  // Last, so it is what a person reads when the command ends (as status prints it).
+  const next = nextLine(trajectory);
+  if (next) lines.push('', next);
   return lines.join('\n');
 }
 
@@ -53,6 +57,7 @@ function formatAttempt(attempt: AttemptTrajectory): string {
       `coder: ${attempt.coder.status}${who ? ` (${who})` : ''}: ${attempt.coder.summary || attempt.coder.reason || ''}`,
     );
   }
+  lines.push(...toldMessagesText(attempt));
   if ('missing' in attempt.transcript) lines.push(`turns: ${attempt.transcript.missing}`);
   else {
     for (const turn of attempt.transcript.turns) {
@@ -77,7 +82,7 @@ function formatAttempt(attempt: AttemptTrajectory): string {
       `tests: ${attempt.test.outcome}, ${attempt.test.summary}${attempt.test.reason ? `: ${attempt.test.reason}` : ''}`,
     );
     if (attempt.test.output) lines.push(indent(attempt.test.output, '  | '));
-  } else lines.push('tests: not run');
+  } else lines.push(`tests: ${testsNotRecorded(attempt)}`);
   lines.push(formatVerdict('review', attempt.review), formatVerdict('judge', attempt.judge));
   if (attempt.failure) {
     const cause = attempt.failure.cause ? `, cause ${attempt.failure.cause}` : '';

@@ -8,6 +8,7 @@ import type { AttemptTrajectory, TaskTrajectory, Verdict } from '../../domain/tr
 import { renderReviewRounds } from './format-review.js';
 import { attemptHeadline, diffStatText, findingText, seconds } from './format-text.js';
 import { environmentLine } from './environment-line.js';
+import { nextLine, testsNotRecorded, toldHeading } from './attempt-told.js';
 
 export const escapeHtml = (text: string) =>
   text
@@ -89,6 +90,7 @@ function renderTrajectory(trajectory: TaskTrajectory, heading: 'h1' | 'h2'): str
     trajectory.commit && `commit ${trajectory.commit.sha.slice(0, 12)} on ${trajectory.commit.branch}`,
     trajectory.status !== 'COMPLETED' && trajectory.reason && `reason: ${trajectory.reason}`,
     trajectory.recommendation && `recommendation: ${trajectory.recommendation}`,
+    nextLine(trajectory),
   ].filter((fact): fact is string => typeof fact === 'string' && fact.length > 0);
   return [
     `<${heading} class="${trajectory.status === 'COMPLETED' ? 'pass' : trajectory.status === 'FAILED' ? 'fail' : ''}">${escapeHtml(head)}</${heading}>`,
@@ -117,6 +119,7 @@ function renderAttempt(attempt: AttemptTrajectory): string {
       `<h3>diff (${diffStatText(attempt.diff)})</h3>`,
       `<pre class="diff">${renderDiff(attempt.diff.text)}</pre>`,
     );
+  parts.push(renderToldMessages(attempt));
   if ('missing' in attempt.transcript)
     parts.push('<h3>turns</h3>', `<p class="missing">${escapeHtml(attempt.transcript.missing)}</p>`);
   else {
@@ -144,12 +147,25 @@ function renderAttempt(attempt: AttemptTrajectory): string {
   return parts.join('\n');
 }
 
+/** Every message the model got besides tool replies, each collapsed (the system prompt alone is pages long). */
+function renderToldMessages(attempt: AttemptTrajectory): string {
+  if ('missing' in attempt.transcript || attempt.transcript.messages.length === 0) return '';
+  const items = attempt.transcript.messages.map(
+    (message) =>
+      `<details class="told"><summary>${escapeHtml(toldHeading(message))}</summary><pre>${escapeHtml(message.content)}</pre></details>`,
+  );
+  const where = attempt.transcriptPath
+    ? [`<p class="meta">the whole transcript: ${escapeHtml(attempt.transcriptPath)}</p>`]
+    : [];
+  return [`<h3>messages the model got: ${items.length}</h3>`, ...where, ...items].join('\n');
+}
+
 function renderVerdicts(attempt: AttemptTrajectory): string {
   const { test, failure } = attempt;
   const items = [
     test
       ? `<li>tests: <span class="${test.outcome === 'passed' ? 'pass' : 'fail'}">${escapeHtml(test.outcome)}</span>, ${escapeHtml(test.summary)}${test.reason ? `: ${escapeHtml(test.reason)}` : ''}${test.output ? `<pre>${escapeHtml(test.output)}</pre>` : ''}</li>`
-      : '<li>tests: not run</li>',
+      : `<li>tests: ${escapeHtml(testsNotRecorded(attempt))}</li>`,
     renderVerdict('review', attempt.review),
     renderVerdict('judge', attempt.judge),
   ];

@@ -50,6 +50,10 @@ export interface AttemptTrajectory {
   durationMs?: number;
   coder?: { status: string; summary: string; reason?: string; agent?: string; model?: string };
   environment?: AttemptEnvironment;
+  /** The running attempt's step now (the task's phase), so the page says "tests: running", not "not run". */
+  now?: string;
+  /** Where the whole transcript is, on the host that ran the coder (the turns here are cut; the messages are not). */
+  transcriptPath?: string;
   /** The turns, or why they cannot be shown (no transcript recorded, on another host, unreadable). */
   transcript: TranscriptTurns | { missing: string };
   /** The change as the review saw it (diff.patch), cut to `diffLimit`; or why it is not shown. */
@@ -87,7 +91,7 @@ type TaskRecord = Pick<
   TaskOutcome,
   'workflowId' | 'taskId' | 'project' | 'attempts' | 'commit' | 'landing' | 'review' | 'coderAgent'
 > &
-  Partial<Pick<TaskState, 'goal' | 'reason' | 'recommendation'>> & { status: TaskState['status'] };
+  Partial<Pick<TaskState, 'goal' | 'reason' | 'recommendation' | 'phase'>> & { status: TaskState['status'] };
 
 /** The trajectory of a task from its record and the artifacts read for each attempt (keyed by attempt number). */
 export function buildTrajectory(task: TaskRecord, artifacts: ReadonlyMap<string, AttemptArtifacts>): TaskTrajectory {
@@ -107,6 +111,9 @@ export function buildTrajectory(task: TaskRecord, artifacts: ReadonlyMap<string,
     attempts: withCandidates(task.attempts).map(({ record, setAside }) => ({
       ...attemptTrajectory(record, artifacts.get(attemptKey(record)) ?? {}),
       ...(setAside ? { status: 'SET_ASIDE' } : {}),
+      ...(!setAside && record.status === 'RUNNING' && record === task.attempts.at(-1) && task.phase
+        ? { now: task.phase }
+        : {}),
     })),
   };
 }
@@ -140,6 +147,7 @@ function attemptTrajectory(record: AttemptRecord, artifacts: AttemptArtifacts): 
           },
         }
       : {}),
+    ...(record.coder?.transcript ? { transcriptPath: record.coder.transcript.path } : {}),
     transcript: transcriptOf(record, artifacts.transcript),
     diff: diffOf(record, artifacts.diff),
     ...(record.test
@@ -241,7 +249,12 @@ function transcriptOf(record: AttemptRecord, read: ArtifactText | undefined): At
 function diffOf(record: AttemptRecord, read: ArtifactText | undefined): AttemptTrajectory['diff'] {
   // The review stores the change it read; a change that failed its tests is stored by the test node.
   const ref = artifactRefsOf(record).diff;
-  if (!ref && record.status === 'RUNNING') return { missing: 'no diff yet: the attempt is still running' };
+  if (!ref && record.status === 'RUNNING')
+    return {
+      missing: record.coder
+        ? 'the coder is done: its change is being tested now (its diff is stored when the tests end)'
+        : 'no diff yet: the coder has not finished',
+    };
   if (!ref)
     return {
       missing: record.review

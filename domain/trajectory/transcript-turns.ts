@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { argumentsExcerpt, excerpt } from './excerpt.js';
 
 /** How much of each part a turn keeps (the whole transcript stays on the worker's disk). */
-export const turnLimits = { text: 600, arguments: 400, reply: 800, prompt: 1200, turns: 300 } as const;
+export const turnLimits = { text: 600, arguments: 400, reply: 800, turns: 300 } as const;
 
 const messageSchema = z.union([
   z.object({ role: z.literal('system'), content: z.string() }),
@@ -50,9 +50,20 @@ export interface InAttemptTestRun {
   result: string;
 }
 
+/** A message the model got that is not a tool's reply: the system prompt, the task as sent, a later note. */
+export interface ToldMessage {
+  role: 'system' | 'user';
+  /** The turn it came before (1: the opening messages). */
+  beforeTurn: number;
+  /** Whole: the goal as sent, the files shown, a retry's evidence are all in it. */
+  content: string;
+}
+
 export interface TranscriptTurns {
-  /** The task as the coder was first told it (the first user message), cut. */
+  /** The task as the coder was first told it (the first user message), whole. */
   prompt: string;
+  /** Every system and user message the model got, whole, in order. */
+  messages: ToldMessage[];
   turns: Turn[];
   /** Turns left out past `turnLimits.turns`. */
   turnsLeftOut: number;
@@ -83,7 +94,10 @@ function turnsOf(messages: z.infer<typeof transcriptSchema>): TranscriptTurns {
   for (const message of messages) if (message.role === 'tool') replies.set(message.toolCallId, message.content);
   const prompt = messages.find((message) => message.role === 'user')?.content ?? '';
   const all: Turn[] = [];
+  const told: ToldMessage[] = [];
   for (const message of messages) {
+    if (message.role === 'system' || message.role === 'user')
+      told.push({ role: message.role, beforeTurn: all.length + 1, content: message.content });
     if (message.role !== 'assistant') continue;
     all.push({
       index: all.length + 1,
@@ -111,7 +125,8 @@ function turnsOf(messages: z.infer<typeof transcriptSchema>): TranscriptTurns {
       })),
   );
   return {
-    prompt: excerpt(prompt, turnLimits.prompt),
+    prompt,
+    messages: told,
     turns: all.slice(0, turnLimits.turns),
     turnsLeftOut: Math.max(0, all.length - turnLimits.turns),
     testRuns,

@@ -248,7 +248,12 @@ describe('taskloop show', () => {
       expect(shown.stdout).toContain(
         'turn 1: Reading calc.py first.\n  -> read_file {"path":"calc.py"}\n     | calc.py (lines 1-6 of 6)',
       );
-      expect(shown.stdout).toContain('diff: no diff yet: the attempt is still running');
+      expect(shown.stdout).toContain('diff: no diff yet: the coder has not finished');
+      expect(shown.stdout).toContain('tests: not yet (the attempt is at code)');
+      // The task as sent, whole, before the first turn.
+      expect(shown.stdout).toMatch(
+        /message before turn 1 \(user, \d+ characters\):\n {2}\| # Goal\n {2}\| Fix add in calc.py/,
+      );
     } finally {
       await handle.terminate('seen');
       await server.close();

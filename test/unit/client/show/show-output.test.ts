@@ -128,14 +128,15 @@ describe('taskloop show of a running task', () => {
       project: 'p',
       status: 'RUNNING' as const,
       goal: 'Fix add\nin calc.py',
+      phase: 'code' as const,
       attempts: [{ attempt: 1, status: 'RUNNING' as const, startedAt: '2026-12-06T12:00:00.000Z', envRetries: 0 }],
     };
     const artifacts = new Map([['1', { transcript: { text: transcriptWithReply('x = 1') } }]]);
     const text = formatTrajectory(buildTrajectory(running, artifacts));
     expect(text).toContain('task-p-t1: RUNNING after 1 attempt (project p, task t1)\ngoal: Fix add\n');
     expect(text).toContain('turn 1: look\n  -> read_file {"path":"x.py"}\n     | x = 1');
-    expect(text).toContain('diff: no diff yet: the attempt is still running');
-    expect(text).toContain('tests: not run\nreview: not reached\njudge: not reached');
+    expect(text).toContain('diff: no diff yet: the coder has not finished');
+    expect(text).toContain('tests: not yet (the attempt is at code)\nreview: not reached\njudge: not reached');
     expect(formatTrajectory(buildTrajectory(running, new Map()))).toContain(
       'turns: no transcript recorded (the coder did not finish a turn)',
     );
