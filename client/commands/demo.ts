@@ -13,6 +13,8 @@ import { describeLearning } from '../demo/show-learning.js';
 import { watchProject } from '../watch/watch-project.js';
 import { ensureLocalServer } from '../../platform/local-server.js';
 import { formatProjectReport } from '../output/project-report.js';
+import { formatReviewAndLanding } from '../output/review-and-landing.js';
+import { readReviewAndLanding } from '../projects/review-and-landing.js';
 import { stateDir } from '../../platform/paths.js';
 import { formatTemporalHints } from '../output/temporal-hints.js';
 import { findTemporalCli } from '../../platform/server/temporal-cli.js';
@@ -26,16 +28,19 @@ batch in examples/calc/tasks.yaml (five tasks, one depending on two others) with
   fix-add           edits wrongly, runs the tests inside its attempt, reads the failure, fixes: passes at attempt 1
   fix-mean          fails its tests at attempt 1 and passes at attempt 2 with the pytest evidence
   fix-median        fails the same way as fix-mean, then passes at attempt 2; the two failures make a skill
-  fix-mul-doc       edits a test: refused at the test node (no test runs), and passes when retried
+  fix-mul-doc       edits a test: refused at the test node (no test runs), passes when retried, and lands on the
+                    demo repository's main (landOn: main): merged onto main's head, tested on the merged tree
   document-spread   waits for fix-mean and fix-median, is offered the skill, then passes
-It shows live progress, prints the report, the skill and the Web UI address of the project.
+It shows live progress, prints the report, what landed (task, branch, commit), the skill and the Web UI address
+of the project.
 
   --model SPEC   the coder model for every task instead of the recorded one (openai:<model>, anthropic:<model>,
                  local:qwen2.5-coder-1.5b, local:qwen2.5-coder-0.5b, local:FILE.gguf or scripted:<file.json>); the
                  demo's outcomes above hold only for the recorded scripts. A local: model runs with the coder
                  version coder-small (the tests' evidence first, four tools), at most 8 coder steps per attempt,
                  and up to 3 candidates in one attempt, the first whose tests pass kept (no retries)
-  --json         progress goes to stderr and stdout gets only the project report as JSON, for scripts and CI
+  --json         progress goes to stderr and stdout gets only the project report as JSON (with "landed" and
+                 "waiting" as in taskloop report --json), for scripts and CI
 
 Exit codes: 0 every task completed, 1 a task did not (or the demo could not run), 2 bad flags.`;
 
@@ -76,9 +81,11 @@ export const demoCommand: Command = {
       log(`\nStarted project ${workflowId} with ${plan.tasks.length} tasks (concurrency ${plan.concurrency}):`);
       await watchProject(handle, log);
       const report = await handle.result();
-      log(`\nReport for ${project}:\n${formatProjectReport(report)}`);
+      // What landed (and what waits): read from the tasks themselves, as `taskloop report` does.
+      const lists = await readReviewAndLanding(client, report.tasks, Date.now());
+      log(`\nReport for ${project}:\n${[formatProjectReport(report), ...formatReviewAndLanding(lists)].join('\n')}`);
       for (const line of await describeLearning(report, client)) log(line);
-      log(`\nBranches with the commits: git -C ${repo} log --oneline --all`);
+      log(`\nBranches with the commits (main holds what landed): git -C ${repo} log --oneline --all`);
       log(
         `Web UI: ${ui}/namespaces/${target.namespace}/workflows/${workflowId}  (filter tasks with: Project="${project}")`,
       );
@@ -94,7 +101,7 @@ export const demoCommand: Command = {
           taskIds: plan.tasks.map((task) => task.spec.id),
         }))
           log(line);
-      if (values.json) console.log(JSON.stringify(withTaskLinesJson(report), null, 2));
+      if (values.json) console.log(JSON.stringify({ ...withTaskLinesJson(report), ...lists }, null, 2));
       return report.counts.COMPLETED === report.total ? 0 : 1;
     } finally {
       await connection.close();

@@ -6,7 +6,8 @@ import { describe, expect, inject, it } from 'vitest';
 import type { ProjectReport } from '../../domain/project/project-report.js';
 import { projectRoot } from '../../platform/paths.js';
 import { runTaskloop } from '../support/cli.js';
-import { startTestWorkers, uniqueId } from './support/temporal.js';
+import type { TaskOutcome } from '../../domain/task-state.js';
+import { connectTestClient, startTestWorkers, uniqueId } from './support/temporal.js';
 
 describe('taskloop demo', () => {
   it('runs the five calc tasks on the test server to the expected outcomes, with an in-attempt test run and a skill offered', async () => {
@@ -57,6 +58,24 @@ describe('taskloop demo', () => {
     // The README's first task names the demo's project as .taskloop/demo/latest/calc.
     const made = /Made the Python project (\S+) /.exec(result.stderr)?.[1] ?? '';
     expect(await realpath(path.join(home, 'demo', 'latest', 'calc'))).toBe(await realpath(made));
+    // fix-mul-doc landed on the demo repository's main through its merge queue, its tests run on the merged tree that
+    // main now points at; the report lists it, in JSON and in the printed table.
+    const landed = (report as ProjectReport & { landed: { taskId: string; target: string; commit: string }[] }).landed;
+    expect(landed).toEqual([expect.objectContaining({ taskId: 'fix-mul-doc', target: 'main' })]);
+    const commit = landed[0]?.commit ?? '';
+    const git = (...args: string[]) => execa('git', ['-C', made, ...args]);
+    expect((await git('rev-parse', 'main')).stdout).toBe(commit);
+    expect(result.stderr).toMatch(new RegExp(`\\n {2}fix-mul-doc +main +${commit.slice(0, 12)} `));
+    const project = /Started project project-(demo-\S+) with/.exec(result.stderr)?.[1] ?? '';
+    const { client, connection } = await connectTestClient();
+    try {
+      const outcome = (await client.workflow.getHandle(`task-${project}-fix-mul-doc`).result()) as TaskOutcome;
+      expect(outcome.landing).toMatchObject({ status: 'landed', landed: commit, tests: { outcome: 'passed' } });
+      const tree = outcome.landing?.status === 'landed' ? outcome.landing.tests?.tree : undefined;
+      expect((await git('rev-parse', `${commit}^{tree}`)).stdout).toBe(tree);
+    } finally {
+      await connection.close();
+    }
     // The worker's log lines go to the file the demo names, not between the lines of its board.
     const workerLog = /Worker log: (\S+)/.exec(result.stderr)?.[1] ?? '';
     expect(await readFile(workerLog, 'utf8')).toMatch(/\[INFO\] task fix-add: /);
@@ -74,7 +93,6 @@ describe('taskloop demo', () => {
     expect(events[0]?.data.refused).toMatchObject([{ rule: 'test_file_edited' }]);
 
     // The temporal commands the demo prints, and the query and list examples of docs/cli.md, run as written on its ids.
-    const project = /Started project project-(demo-\S+) with/.exec(result.stderr)?.[1] ?? '';
     const printed = result.stderr
       .split('\n')
       .filter((line) => line.includes(' workflow ') && line.startsWith('  '))
