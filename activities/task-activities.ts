@@ -27,6 +27,8 @@ export interface ActivityDeps {
   cwd?: string;
   /** The worker's sandbox mode and default limits; by default from TASKLOOP_SANDBOX* variables (bwrap). */
   sandbox?: WorkerSandbox;
+  /** The worker holds payload keys and refuses a task whose start input is in clear (platform/codec/clear-inputs.ts). */
+  refuseClearInputs?: boolean;
 }
 
 export function createTaskActivities(deps: ActivityDeps) {

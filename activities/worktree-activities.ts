@@ -17,6 +17,7 @@ import { commitThenRemove } from './git/commit-then-remove.js';
 import { readClaimHistory } from './learning/read-project-learning.js';
 import { loadAgent } from './models/agent-registry.js';
 import { scrubForSink } from './secret-values.js';
+import { refuseClearStartInput } from './clear-start-input.js';
 import type { AttemptRef, Claim, ClaimInput, CommitAndRemoveResult, CommitInput } from './task-activity-types.js';
 
 export interface WorktreeDeps {
@@ -25,12 +26,16 @@ export interface WorktreeDeps {
   workDir: string;
   /** The attempt's artifact folder (per workflow run and attempt): where a commit's state is kept for its retry. */
   artifactDir: (ref: AttemptRef) => string;
+  /** Refuse a task whose start input is in clear (a keyed worker; see clear-start-input.ts). */
+  refuseClearInputs?: boolean;
 }
 
 export function createWorktreeActivities(deps: WorktreeDeps) {
   return {
     /** Picks this host for the attempt and creates (or finds) its worktree; returns the host's own queue. */
     async claimWorktree(input: ClaimInput): Promise<Claim> {
+      // The first claim of a run, before anything is made: a later one was let through by an earlier claim.
+      if (deps.refuseClearInputs && input.attempt === 1) await refuseClearStartInput();
       // A repository by URL: this host's clone, with the base ref fetched now (one fetch per claim).
       const local = isRepoUrl(input.repoPath)
         ? await fetchBase(input.repoPath, deps.workDir, input.baseRef)

@@ -24,6 +24,7 @@ export const causeKinds = [
   'InvalidTimeout',
   'SandboxConfigError',
   'SecretInGoal',
+  'ClearInputRefused',
   'InvalidCoderInput',
   'InvalidAgentRegistry',
   'ModelAuth',
@@ -135,6 +136,8 @@ export const causeTable: readonly CauseRow[] = [
   thrown('SandboxConfigError', 'test', 'environment_problem', 'fail'),
   // A goal or hint holding a secret's value: nothing a retry can change (the worker checks; see secret-in-task.ts).
   thrown('SecretInGoal', 'code', 'environment_problem', 'fail'),
+  // A keyed worker was handed a task started in clear (activities/clear-start-input.ts): a client's setting, not code.
+  thrown('ClearInputRefused', 'claim', 'environment_problem', 'fail'),
   thrown('InvalidCoderInput', 'code', 'environment_problem', 'fail'),
   // agents/registry.json or a prompt it names is broken: a setting of the worker, read at claim and by each model role.
   thrown('InvalidAgentRegistry', ['claim', ...models], 'environment_problem', 'fail'),

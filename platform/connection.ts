@@ -8,6 +8,7 @@ import { withDeferredCaCerts } from './deferred-ca-certs.js';
 import { probeAddress, probeTls } from './probe-address.js';
 import { cliTracingInterceptor, startTracing } from './tracing.js';
 import { clearPayloadsWarning, resolveHostCodec } from './codec/host-codec.js';
+import { keylessClientGuard } from './codec/keyless-guard.js';
 
 export const DEFAULT_ADDRESS = '127.0.0.1:7233';
 export const DEFAULT_NAMESPACE = 'default';
@@ -90,7 +91,12 @@ export async function connectClient(
   // With tracing on (OTEL_* set): one trace per command, its starts and signals carry it to the workflows; the CLI
   // exits through stopTracing().
   const tracing = await startTracing({ env, serviceName: 'taskloop-cli' });
-  const interceptors = tracing ? { workflow: [await cliTracingInterceptor()] } : undefined;
+  // Without a key: refuse to store an input in clear where the workers encrypt (platform/codec/keyless-guard.ts).
+  const workflowInterceptors = [
+    ...(tracing ? [await cliTracingInterceptor()] : []),
+    ...(hostCodec.keys ? [] : [keylessClientGuard(connection.workflowService, target.namespace)]),
+  ];
+  const interceptors = { workflow: workflowInterceptors };
   const dataConverter = { payloadCodecs: [hostCodec.codec] };
   return {
     client: new Client({ connection, namespace: target.namespace, interceptors, dataConverter }),

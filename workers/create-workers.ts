@@ -11,6 +11,7 @@ import type { WorkerSandbox } from '../activities/sandbox/index.js';
 import type { HostIdentity } from './host.js';
 import type { Tracing } from '../platform/tracing.js';
 import { workerDeploymentOptions, type DeploymentSettings } from './deployment.js';
+import { encryptingIdentitySuffix } from '../platform/codec/clear-inputs.js';
 
 const require = createRequire(import.meta.url);
 
@@ -36,6 +37,8 @@ export interface WorkerSetOptions {
   dataConverter?: Pick<NonNullable<WorkerOptions['dataConverter']>, 'payloadCodecs'>;
   /** Traces workflows and activities (platform/tracing.ts); a prebuilt bundle must include tracingWorkflowModule(). */
   tracing?: Tracing;
+  /** A keyed worker that refuses clear task inputs: its identity says so (with this key id), its claims check. */
+  refuseClearInputs?: { keyId: string };
 }
 
 /** The workflows' entry: TypeScript when run from source, the compiled file when run from dist/. */
@@ -54,8 +57,15 @@ export function prebuiltWorkflows(): { codePath: string } | undefined {
 }
 
 /** The activities both workers register: every one wrapped by the secret scrub (test/unit/workers/activities-scrubbed). */
-export function workerActivities(options: Pick<WorkerSetOptions, 'host' | 'eventsFile' | 'sandbox'>) {
-  return createActivities({ ...options.host, eventsFile: options.eventsFile, sandbox: options.sandbox });
+export function workerActivities(
+  options: Pick<WorkerSetOptions, 'host' | 'eventsFile' | 'sandbox' | 'refuseClearInputs'>,
+) {
+  return createActivities({
+    ...options.host,
+    eventsFile: options.eventsFile,
+    sandbox: options.sandbox,
+    refuseClearInputs: options.refuseClearInputs !== undefined,
+  });
 }
 
 export async function createWorkerSet(options: WorkerSetOptions): Promise<Worker[]> {
@@ -69,7 +79,8 @@ export async function createWorkerSet(options: WorkerSetOptions): Promise<Worker
     // (activities/heartbeat-while.ts) and at most a second between those sent, it arrives within about 1 s, not at
     // the default throttle (80 % of the heartbeat timeout: 16 s).
     maxHeartbeatThrottleInterval: MAX_HEARTBEAT_THROTTLE,
-    identity: `taskloop@${options.host.hostId}/${process.pid}`,
+    // A keyless CLI reads the queue's pollers' identities to learn that its workers refuse clear inputs.
+    identity: `taskloop@${options.host.hostId}/${process.pid}${encryptingIdentitySuffix(options.refuseClearInputs?.keyId)}`,
     ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
     ...(options.deployment ? { workerDeploymentOptions: workerDeploymentOptions(options.deployment) } : {}),
     // Loaded only when tracing is on: an untraced worker never loads the OpenTelemetry SDK.

@@ -33,6 +33,7 @@ import { buildId } from '../platform/version.js';
 import { otlpTracesUrl, startTracing, type Tracing } from '../platform/tracing.js';
 import { describeHostCodec, resolveHostCodec } from '../platform/codec/host-codec.js';
 import { CodecConfigError } from '../platform/codec/codec-keys.js';
+import { ACCEPT_CLEAR_VARIABLE, refusesClearInputs } from '../platform/codec/clear-inputs.js';
 
 export interface LaunchOptions {
   env?: NodeJS.ProcessEnv;
@@ -71,6 +72,7 @@ export async function launchWorker(options: LaunchOptions = {}): Promise<Launche
   installRuntimeOnce(logSettings.data, metrics, options.logFile);
   const target = resolveTemporalTarget(env);
   const hostCodec = refusedAtStart(() => resolveHostCodec(env), CodecConfigError);
+  const refuseClear = refusedAtStart(() => refusesClearInputs(hostCodec, env), CodecConfigError);
   // Before the slower checks: a server that is not there is the first thing to say.
   await refuseUnreachable(target);
   const tools = await checkWorkerTools(env);
@@ -100,6 +102,7 @@ export async function launchWorker(options: LaunchOptions = {}): Promise<Launche
       deployment: version,
       tracing,
       dataConverter: { payloadCodecs: [hostCodec.codec] },
+      ...(refuseClear && hostCodec.keys ? { refuseClearInputs: { keyId: hostCodec.keys.current.id } } : {}),
     });
     registerZeroCounters(target.namespace, host.hostQueue);
     log(
@@ -107,7 +110,7 @@ export async function launchWorker(options: LaunchOptions = {}): Promise<Launche
     );
     log(`  serving task queues: ${taskQueue} (workflows, claims), ${host.hostQueue} (worktree-bound activities)`);
     log(`  work folder: ${host.workDir}; events: ${eventsFile}; python/pytest: ${tools.python}`);
-    log(`  ${describeHostCodec(hostCodec)}`);
+    log(`  ${describeHostCodec(hostCodec)}${clearInputsNote(hostCodec, refuseClear)}`);
     log(`  workflows: ${workflowBundle ? `bundled by the build (${workflowBundle.codePath})` : 'bundled at start'}`);
     if (metrics) log(`  metrics: http://${metrics}/metrics (Prometheus)`);
     if (tracing) log(`  traces: OTLP/HTTP to ${otlpTracesUrl(env) ?? 'the configured span processor'}`);
@@ -217,4 +220,12 @@ async function followDeployment(options: {
     return 0;
   });
   if (moved > 0) log(`  ${moved} learning or project workflow(s) pinned by an earlier release now follow upgrades`);
+}
+
+/** Said after the payloads line of a keyed worker: whether a task started in clear is refused. */
+function clearInputsNote(host: ReturnType<typeof resolveHostCodec>, refuses: boolean): string {
+  if (!host.keys) return '';
+  return refuses
+    ? `; a task whose input is stored in clear is refused (${ACCEPT_CLEAR_VARIABLE}=1 accepts it)`
+    : `; clear task inputs accepted (${ACCEPT_CLEAR_VARIABLE}=1)`;
 }

@@ -28,7 +28,8 @@ TASKLOOP_LOG_FORMAT (text or json: one object per line with workflowId, taskId, 
 TASKLOOP_DEPLOYMENT (a Worker Deployment name: turns on versioning, workflows pinned to their version),
 TASKLOOP_BUILD_ID (default: package version + git commit, e.g. 0.1.0+3f2a9c1d4e5b), TASKLOOP_PROMOTE=1 (as --promote),
 TASKLOOP_CODEC_KEYS or TASKLOOP_CODEC_KEY_FILE (payload keys, id:base64 entries, the first encrypts: the same keys
-as every client's; docs/security.md#encrypted-payloads).`;
+as every client's; docs/security.md#encrypted-payloads); with keys, a task whose start input is stored in clear is
+refused unless TASKLOOP_ACCEPT_CLEAR_INPUTS=1.`;
 
 export const workerCommand: Command = {
   summary: 'run a worker that serves tasks (graceful on SIGINT/SIGTERM)',
