@@ -12,6 +12,7 @@ import { landingBenchmark } from './landing.js';
 import { parseBenchArgs } from './lib/args.js';
 import type { Benchmark, Figure } from './lib/types.js';
 import { overheadBenchmark } from './overhead.js';
+import { probeBenchmark } from './probe-row.js';
 import { rssBenchmark } from './rss.js';
 import { searchBenchmark } from './search.js';
 import { soakBenchmark } from './soak-row.js';
@@ -28,6 +29,7 @@ const benchmarks: Benchmark[] = [
   codecBenchmark,
   soakBenchmark,
   landingBenchmark,
+  probeBenchmark,
 ];
 
 async function main(): Promise<number> {
