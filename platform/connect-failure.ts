@@ -39,6 +39,12 @@ const rules: { test: RegExp; reason: string; fix: string }[] = [
     fix: 'check TEMPORAL_API_KEY (or the client certificate) for this namespace',
   },
   {
+    // Before the deadline rule: a rate-limited call retried until its deadline names both.
+    test: /RESOURCE_EXHAUSTED|rate limit/i,
+    reason: 'the server is refusing requests over its rate limit',
+    fix: "wait and try again, or raise the namespace's limits (frontend.namespaceRPS on a self-hosted server, the namespace's actions per second on Temporal Cloud)",
+  },
+  {
     test: /deadline|timed? ?out|ETIMEDOUT/i,
     reason: 'no answer in time',
     fix: 'check that TEMPORAL_ADDRESS names a Temporal frontend (host:port) and that a firewall lets it through',

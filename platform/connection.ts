@@ -76,17 +76,19 @@ export async function connectClient(
   // Bad key settings fail before anything is contacted; payloads are encrypted before they leave this process.
   const hostCodec = resolveHostCodec(env);
   warnOnce(clearPayloadsWarning(hostCodec, target.address));
-  await refuseUnreachable(target);
+  // (A caller's own timeout, e.g. completion's 1.5 s, is kept as it is.)
+  const listening = (await refuseUnreachable(target)) === true && options.connectTimeoutMs === undefined;
   let connection: Connection;
   try {
-    // connect() waits for the channel and asks the server's system info: an unreachable server fails here.
+    // connect() waits for the channel and asks the server's system info: an unreachable server fails here. One that
+    // accepted the probe's connection is there: a slow answer is a busy server or machine, given longer.
     connection = await Connection.connect({
       ...target.connectionOptions,
-      connectTimeout: options.connectTimeoutMs ?? '5s',
+      connectTimeout: options.connectTimeoutMs ?? (listening ? ANSWER_TIMEOUT_LISTENING : '5s'),
       interceptors: [makeGrpcRetryInterceptor(defaultGrpcRetryOptions({ maxAttempts: SDK_CALL_ATTEMPTS }))],
     });
   } catch (error) {
-    throw unreachable(target, error);
+    throw unreachable(target, error, listening);
   }
   // With tracing on (OTEL_* set): one trace per command, its starts and signals carry it to the workflows; the CLI
   // exits through stopTracing().
@@ -113,10 +115,19 @@ function warnOnce(warning: string | undefined): void {
   process.stderr.write(`${warning}\n`);
 }
 
-/** Fails in milliseconds when the address refuses or does not resolve (gRPC would wait its whole timeout). */
-export async function refuseUnreachable(target: TemporalTarget): Promise<void> {
+/**
+ * How long a server that accepted a TCP connection has to answer the first call: a frontend under load (thousands of
+ * tasks, or many commands at once on a small machine) took over 5 s in the soak, and was then called unreachable.
+ */
+const ANSWER_TIMEOUT_LISTENING = '20s';
+
+/**
+ * Fails in milliseconds when the address refuses or does not resolve (gRPC would wait its whole timeout). Returns
+ * whether something accepted the connection (true), or 'unknown' (a proxy, a silent network).
+ */
+export async function refuseUnreachable(target: TemporalTarget): Promise<true | 'unknown'> {
   // Through a proxy the frontend's own address is not ours to dial.
-  if (target.connectionOptions.proxy) return;
+  if (target.connectionOptions.proxy) return 'unknown';
   const probe = await probeAddress(target.address);
   if (probe.reachable === false) throw unreachable(target, probe.error);
   const tlsOptions = target.connectionOptions.tls;
@@ -125,11 +136,17 @@ export async function refuseUnreachable(target: TemporalTarget): Promise<void> {
     const handshake = await probeTls(target.address, serverName);
     if (handshake.reachable === false) throw unreachable(target, handshake.error);
   }
+  return probe.reachable;
 }
 
 /** One sentence: where, why in a few words, and what to do. */
-export function unreachable(target: TemporalTarget, error: unknown): ConnectionError {
+export function unreachable(target: TemporalTarget, error: unknown, listening = false): ConnectionError {
   const { reason, fix } = describeConnectFailure(error);
+  // Something listens there: a deadline is a server (or this machine) too busy to answer, not a wrong address.
+  if (listening && reason === 'no answer in time')
+    return new ConnectionError(
+      `Temporal at ${target.address} (namespace ${target.namespace}) accepted the connection but did not answer within ${ANSWER_TIMEOUT_LISTENING}: it, or this machine, is overloaded; try again, and if it persists check the server's load and logs (or that ${target.address} is a Temporal frontend).`,
+    );
   return new ConnectionError(
     `cannot reach Temporal at ${target.address} (namespace ${target.namespace}): ${reason}; ${fix}.`,
   );

@@ -27,6 +27,14 @@ describe('a connection failure in a few words with its fix', () => {
     expect(describeConnectFailure(new Error('Failed to connect before the deadline')).reason).toBe('no answer in time');
   });
 
+  it('names a rate limit as one, with the setting to raise, even when its retries ran out at a deadline', () => {
+    const failure = describeConnectFailure(
+      new Error('8 RESOURCE_EXHAUSTED: namespace rate limit exceeded (deadline exceeded after retries)'),
+    );
+    expect(failure.reason).toBe('the server is refusing requests over its rate limit');
+    expect(failure.fix).toMatch(/frontend\.namespaceRPS/);
+  });
+
   it('keeps only the first line of an unknown error', () => {
     expect(describeConnectFailure(new Error('odd\nstack line')).reason).toBe('odd');
   });

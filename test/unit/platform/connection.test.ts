@@ -1,4 +1,5 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -95,6 +96,24 @@ describe('the connection from the standard Temporal environment', () => {
       new RegExp(`cannot reach Temporal at 127\\.0\\.0\\.1:${port}.*taskloop server.*TEMPORAL_ADDRESS`),
     );
   });
+
+  it('gives a server that accepted the connection time to answer, then says it is busy, not unreachable', async () => {
+    // Accepts and never speaks gRPC: a frontend too busy to answer (the rate-limited cluster's lists met this).
+    const silent = net.createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as net.AddressInfo;
+    const started = Date.now();
+    try {
+      const promise = connectClient({ ...(await noConfigFile()), TEMPORAL_ADDRESS: `127.0.0.1:${port}` });
+      await expect(promise).rejects.toThrow(
+        new RegExp(`Temporal at 127\\.0\\.0\\.1:${port} .*accepted the connection but did not answer within 20s`),
+      );
+      // Longer than the 5 s an address that accepts nothing gets.
+      expect(Date.now() - started).toBeGreaterThanOrEqual(19_000);
+    } finally {
+      silent.close();
+    }
+  }, 60_000);
 
   it('refuses bad payload keys before contacting anything, naming the variable and the problem', async () => {
     await expect(
