@@ -48,6 +48,14 @@ export const retirements: readonly Retirement[] = [
     where: 'workflows/learning/learning-workflow.ts',
     what: 'deprecatePatch(LEARNABLE_FAILURES_PATCH); every run learns from learnable failures only',
   },
+  {
+    name: 'landing-withdrawn-on-cancel',
+    kind: 'patch',
+    step: 'deprecate',
+    retireAt: '0.2.0',
+    where: 'workflows/task/landing.ts',
+    what: 'deprecatePatch(WITHDRAW_ON_CANCEL_PATCH); a cancelled task always withdraws its queued change',
+  },
   ...(
     ['reflectionWorkflow', 'memoryQuery', 'reflectionWorkflowIdPrefix', 'reflectionWorkflowId', 'memory'] as const
   ).map((name): Retirement => ({
