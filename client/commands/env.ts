@@ -71,7 +71,7 @@ async function build(argv: string[]): Promise<number> {
     ...(values.file ? { files: values.file } : {}),
   };
   const spec = environmentSpecSchema.safeParse(Object.keys(fields).length > 0 ? fields : 'auto');
-  if (!spec.success) throw new UsageError(`taskloop env build: ${spec.error.issues[0]?.message ?? 'bad flags'}`);
+  if (!spec.success) throw new UsageError(`taskloop env build: ${flagProblem(spec.error.issues[0], fields)}`);
   const { buildForCli } = await import('../env/build-for-cli.js');
   const result = await buildForCli({
     repo,
@@ -80,6 +80,7 @@ async function build(argv: string[]): Promise<number> {
     cacheDir: await cacheDir(),
     log: (line) => console.error(`[env] ${line}`),
   });
+  if (!result.ok && result.badInput) throw new UsageError(`taskloop env build: ${result.error}`);
   if (!result.ok) throw new WorkFailed(`taskloop env build: ${result.error}`);
   const ref = result.ref;
   if (values.json) {
@@ -90,6 +91,26 @@ async function build(argv: string[]): Promise<number> {
     console.log(`${ref.name}: ${how} (${path.dirname(ref.hostDir)})`);
   }
   return 0;
+}
+
+/** The spec field each flag fills, and a value that would do. */
+const flagOfField: Record<string, { flag: string; example: string }> = {
+  setup: { flag: '--setup', example: '--setup "uv pip install -r requirements.txt"' },
+  files: { flag: '--file', example: '--file requirements.txt' },
+  python: { flag: '--python', example: '--python python3.12' },
+};
+
+/** A schema issue said as the flag and the value that caused it, with one that would do. */
+function flagProblem(
+  issue: { path: PropertyKey[]; message: string } | undefined,
+  fields: Record<string, unknown>,
+): string {
+  const [field, index] = issue?.path ?? [];
+  const known = typeof field === 'string' ? flagOfField[field] : undefined;
+  if (!issue || !known) return issue?.message ?? 'bad flags';
+  const given = fields[field as string];
+  const value = Array.isArray(given) && typeof index === 'number' ? given[index] : given;
+  return `${known.flag} ${JSON.stringify(value)}: ${issue.message}; e.g. ${known.example}`;
 }
 
 async function list(argv: string[]): Promise<number> {

@@ -11,7 +11,8 @@ import { openGit, tryGit } from '../../activities/git/run-git.js';
 import { resolveWorkerSandbox, sandboxPolicyFor } from '../../activities/sandbox/index.js';
 import { resolveHost } from '../../workers/host.js';
 
-export type CliBuild = { ok: true; ref: EnvironmentRef } | { ok: false; error: string };
+/** `badInput`: the flags named something the repository does not hold (exit 2, nothing built). */
+export type CliBuild = { ok: true; ref: EnvironmentRef } | { ok: false; error: string; badInput?: true };
 
 export async function buildForCli(input: {
   repo: string;
@@ -33,7 +34,15 @@ export async function buildForCli(input: {
       return { ok: false, error: `${input.repo} is not a git repository (no .git in ${repo})` };
     baseSha = (await tryGit(openGit(repo), ['rev-parse', '--verify', `${input.ref}^{commit}`]))?.trim();
   }
-  if (!baseSha) return { ok: false, error: `--ref ${input.ref} names no commit of ${input.repo}` };
+  if (!baseSha) return { ok: false, badInput: true, error: `--ref ${input.ref} names no commit of ${input.repo}` };
+  // A file that keys the environment must be there: a key made of an absent file would build, and match, anything.
+  for (const file of input.spec === 'auto' ? [] : (input.spec.files ?? []))
+    if ((await tryGit(openGit(repoPath), ['cat-file', '-e', `${baseSha}:${file}`])) === undefined)
+      return {
+        ok: false,
+        badInput: true,
+        error: `--file ${file} is not in ${input.repo} at ${input.ref} (${baseSha.slice(0, 12)}); name a file that commit holds (e.g. --file requirements.txt), or leave --file out to key on the dependency files found`,
+      };
   const sandbox = resolveWorkerSandbox({ workDir: host.workDir });
   try {
     const ref = await ensureEnvironment({

@@ -53,6 +53,23 @@ describe('bad inputs exit 2 naming the field, the value and the fix', () => {
     expect(result.stderr).toContain('iconv -f latin1 -t utf-8');
   });
 
+  it('env build --setup "": the flag, the value and a line that would do', async () => {
+    const result = await taskloop(['env', 'build', await repoWithCommit(), '--setup', '']);
+    expect(result.exitCode, result.all).toBe(2);
+    expect(result.stderr).toContain('taskloop env build: --setup "": ');
+    expect(result.stderr).toContain('e.g. --setup "uv pip install -r requirements.txt"');
+  });
+
+  it('env build --file naming a file the commit lacks: refused before anything is built', async () => {
+    const repo = await repoWithCommit();
+    const result = await taskloop(['env', 'build', repo, '--file', 'nope.txt', '--setup', 'true']);
+    expect(result.exitCode, result.all).toBe(2);
+    expect(result.stderr).toMatch(
+      /--file nope\.txt is not in .* at HEAD \([0-9a-f]{12}\); name a file that commit holds/,
+    );
+    expect(result.stderr).not.toContain('[env]');
+  });
+
   it('show --html naming a folder: said as a folder, with a file to name instead (not a raw EISDIR)', async () => {
     const result = await taskloop(['show', 'task-x', '--html', os.tmpdir()]);
     expect(result.exitCode, result.all).toBe(2);
