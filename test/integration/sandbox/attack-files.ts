@@ -70,8 +70,12 @@ def test_fails_in_a_host_file():
     exec(compile('raise AssertionError("boom")\\n', relative, 'exec'))
 `;
 
-// What the smaller root leaves out: the host's unix sockets (a file one and an abstract one) and taskloop's state.
-const hostTests = `import os, socket
+/**
+ * Connects to the host's two unix sockets as the attack does; run on the host too (the suite's control), so a refusal
+ * in the sandbox means the sandbox, not a wrong name. Node binds an abstract name padded with NULs to the whole
+ * address (108 bytes): the same bytes are asked for here, or the attack would try a name nobody holds.
+ */
+export const socketClientPy = `import os, socket
 
 def _ask(address):
     client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -83,7 +87,11 @@ def test_filesystem_socket():
     _ask(os.environ['ATTACK_SOCKET'])
 
 def test_abstract_socket():
-    _ask('\\0' + os.environ['ATTACK_ABSTRACT'])
+    _ask(('\\0' + os.environ['ATTACK_ABSTRACT']).ljust(108, '\\0'))
+`;
+
+// What the smaller root leaves out: the host's unix sockets (a file one and an abstract one) and taskloop's state.
+const hostTests = `${socketClientPy}
 
 def test_read_events_file():
     assert open(os.environ['ATTACK_EVENTS']).read() is not None

@@ -1,5 +1,6 @@
 // The attack suite, part two: what the smaller root keeps out (host unix sockets, taskloop's state), a traceback
 // that names a host file for the next attempt's context, the bytes a run may write, and secrets in names and goals.
+import { execa } from 'execa';
 import { createServer, type Server } from 'node:net';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -9,7 +10,7 @@ import { learningWorkflowId } from '../../../workflows/learning/messages.js';
 import { removeDirs } from '../../support/git-repo.js';
 import { useTestTemporal } from '../support/temporal.js';
 import { readEvents } from '../support/tasks.js';
-import { attackTurns } from './attack-files.js';
+import { attackTurns, socketClientPy } from './attack-files.js';
 import { CANARY, causeOf, filesHolding, historyText, makeCanaryHome, runAttack } from './attack-support.js';
 
 const home = await makeCanaryHome();
@@ -74,7 +75,18 @@ describe('the attack suite: the host, learning, limits and secrets', () => {
       'test_read_events_file',
     ]);
     expect(hostCases?.filter((c) => c.outcome === 'passed')).toEqual([]);
-    // What the attacks looked for is there on the host: the sandbox, not an empty target, kept them out.
+    // What the attacks looked for is there on the host: the sandbox, not an empty target, kept them out. The same
+    // socket client run on the host connects to both (an unpadded abstract name once made this pass for nothing).
+    const control = await execa(
+      'python3',
+      ['-c', `${socketClientPy}\ntest_filesystem_socket()\ntest_abstract_socket()\nprint("reached both")`],
+      {
+        env: { PATH: process.env.PATH, ATTACK_SOCKET: socketPath, ATTACK_ABSTRACT: socketName },
+        reject: false,
+        extendEnv: false,
+      },
+    );
+    expect(control.stdout, control.stderr).toBe('reached both');
     expect((await readdir(stateDir())).length).toBeGreaterThan(0);
     expect((await readFile(t.host.eventsFile, 'utf8')).length).toBeGreaterThan(0);
 
