@@ -1,6 +1,7 @@
 // Approval, a judge a person plays: after the commit a task with `approval: required` waits for a person's answer on
 // each round's change. The rules of rounds and answers live here; the wait itself is the workflow's
 // (workflows/task/approval.ts).
+import { personTextTooLong } from './payload-bounds.js';
 
 /** `required`: the task waits for a person after its commit; `none` (the default): it completes at its commit. */
 export const approvalModes = ['required', 'none'] as const;
@@ -103,6 +104,10 @@ export function refuseAnswer(
     const which = request.round < waiting.round ? 'an earlier round' : 'a round that does not exist yet';
     return `task ${task.taskId} waits for approval of round ${waiting.round} (commit ${waiting.sha.slice(0, 12)}), and this ${kind} names round ${request.round}, ${which}: read round ${waiting.round}'s change (taskloop review, or taskloop show ${task.taskId}) and answer again`;
   }
+  const tooLong =
+    personTextTooLong(`the ${kind}'s comment`, request?.comment) ??
+    personTextTooLong(`the ${kind}'s reason`, request?.reason);
+  if (tooLong) return `task ${task.taskId}: ${tooLong}`;
   if (kind === 'request-changes' && !request?.comment?.trim())
     return `request-changes on task ${task.taskId} needs a comment: the coder is told it (--comment "what to change")`;
   if (kind === 'reject' && !request?.reason?.trim())

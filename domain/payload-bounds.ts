@@ -12,6 +12,18 @@ export const MAX_FINDING_TEXT = 2000;
 /** Characters kept of one listed path. */
 export const MAX_PATH_TEXT = 1024;
 
+/**
+ * Characters a person's words may hold — a retry hint, a reviewer's comment or reason — as a goal may (task-spec.ts):
+ * they are stored in the task's history and sent to the model, so a 60 MB paste is refused, not retried as a fault.
+ */
+export const MAX_PERSON_TEXT = 20_000;
+
+/** Why `text` given as `what` is too long, or undefined when it fits. */
+export function personTextTooLong(what: string, text: string | undefined): string | undefined {
+  if (text === undefined || text.length <= MAX_PERSON_TEXT) return undefined;
+  return `${what} is ${text.length} characters; at most ${MAX_PERSON_TEXT} are taken (it is kept in the task's history and sent to the model): shorten it, or commit the long part to the repository and name the file`;
+}
+
 /** `text` cut to `max` characters, saying so. */
 export function cutText(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`;

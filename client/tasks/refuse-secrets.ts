@@ -1,5 +1,6 @@
 // A secret typed into a task (its goal or test environment) would be stored in Temporal's history for good, so the
 // task is refused before anything starts; the worker reads secrets from its own environment instead.
+import { personTextTooLong } from '../../domain/payload-bounds.js';
 import { findSecretsInTask, secretValuesIn } from '../../domain/secrets.js';
 import type { TaskSpec } from '../../domain/task-spec.js';
 import { UsageError } from '../cli-errors.js';
@@ -20,7 +21,7 @@ export function refuseSecretsInTask(
 
 /**
  * A retry hint goes into workflow history and the coder's prompt like a goal does: refuse one holding a key format or
- * the value of a secret-named variable (exit 2), naming the flag but never the value.
+ * the value of a secret-named variable, or longer than a goal may be (exit 2), naming the flag but never the value.
  */
 export function refuseSecretsInHint(
   hint: string | undefined,
@@ -28,6 +29,8 @@ export function refuseSecretsInHint(
   flag = '--hint',
 ): void {
   if (hint === undefined) return;
+  const tooLong = personTextTooLong(flag, hint);
+  if (tooLong) throw new UsageError(`invalid ${tooLong}`);
   const found = findSecretsInTask({ goal: hint, testEnv: {} }, secretValuesIn(env, []));
   if (found.length === 0) return;
   const what = found.map((hit) => hit.what).join('; ');

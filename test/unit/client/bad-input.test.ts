@@ -70,6 +70,12 @@ describe('bad inputs exit 2 naming the field, the value and the fix', () => {
     expect(result.stderr).not.toContain('[env]');
   });
 
+  it('a retry hint longer than a goal may be: refused before the server is asked, with its length', async () => {
+    const result = await taskloop(['retry', 'task-x', '--hint', 'h'.repeat(20_001)]);
+    expect(result.exitCode, result.all).toBe(2);
+    expect(result.stderr).toContain('invalid --hint is 20001 characters; at most 20000 are taken');
+  });
+
   it('show --html naming a folder: said as a folder, with a file to name instead (not a raw EISDIR)', async () => {
     const result = await taskloop(['show', 'task-x', '--html', os.tmpdir()]);
     expect(result.exitCode, result.all).toBe(2);

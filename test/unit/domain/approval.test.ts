@@ -24,6 +24,15 @@ describe('refuseAnswer', () => {
     expect(refuseAnswer(waitingOn2, 'approve', undefined)).toBeUndefined();
   });
 
+  it('refuses a comment or reason longer than a goal may be, taking one of exactly that length', () => {
+    const fits = 'x'.repeat(20_000);
+    expect(refuseAnswer(waitingOn2, 'request-changes', { comment: fits })).toBeUndefined();
+    expect(refuseAnswer(waitingOn2, 'request-changes', { comment: `${fits}x` })).toMatch(
+      /^task fix-1: the request-changes's comment is 20001 characters; at most 20000 are taken .*shorten it/,
+    );
+    expect(refuseAnswer(waitingOn2, 'reject', { reason: 'y'.repeat(60_000) })).toMatch(/reject's reason is 60000/);
+  });
+
   it('refuses a task that does not wait, naming its state', () => {
     const running = { ...waitingOn2, status: 'RUNNING', phase: 'code' };
     expect(refuseAnswer(running, 'approve', {})).toBe(
