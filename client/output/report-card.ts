@@ -65,8 +65,19 @@ function cardLines(card: ReportCard): { label: string; lines: string[] }[] {
   ];
 }
 
+/** Why there is nothing to rate, or undefined: no task of the run reached a verdict (all skipped, cancelled, none). */
+function nothingToRate(card: ReportCard): string | undefined {
+  const { total, completed, failed } = card.tasks;
+  if (completed + failed > 0) return undefined;
+  return total === 0
+    ? 'nothing to rate: the run has no tasks'
+    : `nothing to rate: none of its ${countOf(total, 'task')} reached a verdict (skipped or cancelled)`;
+}
+
 /** The card for the terminal, after the report table. */
 export function formatReportCard(card: ReportCard): string {
+  const nothing = nothingToRate(card);
+  if (nothing) return `report card: ${nothing}`;
   const sections = cardLines(card);
   const width = Math.max(...sections.map((s) => s.label.length));
   const out = ['report card:'];
@@ -78,6 +89,8 @@ export function formatReportCard(card: ReportCard): string {
 /** The card as a Markdown section (a heading, then one bullet per line). */
 export function formatReportCardMarkdown(card: ReportCard): string {
   const out = ['### Report card', ''];
+  const nothing = nothingToRate(card);
+  if (nothing) return [...out, nothing].join('\n');
   for (const { label, lines } of cardLines(card)) {
     if (lines.length === 1) out.push(`- **${label}**: ${oneLine(lines[0]!)}`);
     else out.push(`- **${label}**:`, ...lines.map((line) => `  - ${oneLine(line)}`));

@@ -56,6 +56,17 @@ describe('report card formatting', () => {
     expect(text).toContain('actions    none');
   });
 
+  it('rates nothing when no task reached a verdict: no grade, no rates of zero tasks', () => {
+    expect(formatReportCard(buildReportCard([]))).toBe('report card: nothing to rate: the run has no tasks');
+    const skipped = buildReportCard([task('a', 'SKIPPED'), task('b', 'CANCELLED')]);
+    expect(formatReportCard(skipped)).toBe(
+      'report card: nothing to rate: none of its 2 tasks reached a verdict (skipped or cancelled)',
+    );
+    expect(formatReportCardMarkdown(buildReportCard([]))).toBe(
+      '### Report card\n\nnothing to rate: the run has no tasks',
+    );
+  });
+
   it('shows an upward trend with its arrow and signed change', () => {
     expect(formatTrend({ direction: 'UP', delta: 0.5, previous: 0.5 }, true)).toBe('↑ UP +50% (was 50%)');
     expect(formatTrend({ direction: 'DOWN', delta: -1.25, previous: 4 }, false)).toBe('↓ DOWN -1.25 (was 4.00)');
