@@ -32,6 +32,9 @@ Connection: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS
 async function main(argv: string[]): Promise<number> {
   const { rest, env } = takeGlobalFlags(argv);
   Object.assign(process.env, env);
+  // --no-color wins over FORCE_COLOR as a non-empty NO_COLOR does (bin/taskloop.js): with both set, Node (this
+  // process at its first console line, and every Node child) would warn that it ignores NO_COLOR.
+  if (env.NO_COLOR) delete process.env.FORCE_COLOR;
   const [name, ...args] = rest;
   if (name === '--version' || name === '-V') {
     const { buildId } = await import('../platform/version.js');

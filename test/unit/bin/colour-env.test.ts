@@ -7,4 +7,12 @@ describe('colour settings in the environment', () => {
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toBe('');
   });
+
+  it('--no-color under FORCE_COLOR prints no Node warning either, in a command that prints (E18)', async () => {
+    const { NO_COLOR: _unset, ...env } = process.env;
+    const result = await runTaskloop(['--no-color', 'help', 'run'], { env: { ...env, FORCE_COLOR: '1' } });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain('Usage: taskloop run');
+    expect(result.stderr).not.toContain('Warning');
+  });
 });
