@@ -89,6 +89,9 @@ describe('taskloop schedule, list, status, pause, resume, watch and report on pr
       // The final report plus its learning card: both tasks passed at attempt 1.
       expect(JSON.parse(byName.stdout)).toEqual({
         ...report,
+        // What landed and what waits (docs/review-and-land.md): nothing, in a project without approval or landOn.
+        landed: [],
+        waiting: [],
         card: expect.objectContaining({
           fidelity: 1,
           passRateAt1: 1,

@@ -68,6 +68,9 @@ describe('taskloop schedule --every, as a person runs it', () => {
       // The --json form of the workflow's own report: absent fields are null (client/output/json-rows.ts).
       expect(JSON.parse(byName.stdout)).toEqual({
         ...withTaskLinesJson(report),
+        // What landed and what waits (docs/review-and-land.md): nothing, in a project without approval or landOn.
+        landed: [],
+        waiting: [],
         card: expect.objectContaining({ fidelity: 1 }),
       });
 
