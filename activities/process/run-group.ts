@@ -97,6 +97,10 @@ export async function runGroup(
   };
   const stdoutDone = copyCapped(stdout, createWriteStream(request.stdoutFile), request.maxOutputBytes, overflow);
   const stderrDone = copyCapped(stderr, createWriteStream(request.stderrFile), request.maxOutputBytes, overflow);
+  // A log file that cannot be opened (its folder removed under a run) fails the copies before the leader exits: held
+  // here at once, so that is this run's error when awaited below, never an unhandled rejection that ends the worker.
+  const copies = Promise.all([stdoutDone, stderrDone]);
+  copies.catch(() => undefined);
   if (pgid !== undefined) onStarted(pgid, extraPipes);
   const end = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: NodeJS.ErrnoException }>(
     (resolve) => {
@@ -116,7 +120,7 @@ export async function runGroup(
   for (const pipe of extraPipes) pipe.destroy();
   let bytes: number[];
   try {
-    bytes = await Promise.all([stdoutDone, stderrDone]);
+    bytes = await copies;
   } finally {
     clearTimeout(release);
   }
